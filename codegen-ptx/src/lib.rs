@@ -1,0 +1,2 @@
+//! The PTX back end of warptrace.
+#![deny(missing_docs)]

@@ -1,0 +1,2 @@
+//! The warptrace probe language.
+#![deny(missing_docs)]

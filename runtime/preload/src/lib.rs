@@ -1,0 +1,1 @@
+//! The `LD_PRELOAD` library.

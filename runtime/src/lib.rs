@@ -1,0 +1,2 @@
+//! warptrace's runtime.
+#![deny(missing_docs)]

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs, idempotently and into the project-local folder .tools/, every external tool
+# the tests need: the CUDA 13.0 toolchain from PyPI (nvcc, ptxas, fatbinary; no GPU needed)
+# and Triton 3.6 in a virtualenv (compiles real kernels to PTX on the CPU).
+# Prints the environment to source on its last line: `source .tools/env.sh`.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tools="$root/.tools"
+mkdir -p "$tools"
+
+CUDA_VER=13.0.88
+CCCL_VER=13.0.85
+RUNTIME_VER=13.0.96
+TRITON_VER=3.6.0
+
+cuda="$tools/cuda"
+stamp="$cuda/.installed-$CUDA_VER"
+if [ ! -f "$stamp" ]; then
+  echo "setup: installing CUDA $CUDA_VER toolchain (PyPI) into $cuda"
+  rm -rf "$cuda"
+  # One `pip install --target` call: a later one into the same target would delete the others.
+  python3 -m pip install -q --disable-pip-version-check --no-cache-dir --target "$cuda" \
+    "nvidia-cuda-nvcc==$CUDA_VER" "nvidia-cuda-runtime==$RUNTIME_VER" \
+    "nvidia-cuda-crt==$CUDA_VER" "nvidia-nvvm==$CUDA_VER" "nvidia-cuda-cccl==$CCCL_VER"
+  touch "$stamp"
+fi
+cuda_home="$cuda/nvidia/cu13"
+[ -x "$cuda_home/bin/ptxas" ] || { echo "setup: ptxas not found under $cuda_home/bin" >&2; exit 1; }
+
+venv="$tools/venv"
+if [ ! -f "$venv/.installed-triton-$TRITON_VER" ]; then
+  echo "setup: installing Triton $TRITON_VER into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check --no-cache-dir "triton==$TRITON_VER"
+  touch "$venv/.installed-triton-$TRITON_VER"
+fi
+
+rustup component add rustfmt clippy >/dev/null 2>&1 || true
+
+cat > "$tools/env.sh" <<ENV
+export WARPTRACE_CUDA_HOME="$cuda_home"
+export PATH="$cuda_home/bin:\$PATH"
+export WARPTRACE_PYTHON="$venv/bin/python"
+ENV
+echo "setup: done; source $tools/env.sh"

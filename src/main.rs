@@ -1,0 +1,2 @@
+//! The warptrace CLI.
+fn main() {}
