@@ -1,0 +1,108 @@
+"""The checks of scripts/gpu-e2e.sh: real workloads with and without warptrace.
+
+For each workload: run it plainly, run it under the skeleton probe, and check that
+  - the program's output files are bit-identical,
+  - @blocks[kernel] equals the launch grid,
+  - @ldbytes[kernel] equals the analytic global-load bytes.
+Prints a table last; exits non-zero if any check fails.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+PROBE = ("kernel:entry /tid.x == 0 && tid.y == 0 && tid.z == 0/ { @blocks[kernel] = count(); } "
+         "mem:global:load { @ldbytes[kernel] = sum(bytes); }")
+
+N = 1 << 20  # nvcc_app's problem size
+NVCC_EXPECT = {
+    # block_sum: each in-range thread loads one float; scale_add: two.
+    "block_sum(float const*, float*, int)": {"blocks": N // 256, "ldbytes": N * 4},
+    "scale_add(float const*, float*, float, int)": {"blocks": N // 256, "ldbytes": 2 * N * 4},
+}
+
+MAP_LINE = re.compile(r"^@(\w+)\[(.*)\]: (-?\d+)$")
+
+
+def run(cmd, log, env=None):
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    dt = time.monotonic() - t0
+    with open(log, "w") as f:
+        f.write(f"$ {' '.join(cmd)}\nexit {p.returncode}, {dt:.2f}s\n--- stdout\n{p.stdout}\n--- stderr\n{p.stderr}\n")
+    return p, dt
+
+
+def parse_maps(stdout):
+    maps = {}
+    for line in stdout.splitlines():
+        m = MAP_LINE.match(line.strip())
+        if m:
+            maps.setdefault(m.group(1), {})[m.group(2)] = int(m.group(3))
+    return maps
+
+
+def same_bytes(a, b):
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
+
+
+def check_workload(name, plain_cmd, traced_cmd, ref_out, wt_out, expect, args, rows):
+    p0, t0 = run(plain_cmd, f"{args.out}/{name}-plain.log")
+    if p0.returncode != 0:
+        rows.append((name, "-", "plain run", "exit 0", f"exit {p0.returncode}", False))
+        return
+    if expect is None:
+        expect = json.loads(p0.stdout.strip().splitlines()[-1])
+    p1, t1 = run(traced_cmd, f"{args.out}/{name}-warptrace.log")
+    rows.append((name, "-", "exit status", "0", str(p1.returncode), p1.returncode == 0))
+    rows.append((name, "-", "output bit-identical", "yes",
+                 "yes" if p1.returncode == 0 and same_bytes(ref_out, wt_out) else "no",
+                 p1.returncode == 0 and same_bytes(ref_out, wt_out)))
+    maps = parse_maps(p1.stdout)
+    for kernel, want in expect.items():
+        for metric in ("blocks", "ldbytes"):
+            got = maps.get(metric, {}).get(kernel)
+            rows.append((name, kernel, metric, str(want[metric]), str(got), got == want[metric]))
+    summary = [l for l in p1.stderr.splitlines() if l.startswith("warptrace:")]
+    rows.append((name, "-", "wall s plain/warptrace", f"{t0:.2f}", f"{t1:.2f}", True))
+    print(f"[{name}] {summary[-1] if summary else 'no warptrace summary line'}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    wt = os.path.join(args.bin, "warptrace")
+    rows = []
+
+    app = os.path.join(args.bin, "nvcc_app")
+    ref, out = f"{args.out}/nvcc_ref.bin", f"{args.out}/nvcc_wt.bin"
+    check_workload("nvcc_app", [app, ref], [wt, "-e", PROBE, "--", app, out], ref, out,
+                   NVCC_EXPECT, args, rows)
+
+    script = "tests/workloads/triton_workload.py"
+    ref, out = f"{args.out}/triton_ref.bin", f"{args.out}/triton_wt.bin"
+    check_workload("triton", [sys.executable, script, ref],
+                   [wt, "-e", PROBE, "--", sys.executable, script, out], ref, out,
+                   None, args, rows)
+
+    widths = [max(len(str(r[i])) for r in rows + [("workload", "kernel", "check", "expected", "got", "")])
+              for i in range(5)]
+    print()
+    header = ("workload", "kernel", "check", "expected", "got")
+    print(" | ".join(h.ljust(w) for h, w in zip(header, widths)) + " | ok")
+    print("-+-".join("-" * w for w in widths) + "-+---")
+    for r in rows:
+        print(" | ".join(str(c).ljust(w) for c, w in zip(r[:5], widths)) + " | " + ("yes" if r[5] else "NO"))
+    failed = sum(1 for r in rows if not r[5])
+    print(f"\n{len(rows) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the release binaries and the GPU workloads here and copies them, with every
+# non-system library they need (checked with ldd), into .gpu/ for the device machine.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bash scripts/setup.sh >/dev/null
+source .tools/env.sh
+cargo build --release -p warptrace -p warptrace-preload
+rm -rf .gpu && mkdir -p .gpu
+cp target/release/warptrace target/release/libwarptrace_preload.so .gpu/
+# --no-compress: this version reads uncompressed fatbinary PTX (see docs).
+nvcc -arch=sm_90a -lineinfo --no-compress -o .gpu/nvcc_app tests/workloads/nvcc_app.cu
+for f in .gpu/*; do
+  ldd "$f" 2>/dev/null | awk '/=>/ {print $3}' | while read -r lib; do
+    case "$(basename "$lib")" in
+      libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|libgcc_s.so*|ld-linux*|libstdc++.so*) ;;
+      *) echo "package-gpu: copying non-system library $lib"; cp -n "$lib" .gpu/ ;;
+    esac
+  done
+done
+ls -la .gpu
