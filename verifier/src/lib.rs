@@ -6,6 +6,8 @@
 //! target-neutral [`KernelModel`].
 #![deny(missing_docs)]
 
+mod ir_check;
+mod kernel_check;
 mod model;
 
 pub use model::{Access, Flow, Instr, Item, KernelModel, MemRef, Origin, Space};
@@ -88,11 +90,18 @@ impl fmt::Display for IrErrors {
     }
 }
 
-/// Checks a program's IR. (Being written: see the verifier issue.)
+/// Checks a program's IR: jump targets, `exit` on every path, def-before-use, map
+/// usage, site operands, divisors and the per-probe instruction budget. Returns every
+/// violation, ordered by probe and instruction.
 pub fn verify_program(program: &Program) -> Result<VerifiedProgram, IrErrors> {
-    Ok(VerifiedProgram {
-        program: program.clone(),
-    })
+    let errors = ir_check::check_program(program);
+    if errors.is_empty() {
+        Ok(VerifiedProgram {
+            program: program.clone(),
+        })
+    } else {
+        Err(IrErrors(errors))
+    }
 }
 
 /// The kernel-level rules.
@@ -158,11 +167,17 @@ impl fmt::Display for KernelErrors {
     }
 }
 
-/// Checks a spliced kernel against its original. (Being written: see the verifier issue.)
+/// Checks a spliced kernel against its original: register isolation, control flow,
+/// shared memory, memory safety (state spaces only in this first cut) and preservation
+/// of the kernel's own code. Returns every violation, ordered by line.
 pub fn verify_kernel(
     original: &dyn KernelModel,
     spliced: &dyn KernelModel,
 ) -> Result<(), KernelErrors> {
-    let _ = (original, spliced);
-    Ok(())
+    let violations = kernel_check::check_kernel(original, spliced);
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(KernelErrors(violations))
+    }
 }

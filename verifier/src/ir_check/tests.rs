@@ -1,0 +1,344 @@
+//! IR-level tests: one program per rule, each checked for the rule and the location.
+
+use super::MAX_PROBE_INSNS;
+use crate::{verify_program, IrError, IrRule};
+use warptrace_ir::{
+    Aggregation, AttachPoint, AttachSpec, BinOp, Insn, KeyType, MapDecl, MapId, MapKind, MemOp,
+    MemSpace, Operand, Probe, Program, Reg, SiteValue, Special, ValueKind, Width,
+};
+
+fn blocks_map() -> MapDecl {
+    MapDecl {
+        name: "blocks".into(),
+        kind: MapKind::Hash { capacity: 4096 },
+        keys: vec![KeyType::Kernel],
+        value: ValueKind::Count,
+    }
+}
+
+fn program(point: AttachPoint, insns: Vec<Insn>) -> Program {
+    let spans = vec![None; insns.len()];
+    Program {
+        maps: vec![blocks_map()],
+        probes: vec![Probe {
+            attach: AttachSpec {
+                point,
+                kernel_glob: None,
+            },
+            insns,
+            spans,
+        }],
+    }
+}
+
+fn entry(insns: Vec<Insn>) -> Program {
+    program(AttachPoint::KernelEntry, insns)
+}
+
+fn r(n: u16) -> Operand {
+    Operand::Reg(Reg(n))
+}
+
+fn sreg(dst: u16, special: Special) -> Insn {
+    Insn::ReadSpecial {
+        dst: Reg(dst),
+        special,
+    }
+}
+
+fn bin(op: BinOp, dst: u16, a: Operand, b: Operand) -> Insn {
+    Insn::Bin {
+        op,
+        width: Width::W64,
+        dst: Reg(dst),
+        a,
+        b,
+    }
+}
+
+fn count(keys: Vec<Operand>) -> Insn {
+    Insn::MapUpdate {
+        map: MapId(0),
+        keys,
+        agg: Aggregation::Count,
+    }
+}
+
+fn jz(cond: u16, target: u32) -> Insn {
+    Insn::Branch {
+        cond: Reg(cond),
+        if_zero: true,
+        target,
+    }
+}
+
+/// What the language compiles for
+/// `kernel:entry /tid.x == 0/ { @blocks[kernel] = count(); }`.
+fn blocks_per_kernel() -> Program {
+    entry(vec![
+        sreg(0, Special::TidX),
+        bin(BinOp::Eq, 1, r(0), Operand::Imm(0)),
+        jz(1, 5),
+        sreg(2, Special::KernelId),
+        count(vec![r(2)]),
+        Insn::Exit,
+    ])
+}
+
+/// The errors of `p`, which must be rejected.
+fn errors(p: &Program) -> Vec<IrError> {
+    match verify_program(p) {
+        Ok(_) => panic!("program was accepted:\n{p}"),
+        Err(e) => e.0,
+    }
+}
+
+/// Asserts that `p` is rejected with exactly one error, of `rule` at `insn`.
+fn rejects(p: &Program, rule: IrRule, insn: Option<usize>) -> IrError {
+    let errs = errors(p);
+    assert_eq!(errs.len(), 1, "expected one error, got {errs:#?}");
+    let e = errs[0].clone();
+    assert_eq!((e.rule, e.probe, e.insn), (rule, 0, insn), "{e}");
+    e
+}
+
+#[test]
+fn accepts_blocks_per_kernel() {
+    let p = blocks_per_kernel();
+    let verified = verify_program(&p).expect("accepted");
+    assert_eq!(verified.program(), &p);
+}
+
+#[test]
+fn accepts_site_read_at_mem_probe_and_nonzero_divisor() {
+    let p = program(
+        AttachPoint::Mem {
+            space: MemSpace::Global,
+            op: MemOp::Load,
+        },
+        vec![
+            Insn::ReadSite {
+                dst: Reg(0),
+                value: SiteValue::Addr,
+            },
+            bin(BinOp::DivU, 1, r(0), Operand::Imm(128)),
+            bin(BinOp::RemS, 2, r(1), Operand::Imm(-3)),
+            count(vec![r(2)]),
+            Insn::Exit,
+        ],
+    );
+    verify_program(&p).expect("accepted");
+}
+
+#[test]
+fn accepts_register_defined_on_both_arms() {
+    // 0: r0 = tid.x; 1: jz r0, 4; 2: r1 = 1; 3: ja 5; 4: r1 = 2; 5: update @blocks[r1]
+    let p = entry(vec![
+        sreg(0, Special::TidX),
+        jz(0, 4),
+        Insn::Mov {
+            dst: Reg(1),
+            src: Operand::Imm(1),
+        },
+        Insn::Jump { target: 5 },
+        Insn::Mov {
+            dst: Reg(1),
+            src: Operand::Imm(2),
+        },
+        count(vec![r(1)]),
+        Insn::Exit,
+    ]);
+    verify_program(&p).expect("accepted");
+}
+
+#[test]
+fn unreachable_tail_does_not_fall_off() {
+    let p = entry(vec![Insn::Exit, sreg(0, Special::TidX)]);
+    verify_program(&p).expect("no path runs past the end");
+}
+
+#[test]
+fn rejects_backward_jump() {
+    let p = entry(vec![sreg(0, Special::TidX), jz(0, 0), Insn::Exit]);
+    let e = rejects(&p, IrRule::JumpTarget, Some(1));
+    assert!(e.message.contains("backwards to insn 0"), "{e}");
+}
+
+#[test]
+fn rejects_jump_to_itself() {
+    let p = entry(vec![Insn::Jump { target: 0 }, Insn::Exit]);
+    rejects(&p, IrRule::JumpTarget, Some(0));
+}
+
+#[test]
+fn rejects_jump_past_the_end() {
+    let p = entry(vec![Insn::Jump { target: 2 }, Insn::Exit]);
+    let e = rejects(&p, IrRule::JumpTarget, Some(0));
+    assert!(
+        e.message.contains("past the probe's last instruction (1)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn rejects_fall_through_past_the_end() {
+    let p = entry(vec![sreg(0, Special::TidX), count(vec![r(0)])]);
+    rejects(&p, IrRule::MissingExit, Some(1));
+}
+
+#[test]
+fn rejects_branch_falling_off_the_end() {
+    // Reached only through the branch; then it runs off the end.
+    let p = entry(vec![
+        sreg(0, Special::TidX),
+        jz(0, 3),
+        Insn::Exit,
+        count(vec![r(0)]),
+    ]);
+    rejects(&p, IrRule::MissingExit, Some(3));
+}
+
+#[test]
+fn rejects_empty_probe() {
+    rejects(&entry(vec![]), IrRule::MissingExit, None);
+}
+
+#[test]
+fn rejects_use_before_any_def() {
+    let p = entry(vec![count(vec![r(3)]), Insn::Exit]);
+    let e = rejects(&p, IrRule::UseBeforeDef, Some(0));
+    assert!(
+        e.message.contains("r3 is read here but never written"),
+        "{e}"
+    );
+}
+
+#[test]
+fn rejects_use_defined_on_one_path_only() {
+    // 0: r0 = tid.x; 1: jz r0, 3; 2: r1 = 7; 3: update @blocks[r1]; 4: exit
+    let p = entry(vec![
+        sreg(0, Special::TidX),
+        jz(0, 3),
+        Insn::Mov {
+            dst: Reg(1),
+            src: Operand::Imm(7),
+        },
+        count(vec![r(1)]),
+        Insn::Exit,
+    ]);
+    let e = rejects(&p, IrRule::UseBeforeDef, Some(3));
+    assert!(e.message.contains("not on the path through insn 1"), "{e}");
+}
+
+#[test]
+fn rejects_unknown_map() {
+    let mut p = blocks_per_kernel();
+    p.probes[0].insns[4] = Insn::MapUpdate {
+        map: MapId(1),
+        keys: vec![r(2)],
+        agg: Aggregation::Count,
+    };
+    rejects(&p, IrRule::MapUsage, Some(4));
+}
+
+#[test]
+fn rejects_wrong_key_arity() {
+    let mut p = blocks_per_kernel();
+    p.probes[0].insns[4] = count(vec![r(2), r(0)]);
+    let e = rejects(&p, IrRule::MapUsage, Some(4));
+    assert!(e
+        .message
+        .contains("@blocks is declared with 1 key(s), but the update passes 2"));
+}
+
+#[test]
+fn rejects_wrong_aggregation() {
+    let mut p = blocks_per_kernel();
+    p.probes[0].insns[4] = Insn::MapUpdate {
+        map: MapId(0),
+        keys: vec![r(2)],
+        agg: Aggregation::Sum(r(0)),
+    };
+    rejects(&p, IrRule::MapUsage, Some(4));
+}
+
+#[test]
+fn rejects_site_read_at_kernel_entry() {
+    let mut p = blocks_per_kernel();
+    p.probes[0].insns[3] = Insn::ReadSite {
+        dst: Reg(2),
+        value: SiteValue::Bytes,
+    };
+    let e = rejects(&p, IrRule::SiteOperand, Some(3));
+    assert!(e.message.contains("kernel:entry"), "{e}");
+}
+
+#[test]
+fn rejects_zero_divisor() {
+    let mut p = blocks_per_kernel();
+    p.probes[0].insns[3] = bin(BinOp::DivU, 2, r(0), Operand::Imm(0));
+    rejects(&p, IrRule::DivisorMayBeZero, Some(3));
+}
+
+#[test]
+fn rejects_register_divisor() {
+    let mut p = blocks_per_kernel();
+    p.probes[0].insns[3] = bin(BinOp::RemU, 2, Operand::Imm(100), r(0));
+    let e = rejects(&p, IrRule::DivisorMayBeZero, Some(3));
+    assert!(e.message.contains("divisor r0 of rem.u may be zero"), "{e}");
+}
+
+#[test]
+fn rejects_probe_over_budget() {
+    let mut insns = vec![sreg(0, Special::TidX); MAX_PROBE_INSNS];
+    insns.push(Insn::Exit);
+    rejects(&entry(insns), IrRule::Budget, None);
+}
+
+#[test]
+fn accepts_probe_at_budget() {
+    let mut insns = vec![sreg(0, Special::TidX); MAX_PROBE_INSNS - 1];
+    insns.push(Insn::Exit);
+    verify_program(&entry(insns)).expect("exactly the budget is allowed");
+}
+
+#[test]
+fn accumulates_errors_across_probes_in_order() {
+    let mut p = blocks_per_kernel();
+    let mut second = p.probes[0].clone();
+    second.attach.point = AttachPoint::KernelExit;
+    second.insns[0] = Insn::ReadSite {
+        dst: Reg(0),
+        value: SiteValue::Addr,
+    };
+    second.insns[3] = bin(BinOp::DivS, 2, r(0), Operand::Imm(0));
+    p.probes[0].insns[2] = jz(1, 9);
+    p.probes.push(second);
+    let got: Vec<_> = errors(&p)
+        .iter()
+        .map(|e| (e.probe, e.insn, e.rule))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (0, Some(2), IrRule::JumpTarget),
+            (1, Some(0), IrRule::SiteOperand),
+            (1, Some(3), IrRule::DivisorMayBeZero),
+        ]
+    );
+}
+
+#[test]
+fn error_is_located_with_attach_spec_and_insn_text() {
+    let mut p = blocks_per_kernel();
+    p.probes[0].attach.kernel_glob = Some("*add*".into());
+    p.probes[0].insns[3] = bin(BinOp::DivU, 2, r(0), Operand::Imm(0));
+    let e = rejects(&p, IrRule::DivisorMayBeZero, Some(3));
+    assert_eq!(e.context, "kernel:entry:*add* | 3: r2 = div.u.64 r0, 0");
+    let shown = e.to_string();
+    assert!(
+        shown.starts_with("probe 0, insn 3: divisor 0 of div.u may be zero"),
+        "{shown}"
+    );
+    assert!(shown.contains("(DivisorMayBeZero)"), "{shown}");
+}

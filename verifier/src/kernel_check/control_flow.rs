@@ -1,0 +1,184 @@
+//! `ControlFlow`: splicing leaves the kernel's control flow as it was.
+//!
+//! The rules, all on the spliced body in program order:
+//!
+//! 1. No inserted instruction exits, calls, traps, synchronizes the block or runs a warp
+//!    collective.
+//! 2. An inserted branch targets a label defined exactly once, by the same snippet,
+//!    after the branch, and every item between the branch and the label belongs to that
+//!    snippet (the branch skips only snippet code, never kernel code or another snippet).
+//! 3. A kernel branch targets a label defined by the kernel only; an inserted label may
+//!    not reuse any other label's name (it would capture or shadow the kernel's).
+//! 4. Every branch target is a label of the body.
+//!
+//! Why this linear check suffices (and is what contracting each snippet in the CFG would
+//! check): by 1 and 2 every inserted instruction's successors are the next item or a
+//! later item of the same contiguous run of snippet items, so every path that enters a
+//! run leaves it at its end, into the next kernel item — the item that followed the
+//! previous kernel item in the original, since `KernelPreserved` proves the kernel items
+//! unchanged and in order. By 3 a kernel branch resolves to the same kernel label as in
+//! the original, and labels keep their place among the kernel items, so after contracting
+//! every run of inserted items each kernel instruction has exactly its original
+//! successors. A run cannot be entered other than by falling into its first item, since
+//! no kernel branch targets an inserted label.
+
+use super::{describe, snippet_of, Body, Violations};
+use crate::{Flow, Item, KernelRule, Origin};
+use std::collections::HashMap;
+
+pub(super) fn check(spliced: &Body, out: &mut Violations) {
+    let labels = label_definitions(spliced);
+    check_inserted_labels(spliced, &labels, out);
+    for (pos, item) in spliced.items.iter().enumerate() {
+        let Item::Instr(x) = item else { continue };
+        let snippet = snippet_of(x.origin);
+        // The snippet at fault and the message.
+        let violation = match (&x.flow, snippet) {
+            (Flow::Next, _) => None,
+            (Flow::Branch { target, .. }, Some(s)) => {
+                inserted_branch(spliced, &labels, pos, s, target).map(|m| (snippet, m))
+            }
+            (Flow::Branch { target, .. }, None) => kernel_branch(&labels, target),
+            (flow, Some(_)) => Some((snippet, forbidden_flow(flow))),
+            (_, None) => None,
+        };
+        if let Some((at_fault, message)) = violation {
+            out.push(KernelRule::ControlFlow, at_fault, x.line, &x.text, message);
+        }
+    }
+}
+
+/// Every definition of each label name: (item index, origin).
+fn label_definitions(body: &Body) -> HashMap<&str, Vec<(usize, Origin)>> {
+    let mut labels: HashMap<&str, Vec<(usize, Origin)>> = HashMap::new();
+    for (pos, item) in body.items.iter().enumerate() {
+        if let Item::Label { name, origin } = item {
+            labels
+                .entry(name.as_str())
+                .or_default()
+                .push((pos, *origin));
+        }
+    }
+    labels
+}
+
+/// Rule 3, label side: an inserted label's name is defined only once.
+fn check_inserted_labels(
+    body: &Body,
+    labels: &HashMap<&str, Vec<(usize, Origin)>>,
+    out: &mut Violations,
+) {
+    for (pos, item) in body.items.iter().enumerate() {
+        let Item::Label { name, origin } = item else {
+            continue;
+        };
+        let Some(snippet) = snippet_of(*origin) else {
+            continue;
+        };
+        let count = labels.get(name.as_str()).map_or(0, Vec::len);
+        if count > 1 {
+            let kernel_too = labels
+                .get(name.as_str())
+                .is_some_and(|defs| defs.iter().any(|(_, o)| *o == Origin::Kernel));
+            let whose = if kernel_too {
+                "a kernel label"
+            } else {
+                "another label"
+            };
+            out.push(
+                KernelRule::ControlFlow,
+                Some(snippet),
+                body.item_line(pos),
+                &format!("{name}:"),
+                format!("inserted label `{name}` reuses the name of {whose} ({count} definitions)"),
+            );
+        }
+    }
+}
+
+/// Rule 1: the message for a forbidden kind of control flow.
+fn forbidden_flow(flow: &Flow) -> String {
+    let what = match flow {
+        Flow::Exit => "leaves the kernel (return/exit)",
+        Flow::Call => "calls a function",
+        Flow::Trap => "traps",
+        Flow::Barrier => "synchronizes the block at a barrier",
+        Flow::WarpCollective => "runs a warp collective",
+        Flow::Next | Flow::Branch { .. } => "changes control flow",
+    };
+    format!("inserted instruction {what}; probes may only fall through or branch forward within their snippet")
+}
+
+/// Rule 2 (and 4) for the branch at `pos` of snippet `snippet`.
+fn inserted_branch(
+    body: &Body,
+    labels: &HashMap<&str, Vec<(usize, Origin)>>,
+    pos: usize,
+    snippet: u32,
+    target: &str,
+) -> Option<String> {
+    let defs = labels.get(target).map_or(&[][..], Vec::as_slice);
+    let (label_pos, origin) = match defs {
+        [] => {
+            return Some(format!(
+                "branch target `{target}` is not a label of the kernel"
+            ))
+        }
+        [one] => *one,
+        _ => {
+            return Some(format!(
+                "branch target `{target}` is defined {} times; its destination is ambiguous",
+                defs.len()
+            ))
+        }
+    };
+    match snippet_of(origin) {
+        None => {
+            return Some(format!(
+                "inserted branch leaves snippet {snippet} for kernel label `{target}`"
+            ))
+        }
+        Some(other) if other != snippet => {
+            return Some(format!(
+                "inserted branch leaves snippet {snippet} for label `{target}` of snippet {other}"
+            ))
+        }
+        Some(_) => {}
+    }
+    if label_pos < pos {
+        return Some(format!(
+            "inserted branch goes backwards to `{target}`; snippet branches must go forward"
+        ));
+    }
+    let own = Origin::Inserted { snippet };
+    let skipped = body.items[pos + 1..label_pos]
+        .iter()
+        .find(|item| match item {
+            Item::Label { origin, .. } => *origin != own,
+            Item::Instr(x) => x.origin != own,
+        });
+    skipped.map(|item| {
+        format!(
+            "inserted branch to `{target}` jumps over {} outside snippet {snippet}",
+            describe(item)
+        )
+    })
+}
+
+/// Rules 3 and 4 for a kernel branch: the snippet at fault (the one defining the
+/// target, if any) and the message. A target defined twice by the kernel alone is the
+/// original's own ambiguity, left to the assembler.
+fn kernel_branch(
+    labels: &HashMap<&str, Vec<(usize, Origin)>>,
+    target: &str,
+) -> Option<(Option<u32>, String)> {
+    let defs = labels.get(target).map_or(&[][..], Vec::as_slice);
+    if defs.is_empty() {
+        let message = format!("branch target `{target}` is not a label of the kernel");
+        return Some((None, message));
+    }
+    let inserted = defs.iter().find_map(|(_, o)| snippet_of(*o))?;
+    let message =
+        format!("kernel branch targets `{target}`, a label defined by snippet {inserted}");
+    Some((Some(inserted), message))
+}

@@ -1,0 +1,156 @@
+//! `KernelPreserved`: the kernel's own items and registers are exactly the original's.
+//!
+//! The kernel-origin items of both models are compared in order, labels by name and
+//! instructions by text, defs, uses, control flow and memory accesses (not by line:
+//! splicing moves lines). The first divergence is reported, at the spliced line, and
+//! said to be a dropped, moved or changed item where that can be told. The registers
+//! declared with kernel origin must be the same set.
+
+use super::{describe, Body, Violations};
+use crate::{Item, KernelRule, Origin};
+use std::collections::BTreeSet;
+
+pub(super) fn check(original: &Body, spliced: &Body, out: &mut Violations) {
+    check_items(original, spliced, out);
+    check_declarations(original, spliced, out);
+}
+
+/// The kernel-origin items of a body, with their index in it.
+fn kernel_items(body: &Body) -> Vec<(usize, &Item)> {
+    body.items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| origin(item) == Origin::Kernel)
+        .collect()
+}
+
+fn origin(item: &Item) -> Origin {
+    match item {
+        Item::Label { origin, .. } => *origin,
+        Item::Instr(x) => x.origin,
+    }
+}
+
+/// Whether two kernel items are the same, lines aside.
+fn same(a: &Item, b: &Item) -> bool {
+    match (a, b) {
+        (Item::Label { name: x, .. }, Item::Label { name: y, .. }) => x == y,
+        (Item::Instr(x), Item::Instr(y)) => {
+            x.text == y.text
+                && x.defs == y.defs
+                && x.uses == y.uses
+                && x.flow == y.flow
+                && x.mem == y.mem
+        }
+        _ => false,
+    }
+}
+
+fn text(item: &Item) -> String {
+    match item {
+        Item::Label { name, .. } => format!("{name}:"),
+        Item::Instr(x) => x.text.clone(),
+    }
+}
+
+fn check_items(original: &Body, spliced: &Body, out: &mut Violations) {
+    let before = kernel_items(original);
+    let after = kernel_items(spliced);
+    let divergence = before
+        .iter()
+        .zip(&after)
+        .position(|((_, a), (_, b))| !same(a, b));
+    let k = match divergence {
+        Some(k) => k,
+        None if before.len() == after.len() => return,
+        None => before.len().min(after.len()),
+    };
+    match (before.get(k), after.get(k)) {
+        (Some((_, expected)), Some((pos, found))) => {
+            let expected_later = after[k + 1..].iter().any(|(_, b)| same(expected, b));
+            let found_later = before[k + 1..].iter().any(|(_, a)| same(a, found));
+            let how = match (expected_later, found_later) {
+                (true, true) => "moved",
+                (true, false) => "displaced by an extra kernel item",
+                (false, true) => "dropped",
+                (false, false) => "changed",
+            };
+            out.push(
+                KernelRule::KernelPreserved,
+                None,
+                spliced.item_line(*pos),
+                &text(found),
+                format!(
+                    "kernel item {} (original line {}) is {how}: the spliced kernel has {} in \
+                     its place",
+                    describe_original(expected),
+                    original.item_line(before[k].0),
+                    describe(found)
+                ),
+            );
+        }
+        (Some((index, expected)), None) => out.push(
+            KernelRule::KernelPreserved,
+            None,
+            spliced.item_line(spliced.items.len()),
+            &text(expected),
+            format!(
+                "kernel item {} (original line {}) is missing from the end of the spliced kernel",
+                describe_original(expected),
+                original.item_line(*index)
+            ),
+        ),
+        (None, Some((pos, extra))) => out.push(
+            KernelRule::KernelPreserved,
+            None,
+            spliced.item_line(*pos),
+            &text(extra),
+            format!(
+                "{} is marked as kernel code but the original kernel ends before it",
+                describe(extra)
+            ),
+        ),
+        (None, None) => {}
+    }
+}
+
+/// Like [`describe`], without the (original) line, which the message gives itself.
+fn describe_original(item: &Item) -> String {
+    match item {
+        Item::Label { name, .. } => format!("label `{name}`"),
+        Item::Instr(x) => format!("`{}`", x.text),
+    }
+}
+
+fn check_declarations(original: &Body, spliced: &Body, out: &mut Violations) {
+    let declared = |body: &Body| -> BTreeSet<String> {
+        body.declared
+            .iter()
+            .filter(|(_, o)| *o == Origin::Kernel)
+            .map(|(name, _)| name.clone())
+            .collect()
+    };
+    let before = declared(original);
+    let after = declared(spliced);
+    for name in before.difference(&after) {
+        out.push(
+            KernelRule::KernelPreserved,
+            None,
+            0,
+            &format!("declaration of {name}"),
+            format!("kernel register `{name}` is no longer declared (declarations carry no line)"),
+        );
+    }
+    for name in after.difference(&before) {
+        out.push(
+            KernelRule::KernelPreserved,
+            None,
+            0,
+            &format!("declaration of {name}"),
+            format!(
+                "`{name}` is declared with kernel origin but the original kernel does not declare \
+                 it (declarations carry no line)"
+            ),
+        );
+    }
+}
