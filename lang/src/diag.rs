@@ -1,0 +1,299 @@
+//! Front-end errors and their rendering.
+//!
+//! Every error is a variant of [`Error`] carrying its spans; [`Error::to_diagnostic`] is
+//! the one place where they become codespan-reporting [`Diagnostic`]s. Those are rendered
+//! in bpftrace's shape rather than codespan's:
+//!
+//! ```text
+//! stdin:1:19-25: ERROR: unknown builtin `tidd.x`
+//! kernel:entry { @a[tidd.x] = count(); }
+//!                   ~~~~~~
+//! HINT: valid builtins: tid.x, tid.y, ...
+//! ```
+//!
+//! Columns are 1-based characters; the end column is exclusive, so a span has
+//! `end - start` tildes (bpftrace's convention). Tabs print as four spaces. A span that
+//! runs past its line is underlined to the end of that line.
+
+use crate::ast::Span;
+use crate::names;
+use codespan_reporting::diagnostic::{Diagnostic, Label, LabelStyle};
+use codespan_reporting::files::{Files, SimpleFile};
+use codespan_reporting::term::termcolor::{Color, ColorSpec, WriteColor};
+use std::io;
+
+/// Deepest nesting of an expression the front end accepts.
+pub(crate) const MAX_DEPTH: usize = 256;
+
+/// "1 key", "2 keys", "no keys".
+fn keys(n: usize) -> String {
+    match n {
+        0 => "no keys".to_string(),
+        1 => "1 key".to_string(),
+        n => format!("{n} keys"),
+    }
+}
+
+/// Everything the front end can reject.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum Error {
+    #[error("syntax error: {message}")]
+    Syntax { span: Span, message: String },
+    #[error("integer literal `{text}` does not fit in 64 bits")]
+    IntTooLarge { span: Span, text: String },
+    #[error("expression nested too deeply (more than {MAX_DEPTH} levels)")]
+    TooDeep { span: Span },
+    #[error("unknown attach point `{name}`")]
+    UnknownAttach { span: Span, name: String },
+    #[error("attach point `{name}` is not supported yet")]
+    AttachNotSupported { span: Span, name: String },
+    #[error("unknown builtin `{name}`")]
+    UnknownBuiltin { span: Span, name: String },
+    #[error("builtin `{name}` is not supported yet")]
+    BuiltinNotSupported { span: Span, name: String },
+    #[error("builtin `{name}` is not valid at {attach}")]
+    BuiltinNotValidAt {
+        span: Span,
+        name: String,
+        attach: String,
+        valid_at: &'static str,
+    },
+    #[error("unknown function `{name}`")]
+    UnknownFunction { span: Span, name: String },
+    #[error("function `{name}` is not supported yet")]
+    FunctionNotSupported { span: Span, name: String },
+    #[error("`{name}()` takes {expected}, found {found}")]
+    ArgCount {
+        span: Span,
+        name: String,
+        expected: &'static str,
+        found: usize,
+    },
+    #[error("`{name}()` is an aggregation: it can only be the value assigned to a map")]
+    AggregationInExpr { span: Span, name: String },
+    #[error("plain map assignment is not supported yet")]
+    PlainAssign { span: Span },
+    #[error("type error: `kernel` is a kernel id, not an integer, so it cannot be {context}")]
+    KernelNotInt { span: Span, context: String },
+    #[error("map `@{name}` is used with {} here but with {} before", keys(*found), keys(*expected))]
+    MapArity {
+        span: Span,
+        first: Span,
+        name: String,
+        expected: usize,
+        found: usize,
+    },
+    #[error("map `@{name}`: key {index} is {found} here but {expected} before")]
+    MapKeyType {
+        span: Span,
+        first: Span,
+        name: String,
+        index: usize,
+        expected: &'static str,
+        found: &'static str,
+    },
+    #[error("map `@{name}` is assigned {found} here but {expected} before")]
+    MapValue {
+        span: Span,
+        first: Span,
+        name: String,
+        expected: &'static str,
+        found: &'static str,
+    },
+    #[error("divisor may be zero")]
+    DivisorMayBeZero { span: Span },
+    #[error("division by zero")]
+    DivisionByZero { span: Span },
+    #[error("probe needs more than {} registers", u16::MAX)]
+    TooManyRegisters { span: Span },
+}
+
+impl Error {
+    /// The one conversion to a diagnostic: the message, the primary span, secondary
+    /// spans ("first used here") and hints.
+    pub fn to_diagnostic(&self) -> Diagnostic<()> {
+        use Error::*;
+        let (span, secondary, hints): (Span, Option<(Span, &str)>, Vec<String>) = match self {
+            Syntax { span, .. } | TooDeep { span } | DivisionByZero { span } => {
+                (*span, None, vec![])
+            }
+            TooManyRegisters { span } => (*span, None, vec!["split the probe".into()]),
+            IntTooLarge { span, .. } => (
+                *span,
+                None,
+                vec!["decimal literals are i64; hex literals may use all 64 bits".into()],
+            ),
+            UnknownAttach { span, .. } | AttachNotSupported { span, .. } => {
+                (*span, None, vec![names::attach_hint()])
+            }
+            UnknownBuiltin { span, .. } | BuiltinNotSupported { span, .. } => {
+                (*span, None, vec![names::builtin_hint()])
+            }
+            BuiltinNotValidAt {
+                span,
+                name,
+                valid_at,
+                ..
+            } => (
+                *span,
+                None,
+                vec![format!("`{name}` is valid at {valid_at}")],
+            ),
+            UnknownFunction { span, .. } | FunctionNotSupported { span, .. } => {
+                (*span, None, vec![names::function_hint()])
+            }
+            ArgCount { span, .. } => (*span, None, vec![]),
+            AggregationInExpr { span, name } => {
+                let call = if name == "count" { "count()" } else { "sum(x)" };
+                (*span, None, vec![format!("write `@map[keys] = {call}`")])
+            }
+            PlainAssign { span } => (
+                *span,
+                None,
+                vec!["assign an aggregation: count() or sum(x)".into()],
+            ),
+            KernelNotInt { span, .. } => (
+                *span,
+                None,
+                vec!["use `kernel` as a map key, e.g. `@n[kernel] = count()`".into()],
+            ),
+            MapArity { span, first, .. }
+            | MapKeyType { span, first, .. }
+            | MapValue { span, first, .. } => (
+                *span,
+                Some((*first, "first used here")),
+                vec!["a map's keys and value are fixed by its first use".into()],
+            ),
+            DivisorMayBeZero { span } => (
+                *span,
+                None,
+                vec!["divide only by a non-zero integer constant".into()],
+            ),
+        };
+        let mut labels = vec![Label::primary((), span.start..span.end)];
+        if let Some((s, message)) = secondary {
+            labels.push(Label::secondary((), s.start..s.end).with_message(message));
+        }
+        Diagnostic::error()
+            .with_message(self.to_string())
+            .with_labels(labels)
+            .with_notes(hints)
+    }
+}
+
+/// Writes diagnostics in bpftrace's shape (see the module documentation).
+pub(crate) fn emit(
+    file: &SimpleFile<&str, &str>,
+    diagnostics: &[Diagnostic<()>],
+    out: &mut dyn WriteColor,
+) -> io::Result<()> {
+    let mut error = ColorSpec::new();
+    error.set_fg(Some(Color::Red)).set_bold(true);
+    let mut hint = ColorSpec::new();
+    hint.set_fg(Some(Color::Cyan)).set_bold(true);
+    for d in diagnostics {
+        let primary = d.labels.iter().find(|l| l.style == LabelStyle::Primary);
+        match primary {
+            Some(label) => write_located(file, label, "ERROR", &d.message, &error, out)?,
+            None => write_word(out, "ERROR", &d.message, &error)?,
+        }
+        for label in d.labels.iter().filter(|l| l.style == LabelStyle::Secondary) {
+            write_located(file, label, "HINT", &label.message, &hint, out)?;
+        }
+        for note in &d.notes {
+            write_word(out, "HINT", note, &hint)?;
+        }
+    }
+    Ok(())
+}
+
+/// `WORD: message`
+fn write_word(
+    out: &mut dyn WriteColor,
+    word: &str,
+    message: &str,
+    spec: &ColorSpec,
+) -> io::Result<()> {
+    out.set_color(spec)?;
+    write!(out, "{word}:")?;
+    out.reset()?;
+    writeln!(out, " {message}")
+}
+
+/// `file:line:col-col: WORD: message`, the source line, and `~` under the span.
+fn write_located(
+    file: &SimpleFile<&str, &str>,
+    label: &Label<()>,
+    word: &str,
+    message: &str,
+    spec: &ColorSpec,
+    out: &mut dyn WriteColor,
+) -> io::Result<()> {
+    let Some(at) = locate(file, label.range.start, label.range.end) else {
+        return write_word(out, word, message, spec);
+    };
+    write!(
+        out,
+        "{}:{}:{}-{}: ",
+        file.name(),
+        at.line,
+        at.col,
+        at.col + at.width
+    )?;
+    write_word(out, word, message, spec)?;
+    let expand = |c: char| {
+        if c == '\t' {
+            "    ".to_string()
+        } else {
+            c.to_string()
+        }
+    };
+    let text: String = at.text.chars().map(expand).collect();
+    writeln!(out, "{text}")?;
+    let columns = |c: char| if c == '\t' { 4 } else { 1 };
+    let pad: usize = at.text.chars().take(at.col - 1).map(columns).sum();
+    let mut spanned = at.text.chars().skip(at.col - 1);
+    // Past the end of the line (an error at the end of input) each column is one `~`.
+    let under: usize = (0..at.width)
+        .map(|_| spanned.next().map_or(1, columns))
+        .sum();
+    write!(out, "{}", " ".repeat(pad))?;
+    out.set_color(spec)?;
+    write!(out, "{}", "~".repeat(under))?;
+    out.reset()?;
+    writeln!(out)
+}
+
+/// Where a span starts and how many columns of its first line it covers.
+struct Located<'a> {
+    /// 1-based line number.
+    line: usize,
+    /// 1-based column (in characters) of the first character.
+    col: usize,
+    /// Columns underlined; at least 1.
+    width: usize,
+    /// The source line, without its line break.
+    text: &'a str,
+}
+
+fn locate<'a>(file: &SimpleFile<&str, &'a str>, start: usize, end: usize) -> Option<Located<'a>> {
+    let source: &'a str = file.source();
+    let mut start = start.min(source.len());
+    while !source.is_char_boundary(start) {
+        start -= 1;
+    }
+    let line_index = file.line_index((), start).ok()?;
+    let range = file.line_range((), line_index).ok()?;
+    let text = source.get(range.clone())?.trim_end_matches(['\n', '\r']);
+    let line_end = range.start + text.len();
+    let from = start.min(line_end);
+    let to = end.min(line_end).max(from);
+    let col = source.get(range.start..from)?.chars().count() + 1;
+    let covered = source.get(from..to).map_or(0, |s| s.chars().count());
+    Some(Located {
+        line: line_index + 1,
+        col,
+        width: covered.max(1),
+        text,
+    })
+}

@@ -1,0 +1,423 @@
+//! Every error path of the front end, compared as rendered text (bpftrace's shape).
+
+fn error(source: &str) -> String {
+    match warptrace_lang::compile(source, "stdin") {
+        Ok(program) => panic!("compiled, but an error was expected:\n{program}"),
+        Err(e) => e.render(),
+    }
+}
+
+#[test]
+fn syntax_missing_separator() {
+    insta::assert_snapshot!(error("kernel:entry { @a[tid.x] = count() @b = count(); }"), @r#"
+    stdin:1:36-37: ERROR: syntax error: unexpected `@`, expected operator, `;` or `}`
+    kernel:entry { @a[tid.x] = count() @b = count(); }
+                                       ~
+    "#);
+}
+
+#[test]
+fn syntax_end_of_input() {
+    insta::assert_snapshot!(error("kernel:entry { @a[tid.x] = count();\n"), @r#"
+    stdin:1:36-37: ERROR: syntax error: unexpected end of input, expected statement, `;` or `}`
+    kernel:entry { @a[tid.x] = count();
+                                       ~
+    "#);
+}
+
+#[test]
+fn syntax_missing_bracket() {
+    insta::assert_snapshot!(error("kernel:entry { @a[tid.x = count(); }"), @r#"
+    stdin:1:25-26: ERROR: syntax error: unexpected `=`, expected operator, `,` or `]`
+    kernel:entry { @a[tid.x = count(); }
+                            ~
+    "#);
+}
+
+#[test]
+fn syntax_empty_predicate_operand() {
+    insta::assert_snapshot!(error("kernel:entry /tid.x == / { @a = count(); }"), @r#"
+    stdin:1:24-25: ERROR: syntax error: unexpected `/`, expected expression
+    kernel:entry /tid.x == / { @a = count(); }
+                           ~
+    "#);
+}
+
+#[test]
+fn syntax_missing_brace() {
+    insta::assert_snapshot!(error("kernel:entry @a = count(); }"), @r#"
+    stdin:1:14-15: ERROR: syntax error: unexpected `@`, expected `,`, `/` or `{`
+    kernel:entry @a = count(); }
+                 ~
+    "#);
+}
+
+#[test]
+fn syntax_unterminated_comment() {
+    insta::assert_snapshot!(error("kernel:entry /* no end { @a = count(); }"), @r#"
+    stdin:1:14-16: ERROR: syntax error: unterminated comment
+    kernel:entry /* no end { @a = count(); }
+                 ~~
+    "#);
+}
+
+#[test]
+fn syntax_on_second_line() {
+    insta::assert_snapshot!(error("kernel:entry {\n  @a = count(;\n}"), @r#"
+    stdin:2:14-15: ERROR: syntax error: unexpected `;`, expected expression or `)`
+      @a = count(;
+                 ~
+    "#);
+}
+
+#[test]
+fn int_too_large() {
+    insta::assert_snapshot!(error("kernel:entry { @a = sum(99999999999999999999); }"), @r#"
+    stdin:1:25-45: ERROR: integer literal `99999999999999999999` does not fit in 64 bits
+    kernel:entry { @a = sum(99999999999999999999); }
+                            ~~~~~~~~~~~~~~~~~~~~
+    HINT: decimal literals are i64; hex literals may use all 64 bits
+    "#);
+}
+
+#[test]
+fn unknown_attach_point() {
+    insta::assert_snapshot!(error("kernel:foo { @a = count(); }"), @r#"
+    stdin:1:1-11: ERROR: unknown attach point `kernel:foo`
+    kernel:foo { @a = count(); }
+    ~~~~~~~~~~
+    HINT: valid attach points: kernel:entry, kernel:exit, mem:global:load, mem:global:store, mem:global:*, each with an optional kernel-name glob as last component (e.g. kernel:exit:*gemm*)
+    "#);
+}
+
+#[test]
+fn attach_points_not_supported() {
+    insta::assert_snapshot!(error("mem:shared:load, tensor:mma, begin { @a = count(); }"), @r#"
+    stdin:1:1-16: ERROR: attach point `mem:shared:load` is not supported yet
+    mem:shared:load, tensor:mma, begin { @a = count(); }
+    ~~~~~~~~~~~~~~~
+    HINT: valid attach points: kernel:entry, kernel:exit, mem:global:load, mem:global:store, mem:global:*, each with an optional kernel-name glob as last component (e.g. kernel:exit:*gemm*)
+    stdin:1:18-28: ERROR: attach point `tensor:mma` is not supported yet
+    mem:shared:load, tensor:mma, begin { @a = count(); }
+                     ~~~~~~~~~~
+    HINT: valid attach points: kernel:entry, kernel:exit, mem:global:load, mem:global:store, mem:global:*, each with an optional kernel-name glob as last component (e.g. kernel:exit:*gemm*)
+    stdin:1:30-35: ERROR: attach point `begin` is not supported yet
+    mem:shared:load, tensor:mma, begin { @a = count(); }
+                                 ~~~~~
+    HINT: valid attach points: kernel:entry, kernel:exit, mem:global:load, mem:global:store, mem:global:*, each with an optional kernel-name glob as last component (e.g. kernel:exit:*gemm*)
+    "#);
+}
+
+#[test]
+fn attach_point_too_many_components() {
+    insta::assert_snapshot!(error("kernel:entry:add:x { @a = count(); }"), @r#"
+    stdin:1:1-19: ERROR: unknown attach point `kernel:entry:add:x`
+    kernel:entry:add:x { @a = count(); }
+    ~~~~~~~~~~~~~~~~~~
+    HINT: valid attach points: kernel:entry, kernel:exit, mem:global:load, mem:global:store, mem:global:*, each with an optional kernel-name glob as last component (e.g. kernel:exit:*gemm*)
+    "#);
+}
+
+#[test]
+fn unknown_builtin() {
+    insta::assert_snapshot!(error("kernel:entry { @a[tidd.x] = count(); }"), @r#"
+    stdin:1:19-25: ERROR: unknown builtin `tidd.x`
+    kernel:entry { @a[tidd.x] = count(); }
+                      ~~~~~~
+    HINT: valid builtins: tid.x, tid.y, tid.z, ctaid.x, ctaid.y, ctaid.z, smid, clock64, kernel, bytes
+    "#);
+}
+
+#[test]
+fn builtin_not_supported() {
+    insta::assert_snapshot!(error("mem:global:load { @a[addr] = count(); }"), @r#"
+    stdin:1:22-26: ERROR: builtin `addr` is not supported yet
+    mem:global:load { @a[addr] = count(); }
+                         ~~~~
+    HINT: valid builtins: tid.x, tid.y, tid.z, ctaid.x, ctaid.y, ctaid.z, smid, clock64, kernel, bytes
+    "#);
+}
+
+#[test]
+fn bytes_at_kernel_entry() {
+    insta::assert_snapshot!(error("kernel:entry { @a = sum(bytes); }"), @r#"
+    stdin:1:25-30: ERROR: builtin `bytes` is not valid at kernel:entry
+    kernel:entry { @a = sum(bytes); }
+                            ~~~~~
+    HINT: `bytes` is valid at mem:global:load, mem:global:store, mem:global:*
+    "#);
+}
+
+#[test]
+fn bytes_at_one_of_two_attach_points() {
+    insta::assert_snapshot!(error("mem:global:load, kernel:exit:*gemm* { @a = sum(bytes); }"), @r#"
+    stdin:1:48-53: ERROR: builtin `bytes` is not valid at kernel:exit:*gemm*
+    mem:global:load, kernel:exit:*gemm* { @a = sum(bytes); }
+                                                   ~~~~~
+    HINT: `bytes` is valid at mem:global:load, mem:global:store, mem:global:*
+    "#);
+}
+
+#[test]
+fn unknown_function() {
+    insta::assert_snapshot!(error("kernel:entry { @a = foo(2); }"), @r#"
+    stdin:1:21-24: ERROR: unknown function `foo`
+    kernel:entry { @a = foo(2); }
+                        ~~~
+    HINT: valid functions: count, sum
+    "#);
+}
+
+#[test]
+fn function_not_supported() {
+    insta::assert_snapshot!(error("kernel:entry { @a = avg(smid); }"), @r#"
+    stdin:1:21-24: ERROR: function `avg` is not supported yet
+    kernel:entry { @a = avg(smid); }
+                        ~~~
+    HINT: valid functions: count, sum
+    "#);
+}
+
+#[test]
+fn wrong_argument_count() {
+    insta::assert_snapshot!(error("kernel:entry { @a = count(1); @b = sum(); }"), @r#"
+    stdin:1:21-29: ERROR: `count()` takes no arguments, found 1
+    kernel:entry { @a = count(1); @b = sum(); }
+                        ~~~~~~~~
+    stdin:1:36-41: ERROR: `sum()` takes one argument, found 0
+    kernel:entry { @a = count(1); @b = sum(); }
+                                       ~~~~~
+    "#);
+}
+
+#[test]
+fn aggregation_in_expression() {
+    insta::assert_snapshot!(error("kernel:entry { @a[count()] = count(); }"), @r#"
+    stdin:1:19-26: ERROR: `count()` is an aggregation: it can only be the value assigned to a map
+    kernel:entry { @a[count()] = count(); }
+                      ~~~~~~~
+    HINT: write `@map[keys] = count()`
+    "#);
+}
+
+#[test]
+fn plain_assignment() {
+    insta::assert_snapshot!(error("kernel:entry { @a = 5; }"), @r#"
+    stdin:1:21-22: ERROR: plain map assignment is not supported yet
+    kernel:entry { @a = 5; }
+                        ~
+    HINT: assign an aggregation: count() or sum(x)
+    "#);
+}
+
+#[test]
+fn kernel_in_arithmetic() {
+    insta::assert_snapshot!(error("kernel:entry { @a[kernel + 1] = count(); }"), @r#"
+    stdin:1:19-25: ERROR: type error: `kernel` is a kernel id, not an integer, so it cannot be an operand of `+`
+    kernel:entry { @a[kernel + 1] = count(); }
+                      ~~~~~~
+    HINT: use `kernel` as a map key, e.g. `@n[kernel] = count()`
+    "#);
+}
+
+#[test]
+fn kernel_in_predicate_comparison() {
+    insta::assert_snapshot!(error("kernel:entry /kernel == 1/ { @a = count(); }"), @r#"
+    stdin:1:15-21: ERROR: type error: `kernel` is a kernel id, not an integer, so it cannot be an operand of `==`
+    kernel:entry /kernel == 1/ { @a = count(); }
+                  ~~~~~~
+    HINT: use `kernel` as a map key, e.g. `@n[kernel] = count()`
+    "#);
+}
+
+#[test]
+fn kernel_as_predicate() {
+    insta::assert_snapshot!(error("kernel:entry /kernel/ { @a = count(); }"), @r#"
+    stdin:1:15-21: ERROR: type error: `kernel` is a kernel id, not an integer, so it cannot be a predicate
+    kernel:entry /kernel/ { @a = count(); }
+                  ~~~~~~
+    HINT: use `kernel` as a map key, e.g. `@n[kernel] = count()`
+    "#);
+}
+
+#[test]
+fn kernel_summed() {
+    insta::assert_snapshot!(error("kernel:entry { @a = sum(kernel); }"), @r#"
+    stdin:1:25-31: ERROR: type error: `kernel` is a kernel id, not an integer, so it cannot be summed
+    kernel:entry { @a = sum(kernel); }
+                            ~~~~~~
+    HINT: use `kernel` as a map key, e.g. `@n[kernel] = count()`
+    "#);
+}
+
+#[test]
+fn map_key_arity() {
+    insta::assert_snapshot!(error("kernel:entry { @a[kernel] = count(); }\nkernel:exit { @a[kernel, smid] = count(); }"), @r#"
+    stdin:2:15-31: ERROR: map `@a` is used with 2 keys here but with 1 key before
+    kernel:exit { @a[kernel, smid] = count(); }
+                  ~~~~~~~~~~~~~~~~
+    stdin:1:16-26: HINT: first used here
+    kernel:entry { @a[kernel] = count(); }
+                   ~~~~~~~~~~
+    HINT: a map's keys and value are fixed by its first use
+    "#);
+}
+
+#[test]
+fn map_key_type() {
+    insta::assert_snapshot!(error("kernel:entry { @a[kernel, tid.x] = count(); @a[kernel, -1] = count(); }"), @r#"
+    stdin:1:56-58: ERROR: map `@a`: key 2 is i64 here but u64 before
+    kernel:entry { @a[kernel, tid.x] = count(); @a[kernel, -1] = count(); }
+                                                           ~~
+    stdin:1:27-32: HINT: first used here
+    kernel:entry { @a[kernel, tid.x] = count(); @a[kernel, -1] = count(); }
+                              ~~~~~
+    HINT: a map's keys and value are fixed by its first use
+    "#);
+}
+
+#[test]
+fn map_value() {
+    insta::assert_snapshot!(error("kernel:entry { @a = count(); }\nmem:global:load { @a = sum(bytes); }"), @r#"
+    stdin:2:24-34: ERROR: map `@a` is assigned sum() of u64 here but count() before
+    mem:global:load { @a = sum(bytes); }
+                           ~~~~~~~~~~
+    stdin:1:21-28: HINT: first used here
+    kernel:entry { @a = count(); }
+                        ~~~~~~~
+    HINT: a map's keys and value are fixed by its first use
+    "#);
+}
+
+#[test]
+fn map_sum_signedness() {
+    insta::assert_snapshot!(error("mem:global:load { @a = sum(bytes); @a = sum(1); }"), @r#"
+    stdin:1:41-47: ERROR: map `@a` is assigned sum() of i64 here but sum() of u64 before
+    mem:global:load { @a = sum(bytes); @a = sum(1); }
+                                            ~~~~~~
+    stdin:1:24-34: HINT: first used here
+    mem:global:load { @a = sum(bytes); @a = sum(1); }
+                           ~~~~~~~~~~
+    HINT: a map's keys and value are fixed by its first use
+    "#);
+}
+
+#[test]
+fn divisor_may_be_zero() {
+    insta::assert_snapshot!(error("kernel:entry { @a = sum(tid.x / tid.y); }"), @r#"
+    stdin:1:33-38: ERROR: divisor may be zero
+    kernel:entry { @a = sum(tid.x / tid.y); }
+                                    ~~~~~
+    HINT: divide only by a non-zero integer constant
+    "#);
+}
+
+#[test]
+fn remainder_divisor_may_be_zero() {
+    insta::assert_snapshot!(error("kernel:entry /smid % (tid.x + 1)/ { @a = count(); }"), @r#"
+    stdin:1:23-32: ERROR: divisor may be zero
+    kernel:entry /smid % (tid.x + 1)/ { @a = count(); }
+                          ~~~~~~~~~
+    HINT: divide only by a non-zero integer constant
+    "#);
+}
+
+#[test]
+fn division_by_zero() {
+    insta::assert_snapshot!(error("kernel:entry { @a = sum(tid.x / (2 - 2)); }"), @r#"
+    stdin:1:34-39: ERROR: division by zero
+    kernel:entry { @a = sum(tid.x / (2 - 2)); }
+                                     ~~~~~
+    "#);
+}
+
+#[test]
+fn errors_accumulate() {
+    insta::assert_snapshot!(error("kernel:foo { @a[tidd.x] = avg(1); }\nkernel:entry { @b = sum(smid / smid); }"), @r#"
+    stdin:1:1-11: ERROR: unknown attach point `kernel:foo`
+    kernel:foo { @a[tidd.x] = avg(1); }
+    ~~~~~~~~~~
+    HINT: valid attach points: kernel:entry, kernel:exit, mem:global:load, mem:global:store, mem:global:*, each with an optional kernel-name glob as last component (e.g. kernel:exit:*gemm*)
+    stdin:1:17-23: ERROR: unknown builtin `tidd.x`
+    kernel:foo { @a[tidd.x] = avg(1); }
+                    ~~~~~~
+    HINT: valid builtins: tid.x, tid.y, tid.z, ctaid.x, ctaid.y, ctaid.z, smid, clock64, kernel, bytes
+    stdin:1:27-30: ERROR: function `avg` is not supported yet
+    kernel:foo { @a[tidd.x] = avg(1); }
+                              ~~~
+    HINT: valid functions: count, sum
+    stdin:2:32-36: ERROR: divisor may be zero
+    kernel:entry { @b = sum(smid / smid); }
+                                   ~~~~
+    HINT: divide only by a non-zero integer constant
+    "#);
+}
+
+#[test]
+fn multi_line_span_and_tabs() {
+    insta::assert_snapshot!(error("kernel:entry {\n\t@m[kernel,\n\t   smid] = count();\n}\nkernel:exit {\n\t@m[kernel] = count();\n}"), @r#"
+    stdin:6:2-12: ERROR: map `@m` is used with 1 key here but with 2 keys before
+        @m[kernel] = count();
+        ~~~~~~~~~~
+    stdin:2:2-12: HINT: first used here
+        @m[kernel,
+        ~~~~~~~~~~
+    HINT: a map's keys and value are fixed by its first use
+    "#);
+}
+
+#[test]
+fn too_deep() {
+    let source = format!("kernel:entry {{ @a = sum({}1); }}", "-".repeat(300));
+    let rendered = error(&source);
+    let first = rendered.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        "stdin:1:69-326: ERROR: expression nested too deeply (more than 256 levels)"
+    );
+    let parens = format!(
+        "kernel:entry {{ @a = sum({}1{}); }}",
+        "(".repeat(300),
+        ")".repeat(300)
+    );
+    assert!(error(&parens).contains("ERROR: expression nested too deeply"));
+    let chain = format!("kernel:entry {{ @a = sum(smid{}); }}", " + 1".repeat(300));
+    assert!(error(&chain).contains("ERROR: expression nested too deeply"));
+}
+
+#[test]
+fn too_many_registers() {
+    // Each statement takes two registers: `smid` and the sum.
+    let source = format!(
+        "kernel:entry {{ {} }}",
+        "@a = sum(smid + 1); ".repeat(33_000)
+    );
+    let rendered = error(&source);
+    assert!(
+        rendered.contains("ERROR: probe needs more than 65535 registers"),
+        "{rendered}"
+    );
+}
+
+#[test]
+fn file_name_display_and_colour() {
+    let e = warptrace_lang::compile("kernel:foo { @a = count(); }", "probes/x.wt")
+        .err()
+        .unwrap_or_else(|| panic!("`kernel:foo` compiled"));
+    let rendered = e.render();
+    assert!(
+        rendered.starts_with("probes/x.wt:1:1-11: ERROR: "),
+        "{rendered}"
+    );
+    assert_eq!(e.to_string(), rendered);
+    assert!(!rendered.contains('\x1b'));
+
+    use codespan_reporting::term::termcolor::Buffer;
+    let mut coloured = Buffer::ansi();
+    e.emit(&mut coloured).unwrap_or_else(|err| panic!("{err}"));
+    let coloured = String::from_utf8_lossy(coloured.as_slice()).into_owned();
+    assert!(coloured.contains("\x1b["), "{coloured}");
+    let mut plain = Buffer::no_color();
+    e.emit(&mut plain).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(String::from_utf8_lossy(plain.as_slice()), rendered);
+}
