@@ -1,2 +1,175 @@
 //! The PTX back end of warptrace.
+//!
+//! [`instrument`] parses a module's PTX, finds each kernel's attach sites, lowers every
+//! matching probe to a snippet in probe-private registers, splices the snippets, the map
+//! parameter ([`MAP_PARAM`]) and a prologue into the kernel, and runs the kernel-level
+//! verifier on the result. A kernel the verifier rejects is left unmodified (fail open).
+//! See `README.md` for the conventions.
 #![deny(missing_docs)]
+
+mod attach;
+mod hashmap;
+mod insn;
+mod lower;
+mod model;
+mod parse;
+mod splice;
+
+pub use insn::{access_bytes, facts, Facts};
+pub use model::PtxKernelModel;
+pub use parse::{
+    parse, AddrBase, Address, Body, Function, FunctionKind, Guard, Instruction, Module, Operand,
+    RegDecl, Stmt, StmtKind,
+};
+pub use splice::{splice_raw, RawSite, RawSnippet, RawSplice};
+
+use warptrace_ir::{kernel_id, MapLayout};
+use warptrace_verifier::{verify_kernel, KernelErrors, VerifiedProgram};
+
+/// Name of the parameter appended to every instrumented `.entry`: the map buffer's
+/// address (`.param .u64 .ptr .global .align 8`). The runtime passes it as one extra
+/// pointer after the kernel's own arguments.
+pub const MAP_PARAM: &str = "__wt_maps";
+
+/// Errors of the PTX back end.
+#[derive(Debug, thiserror::Error)]
+pub enum PtxError {
+    /// The PTX text could not be parsed.
+    #[error("line {line}: {message}")]
+    Syntax {
+        /// 1-based line.
+        line: u32,
+        /// What is wrong.
+        message: String,
+    },
+    /// A kernel already uses the reserved prefix `__wt_` of probe registers and labels.
+    #[error("kernel `{kernel}` already uses the reserved prefix `__wt_`")]
+    ReservedPrefix {
+        /// The kernel.
+        kernel: String,
+    },
+    /// A probe's kernel glob is invalid.
+    #[error("invalid kernel glob `{glob}`")]
+    Glob {
+        /// The glob.
+        glob: String,
+        /// Why.
+        #[source]
+        source: globset::Error,
+    },
+    /// A probe cannot be lowered at a site.
+    #[error("kernel `{kernel}`, line {line}: {message}")]
+    Lower {
+        /// The kernel.
+        kernel: String,
+        /// 1-based line of the site.
+        line: u32,
+        /// What is wrong.
+        message: String,
+    },
+    /// No kernel of that name.
+    #[error("no kernel named `{0}`")]
+    NoSuchKernel(String),
+    /// No statement starts on that line of the kernel.
+    #[error("no statement starts on line {line}")]
+    NoStatement {
+        /// 1-based line.
+        line: u32,
+    },
+}
+
+/// The result of [`instrument`].
+#[derive(Debug, Clone)]
+pub struct Instrumented {
+    /// The module with every accepted kernel instrumented; other kernels byte-identical.
+    pub ptx: String,
+    /// One outcome per kernel (`.entry` with a body), in text order.
+    pub kernels: Vec<KernelOutcome>,
+    /// The map buffer's layout the snippets were generated for.
+    pub layout: MapLayout,
+}
+
+/// What happened to one kernel.
+#[derive(Debug, Clone)]
+pub struct KernelOutcome {
+    /// Mangled name.
+    pub name: String,
+    /// `warptrace_ir::kernel_id` of the name.
+    pub id: u64,
+    /// Number of parameters before instrumentation ([`MAP_PARAM`] comes after them).
+    pub params: u32,
+    /// Instrumented or why not.
+    pub status: KernelStatus,
+}
+
+/// Whether a kernel was instrumented.
+#[derive(Debug, Clone)]
+pub enum KernelStatus {
+    /// Instrumented with `sites` probe snippets (one per probe per matching site).
+    Instrumented {
+        /// Number of snippets, the prologue not counted.
+        sites: u32,
+    },
+    /// No probe matched; the kernel is unchanged.
+    NoSites,
+    /// The kernel-level verifier rejected the spliced kernel; it is unchanged.
+    Rejected(KernelErrors),
+}
+
+/// Instruments every kernel of `ptx` with `program`'s probes.
+pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, PtxError> {
+    let program = program.program();
+    let module = parse(ptx)?;
+    let layout = MapLayout::new(&program.maps);
+    let filter = attach::KernelFilter::new(program)?;
+    let mut accepted = Vec::new();
+    let mut added = 0;
+    let mut kernels = Vec::new();
+    for f in module.functions() {
+        if f.kind != FunctionKind::Entry || f.body.is_none() {
+            continue;
+        }
+        let sites = attach::find_sites(f, program, &filter);
+        let status = if sites.is_empty() {
+            KernelStatus::NoSites
+        } else {
+            if module.function_text(f).contains(lower::PREFIX) {
+                return Err(PtxError::ReservedPrefix {
+                    kernel: f.name.clone(),
+                });
+            }
+            let ins = splice::plan_kernel(&module, f, program, &layout, &sites)?;
+            let (original, spliced) = splice::splice_function(&module, f, &ins, f.line + added)?;
+            match verify_kernel(&original, &spliced) {
+                Ok(()) => {
+                    added += splice::added_lines(&ins);
+                    accepted.extend(ins);
+                    KernelStatus::Instrumented {
+                        sites: sites.len() as u32,
+                    }
+                }
+                Err(e) => KernelStatus::Rejected(e),
+            }
+        };
+        kernels.push(KernelOutcome {
+            name: f.name.clone(),
+            id: kernel_id(&f.name),
+            params: f.params.len() as u32,
+            status,
+        });
+    }
+    let (ptx, _) = splice::apply(ptx, &accepted);
+    Ok(Instrumented {
+        ptx,
+        kernels,
+        layout,
+    })
+}
+
+impl Module {
+    /// The verifier's model of kernel `name` as parsed (every item of kernel origin).
+    pub fn kernel_model(&self, name: &str) -> Option<PtxKernelModel> {
+        self.kernel(name)
+            .map(|f| PtxKernelModel::build(f, &|_| warptrace_verifier::Origin::Kernel))
+    }
+}

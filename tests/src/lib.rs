@@ -1,1 +1,93 @@
-//! Cross-crate tests live in `tests/tests/`; this library is empty.
+//! Helpers for the cross-crate tests in `tests/tests/`: the PTX corpus, the real `ptxas`,
+//! and probe programs built by hand in IR.
+#![deny(missing_docs)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub mod programs;
+
+/// The folder of the PTX corpus.
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ptx")
+}
+
+/// Every corpus file as (file name, text), sorted by name.
+pub fn corpus() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = std::fs::read_dir(corpus_dir())
+        .expect("tests/corpus/ptx exists")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
+        .map(|p| {
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+            let text = std::fs::read_to_string(&p).expect("corpus file is UTF-8");
+            (name.unwrap_or_default(), text)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// One corpus file's text.
+pub fn corpus_file(name: &str) -> String {
+    std::fs::read_to_string(corpus_dir().join(name)).expect("corpus file exists")
+}
+
+/// `ptxas`: `$WARPTRACE_CUDA_HOME/bin/ptxas`, else the one on `PATH`. When missing, fails
+/// under `CI=true` and otherwise prints a loud skip notice and returns `None`.
+pub fn ptxas() -> Option<PathBuf> {
+    if let Some(home) = std::env::var_os("WARPTRACE_CUDA_HOME") {
+        let p = Path::new(&home).join("bin/ptxas");
+        if p.is_file() {
+            return Some(p);
+        }
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&path) {
+            let p = dir.join("ptxas");
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("ptxas not found (CI=true); run scripts/setup.sh and source .tools/env.sh");
+    }
+    eprintln!("SKIPPED: ptxas not found; run scripts/setup.sh");
+    None
+}
+
+/// Assembles `ptx` with `ptxas -arch=<arch>` (extra `args` appended). `Ok(stderr)` if it
+/// assembles, `Err(stderr)` if not; `None` when ptxas is missing (see [`ptxas`]).
+pub fn assemble(ptx: &str, arch: &str, args: &[&str]) -> Option<Result<String, String>> {
+    let ptxas = ptxas()?;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in.ptx");
+    std::fs::write(&input, ptx).expect("write ptx");
+    let out = Command::new(ptxas)
+        .arg(format!("-arch={arch}"))
+        .args(args)
+        .arg(&input)
+        .arg("-o")
+        .arg(dir.path().join("out.cubin"))
+        .output()
+        .expect("run ptxas");
+    let stderr =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    Some(if out.status.success() {
+        Ok(stderr)
+    } else {
+        Err(stderr)
+    })
+}
+
+/// The 1-based line of the `nth` (from 0) line of `text` containing `needle`.
+pub fn line_of(text: &str, needle: &str, nth: usize) -> u32 {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(needle))
+        .nth(nth)
+        .map(|(i, _)| i as u32 + 1)
+        .unwrap_or_else(|| panic!("no line {nth} containing `{needle}`"))
+}

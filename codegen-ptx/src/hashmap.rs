@@ -1,0 +1,140 @@
+//! The hash-map update sequence, exactly per `warptrace_ir::MapLayout`:
+//!
+//! ```text
+//! tag = fold(mix64(h ^ k))           (1 for no keys; folded at compile time if constant)
+//! tag == 0  → slot `capacity`: tag word := 1, store keys, add value
+//! otherwise → for j in 0..HASH_MAX_PROBES (unrolled):
+//!               slot = (tag + j) mod capacity
+//!               old = atom.global.cas.b64 [slot.tag], 0, tag
+//!               old == 0   → claimed: store keys, add value
+//!               old == tag → found: add value
+//!             all missed → red.global.add.u64 [drops[map]], 1
+//! ```
+//!
+//! Control flow is forward only. Registers: `t0` tag, `t1` scratch/index, `t2` slot
+//! address, `t3` the map's slot 0, `t4` the CAS result, `t5`/`t6` materialised immediates.
+
+use crate::lower::{reg, Emitter, BASE};
+use warptrace_ir::{Aggregation, MapLayout, MapRegion, Operand, HASH_MAX_PROBES};
+
+/// `mix64` (splitmix64 finalizer) of `x` in place, with scratch `tmp`.
+fn mix64(e: &mut Emitter, x: &str, tmp: &str) {
+    e.ins(format!("shr.u64 {tmp}, {x}, 30"));
+    e.ins(format!("xor.b64 {x}, {x}, {tmp}"));
+    e.ins(format!("mul.lo.u64 {x}, {x}, 0xBF58476D1CE4E5B9"));
+    e.ins(format!("shr.u64 {tmp}, {x}, 27"));
+    e.ins(format!("xor.b64 {x}, {x}, {tmp}"));
+    e.ins(format!("mul.lo.u64 {x}, {x}, 0x94D049BB133111EB"));
+    e.ins(format!("shr.u64 {tmp}, {x}, 31"));
+    e.ins(format!("xor.b64 {x}, {x}, {tmp}"));
+}
+
+/// Emits `map.update` of `region` (map number `map`) with `keys` and `agg`; `labels` is
+/// a prefix unique to this instruction within the kernel.
+pub(crate) fn map_update(
+    e: &mut Emitter,
+    region: &MapRegion,
+    keys: &[Operand],
+    agg: &Aggregation,
+    labels: &str,
+) {
+    let (t0, t1, t2, t3, t4) = (
+        reg("t", 0),
+        reg("t", 1),
+        reg("t", 2),
+        reg("t", 3),
+        reg("t", 4),
+    );
+    let p0 = reg("p", 0);
+    let constants: Option<Vec<u64>> = keys
+        .iter()
+        .map(|k| match k {
+            Operand::Imm(v) => Some(*v as u64),
+            Operand::Reg(_) => None,
+        })
+        .collect();
+    // The tag, in t0; `Some` when known at compile time.
+    let tag = match constants {
+        Some(c) => {
+            let tag = MapLayout::tag(&c);
+            e.ins(format!("mov.b64 {t0}, 0x{tag:016X}"));
+            Some(tag)
+        }
+        None => {
+            for (n, k) in keys.iter().enumerate() {
+                let k = e.src64(k, &reg("t", 5));
+                if n == 0 {
+                    e.ins(format!("mov.b64 {t0}, {k}"));
+                } else {
+                    e.ins(format!("xor.b64 {t0}, {t0}, {k}"));
+                }
+                mix64(e, &t0, &t1);
+            }
+            None
+        }
+    };
+    let zero = format!("{labels}_zero");
+    let claim = format!("{labels}_claim");
+    let add = format!("{labels}_add");
+    let done = format!("{labels}_done");
+    e.ins(format!("add.s64 {t3}, {BASE}, {}", region.slots_offset));
+    let zero_path = tag.is_none_or(|t| t == 0);
+    let probe_path = tag != Some(0);
+    if zero_path && probe_path {
+        e.ins(format!("setp.eq.u64 {p0}, {t0}, 0"));
+        e.ins(format!("@{p0} bra {zero}"));
+    }
+    if probe_path {
+        let cap = u64::from(region.capacity);
+        for j in 0..HASH_MAX_PROBES {
+            let idx = if j == 0 {
+                t0.clone()
+            } else {
+                e.ins(format!("add.s64 {t1}, {t0}, {j}"));
+                t1.clone()
+            };
+            if cap.is_power_of_two() {
+                e.ins(format!("and.b64 {t1}, {idx}, {}", cap - 1));
+            } else {
+                e.ins(format!("rem.u64 {t1}, {idx}, {cap}"));
+            }
+            e.ins(format!(
+                "mad.lo.u64 {t2}, {t1}, {}, {t3}",
+                region.slot_bytes()
+            ));
+            e.ins(format!("atom.global.cas.b64 {t4}, [{t2}], 0, {t0}"));
+            e.ins(format!("setp.eq.u64 {p0}, {t4}, 0"));
+            e.ins(format!("@{p0} bra {claim}"));
+            e.ins(format!("setp.eq.u64 {p0}, {t4}, {t0}"));
+            e.ins(format!("@{p0} bra {add}"));
+        }
+        e.ins(format!(
+            "red.global.add.u64 [{BASE}+{}], 1",
+            region.drops_offset
+        ));
+        e.ins(format!("bra {done}"));
+    }
+    if zero_path {
+        e.label(&zero);
+        e.ins(format!(
+            "add.s64 {t2}, {t3}, {}",
+            u64::from(region.capacity) * region.slot_bytes()
+        ));
+        e.ins(format!("st.global.u64 [{t2}], 1"));
+    }
+    e.label(&claim);
+    for (n, k) in keys.iter().enumerate() {
+        let k = e.src64(k, &reg("t", 5));
+        e.ins(format!("st.global.u64 [{t2}+{}], {k}", 8 * (n + 1)));
+    }
+    e.label(&add);
+    let value = match agg {
+        Aggregation::Count => "1".to_owned(),
+        Aggregation::Sum(v) => e.src64(v, &reg("t", 6)),
+    };
+    e.ins(format!(
+        "red.global.add.u64 [{t2}+{}], {value}",
+        region.value_offset_in_slot()
+    ));
+    e.label(&done);
+}

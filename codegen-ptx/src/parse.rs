@@ -1,0 +1,920 @@
+//! A text-preserving parser of compiler-generated PTX.
+//!
+//! The module keeps its source; every function, statement and declaration records the
+//! byte span it came from, so printing an unmodified module is byte-identical and the
+//! splicer can insert text at exact offsets. Only what instrumentation needs is
+//! structured: `.entry`/`.func` headers and parameter lists, and in bodies the labels,
+//! directives (`.reg`, `.loc`, `.shared`, …), nested `{ }` scopes and instructions
+//! (guard, opcode with modifiers, operands). Everything else stays verbatim.
+
+use crate::PtxError;
+use std::ops::Range;
+
+/// A parsed PTX module: its text plus the functions found in it.
+#[derive(Debug, Clone)]
+pub struct Module {
+    src: String,
+    functions: Vec<Function>,
+}
+
+/// Whether a function is a kernel or a device function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FunctionKind {
+    /// A kernel (`.entry`).
+    Entry,
+    /// A device function (`.func`); recorded, not instrumented.
+    Func,
+}
+
+/// One `.entry` or `.func`.
+#[derive(Debug, Clone)]
+pub struct Function {
+    /// Kernel or device function.
+    pub kind: FunctionKind,
+    /// The (mangled) name.
+    pub name: String,
+    /// 1-based line of the `.entry`/`.func` keyword.
+    pub line: u32,
+    /// Byte span from the `.entry`/`.func` keyword to the end of the body (or `;`).
+    pub span: Range<usize>,
+    /// Byte span of each parameter declaration (trimmed), in order.
+    pub params: Vec<Range<usize>>,
+    /// Offset just after the parameter list's `(`, if there is one.
+    pub params_open: Option<usize>,
+    /// Offset just after the name.
+    pub name_end: usize,
+    /// The body, absent for a declaration (`… ;`).
+    pub body: Option<Body>,
+}
+
+/// A function body `{ … }`.
+#[derive(Debug, Clone)]
+pub struct Body {
+    /// Offset of the opening `{`.
+    pub open: usize,
+    /// Offset of the closing `}`.
+    pub close: usize,
+    /// Statements in order.
+    pub stmts: Vec<Stmt>,
+}
+
+/// One statement of a body.
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    /// Byte span in the module's text (`;` included).
+    pub span: Range<usize>,
+    /// 1-based line of its first byte.
+    pub line: u32,
+    /// The statement without comments, whitespace runs collapsed to one space.
+    pub text: String,
+    /// What it is.
+    pub kind: StmtKind,
+}
+
+/// The kinds of body statements.
+#[derive(Debug, Clone)]
+pub enum StmtKind {
+    /// `name:`
+    Label(String),
+    /// A directive (`.reg`, `.loc`, `.shared`, `.pragma`, …); `.reg` ones are decoded.
+    Directive(Option<RegDecl>),
+    /// `{` opening a nested scope.
+    ScopeOpen,
+    /// `}` closing a nested scope.
+    ScopeClose,
+    /// An instruction.
+    Instr(Instruction),
+}
+
+/// A `.reg` declaration, ranges (`%r<4>`) expanded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegDecl {
+    /// The type as written (`.b32`, `.pred`, …).
+    pub ty: String,
+    /// Every register declared.
+    pub names: Vec<String>,
+}
+
+impl RegDecl {
+    /// Width in bits of a scalar register of this type (`.pred` is 1), if known.
+    pub fn bits(&self) -> Option<u32> {
+        match self.ty.as_str() {
+            ".pred" => Some(1),
+            t => crate::insn::type_bytes(t.trim_start_matches('.')).map(|b| 8 * b),
+        }
+    }
+}
+
+/// An instruction: optional guard, opcode with modifiers, operands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instruction {
+    /// The guard predicate (`@%p1`, `@!%p1`).
+    pub guard: Option<Guard>,
+    /// The opcode with its modifiers, e.g. `ld.global.v4.b32`.
+    pub opcode: String,
+    /// The operands in order.
+    pub operands: Vec<Operand>,
+}
+
+impl Instruction {
+    /// The opcode's first component (`ld` for `ld.global.v4.b32`).
+    pub fn root(&self) -> &str {
+        self.opcode.split('.').next().unwrap_or("")
+    }
+
+    /// The opcode's modifiers (`global`, `v4`, `b32` for `ld.global.v4.b32`).
+    pub fn modifiers(&self) -> impl Iterator<Item = &str> {
+        self.opcode.split('.').skip(1)
+    }
+
+    /// The first address operand, if any.
+    pub fn address(&self) -> Option<&Address> {
+        self.operands.iter().find_map(|o| match o {
+            Operand::Addr(a) => Some(a),
+            _ => None,
+        })
+    }
+}
+
+/// A guard predicate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Guard {
+    /// The predicate register.
+    pub reg: String,
+    /// `@!%p`: the instruction runs when the predicate is false.
+    pub negated: bool,
+}
+
+impl Guard {
+    /// The guard as written, `@%p1` or `@!%p1`.
+    pub fn text(&self) -> String {
+        format!("@{}{}", if self.negated { "!" } else { "" }, self.reg)
+    }
+
+    /// The inverted guard: `@!%p1` for `@%p1`.
+    pub fn inverted(&self) -> Guard {
+        Guard {
+            reg: self.reg.clone(),
+            negated: !self.negated,
+        }
+    }
+}
+
+/// An instruction operand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Operand {
+    /// A `%`-register (special registers like `%tid.x` included); `!%p` is recorded as `%p`.
+    Reg(String),
+    /// An identifier without `%`: a label, a variable, a parameter, or a register
+    /// declared without `%` (the model resolves it against the declarations).
+    Symbol(String),
+    /// `%p|%q` (e.g. `setp`'s two results).
+    PredPair(String, String),
+    /// `{ a, b, … }`.
+    Vector(Vec<Operand>),
+    /// `[ … ]`.
+    Addr(Address),
+    /// `( … )`, e.g. a call's argument list.
+    Group(Vec<Operand>),
+    /// A numeric immediate as written.
+    Imm(String),
+    /// The sink `_`.
+    Sink,
+}
+
+/// A memory operand `[base+offset]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Address {
+    /// The base.
+    pub base: AddrBase,
+    /// The immediate offset (0 if none).
+    pub offset: i64,
+    /// Every register named inside the brackets.
+    pub regs: Vec<String>,
+}
+
+/// The base of an address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AddrBase {
+    /// A register.
+    Reg(String),
+    /// A variable or parameter name.
+    Symbol(String),
+    /// An absolute address.
+    Imm(i64),
+    /// Anything else (`[%rd1, {%r1, %r2}]` of tensor copies, …).
+    Complex,
+}
+
+impl Module {
+    /// The functions, in text order.
+    pub fn functions(&self) -> &[Function] {
+        &self.functions
+    }
+
+    /// The kernel (`.entry` with a body) named `name`.
+    pub fn kernel(&self, name: &str) -> Option<&Function> {
+        self.functions
+            .iter()
+            .find(|f| f.kind == FunctionKind::Entry && f.body.is_some() && f.name == name)
+    }
+
+    /// The text the module was parsed from.
+    pub fn source(&self) -> &str {
+        &self.src
+    }
+
+    /// Prints the module back: the text between functions, each function's header, and
+    /// its body statement by statement with the trivia between them. Byte-identical to
+    /// the input for an unmodified module.
+    pub fn to_text(&self) -> String {
+        let mut out = String::with_capacity(self.src.len());
+        let mut at = 0;
+        let copy = |out: &mut String, at: &mut usize, end: usize| {
+            if let Some(s) = self.src.get(*at..end) {
+                out.push_str(s);
+                *at = end;
+            }
+        };
+        for f in &self.functions {
+            copy(&mut out, &mut at, f.span.start);
+            match &f.body {
+                Some(body) => {
+                    copy(&mut out, &mut at, body.open + 1);
+                    for s in &body.stmts {
+                        copy(&mut out, &mut at, s.span.start); // trivia
+                        copy(&mut out, &mut at, s.span.end);
+                    }
+                    copy(&mut out, &mut at, body.close + 1);
+                }
+                None => copy(&mut out, &mut at, f.span.end),
+            }
+        }
+        copy(&mut out, &mut at, self.src.len());
+        out
+    }
+
+    /// The text of a function (from its keyword to the end of its body).
+    pub(crate) fn function_text(&self, f: &Function) -> &str {
+        self.src.get(f.span.clone()).unwrap_or("")
+    }
+
+    /// The text of one parameter.
+    pub fn param_text(&self, f: &Function, i: usize) -> Option<&str> {
+        f.params.get(i).and_then(|r| self.src.get(r.clone()))
+    }
+}
+
+fn line_of(starts: &[usize], offset: usize) -> u32 {
+    match starts.binary_search(&offset) {
+        Ok(i) => i as u32 + 1,
+        Err(i) => i as u32,
+    }
+}
+
+/// Parses a PTX module.
+pub fn parse(ptx: &str) -> Result<Module, PtxError> {
+    parse_at(ptx, 1)
+}
+
+/// Parses `ptx`, numbering its first line `line_base` (for a slice of a larger text).
+pub(crate) fn parse_at(ptx: &str, line_base: u32) -> Result<Module, PtxError> {
+    let mut line_starts = vec![0];
+    line_starts.extend(ptx.match_indices('\n').map(|(i, _)| i + 1));
+    let mut p = Parser {
+        s: ptx.as_bytes(),
+        pos: 0,
+        line_starts: &line_starts,
+        line_base,
+    };
+    let functions = p.module()?;
+    Ok(Module {
+        src: ptx.to_owned(),
+        functions,
+    })
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    pos: usize,
+    line_starts: &'a [usize],
+    line_base: u32,
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'%'
+}
+
+impl Parser<'_> {
+    fn line(&self, offset: usize) -> u32 {
+        line_of(self.line_starts, offset) + self.line_base - 1
+    }
+
+    fn err(&self, offset: usize, message: impl Into<String>) -> PtxError {
+        PtxError::Syntax {
+            line: self.line(offset),
+            message: message.into(),
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.pos).copied()
+    }
+
+    fn starts_with(&self, lit: &str) -> bool {
+        self.s[self.pos..].starts_with(lit.as_bytes())
+    }
+
+    /// Skips one comment or string at `pos`, if there is one.
+    fn skip_comment_or_string(&mut self) -> Result<bool, PtxError> {
+        if self.starts_with("//") {
+            while let Some(c) = self.peek() {
+                if c == b'\n' {
+                    break;
+                }
+                self.pos += 1;
+            }
+            Ok(true)
+        } else if self.starts_with("/*") {
+            let start = self.pos;
+            self.pos += 2;
+            while !self.starts_with("*/") {
+                if self.peek().is_none() {
+                    return Err(self.err(start, "unterminated comment"));
+                }
+                self.pos += 1;
+            }
+            self.pos += 2;
+            Ok(true)
+        } else if self.peek() == Some(b'"') {
+            let start = self.pos;
+            self.pos += 1;
+            loop {
+                match self.peek() {
+                    None => return Err(self.err(start, "unterminated string")),
+                    Some(b'\\') => self.pos += 2,
+                    Some(b'"') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    Some(_) => self.pos += 1,
+                }
+            }
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    fn skip_trivia(&mut self) -> Result<(), PtxError> {
+        loop {
+            match self.peek() {
+                Some(c) if c.is_ascii_whitespace() => self.pos += 1,
+                Some(b'/') | Some(b'"') => {
+                    if !self.skip_comment_or_string()? {
+                        return Ok(());
+                    }
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    fn word(&mut self) -> &str {
+        let start = self.pos;
+        while self.peek().is_some_and(|c| is_ident(c) || c == b'.') {
+            self.pos += 1;
+        }
+        std::str::from_utf8(&self.s[start..self.pos]).unwrap_or("")
+    }
+
+    fn ident(&mut self) -> String {
+        let start = self.pos;
+        while self.peek().is_some_and(is_ident) {
+            self.pos += 1;
+        }
+        String::from_utf8_lossy(&self.s[start..self.pos]).into_owned()
+    }
+
+    fn text(&self, r: Range<usize>) -> &str {
+        std::str::from_utf8(&self.s[r]).unwrap_or("")
+    }
+
+    fn module(&mut self) -> Result<Vec<Function>, PtxError> {
+        let mut functions = Vec::new();
+        let mut depth = 0usize;
+        loop {
+            self.skip_trivia()?;
+            let Some(c) = self.peek() else { break };
+            match c {
+                b'{' => {
+                    depth += 1;
+                    self.pos += 1;
+                }
+                b'}' => {
+                    depth = depth
+                        .checked_sub(1)
+                        .ok_or_else(|| self.err(self.pos, "unbalanced `}`"))?;
+                    self.pos += 1;
+                }
+                b'.' if depth == 0 => {
+                    let start = self.pos;
+                    match self.word() {
+                        ".entry" => functions.push(self.function(FunctionKind::Entry, start)?),
+                        ".func" => functions.push(self.function(FunctionKind::Func, start)?),
+                        _ => {}
+                    }
+                }
+                c if is_ident(c) || c == b'.' => {
+                    self.word();
+                }
+                _ => self.pos += 1,
+            }
+        }
+        if depth != 0 {
+            return Err(self.err(self.s.len(), "unbalanced `{` at end of module"));
+        }
+        Ok(functions)
+    }
+
+    /// Parses a parenthesised list at `pos`; returns the trimmed spans of its elements.
+    fn paren_list(&mut self) -> Result<Vec<Range<usize>>, PtxError> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut items = Vec::new();
+        let mut item_start = self.pos;
+        loop {
+            if self.skip_comment_or_string()? {
+                continue;
+            }
+            match self.peek() {
+                None => return Err(self.err(open, "unterminated parameter list")),
+                Some(b')') | Some(b',') => {
+                    let r = trim(self.s, item_start..self.pos);
+                    if !r.is_empty() {
+                        items.push(r);
+                    }
+                    let close = self.peek() == Some(b')');
+                    self.pos += 1;
+                    item_start = self.pos;
+                    if close {
+                        return Ok(items);
+                    }
+                }
+                Some(_) => self.pos += 1,
+            }
+        }
+    }
+
+    fn function(&mut self, kind: FunctionKind, start: usize) -> Result<Function, PtxError> {
+        self.skip_trivia()?;
+        if kind == FunctionKind::Func && self.peek() == Some(b'(') {
+            self.paren_list()?; // return parameters
+            self.skip_trivia()?;
+        }
+        let name = self.ident();
+        if name.is_empty() {
+            return Err(self.err(start, "function without a name"));
+        }
+        let name_end = self.pos;
+        self.skip_trivia()?;
+        let (params, params_open) = if self.peek() == Some(b'(') {
+            let open = self.pos + 1;
+            (self.paren_list()?, Some(open))
+        } else {
+            (Vec::new(), None)
+        };
+        // Performance directives (`.reqntid 128`, `.maxnreg 32`, `.noreturn`, …).
+        loop {
+            self.skip_trivia()?;
+            match self.peek() {
+                None => return Err(self.err(start, format!("`{name}` has no body or `;`"))),
+                Some(b';') => {
+                    self.pos += 1;
+                    return Ok(Function {
+                        kind,
+                        line: self.line(start),
+                        name,
+                        span: start..self.pos,
+                        params,
+                        params_open,
+                        name_end,
+                        body: None,
+                    });
+                }
+                Some(b'{') => break,
+                Some(_) => self.pos += 1,
+            }
+        }
+        let body = self.body()?;
+        Ok(Function {
+            kind,
+            line: self.line(start),
+            name,
+            span: start..body.close + 1,
+            params,
+            params_open,
+            name_end,
+            body: Some(body),
+        })
+    }
+
+    fn body(&mut self) -> Result<Body, PtxError> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut stmts = Vec::new();
+        let mut depth = 0usize;
+        loop {
+            self.skip_trivia()?;
+            let start = self.pos;
+            let stmt = |p: &Self, end: usize, kind: StmtKind| Stmt {
+                span: start..end,
+                line: p.line(start),
+                text: clean(p.text(start..end)),
+                kind,
+            };
+            match self.peek() {
+                None => return Err(self.err(open, "unterminated function body")),
+                Some(b'}') if depth == 0 => {
+                    self.pos += 1;
+                    return Ok(Body {
+                        open,
+                        close: start,
+                        stmts,
+                    });
+                }
+                Some(b'}') => {
+                    depth -= 1;
+                    self.pos += 1;
+                    stmts.push(stmt(self, self.pos, StmtKind::ScopeClose));
+                }
+                Some(b'{') => {
+                    depth += 1;
+                    self.pos += 1;
+                    stmts.push(stmt(self, self.pos, StmtKind::ScopeOpen));
+                }
+                Some(b'.') if matches!(self.word(), ".loc" | ".file") => {
+                    // Line-terminated directives.
+                    while self.peek().is_some_and(|c| c != b'\n') {
+                        if !self.skip_comment_or_string()? {
+                            self.pos += 1;
+                        }
+                    }
+                    let end = trim(self.s, start..self.pos).end;
+                    self.pos = end;
+                    stmts.push(stmt(self, end, StmtKind::Directive(None)));
+                }
+                Some(_) => {
+                    self.pos = start;
+                    let name = self.ident();
+                    let after = self.pos;
+                    while self.peek().is_some_and(|c| c == b' ' || c == b'\t') {
+                        self.pos += 1;
+                    }
+                    if !name.is_empty() && self.peek() == Some(b':') {
+                        self.pos += 1;
+                        stmts.push(stmt(self, self.pos, StmtKind::Label(name)));
+                        continue;
+                    }
+                    self.pos = after;
+                    let end = self.past_semicolon(start)?;
+                    let text = clean(self.text(start..end));
+                    let kind = if text.starts_with('.') {
+                        StmtKind::Directive(reg_decl(&text))
+                    } else {
+                        let instr = parse_instruction(&text)
+                            .ok_or_else(|| self.err(start, format!("cannot parse `{text}`")))?;
+                        StmtKind::Instr(instr)
+                    };
+                    stmts.push(stmt(self, end, kind));
+                }
+            }
+        }
+    }
+
+    /// Advances past the `;` ending the statement at `start`; returns the end offset.
+    fn past_semicolon(&mut self, start: usize) -> Result<usize, PtxError> {
+        loop {
+            if self.skip_comment_or_string()? {
+                continue;
+            }
+            match self.peek() {
+                None => return Err(self.err(start, "statement without `;`")),
+                Some(b';') => {
+                    self.pos += 1;
+                    return Ok(self.pos);
+                }
+                Some(_) => self.pos += 1,
+            }
+        }
+    }
+}
+
+fn trim(s: &[u8], r: Range<usize>) -> Range<usize> {
+    let (mut a, mut b) = (r.start, r.end);
+    while a < b && s[a].is_ascii_whitespace() {
+        a += 1;
+    }
+    while b > a && s[b - 1].is_ascii_whitespace() {
+        b -= 1;
+    }
+    a..b
+}
+
+/// Removes comments and collapses whitespace runs to one space.
+pub(crate) fn clean(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut space = false;
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with("//") {
+            let n = rest.find('\n').unwrap_or(rest.len());
+            rest = &rest[n..];
+            space = true;
+            continue;
+        }
+        if rest.starts_with("/*") {
+            let n = rest.find("*/").map_or(rest.len(), |n| n + 2);
+            rest = &rest[n..];
+            space = true;
+            continue;
+        }
+        rest = &rest[c.len_utf8()..];
+        if c.is_whitespace() {
+            space = true;
+        } else {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Decodes `.reg .b32 %r<4>, %x;` (comment-free text).
+fn reg_decl(text: &str) -> Option<RegDecl> {
+    let rest = text.strip_prefix(".reg")?.trim_end_matches(';');
+    let mut ty = String::new();
+    let mut names = Vec::new();
+    let mut words = rest.split_whitespace().peekable();
+    while let Some(w) = words.next_if(|w| w.starts_with('.')) {
+        if w == ".align" || w.starts_with(".v") {
+            if w == ".align" {
+                words.next();
+            }
+            continue;
+        }
+        ty = w.to_owned();
+    }
+    let list: String = words.collect::<Vec<_>>().join(" ");
+    for item in list.split(',') {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        match item.split_once('<') {
+            Some((base, n)) => {
+                let n: u32 = n.trim_end_matches('>').trim().parse().ok()?;
+                names.extend((0..n).map(|i| format!("{}{i}", base.trim())));
+            }
+            None => names.push(item.split('[').next().unwrap_or(item).trim().to_owned()),
+        }
+    }
+    Some(RegDecl { ty, names })
+}
+
+/// Splits on commas outside brackets.
+fn split_top(s: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = s[start..].trim();
+    if !last.is_empty() || !parts.is_empty() {
+        parts.push(last);
+    }
+    parts
+}
+
+/// Parses an instruction's comment-free text (`;` optional).
+pub(crate) fn parse_instruction(text: &str) -> Option<Instruction> {
+    let mut rest = text.trim().trim_end_matches(';').trim();
+    let mut guard = None;
+    if let Some(g) = rest.strip_prefix('@') {
+        let n = g.find(char::is_whitespace)?;
+        let (reg, negated) = match g[..n].strip_prefix('!') {
+            Some(r) => (r, true),
+            None => (&g[..n], false),
+        };
+        guard = Some(Guard {
+            reg: reg.to_owned(),
+            negated,
+        });
+        rest = g[n..].trim_start();
+    }
+    let n = rest
+        .find(|c: char| c.is_whitespace() || matches!(c, '{' | '[' | '('))
+        .unwrap_or(rest.len());
+    let opcode = rest[..n].to_owned();
+    if opcode.is_empty() {
+        return None;
+    }
+    let operands = split_top(&rest[n..])
+        .into_iter()
+        .map(parse_operand)
+        .collect();
+    Some(Instruction {
+        guard,
+        opcode,
+        operands,
+    })
+}
+
+fn parse_operand(s: &str) -> Operand {
+    let s = s.trim();
+    if let Some(inner) = s.strip_prefix('{') {
+        let inner = inner.trim_end_matches('}');
+        return Operand::Vector(split_top(inner).into_iter().map(parse_operand).collect());
+    }
+    if let Some(inner) = s.strip_prefix('(') {
+        let inner = inner.trim_end_matches(')');
+        return Operand::Group(split_top(inner).into_iter().map(parse_operand).collect());
+    }
+    if let Some(inner) = s.strip_prefix('[') {
+        return Operand::Addr(parse_address(inner.trim_end_matches(']')));
+    }
+    if let Some((a, b)) = s.split_once('|') {
+        return Operand::PredPair(a.trim().to_owned(), b.trim().to_owned());
+    }
+    if s == "_" {
+        return Operand::Sink;
+    }
+    let s = s.strip_prefix('!').unwrap_or(s);
+    match s.chars().next() {
+        Some('%') => Operand::Reg(s.to_owned()),
+        Some(c) if c.is_ascii_digit() || c == '-' || c == '+' => Operand::Imm(s.to_owned()),
+        _ => Operand::Symbol(s.to_owned()),
+    }
+}
+
+fn regs_in(s: &str) -> Vec<String> {
+    let mut regs = Vec::new();
+    let mut rest = s;
+    while let Some(i) = rest.find('%') {
+        let tail = &rest[i..];
+        let n = tail[1..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.'))
+            .map_or(tail.len(), |n| n + 1);
+        regs.push(tail[..n].to_owned());
+        rest = &tail[n..];
+    }
+    regs
+}
+
+pub(crate) fn parse_int(s: &str) -> Option<i64> {
+    let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    let (neg, digits) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s.strip_prefix('+').unwrap_or(&s)),
+    };
+    let digits = digits.trim_end_matches(['U', 'u']);
+    let v = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(h) => u64::from_str_radix(h, 16).ok()? as i64,
+        None => digits.parse::<u64>().ok()? as i64,
+    };
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
+fn parse_address(inner: &str) -> Address {
+    let inner = inner.trim();
+    let regs = regs_in(inner);
+    if inner.contains([',', '{']) {
+        return Address {
+            base: AddrBase::Complex,
+            offset: 0,
+            regs,
+        };
+    }
+    // base, then an optional `+ off` / `- off` / `+-off`.
+    let split = inner
+        .char_indices()
+        .skip(1)
+        .find(|&(_, c)| c == '+' || c == '-')
+        .map_or(inner.len(), |(i, _)| i);
+    let (base_s, off_s) = (inner[..split].trim(), inner[split..].trim());
+    let offset = if off_s.is_empty() {
+        Some(0)
+    } else {
+        let o = off_s.strip_prefix('+').unwrap_or(off_s);
+        parse_int(o)
+    };
+    let base = if base_s.starts_with('%') {
+        Some(AddrBase::Reg(base_s.to_owned()))
+    } else if base_s.starts_with(|c: char| c.is_ascii_digit()) {
+        parse_int(base_s).map(AddrBase::Imm)
+    } else if !base_s.is_empty() {
+        Some(AddrBase::Symbol(base_s.to_owned()))
+    } else {
+        None
+    };
+    match (base, offset) {
+        (Some(base), Some(offset)) => Address { base, offset, regs },
+        _ => Address {
+            base: AddrBase::Complex,
+            offset: 0,
+            regs,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operands_of_a_predicated_vector_load() {
+        let i = parse_instruction("@!%p1 ld.global.v4.b32 { %r1, %r2, _, %r4 }, [ %rd1 + 16 ];")
+            .expect("parses");
+        assert_eq!(
+            i.guard,
+            Some(Guard {
+                reg: "%p1".into(),
+                negated: true
+            })
+        );
+        assert_eq!(i.opcode, "ld.global.v4.b32");
+        assert_eq!(
+            i.operands[0],
+            Operand::Vector(vec![
+                Operand::Reg("%r1".into()),
+                Operand::Reg("%r2".into()),
+                Operand::Sink,
+                Operand::Reg("%r4".into())
+            ])
+        );
+        let a = i.address().expect("address");
+        assert_eq!(a.base, AddrBase::Reg("%rd1".into()));
+        assert_eq!(a.offset, 16);
+    }
+
+    #[test]
+    fn address_forms() {
+        let a = |s: &str| parse_address(s);
+        assert_eq!(a("%rd1").offset, 0);
+        assert_eq!(a("%r23+1024").offset, 1024);
+        assert_eq!(a("%rd2+-8").offset, -8);
+        assert_eq!(a("sym").base, AddrBase::Symbol("sym".into()));
+        assert_eq!(a("sym+8").offset, 8);
+        assert_eq!(a("%rd1, {%r1, %r2}").base, AddrBase::Complex);
+        assert_eq!(a("%rd1, {%r1, %r2}").regs, ["%rd1", "%r1", "%r2"]);
+    }
+
+    #[test]
+    fn reg_declarations_expand() {
+        let d = reg_decl(".reg .b64 %rd<3>;").expect("decl");
+        assert_eq!(d.names, ["%rd0", "%rd1", "%rd2"]);
+        assert_eq!(d.bits(), Some(64));
+        let d = reg_decl(".reg .pred %p, %q;").expect("decl");
+        assert_eq!(d.names, ["%p", "%q"]);
+        assert_eq!(d.bits(), Some(1));
+    }
+
+    #[test]
+    fn statements_span_lines_and_scopes_nest() {
+        let src = ".visible .entry k(\n.param .u32 a\n)\n{\n.reg .b32 %r<2>;\n{\n$L1:\tadd.s32 %r1,\n  %r0, 1; // c\n}\n@%p1 bra $L1;\nret;\n}\n";
+        let m = parse(src).expect("parses");
+        let f = m.kernel("k").expect("kernel");
+        assert_eq!(f.params.len(), 1);
+        let body = f.body.as_ref().expect("body");
+        let kinds: Vec<&str> = body.stmts.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            kinds,
+            [
+                ".reg .b32 %r<2>;",
+                "{",
+                "$L1:",
+                "add.s32 %r1, %r0, 1;",
+                "}",
+                "@%p1 bra $L1;",
+                "ret;"
+            ]
+        );
+        assert_eq!(body.stmts[3].line, 7);
+        assert_eq!(m.to_text(), src);
+    }
+}

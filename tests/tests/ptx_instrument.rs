@@ -1,0 +1,183 @@
+//! Instruments every corpus kernel with the skeleton program and its variants, checks the
+//! kernel outcomes and site counts, and assembles the result with the real `ptxas`.
+
+use warptrace_codegen_ptx::{instrument, parse, Instrumented, KernelStatus, MAP_PARAM};
+use warptrace_ir::{AttachPoint, MemOp};
+use warptrace_tests::{assemble, corpus_file, programs};
+
+/// Sites per kernel of one program variant: (kernel, expected snippets).
+type Expect = &'static [(&'static str, u32)];
+
+fn check(file: &str, point: AttachPoint, op: MemOp, expect: Expect) -> Instrumented {
+    let ptx = corpus_file(file);
+    let program = programs::verified(&programs::skeleton_with(point, op));
+    let out = instrument(&ptx, &program).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let got: Vec<(String, u32)> = out
+        .kernels
+        .iter()
+        .map(|k| match &k.status {
+            KernelStatus::Instrumented { sites } => (k.name.clone(), *sites),
+            KernelStatus::NoSites => (k.name.clone(), 0),
+            KernelStatus::Rejected(e) => panic!("{file}: {} rejected:\n{e}", k.name),
+        })
+        .collect();
+    let want: Vec<(String, u32)> = expect.iter().map(|(n, s)| (n.to_string(), *s)).collect();
+    assert_eq!(got, want, "{file} with {point:?} / mem:global:{op:?}");
+    // The instrumented module parses back, and each instrumented kernel has the map
+    // parameter last.
+    let m = parse(&out.ptx).expect("instrumented PTX parses");
+    for k in &out.kernels {
+        let f = m.kernel(&k.name).expect("kernel still there");
+        assert_eq!(f.params.len() as u32, k.params + 1);
+        let last = m.param_text(f, f.params.len() - 1).expect("param");
+        assert!(last.ends_with(MAP_PARAM), "{last}");
+    }
+    let sm90 = file == "triton_matmul.ptx";
+    for arch in if sm90 {
+        &["sm_90a"][..]
+    } else {
+        &["sm_90a", "sm_80"][..]
+    } {
+        let ptx = if *arch == "sm_80" {
+            out.ptx.replace(".target sm_90a", ".target sm_80")
+        } else {
+            out.ptx.clone()
+        };
+        match assemble(&ptx, arch, &[]) {
+            None => {}
+            Some(Ok(_)) => {}
+            Some(Err(e)) => panic!("ptxas -arch={arch} rejects instrumented {file}:\n{e}"),
+        }
+    }
+    out
+}
+
+const ENTRY: AttachPoint = AttachPoint::KernelEntry;
+const EXIT: AttachPoint = AttachPoint::KernelExit;
+
+#[test]
+fn vector_add() {
+    let f = "triton_vector_add.ptx";
+    let out = check(f, ENTRY, MemOp::Load, &[("vector_add", 1 + 4)]);
+    assert_eq!(out.kernels[0].params, 6);
+    check(f, EXIT, MemOp::Load, &[("vector_add", 1 + 4)]);
+    check(f, ENTRY, MemOp::Any, &[("vector_add", 1 + 6)]);
+    check(f, EXIT, MemOp::Store, &[("vector_add", 1 + 2)]);
+}
+
+#[test]
+fn matmul() {
+    let f = "triton_matmul.ptx";
+    check(f, ENTRY, MemOp::Load, &[("matmul", 1 + 32)]);
+    check(f, EXIT, MemOp::Any, &[("matmul", 1 + 64)]);
+}
+
+#[test]
+fn nvcc_kernels() {
+    let f = "nvcc_app.ptx";
+    check(
+        f,
+        ENTRY,
+        MemOp::Load,
+        &[
+            ("_Z9block_sumPKfPfi", 1 + 1),
+            ("_Z9scale_addPKfPffi", 1 + 2),
+        ],
+    );
+    // block_sum has two exits: an `exit;` in inline asm and the final `ret;`.
+    check(
+        f,
+        EXIT,
+        MemOp::Load,
+        &[
+            ("_Z9block_sumPKfPfi", 2 + 1),
+            ("_Z9scale_addPKfPffi", 1 + 2),
+        ],
+    );
+    check(
+        f,
+        EXIT,
+        MemOp::Any,
+        &[
+            ("_Z9block_sumPKfPfi", 2 + 2),
+            ("_Z9scale_addPKfPffi", 1 + 3),
+        ],
+    );
+}
+
+#[test]
+fn kernels_without_sites_are_byte_identical() {
+    let ptx = corpus_file("nvcc_app.ptx");
+    let mut program = programs::skeleton();
+    for p in &mut program.probes {
+        p.attach.kernel_glob = Some("_Z9scale*".into());
+    }
+    let out = instrument(&ptx, &programs::verified(&program)).expect("instruments");
+    assert!(matches!(out.kernels[0].status, KernelStatus::NoSites));
+    assert!(matches!(
+        out.kernels[1].status,
+        KernelStatus::Instrumented { sites: 3 }
+    ));
+    let before = parse(&ptx).expect("parses");
+    let after = parse(&out.ptx).expect("parses");
+    let text = |m: &warptrace_codegen_ptx::Module| {
+        let f = m.kernel("_Z9block_sumPKfPfi").expect("kernel");
+        m.source()[f.span.clone()].to_owned()
+    };
+    assert_eq!(text(&before), text(&after));
+    // A program matching nothing leaves the whole module unchanged.
+    for p in &mut program.probes {
+        p.attach.kernel_glob = Some("nothing?".into());
+    }
+    let out = instrument(&ptx, &programs::verified(&program)).expect("instruments");
+    assert_eq!(out.ptx, ptx);
+}
+
+#[test]
+fn predicated_sites_are_skipped_when_the_guard_is_false() {
+    let out = check(
+        "triton_vector_add.ptx",
+        ENTRY,
+        MemOp::Load,
+        &[("vector_add", 5)],
+    );
+    // Each of the four loads is guarded by %p1 or %p2; its snippet starts by branching
+    // over itself on the inverted guard.
+    let skips = out
+        .ptx
+        .lines()
+        .filter(|l| {
+            l.trim_start().starts_with("@!%p1 bra $__wt_")
+                || l.trim_start().starts_with("@!%p2 bra $__wt_")
+        })
+        .count();
+    assert_eq!(skips, 4);
+}
+
+#[test]
+fn every_ir_operation_assembles() {
+    let ptx = corpus_file("triton_vector_add.ptx");
+    let out = instrument(&ptx, &programs::verified(&programs::every_op())).expect("instruments");
+    assert!(matches!(
+        out.kernels[0].status,
+        KernelStatus::Instrumented { sites: 6 }
+    ));
+    for arch in ["sm_90a", "sm_80"] {
+        let ptx = out
+            .ptx
+            .replace(".target sm_90a", &format!(".target {arch}"));
+        if let Some(Err(e)) = assemble(&ptx, arch, &[]) {
+            panic!("ptxas -arch={arch}:\n{e}");
+        }
+    }
+}
+
+#[test]
+fn snapshot_vector_add_skeleton() {
+    let ptx = corpus_file("triton_vector_add.ptx");
+    let out = instrument(&ptx, &programs::verified(&programs::skeleton())).expect("instruments");
+    // Only the kernel (the DWARF sections after it are unchanged).
+    let m = parse(&out.ptx).expect("parses");
+    let f = m.kernel("vector_add").expect("kernel");
+    insta::assert_snapshot!(&out.ptx[..f.span.end]);
+}
