@@ -1,2 +1,90 @@
-//! warptrace's runtime.
+//! warptrace's runtime: the logic of the CUDA interception library.
+//!
+//! `warptrace-preload` (the `LD_PRELOAD` cdylib) exports the functions of [`exports`]
+//! under the driver's names and calls [`init`] from its constructor; the CLI links this
+//! crate for [`Report`], [`Report::merge`], [`render_text`] and [`render_summary`] without
+//! interposing on itself. See the README for the design.
 #![deny(missing_docs)]
+
+mod aggregate;
+mod codegen;
+mod config;
+mod driver;
+mod fatbin;
+mod hooks;
+mod image;
+mod instrument;
+mod launch;
+mod report;
+mod select;
+mod state;
+mod wrappers;
+
+#[cfg(test)]
+mod image_tests;
+#[cfg(test)]
+mod report_tests;
+
+pub use config::{ENV_BUNDLE, ENV_FAULT, ENV_RESULTS, ENV_VERBOSE};
+pub use report::{
+    demangle, render_summary, render_text, KernelReport, KernelState, MapEntry, MapReport, Reason,
+    Report, Summary, REPORT_FORMAT,
+};
+
+/// The interposers, to be exported under the driver's names by the preload library.
+pub mod exports {
+    pub use crate::wrappers::{
+        cuFuncSetAttribute, cuFuncSetCacheConfig, cuGetProcAddress, cuGetProcAddress_v2,
+        cuKernelGetFunction, cuKernelSetAttribute, cuLaunchKernel, cuLaunchKernelEx,
+        cuLaunchKernelEx_ptsz, cuLaunchKernel_ptsz, cuLibraryGetKernel, cuLibraryLoadData,
+        cuLibraryLoadFromFile, cuLibraryUnload, cuModuleGetFunction, cuModuleLoad,
+        cuModuleLoadData, cuModuleLoadDataEx, cuModuleUnload, dlsym,
+    };
+
+    /// The address of the C library's `dlsym` (0 if not found), for forwarding `RTLD_NEXT`.
+    pub fn real_dlsym_address() -> usize {
+        crate::driver::real_dlsym().map_or(0, |f| f as usize)
+    }
+}
+
+/// Reads the environment and, when `WARPTRACE_BUNDLE` names a valid bundle, activates the
+/// wrappers and registers the exit handler that writes the report. Call once, from a
+/// constructor. Makes no CUDA call.
+pub fn init() {
+    let _ = std::panic::catch_unwind(|| {
+        if config::init() {
+            // SAFETY: registering a plain extern "C" fn with no arguments.
+            unsafe { libc::atexit(at_exit) };
+        }
+    });
+}
+
+/// At process exit: writes `$WARPTRACE_RESULTS/<pid>.json` (or prints the maps to stderr
+/// when no directory was given). Makes no CUDA call: the context may be gone; launches
+/// whose read-back has not arrived count as lost.
+extern "C" fn at_exit() {
+    let _ = std::panic::catch_unwind(|| {
+        let Some(cfg) = config::config() else { return };
+        let program = cfg.program.program();
+        let report = state::report(program);
+        match &cfg.results {
+            Some(dir) => {
+                let path = dir.join(format!("{}.json", std::process::id()));
+                let written = std::fs::create_dir_all(dir).and_then(|()| {
+                    let json = serde_json::to_string_pretty(&report).unwrap_or_default();
+                    std::fs::write(&path, json)
+                });
+                match written {
+                    Ok(()) => config::verbose(format_args!("report written to {}", path.display())),
+                    Err(e) => config::warn(format_args!("cannot write {}: {e}", path.display())),
+                }
+            }
+            None => eprint!(
+                "{}\n{}",
+                render_text(program, &report),
+                render_summary(&report, false)
+            ),
+        }
+        config::verbose(format_args!("{}", render_summary(&report, true).trim_end()));
+    });
+}

@@ -1,0 +1,121 @@
+//! The environment: `WARPTRACE_BUNDLE`, `WARPTRACE_RESULTS`, `WARPTRACE_VERBOSE`,
+//! `WARPTRACE_FAULT`; set once by [`init`] from the preload library's constructor.
+
+use crate::select::KernelSelector;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+use warptrace_ir::Bundle;
+use warptrace_verifier::VerifiedProgram;
+
+/// Path of the bundle JSON the CLI wrote; without it the library is transparent.
+pub const ENV_BUNDLE: &str = "WARPTRACE_BUNDLE";
+/// Directory that receives `<pid>.json`.
+pub const ENV_RESULTS: &str = "WARPTRACE_RESULTS";
+/// `1`: print every event to stderr.
+pub const ENV_VERBOSE: &str = "WARPTRACE_VERBOSE";
+/// `jit` or `alloc`: force that failure path (tests).
+pub const ENV_FAULT: &str = "WARPTRACE_FAULT";
+
+/// A failure path forced by [`ENV_FAULT`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Every JIT of instrumented PTX fails.
+    Jit,
+    /// Every map allocation fails.
+    Alloc,
+}
+
+/// What the runtime was started with.
+#[derive(Debug)]
+pub struct Config {
+    /// Its program, verified.
+    pub program: VerifiedProgram,
+    /// Kernels the probes select.
+    pub selector: KernelSelector,
+    /// Where the report goes.
+    pub results: Option<PathBuf>,
+    /// A forced failure.
+    pub fault: Option<Fault>,
+}
+
+static CONFIG: OnceLock<Config> = OnceLock::new();
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+static VERBOSE: AtomicBool = AtomicBool::new(false);
+
+/// Whether a bundle is loaded (the wrappers do nothing but forward otherwise).
+#[inline]
+pub fn active() -> bool {
+    ACTIVE.load(Ordering::Relaxed)
+}
+
+/// The configuration, once [`init`] loaded a bundle.
+pub fn config() -> Option<&'static Config> {
+    if active() {
+        CONFIG.get()
+    } else {
+        None
+    }
+}
+
+/// Prints `warptrace: …` to stderr when verbose.
+pub fn verbose(args: std::fmt::Arguments<'_>) {
+    if VERBOSE.load(Ordering::Relaxed) {
+        eprintln!("warptrace: {args}");
+    }
+}
+
+/// Prints `warptrace: …` to stderr always.
+pub fn warn(args: std::fmt::Arguments<'_>) {
+    eprintln!("warptrace: {args}");
+}
+
+/// Reads the environment and loads the bundle; returns whether the runtime is active.
+/// Called once, from the preload library's constructor. A bad bundle is a warning and
+/// leaves the program untraced.
+pub fn init() -> bool {
+    VERBOSE.store(
+        std::env::var(ENV_VERBOSE).is_ok_and(|v| v == "1"),
+        Ordering::Relaxed,
+    );
+    let Some(path) = std::env::var_os(ENV_BUNDLE) else {
+        return false;
+    };
+    let loaded = std::fs::read_to_string(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|text| Bundle::from_json(&text).map_err(|e| e.to_string()))
+        .and_then(|bundle| {
+            warptrace_verifier::verify_program(&bundle.program)
+                .map_err(|e| format!("probe program rejected: {e}"))
+        });
+    let program = match loaded {
+        Ok(b) => b,
+        Err(e) => {
+            warn(format_args!(
+                "cannot load bundle {}: {e}; tracing disabled",
+                path.to_string_lossy()
+            ));
+            return false;
+        }
+    };
+    let fault = match std::env::var(ENV_FAULT).as_deref() {
+        Ok("jit") => Some(Fault::Jit),
+        Ok("alloc") => Some(Fault::Alloc),
+        _ => None,
+    };
+    let config = Config {
+        selector: KernelSelector::new(program.program()),
+        results: std::env::var_os(ENV_RESULTS).map(PathBuf::from),
+        fault,
+        program,
+    };
+    crate::state::init_maps(config.program.program().maps.len());
+    if CONFIG.set(config).is_ok() {
+        ACTIVE.store(true, Ordering::Release);
+        verbose(format_args!(
+            "bundle loaded from {}",
+            path.to_string_lossy()
+        ));
+    }
+    active()
+}

@@ -1,0 +1,218 @@
+//! What the runtime tracks: images (module/library → PTX), functions and kernels
+//! (handle → owner and mangled name), their recorded attributes, per-kernel status,
+//! counters and the host-side maps.
+
+use crate::aggregate::Aggregator;
+use crate::report::{KernelReport, KernelState, Reason, Report, Summary, REPORT_FORMAT};
+use std::collections::HashMap;
+use std::ffi::c_int;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+/// A loaded image: a `CUmodule` or a `CUlibrary` handle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Owner {
+    /// `CUmodule`.
+    Module(usize),
+    /// `CUlibrary`.
+    Library(usize),
+}
+
+/// The PTX of an image, or why there is none.
+pub type ImagePtx = Result<Arc<str>, (Reason, String)>;
+
+/// A function or kernel handle's origin.
+#[derive(Debug, Clone)]
+pub struct FuncInfo {
+    /// Its image.
+    pub owner: Owner,
+    /// Mangled name.
+    pub name: Arc<str>,
+    /// The `CUkernel` a `CUfunction` came from (`cuKernelGetFunction`).
+    pub kernel: Option<usize>,
+}
+
+/// Attributes recorded on a handle, to mirror onto its instrumented copy.
+#[derive(Debug, Clone, Default)]
+pub struct Attrs {
+    /// `cuFuncSetAttribute` / `cuKernelSetAttribute` values, last one per attribute.
+    pub values: Vec<(c_int, c_int)>,
+    /// `cuFuncSetCacheConfig`.
+    pub cache: Option<c_int>,
+}
+
+impl Attrs {
+    /// Records one attribute value.
+    pub fn set(&mut self, attr: c_int, value: c_int) {
+        match self.values.iter_mut().find(|(a, _)| *a == attr) {
+            Some(slot) => slot.1 = value,
+            None => self.values.push((attr, value)),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct KernelRecord {
+    status: Option<KernelState>,
+    probed: u64,
+    unprobed: u64,
+}
+
+/// The tracking tables.
+#[derive(Debug, Default)]
+pub struct Tables {
+    /// Image → PTX (only images with a selected kernel keep their text).
+    pub images: HashMap<Owner, ImagePtx>,
+    /// Function/kernel handle → origin.
+    pub funcs: HashMap<usize, FuncInfo>,
+    /// Handle → recorded attributes.
+    pub attrs: HashMap<usize, Attrs>,
+    kernels: HashMap<String, KernelRecord>,
+    kernel_ids: HashMap<u64, String>,
+    reasons: HashMap<Reason, u64>,
+}
+
+impl Tables {
+    /// Attributes to mirror for a handle: those of the `CUkernel` it came from, then its own.
+    pub fn attrs_for(&self, handle: usize) -> Attrs {
+        let mut out = Attrs::default();
+        let kernel = self.funcs.get(&handle).and_then(|f| f.kernel);
+        for h in kernel.into_iter().chain([handle]) {
+            if let Some(a) = self.attrs.get(&h) {
+                for &(attr, v) in &a.values {
+                    out.set(attr, v);
+                }
+                out.cache = a.cache.or(out.cache);
+            }
+        }
+        out
+    }
+
+    /// Forgets an unloaded image and its functions.
+    pub fn forget(&mut self, owner: Owner) {
+        self.images.remove(&owner);
+        let gone: Vec<usize> = self
+            .funcs
+            .iter()
+            .filter(|(_, f)| f.owner == owner)
+            .map(|(&h, _)| h)
+            .collect();
+        for h in gone {
+            self.funcs.remove(&h);
+            self.attrs.remove(&h);
+        }
+    }
+
+    /// Sets a kernel's status once (the first outcome wins) and counts a kernel-level reason.
+    pub fn kernel_status(&mut self, name: &str, status: KernelState) {
+        let record = self.kernels.entry(name.to_string()).or_default();
+        if record.status.is_some() {
+            return;
+        }
+        if let KernelState::Skipped { reason, detail } = &status {
+            *self.reasons.entry(*reason).or_insert(0) += 1;
+            crate::config::verbose(format_args!(
+                "{name}: skipped: {}{}{detail}",
+                reason.describe(),
+                if detail.is_empty() { "" } else { ": " }
+            ));
+        }
+        record.status = Some(status);
+    }
+
+    /// Counts a reason on its own (a read-back that could not be enqueued).
+    pub fn count(&mut self, reason: Reason) {
+        *self.reasons.entry(reason).or_insert(0) += 1;
+    }
+
+    /// Remembers a kernel id's name.
+    pub fn kernel_id(&mut self, id: u64, name: &str) {
+        self.kernel_ids
+            .entry(id)
+            .or_insert_with(|| name.to_string());
+    }
+
+    /// Counts a launch of a selected kernel; `unprobed` carries the launch-level reason
+    /// (if any) of a launch that ran the original.
+    pub fn launch(&mut self, name: &str, probed: bool, reason: Option<Reason>) {
+        let record = self.kernels.entry(name.to_string()).or_default();
+        if probed {
+            record.probed += 1;
+        } else {
+            record.unprobed += 1;
+        }
+        if let Some(r) = reason {
+            *self.reasons.entry(r).or_insert(0) += 1;
+            crate::config::verbose(format_args!("{name}: launch unprobed: {}", r.describe()));
+        }
+    }
+}
+
+static TABLES: OnceLock<Mutex<Tables>> = OnceLock::new();
+static AGGREGATOR: OnceLock<Mutex<Aggregator>> = OnceLock::new();
+/// Probed launches whose read-back callback has not run yet.
+pub static IN_FLIGHT: AtomicU64 = AtomicU64::new(0);
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The tracking tables, locked.
+pub fn tables() -> MutexGuard<'static, Tables> {
+    lock(TABLES.get_or_init(Default::default))
+}
+
+/// Sizes the host-side maps.
+pub fn init_maps(maps: usize) {
+    let _ = AGGREGATOR.set(Mutex::new(Aggregator::new(maps)));
+}
+
+/// The host-side maps, locked.
+pub fn aggregator() -> MutexGuard<'static, Aggregator> {
+    lock(AGGREGATOR.get_or_init(Default::default))
+}
+
+/// The report of this process so far. Launches still in flight count as lost.
+pub fn report(program: &warptrace_ir::Program) -> Report {
+    let maps = aggregator().to_reports(program);
+    let t = tables();
+    let mut summary = Summary {
+        launches_lost: IN_FLIGHT.load(Ordering::Acquire),
+        ..Summary::default()
+    };
+    summary.reasons = t.reasons.iter().map(|(&r, &n)| (r, n)).collect();
+    let mut kernel_status: Vec<KernelReport> = t
+        .kernels
+        .iter()
+        .filter_map(|(name, k)| {
+            let status = k.status.clone()?;
+            match status {
+                KernelState::Instrumented { .. } => summary.kernels_instrumented += 1,
+                KernelState::Skipped { .. } => summary.kernels_skipped += 1,
+            }
+            Some(KernelReport {
+                name: name.clone(),
+                status,
+                launches_probed: k.probed,
+                launches_unprobed: k.unprobed,
+            })
+        })
+        .collect();
+    for k in t.kernels.values() {
+        summary.launches_probed += k.probed;
+        summary.launches_unprobed += k.unprobed;
+    }
+    kernel_status.sort_by(|a, b| a.name.cmp(&b.name));
+    Report {
+        format: REPORT_FORMAT,
+        pids: vec![std::process::id()],
+        maps,
+        kernels: t
+            .kernel_ids
+            .iter()
+            .map(|(&id, n)| (id, n.clone()))
+            .collect(),
+        summary,
+        kernel_status,
+    }
+}
