@@ -8,5 +8,6 @@ cd "$root"
 bash scripts/setup.sh
 source .tools/env.sh
 cargo fmt --all --check
+cargo build --workspace --locked
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo test --workspace --locked

@@ -1,2 +1,154 @@
-//! The warptrace CLI.
-fn main() {}
+//! The `warptrace` command line: wires the stages together and nothing more.
+//!
+//! `warptrace -e PROG -- CMD…` compiles and verifies the probes, hands them to the
+//! `LD_PRELOAD` runtime of the child process, waits, and prints the maps; `compile`
+//! and `instrument` expose the compiler stages for inspection and scripting.
+
+mod cli;
+mod run;
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use cli::{Cli, Command, Emit, ProgramArgs};
+use std::io::Write;
+use std::process::ExitCode;
+use warptrace_ir::{Bundle, Program};
+
+/// Exit status for a probe program that does not compile or verify (bpftrace's usage
+/// errors are 1; warptrace separates "your probe is wrong" from "the run failed").
+const EXIT_BAD_PROGRAM: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("warptrace: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Some(Command::Compile { program, emit }) => {
+            let Some((source, program)) = compile(&program)? else {
+                return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
+            };
+            let text = match emit {
+                Emit::Ir => program.to_string(),
+                Emit::Bundle => Bundle::new(source, program).to_json() + "\n",
+            };
+            std::io::stdout().write_all(text.as_bytes())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Instrument {
+            program,
+            ptx,
+            output,
+        }) => instrument(&program, &ptx, output.as_deref()),
+        None => {
+            let Some((source, program)) = compile(&cli.run.program)? else {
+                return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
+            };
+            if cli.run.command.is_empty() {
+                bail!(
+                    "no command to run: give one after `--`, e.g. \
+                     `warptrace -e 'kernel:entry {{ @n = count(); }}' -- ./app`"
+                );
+            }
+            run::run(source, program, &cli.run)
+        }
+    }
+}
+
+/// Reads, compiles and verifies the probe program. `Ok(None)` means diagnostics were
+/// printed and the program is unusable.
+fn compile(args: &ProgramArgs) -> Result<Option<(String, Program)>> {
+    let (source, file_name) = match (&args.expr, &args.file) {
+        (Some(expr), None) => (expr.clone(), "stdin".to_string()),
+        (None, Some(path)) => (
+            std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read probe file {}", path.display()))?,
+            path.display().to_string(),
+        ),
+        (Some(_), Some(_)) => bail!("give the probe program either with -e or as a file, not both"),
+        (None, None) => bail!("no probe program: use -e 'PROGRAM' or a .wt file (see --help)"),
+    };
+    let program = match warptrace_lang::compile(&source, &file_name) {
+        Ok(program) => program,
+        Err(diagnostics) => {
+            let mut stderr = codespan_stderr();
+            diagnostics.emit(&mut stderr)?;
+            return Ok(None);
+        }
+    };
+    if let Err(errors) = warptrace_verifier::verify_program(&program) {
+        eprintln!("{file_name}: ERROR: the verifier rejected the probe program:");
+        for e in &errors.0 {
+            eprintln!("  {e}");
+        }
+        return Ok(None);
+    }
+    Ok(Some((source, program)))
+}
+
+fn codespan_stderr() -> codespan_reporting::term::termcolor::StandardStream {
+    use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+    use std::io::IsTerminal;
+    let choice = if std::io::stderr().is_terminal() {
+        ColorChoice::Auto
+    } else {
+        ColorChoice::Never
+    };
+    StandardStream::stderr(choice)
+}
+
+fn instrument(
+    args: &ProgramArgs,
+    ptx_path: &std::path::Path,
+    output: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    let Some((_, program)) = compile(args)? else {
+        return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
+    };
+    let ptx = std::fs::read_to_string(ptx_path)
+        .with_context(|| format!("cannot read PTX file {}", ptx_path.display()))?;
+    // `compile` verified the program already; this returns the typed proof of it.
+    let verified = warptrace_verifier::verify_program(&program)
+        .map_err(|e| anyhow::anyhow!("verifier: {e}"))?;
+    let result = warptrace_codegen_ptx::instrument(&ptx, &verified)
+        .with_context(|| format!("cannot instrument {}", ptx_path.display()))?;
+    let mut rejected = 0;
+    for kernel in &result.kernels {
+        use warptrace_codegen_ptx::KernelStatus;
+        match &kernel.status {
+            KernelStatus::Instrumented { sites } => {
+                eprintln!("warptrace: {}: instrumented, {sites} probe sites", kernel.name)
+            }
+            KernelStatus::NoSites => {
+                eprintln!("warptrace: {}: no probe attaches here, unchanged", kernel.name)
+            }
+            KernelStatus::Rejected(errors) => {
+                rejected += 1;
+                eprintln!(
+                    "warptrace: {}: REJECTED by the verifier, left unchanged:",
+                    kernel.name
+                );
+                for e in &errors.0 {
+                    eprintln!("  {e}");
+                }
+            }
+        }
+    }
+    match output {
+        Some(path) => std::fs::write(path, &result.ptx)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::stdout().write_all(result.ptx.as_bytes())?,
+    }
+    Ok(if rejected == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

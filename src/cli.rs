@@ -1,0 +1,99 @@
+//! Command-line arguments.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+const EXAMPLES: &str = "\
+EXAMPLES:
+  Blocks launched per kernel, and bytes loaded from global memory:
+    warptrace -e 'kernel:entry /tid.x == 0 && tid.y == 0 && tid.z == 0/ { @blocks[kernel] = count(); }
+                  mem:global:load { @ldbytes[kernel] = sum(bytes); }' -- python train.py
+
+  Global-memory bytes of the kernels whose name contains \"gemm\":
+    warptrace -e 'mem:global:*:*gemm* { @bytes[kernel] = sum(bytes); }' -- ./app
+
+  Look at the IR of a probe, or at what it does to a kernel's PTX:
+    warptrace compile -e 'kernel:exit { @exits = count(); }' --emit ir
+    warptrace instrument --ptx kernel.ptx -e 'mem:global:load { @n = count(); }' -o out.ptx
+
+ATTACH POINTS (this version):
+  kernel:entry[:GLOB]             at kernel start, every thread
+  kernel:exit[:GLOB]              before every ret/exit, predicated ones included
+  mem:global:load|store|*[:GLOB]  before each global-memory load / store / any access
+BUILTINS:
+  tid.x tid.y tid.z ctaid.x ctaid.y ctaid.z smid clock64 kernel, and at mem: probes bytes
+FUNCTIONS:
+  count()  sum(x)
+
+Results print when the program exits, as bpftrace prints maps; a one-line summary on
+stderr counts the kernels instrumented and skipped (-v explains each).";
+
+/// bpftrace for GPU kernels: verified probes inside the kernels of an unmodified program.
+#[derive(Debug, Parser)]
+#[command(name = "warptrace", version, after_help = EXAMPLES)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// The probe program, inline or from a file.
+#[derive(Debug, Args)]
+pub struct ProgramArgs {
+    /// Probe program text, e.g. 'kernel:entry { @n[kernel] = count(); }'.
+    #[arg(short = 'e', value_name = "PROGRAM")]
+    pub expr: Option<String>,
+    /// Probe program file (.wt).
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// Running a program under probes.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub program: ProgramArgs,
+    /// Explain every kernel instrumented or skipped, and why.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+    /// The runtime library to preload (default: libwarptrace_preload.so next to this
+    /// executable; also $WARPTRACE_PRELOAD).
+    #[arg(long, value_name = "PATH")]
+    pub preload: Option<PathBuf>,
+    /// The program to run and its arguments.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Compile a probe program and print its IR (or the bundle the runtime loads).
+    Compile {
+        #[command(flatten)]
+        program: ProgramArgs,
+        /// What to print.
+        #[arg(long, value_enum, default_value_t = Emit::Ir)]
+        emit: Emit,
+    },
+    /// Instrument the kernels of a PTX file and write the spliced PTX.
+    Instrument {
+        #[command(flatten)]
+        program: ProgramArgs,
+        /// The PTX module to instrument.
+        #[arg(long, value_name = "FILE")]
+        ptx: PathBuf,
+        /// Where to write the instrumented PTX (default: stdout).
+        #[arg(short = 'o', long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Emit {
+    /// The IR in its text form.
+    Ir,
+    /// The JSON bundle handed to the runtime.
+    Bundle,
+}

@@ -1,0 +1,124 @@
+//! `warptrace -e PROG -- CMD…`: run a program with the runtime preloaded, then report.
+
+use crate::cli::RunArgs;
+use anyhow::{bail, Context, Result};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use warptrace_ir::{Bundle, Program};
+use warptrace_runtime::Report;
+
+/// The runtime library's file name, built by the `warptrace-preload` crate.
+const PRELOAD_NAME: &str = "libwarptrace_preload.so";
+
+pub fn run(source: String, program: Program, args: &RunArgs) -> Result<ExitCode> {
+    let preload = preload_library(args.preload.as_deref())?;
+    let work = tempfile::Builder::new()
+        .prefix("warptrace-")
+        .tempdir()
+        .context("cannot create a temporary directory")?;
+    let bundle_path = work.path().join("bundle.json");
+    let results = work.path().join("results");
+    std::fs::create_dir(&results)?;
+    std::fs::write(&bundle_path, Bundle::new(source, program.clone()).to_json())?;
+
+    let mut ld_preload = OsString::from(&preload);
+    if let Some(existing) = std::env::var_os("LD_PRELOAD").filter(|v| !v.is_empty()) {
+        ld_preload.push(":");
+        ld_preload.push(existing);
+    }
+    let (cmd, cmd_args) = args
+        .command
+        .split_first()
+        .context("no command to run after `--`")?;
+    let mut child = std::process::Command::new(cmd)
+        .args(cmd_args)
+        .env("LD_PRELOAD", ld_preload)
+        .env("WARPTRACE_BUNDLE", &bundle_path)
+        .env("WARPTRACE_RESULTS", &results)
+        .env("WARPTRACE_VERBOSE", if args.verbose { "1" } else { "0" })
+        .spawn()
+        .with_context(|| format!("cannot run `{cmd}`"))?;
+    // Ctrl-C reaches the child through the terminal's process group; warptrace itself
+    // stays alive to print what the child's runtime wrote, as bpftrace prints its maps.
+    // (Set after spawn: an ignored disposition would be inherited across exec.)
+    ignore_interrupts();
+    let status = child.wait().context("waiting for the traced program")?;
+
+    let report = collect(&results)?;
+    print!("{}", warptrace_runtime::render_text(&program, &report));
+    eprintln!("{}", warptrace_runtime::render_summary(&report, args.verbose));
+    Ok(exit_code(status))
+}
+
+/// Reads and merges the report every traced process wrote (one per pid).
+fn collect(results: &Path) -> Result<Report> {
+    let mut reports = Vec::new();
+    for entry in std::fs::read_dir(results)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let text = std::fs::read_to_string(&path)?;
+            let report: Report = serde_json::from_str(&text)
+                .with_context(|| format!("malformed runtime report {}", path.display()))?;
+            reports.push(report);
+        }
+    }
+    if reports.is_empty() {
+        eprintln!(
+            "warptrace: warning: the traced program wrote no report (it made no CUDA call, \
+             was killed, or is statically linked so LD_PRELOAD could not reach it)"
+        );
+    }
+    Ok(Report::merge(reports))
+}
+
+fn preload_library(explicit: Option<&Path>) -> Result<PathBuf> {
+    if let Some(path) = explicit {
+        return absolute(path);
+    }
+    if let Some(path) = std::env::var_os("WARPTRACE_PRELOAD") {
+        return absolute(Path::new(&path));
+    }
+    let exe = std::env::current_exe().context("cannot locate the warptrace executable")?;
+    let mut dir = exe.parent().map(Path::to_path_buf);
+    // `cargo test` runs binaries from target/<profile>/deps as well.
+    while let Some(d) = dir {
+        let candidate = d.join(PRELOAD_NAME);
+        if candidate.is_file() {
+            return Ok(candidate);
+        }
+        dir = if d.ends_with("deps") {
+            d.parent().map(Path::to_path_buf)
+        } else {
+            None
+        };
+    }
+    bail!(
+        "cannot find {PRELOAD_NAME} next to {}: build the workspace (`cargo build --release`) \
+         or pass --preload PATH",
+        exe.display()
+    )
+}
+
+fn absolute(path: &Path) -> Result<PathBuf> {
+    if !path.is_file() {
+        bail!("runtime library {} does not exist", path.display());
+    }
+    std::path::absolute(path).context("cannot resolve the runtime library's path")
+}
+
+fn ignore_interrupts() {
+    // SAFETY: installing SIG_IGN for SIGINT has no preconditions; no handler code runs.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_IGN);
+    }
+}
+
+fn exit_code(status: std::process::ExitStatus) -> ExitCode {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => ExitCode::from(code.clamp(0, 255) as u8),
+        (None, Some(signal)) => ExitCode::from((128 + signal).clamp(0, 255) as u8),
+        (None, None) => ExitCode::FAILURE,
+    }
+}
