@@ -82,13 +82,24 @@ def main():
 
     app = os.path.join(args.bin, "nvcc_app")
     ref, out = f"{args.out}/nvcc_ref.bin", f"{args.out}/nvcc_wt.bin"
-    check_workload("nvcc_app", [app, ref], [wt, "-e", PROBE, "--", app, out], ref, out,
+    check_workload("nvcc_app", [app, ref], [wt, "-v", "-e", PROBE, "--", app, out], ref, out,
                    NVCC_EXPECT, args, rows)
+
+    # Fault injection: a forced JIT failure and a forced map-allocation failure must leave
+    # the program's output unchanged, with the fault counted in the summary.
+    for fault, reason in (("jit", "JIT error"), ("alloc", "map allocation")):
+        env = dict(os.environ, WARPTRACE_FAULT=fault)
+        fout = f"{args.out}/nvcc_fault_{fault}.bin"
+        p, _ = run([wt, "-v", "-e", PROBE, "--", app, fout], f"{args.out}/nvcc-fault-{fault}.log", env)
+        same = p.returncode == 0 and same_bytes(ref, fout)
+        rows.append((f"fault:{fault}", "-", "output bit-identical", "yes", "yes" if same else "no", same))
+        counted = reason.lower() in p.stderr.lower()
+        rows.append((f"fault:{fault}", "-", "fault counted", reason, "yes" if counted else "no", counted))
 
     script = "tests/workloads/triton_workload.py"
     ref, out = f"{args.out}/triton_ref.bin", f"{args.out}/triton_wt.bin"
     check_workload("triton", [sys.executable, script, ref],
-                   [wt, "-e", PROBE, "--", sys.executable, script, out], ref, out,
+                   [wt, "-v", "-e", PROBE, "--", sys.executable, script, out], ref, out,
                    None, args, rows)
 
     widths = [max(len(str(r[i])) for r in rows + [("workload", "kernel", "check", "expected", "got", "")])

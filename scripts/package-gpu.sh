@@ -10,7 +10,8 @@ cargo build --release -p warptrace -p warptrace-preload
 rm -rf .gpu && mkdir -p .gpu
 cp target/release/warptrace target/release/libwarptrace_preload.so .gpu/
 # --no-compress: this version reads uncompressed fatbinary PTX (see docs).
-nvcc -arch=sm_90a -lineinfo --no-compress -o .gpu/nvcc_app tests/workloads/nvcc_app.cu
+# The PyPI toolchain keeps its libraries in lib/, not targets/*/lib as nvcc.profile expects.
+nvcc -arch=sm_90a -lineinfo --no-compress -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/nvcc_app tests/workloads/nvcc_app.cu
 for f in .gpu/*; do
   ldd "$f" 2>/dev/null | awk '/=>/ {print $3}' | while read -r lib; do
     case "$(basename "$lib")" in
