@@ -67,9 +67,11 @@ def check_workload(name, plain_cmd, traced_cmd, ref_out, wt_out, expect, args, r
         for metric in ("blocks", "ldbytes"):
             got = maps.get(metric, {}).get(kernel)
             rows.append((name, kernel, metric, str(want[metric]), str(got), got == want[metric]))
-    summary = [l for l in p1.stderr.splitlines() if l.startswith("warptrace:")]
     rows.append((name, "-", "wall s plain/warptrace", f"{t0:.2f}", f"{t1:.2f}", True))
-    print(f"[{name}] {summary[-1] if summary else 'no warptrace summary line'}")
+    # The CLI's summary: its last "kernels instrumented" line and the per-kernel lines after it.
+    lines = p1.stderr.splitlines()
+    starts = [i for i, l in enumerate(lines) if "kernels instrumented" in l]
+    print(f"[{name}]", "\n".join(lines[starts[-1]:]) if starts else "no warptrace summary line")
 
 
 def main():

@@ -124,10 +124,16 @@ fn instrument(
         use warptrace_codegen_ptx::KernelStatus;
         match &kernel.status {
             KernelStatus::Instrumented { sites } => {
-                eprintln!("warptrace: {}: instrumented, {sites} probe sites", kernel.name)
+                eprintln!(
+                    "warptrace: {}: instrumented, {sites} probe sites",
+                    kernel.name
+                )
             }
             KernelStatus::NoSites => {
-                eprintln!("warptrace: {}: no probe attaches here, unchanged", kernel.name)
+                eprintln!(
+                    "warptrace: {}: no probe attaches here, unchanged",
+                    kernel.name
+                )
             }
             KernelStatus::Rejected(errors) => {
                 rejected += 1;

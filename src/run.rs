@@ -47,7 +47,10 @@ pub fn run(source: String, program: Program, args: &RunArgs) -> Result<ExitCode>
 
     let report = collect(&results)?;
     print!("{}", warptrace_runtime::render_text(&program, &report));
-    eprintln!("{}", warptrace_runtime::render_summary(&report, args.verbose));
+    eprintln!(
+        "{}",
+        warptrace_runtime::render_summary(&report, args.verbose)
+    );
     Ok(exit_code(status))
 }
 

@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const SKELETON: &str = "kernel:entry /tid.x == 0 && tid.y == 0 && tid.z == 0/ { @blocks[kernel] = count(); } \
+const SKELETON: &str =
+    "kernel:entry /tid.x == 0 && tid.y == 0 && tid.z == 0/ { @blocks[kernel] = count(); } \
                         mem:global:load { @ldbytes[kernel] = sum(bytes); }";
 
 fn warptrace(args: &[&str]) -> Output {

@@ -12,8 +12,7 @@
 //! ```
 
 use crate::{
-    Aggregation, AttachSpec, Insn, KeyType, MapKind, Operand, Probe, Program, Reg, ValueKind,
-    Width,
+    Aggregation, AttachSpec, Insn, KeyType, MapKind, Operand, Probe, Program, Reg, ValueKind, Width,
 };
 use std::fmt;
 
@@ -61,7 +60,11 @@ impl fmt::Display for InsnText<'_> {
                 cond,
                 if_zero,
                 target,
-            } => write!(f, "{} {cond}, {target}", if *if_zero { "jz" } else { "jnz" }),
+            } => write!(
+                f,
+                "{} {cond}, {target}",
+                if *if_zero { "jz" } else { "jnz" }
+            ),
             Insn::Jump { target } => write!(f, "ja {target}"),
             Insn::MapUpdate { map, keys, agg } => {
                 match self.program.map(*map) {

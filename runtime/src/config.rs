@@ -58,6 +58,11 @@ pub fn config() -> Option<&'static Config> {
     }
 }
 
+/// Whether `WARPTRACE_VERBOSE=1`.
+pub fn is_verbose() -> bool {
+    VERBOSE.load(Ordering::Relaxed)
+}
+
 /// Prints `warptrace: …` to stderr when verbose.
 pub fn verbose(args: std::fmt::Arguments<'_>) {
     if VERBOSE.load(Ordering::Relaxed) {

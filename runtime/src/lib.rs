@@ -79,12 +79,12 @@ extern "C" fn at_exit() {
                     Err(e) => config::warn(format_args!("cannot write {}: {e}", path.display())),
                 }
             }
+            // No CLI to hand the report to: print it here, as the CLI would.
             None => eprint!(
                 "{}\n{}",
                 render_text(program, &report),
-                render_summary(&report, false)
+                render_summary(&report, config::is_verbose())
             ),
         }
-        config::verbose(format_args!("{}", render_summary(&report, true).trim_end()));
     });
 }

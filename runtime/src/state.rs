@@ -18,6 +18,15 @@ pub enum Owner {
     Library(usize),
 }
 
+impl std::fmt::Display for Owner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Owner::Module(h) => write!(f, "module {h:#x}"),
+            Owner::Library(h) => write!(f, "library {h:#x}"),
+        }
+    }
+}
+
 /// The PTX of an image, or why there is none.
 pub type ImagePtx = Result<Arc<str>, (Reason, String)>;
 

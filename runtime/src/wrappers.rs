@@ -211,7 +211,7 @@ fn on_image(d: &Driver, owner: Owner, image: Option<&[u8]>) {
         Err(ImageError::NoPtx(why)) => Err((Reason::NoPtx, why)),
     };
     config::verbose(format_args!(
-        "image {owner:?} loaded: {}",
+        "{owner} loaded: {}",
         match &record {
             Ok(ptx) => format!("{} bytes of PTX", ptx.len()),
             Err((r, why)) => format!("{} {why}", r.describe()),
