@@ -145,6 +145,12 @@ fn instrument(
                     eprintln!("  {e}");
                 }
             }
+            KernelStatus::Unsupported { what } => {
+                eprintln!(
+                    "warptrace: {}: not supported by the PTX back end yet ({what}), unchanged",
+                    kernel.name
+                )
+            }
         }
     }
     match output {

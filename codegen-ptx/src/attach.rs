@@ -3,7 +3,7 @@
 use crate::parse::{Body, Function, Instruction, StmtKind};
 use crate::PtxError;
 use globset::{Glob, GlobMatcher};
-use warptrace_ir::{AttachPoint, MemOp, MemSpace, Program};
+use warptrace_ir::{AttachPoint, Granularity, MemOp, MemSpace, Position, Program};
 
 /// One place a probe runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,9 +84,36 @@ pub(crate) fn mem_site(i: &Instruction) -> Option<(MemSpace, MemOp)> {
     Some((space, op))
 }
 
-fn point_matches(point: AttachPoint, space: MemSpace, op: MemOp) -> bool {
+/// The first thing a probe selecting kernel `name` uses that this back end does not
+/// instrument yet: an attach point other than `kernel:*` and `mem:`, `after`, `warp`.
+/// (Unsupported instructions are found when the probe is lowered.)
+pub(crate) fn unsupported(program: &Program, filter: &KernelFilter, name: &str) -> Option<String> {
+    program
+        .probes
+        .iter()
+        .enumerate()
+        .filter(|&(p, _)| filter.matches(p, name))
+        .find_map(|(_, probe)| {
+            let a = &probe.attach;
+            let point_ok = matches!(
+                a.point,
+                AttachPoint::KernelEntry | AttachPoint::KernelExit | AttachPoint::Mem { .. }
+            );
+            if !point_ok {
+                Some(format!("attach point {}", a.point))
+            } else if a.position != Position::Before {
+                Some(format!("`after` probes ({a})"))
+            } else if a.granularity != Granularity::Thread {
+                Some(format!("`warp` probes ({a})"))
+            } else {
+                None
+            }
+        })
+}
+
+fn point_matches(point: &AttachPoint, space: MemSpace, op: MemOp) -> bool {
     match point {
-        AttachPoint::Mem { space: s, op: o } => {
+        &AttachPoint::Mem { space: s, op: o } => {
             (s == MemSpace::Any || s == space) && (o == MemOp::Any || o == op)
         }
         _ => false,
@@ -117,11 +144,18 @@ pub(crate) fn find_sites(f: &Function, program: &Program, filter: &KernelFilter)
         let is_exit = matches!(i.root(), "ret" | "exit");
         let mem = mem_site(i);
         for &p in &probes {
-            let point = program.probes[p].attach.point;
+            let point = &program.probes[p].attach.point;
             let hit = match point {
-                AttachPoint::KernelEntry => false,
                 AttachPoint::KernelExit => is_exit,
                 AttachPoint::Mem { .. } => mem.is_some_and(|(s, o)| point_matches(point, s, o)),
+                // Not matched yet: `unsupported` reports them and the kernel is left alone.
+                AttachPoint::KernelEntry
+                | AttachPoint::TensorMma
+                | AttachPoint::SyncBarrier
+                | AttachPoint::Branch
+                | AttachPoint::Loop(_)
+                | AttachPoint::Line { .. }
+                | AttachPoint::Opcode { .. } => false,
             };
             if hit {
                 sites.push(Site {
@@ -167,7 +201,7 @@ mod tests {
         assert_eq!(site("ld.param.u64 %rd1, [p];"), None);
         assert_eq!(site("cp.async.cg.shared.global [%r1], [%rd1], 16;"), None);
         assert!(!point_matches(
-            AttachPoint::Mem {
+            &AttachPoint::Mem {
                 space: Global,
                 op: MemOp::Any
             },
@@ -175,7 +209,7 @@ mod tests {
             Load
         ));
         assert!(point_matches(
-            AttachPoint::Mem {
+            &AttachPoint::Mem {
                 space: Global,
                 op: MemOp::Any
             },

@@ -15,7 +15,16 @@
 //! address, `t3` the map's slot 0, `t4` the CAS result, `t5`/`t6` materialised immediates.
 
 use crate::lower::{reg, Emitter, BASE};
-use warptrace_ir::{Aggregation, MapLayout, MapRegion, Operand, HASH_MAX_PROBES};
+use warptrace_ir::{MapLayout, MapRegion, Operand, HASH_MAX_PROBES};
+
+/// What an additive hash update adds to the value word.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Addend {
+    /// `count()`.
+    One,
+    /// `sum(x)`.
+    Value(Operand),
+}
 
 /// `mix64` (splitmix64 finalizer) of `x` in place, with scratch `tmp`.
 fn mix64(e: &mut Emitter, x: &str, tmp: &str) {
@@ -29,13 +38,14 @@ fn mix64(e: &mut Emitter, x: &str, tmp: &str) {
     e.ins(format!("xor.b64 {x}, {x}, {tmp}"));
 }
 
-/// Emits `map.update` of `region` (map number `map`) with `keys` and `agg`; `labels` is
-/// a prefix unique to this instruction within the kernel.
+/// Emits `map.update` of `region` (map number `map`) with `keys`, adding `addend` to the
+/// value (`count()`: 1, `sum(x)`: x; the only aggregations lowered so far); `labels` is a
+/// prefix unique to this instruction within the kernel.
 pub(crate) fn map_update(
     e: &mut Emitter,
     region: &MapRegion,
     keys: &[Operand],
-    agg: &Aggregation,
+    addend: Addend,
     labels: &str,
 ) {
     let (t0, t1, t2, t3, t4) = (
@@ -128,9 +138,9 @@ pub(crate) fn map_update(
         e.ins(format!("st.global.u64 [{t2}+{}], {k}", 8 * (n + 1)));
     }
     e.label(&add);
-    let value = match agg {
-        Aggregation::Count => "1".to_owned(),
-        Aggregation::Sum(v) => e.src64(v, &reg("t", 6)),
+    let value = match addend {
+        Addend::One => "1".to_owned(),
+        Addend::Value(v) => e.src64(&v, &reg("t", 6)),
     };
     e.ins(format!(
         "red.global.add.u64 [{t2}+{}], {value}",

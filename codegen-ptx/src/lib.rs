@@ -67,6 +67,13 @@ pub enum PtxError {
         /// What is wrong.
         message: String,
     },
+    /// The probe program uses an IR operation, special value or attach point that this back
+    /// end does not lower yet; the kernels it would instrument are left unmodified.
+    #[error("not supported by the PTX back end yet: {what}")]
+    Unsupported {
+        /// What is not supported, in IR-text terms (`sreg globaltimer`, `map.save`, …).
+        what: String,
+    },
     /// No kernel of that name.
     #[error("no kernel named `{0}`")]
     NoSuchKernel(String),
@@ -114,6 +121,12 @@ pub enum KernelStatus {
     NoSites,
     /// The kernel-level verifier rejected the spliced kernel; it is unchanged.
     Rejected(KernelErrors),
+    /// A probe that selects this kernel uses something the back end cannot lower yet
+    /// ([`PtxError::Unsupported`]'s `what`); the kernel is unchanged.
+    Unsupported {
+        /// What is not supported.
+        what: String,
+    },
 }
 
 /// Instruments every kernel of `ptx` with `program`'s probes.
@@ -130,7 +143,10 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
             continue;
         }
         let sites = attach::find_sites(f, program, &filter);
-        let status = if sites.is_empty() {
+        let unsupported = attach::unsupported(program, &filter, &f.name);
+        let status = if let Some(what) = unsupported {
+            KernelStatus::Unsupported { what }
+        } else if sites.is_empty() {
             KernelStatus::NoSites
         } else {
             if module.function_text(f).contains(lower::PREFIX) {
@@ -138,17 +154,23 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
                     kernel: f.name.clone(),
                 });
             }
-            let ins = splice::plan_kernel(&module, f, program, &layout, &sites)?;
-            let (original, spliced) = splice::splice_function(&module, f, &ins, f.line + added)?;
-            match verify_kernel(&original, &spliced) {
-                Ok(()) => {
-                    added += splice::added_lines(&ins);
-                    accepted.extend(ins);
-                    KernelStatus::Instrumented {
-                        sites: sites.len() as u32,
+            match splice::plan_kernel(&module, f, program, &layout, &sites) {
+                Err(PtxError::Unsupported { what }) => KernelStatus::Unsupported { what },
+                Err(e) => return Err(e),
+                Ok(ins) => {
+                    let (original, spliced) =
+                        splice::splice_function(&module, f, &ins, f.line + added)?;
+                    match verify_kernel(&original, &spliced) {
+                        Ok(()) => {
+                            added += splice::added_lines(&ins);
+                            accepted.extend(ins);
+                            KernelStatus::Instrumented {
+                                sites: sites.len() as u32,
+                            }
+                        }
+                        Err(e) => KernelStatus::Rejected(e),
                     }
                 }
-                Err(e) => KernelStatus::Rejected(e),
             }
         };
         kernels.push(KernelOutcome {

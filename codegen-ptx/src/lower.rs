@@ -15,7 +15,10 @@
 
 use crate::parse::{AddrBase, Address, Guard};
 use crate::{hashmap, PtxError};
-use warptrace_ir::{BinOp, Insn, MapLayout, Operand, Probe, SiteValue, Special, Width};
+use hashmap::Addend;
+use warptrace_ir::{
+    Aggregation, BinOp, Insn, MapLayout, Operand, Probe, SiteValue, Special, Width,
+};
 
 /// The reserved prefix of every probe register, label and parameter.
 pub(crate) const PREFIX: &str = "__wt_";
@@ -205,7 +208,12 @@ fn bin(e: &mut Emitter, op: BinOp, width: Width, dst: &str, a: &Operand, b: &Ope
     }
 }
 
-fn special(e: &mut Emitter, dst: &str, sp: Special, kernel_id: u64) {
+/// The IR text of something the back end does not lower yet.
+fn unsupported(what: String) -> PtxError {
+    PtxError::Unsupported { what }
+}
+
+fn special(e: &mut Emitter, dst: &str, sp: Special, kernel_id: u64) -> Result<(), PtxError> {
     let sreg = match sp {
         Special::TidX => "%tid.x",
         Special::TidY => "%tid.y",
@@ -216,16 +224,36 @@ fn special(e: &mut Emitter, dst: &str, sp: Special, kernel_id: u64) {
         Special::Smid => "%smid",
         Special::Clock64 => {
             e.ins(format!("mov.u64 {dst}, %clock64"));
-            return;
+            return Ok(());
         }
         Special::KernelId => {
             e.ins(format!("mov.b64 {dst}, 0x{kernel_id:016X}"));
-            return;
+            return Ok(());
         }
+        Special::Clock
+        | Special::GlobalTimer
+        | Special::Nsmid
+        | Special::Warp
+        | Special::Lane
+        | Special::NtidX
+        | Special::NtidY
+        | Special::NtidZ
+        | Special::NctaidX
+        | Special::NctaidY
+        | Special::NctaidZ
+        | Special::Thread
+        | Special::Block
+        | Special::ActiveMask
+        | Special::Active
+        | Special::Launch
+        | Special::Pc
+        | Special::File
+        | Special::Line => return Err(unsupported(format!("sreg {}", sp.name()))),
     };
     let s0 = reg("s", 0);
     e.ins(format!("mov.u32 {s0}, {sreg}"));
     e.ins(format!("cvt.u64.u32 {dst}, {s0}"));
+    Ok(())
 }
 
 /// Lowers `probe` to the text of one snippet (lines ending in newlines).
@@ -278,7 +306,7 @@ pub(crate) fn lower_probe(
                 b,
             } => bin(&mut e, *op, *width, &reg("r", u32::from(dst.0)), a, b),
             Insn::ReadSpecial { dst, special: sp } => {
-                special(&mut e, &reg("r", u32::from(dst.0)), *sp, ctx.kernel_id)
+                special(&mut e, &reg("r", u32::from(dst.0)), *sp, ctx.kernel_id)?
             }
             Insn::ReadSite { dst, value } => {
                 let d = reg("r", u32::from(dst.0));
@@ -294,6 +322,9 @@ pub(crate) fn lower_probe(
                             fail("`addr` read at a site without an address".into())
                         })?;
                         addr(&mut e, &d, a, site.reg_bits).map_err(fail)?;
+                    }
+                    SiteValue::Value | SiteValue::Opcode => {
+                        return Err(unsupported(format!("site {}", value.name())))
                     }
                 }
             }
@@ -320,7 +351,35 @@ pub(crate) fn lower_probe(
                 if region.capacity == 0 {
                     return Err(fail(format!("map {} has capacity 0", map.0)));
                 }
-                hashmap::map_update(&mut e, region, keys, agg, &format!("$__wt_{s}_m{i}"));
+                let addend = match agg {
+                    Aggregation::Count => Addend::One,
+                    Aggregation::Sum(v) => Addend::Value(*v),
+                    Aggregation::Min(_)
+                    | Aggregation::Max(_)
+                    | Aggregation::Avg(_)
+                    | Aggregation::Stats(_)
+                    | Aggregation::Hist(_)
+                    | Aggregation::Lhist(_)
+                    | Aggregation::Assign(_) => {
+                        return Err(unsupported(format!("map.update {}", agg.mnemonic())))
+                    }
+                };
+                let labels = format!("$__wt_{s}_m{i}");
+                hashmap::map_update(&mut e, region, keys, addend, &labels);
+            }
+            Insn::Ext { .. }
+            | Insn::LoadPersist { .. }
+            | Insn::StorePersist { .. }
+            | Insn::ArraySave { .. }
+            | Insn::RingAppend { .. }
+            | Insn::Printf { .. }
+            | Insn::Print { .. }
+            | Insn::Clear { .. }
+            | Insn::Zero { .. }
+            | Insn::Delete { .. }
+            | Insn::StopTracing => {
+                let text = probe_insn_mnemonic(insn);
+                return Err(unsupported(text.to_owned()));
             }
             Insn::Exit => {
                 if i != last {
@@ -334,6 +393,20 @@ pub(crate) fn lower_probe(
         e.label(&end);
     }
     Ok(e.finish())
+}
+
+/// The mnemonic of an instruction the back end does not lower yet.
+fn probe_insn_mnemonic(insn: &Insn) -> &'static str {
+    match insn {
+        Insn::Ext { signed: true, .. } => "sext",
+        Insn::Ext { signed: false, .. } => "zext",
+        Insn::LoadPersist { .. } => "load (persistent register)",
+        Insn::StorePersist { .. } => "store (persistent register)",
+        Insn::ArraySave { .. } => "map.save",
+        Insn::RingAppend { .. } => "map.append",
+        Insn::Printf { .. } => "printf",
+        _ => "a host-only operation",
+    }
 }
 
 /// `dst = effective address of a`, widened to 64 bits.

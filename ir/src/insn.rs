@@ -137,49 +137,175 @@ impl BinOp {
     }
 }
 
-/// A hardware/special register a probe may read.
+/// A special value a probe may read: a hardware register, a value computed from them, or
+/// an immediate the code generator or the runtime supplies ([`Special::source`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[allow(missing_docs)] // one variant per builtin of the same name
 pub enum Special {
-    TidX,
-    TidY,
-    TidZ,
-    CtaidX,
-    CtaidY,
-    CtaidZ,
-    Smid,
+    /// `clock`: the 32-bit SM cycle counter.
+    Clock,
+    /// `clock64`: the 64-bit SM cycle counter.
     Clock64,
+    /// `globaltimer`: nanoseconds, global to the GPU.
+    GlobalTimer,
+    /// `smid`: the SM the thread runs on.
+    Smid,
+    /// `nsmid`: the number of SMs.
+    Nsmid,
+    /// `warp`: the warp's index in its block (linear thread index in the block / 32).
+    Warp,
+    /// `lane`: the thread's lane in its warp.
+    Lane,
+    /// `tid.x`.
+    TidX,
+    /// `tid.y`.
+    TidY,
+    /// `tid.z`.
+    TidZ,
+    /// `ntid.x`.
+    NtidX,
+    /// `ntid.y`.
+    NtidY,
+    /// `ntid.z`.
+    NtidZ,
+    /// `ctaid.x`.
+    CtaidX,
+    /// `ctaid.y`.
+    CtaidY,
+    /// `ctaid.z`.
+    CtaidZ,
+    /// `nctaid.x`.
+    NctaidX,
+    /// `nctaid.y`.
+    NctaidY,
+    /// `nctaid.z`.
+    NctaidZ,
+    /// `thread`: linear global thread id, `block * threads_per_block + linear tid`.
+    Thread,
+    /// `block`: linear block id, `ctaid.x + nctaid.x * (ctaid.y + nctaid.y * ctaid.z)`.
+    Block,
+    /// `activemask`: the mask of active lanes (32 bits).
+    ActiveMask,
+    /// `active`: the number of active lanes, `popc(activemask)`.
+    Active,
     /// The kernel's id: a 64-bit hash of its (mangled) name, see [`kernel_id`](crate::kernel_id).
     /// A code generator materialises it as an immediate.
     KernelId,
+    /// `launch`: the launch's sequence number in the process, written by the runtime into
+    /// the map buffer's header before each launch.
+    Launch,
+    /// `pc`: the index of the probed instruction in the kernel (an immediate per site).
+    Pc,
+    /// `file`: [`kernel_id`](crate::kernel_id) of the site's `.loc` file path (an immediate per site; 0 without `.loc`).
+    File,
+    /// `line`: the site's `.loc` line (an immediate per site; 0 without `.loc`).
+    Line,
+}
+
+/// Where a special value comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SpecialSource {
+    /// A hardware special register, read at the probe.
+    Hardware,
+    /// Computed at the probe from hardware registers.
+    Computed,
+    /// An immediate the code generator emits, one per kernel.
+    KernelImmediate,
+    /// An immediate the code generator emits, one per site; needs an instruction site.
+    SiteImmediate,
+    /// Written by the runtime before each launch, read from the map buffer.
+    Runtime,
 }
 
 impl Special {
-    /// Every special register.
-    pub const ALL: [Special; 9] = [
+    /// Every special value, in text-form order.
+    pub const ALL: [Special; 28] = [
+        Special::Clock,
+        Special::Clock64,
+        Special::GlobalTimer,
+        Special::Smid,
+        Special::Nsmid,
+        Special::Warp,
+        Special::Lane,
         Special::TidX,
         Special::TidY,
         Special::TidZ,
+        Special::NtidX,
+        Special::NtidY,
+        Special::NtidZ,
         Special::CtaidX,
         Special::CtaidY,
         Special::CtaidZ,
-        Special::Smid,
-        Special::Clock64,
+        Special::NctaidX,
+        Special::NctaidY,
+        Special::NctaidZ,
+        Special::Thread,
+        Special::Block,
+        Special::ActiveMask,
+        Special::Active,
         Special::KernelId,
+        Special::Launch,
+        Special::Pc,
+        Special::File,
+        Special::Line,
     ];
 
     /// The name in the text form; the same as the language's builtin.
     pub fn name(self) -> &'static str {
         match self {
+            Special::Clock => "clock",
+            Special::Clock64 => "clock64",
+            Special::GlobalTimer => "globaltimer",
+            Special::Smid => "smid",
+            Special::Nsmid => "nsmid",
+            Special::Warp => "warp",
+            Special::Lane => "lane",
             Special::TidX => "tid.x",
             Special::TidY => "tid.y",
             Special::TidZ => "tid.z",
+            Special::NtidX => "ntid.x",
+            Special::NtidY => "ntid.y",
+            Special::NtidZ => "ntid.z",
             Special::CtaidX => "ctaid.x",
             Special::CtaidY => "ctaid.y",
             Special::CtaidZ => "ctaid.z",
-            Special::Smid => "smid",
-            Special::Clock64 => "clock64",
+            Special::NctaidX => "nctaid.x",
+            Special::NctaidY => "nctaid.y",
+            Special::NctaidZ => "nctaid.z",
+            Special::Thread => "thread",
+            Special::Block => "block",
+            Special::ActiveMask => "activemask",
+            Special::Active => "active",
             Special::KernelId => "kernel",
+            Special::Launch => "launch",
+            Special::Pc => "pc",
+            Special::File => "file",
+            Special::Line => "line",
+        }
+    }
+
+    /// Where the value comes from (and so which part of the system supplies it).
+    pub fn source(self) -> SpecialSource {
+        match self {
+            Special::Warp | Special::Thread | Special::Block | Special::Active => {
+                SpecialSource::Computed
+            }
+            Special::KernelId => SpecialSource::KernelImmediate,
+            Special::Pc | Special::File | Special::Line => SpecialSource::SiteImmediate,
+            Special::Launch => SpecialSource::Runtime,
+            _ => SpecialSource::Hardware,
+        }
+    }
+
+    /// Significant bits of the value (it is zero-extended to 64).
+    pub fn bits(self) -> u32 {
+        match self {
+            Special::Clock64
+            | Special::GlobalTimer
+            | Special::Thread
+            | Special::KernelId
+            | Special::Launch
+            | Special::File => 64,
+            _ => 32,
         }
     }
 }
@@ -191,14 +317,30 @@ pub enum SiteValue {
     Bytes,
     /// The effective address, immediate offset included.
     Addr,
+    /// The stored value (before a store or atomic) or the loaded value (after a load or
+    /// atomic): its first element, zero-extended to 64 bits.
+    Value,
+    /// The probed instruction's opcode: [`kernel_id`](crate::kernel_id) of its full mnemonic
+    /// (`ld.global.v4.b32`), an immediate per site.
+    Opcode,
 }
 
 impl SiteValue {
+    /// Every site operand, in text-form order.
+    pub const ALL: [SiteValue; 4] = [
+        SiteValue::Bytes,
+        SiteValue::Addr,
+        SiteValue::Value,
+        SiteValue::Opcode,
+    ];
+
     /// The name in the text form; the same as the language's builtin.
     pub fn name(self) -> &'static str {
         match self {
             SiteValue::Bytes => "bytes",
             SiteValue::Addr => "addr",
+            SiteValue::Value => "value",
+            SiteValue::Opcode => "opcode",
         }
     }
 }
@@ -207,20 +349,115 @@ impl SiteValue {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct MapId(pub u32);
 
-/// How a map update combines the new value with the slot's.
+/// Index of a thread-persistent register in [`Program::persistent`](crate::Program::persistent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PersistId(pub u32);
+
+/// Index of a format string in [`Program::formats`](crate::Program::formats).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct FormatId(pub u32);
+
+/// How a hash-map update combines a value with the slot's. The map's
+/// [`ValueKind`](crate::ValueKind) says how values are compared and where `lhist`'s
+/// buckets are; the two must agree (`verifier`'s `MapUsage`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Aggregation {
     /// `count()`: add one.
     Count,
     /// `sum(x)`: add the operand (two's complement, wrapping).
     Sum(Operand),
+    /// `min(x)`: atomic max of the min encoding.
+    Min(Operand),
+    /// `max(x)`: atomic max of the max encoding.
+    Max(Operand),
+    /// `avg(x)`: add one to word 0, `x` to word 1.
+    Avg(Operand),
+    /// `stats(x)`: add one to word 0, `x` to word 1.
+    Stats(Operand),
+    /// `hist(x)`: add one to `x`'s log2 bucket.
+    Hist(Operand),
+    /// `lhist(x, …)`: add one to `x`'s linear bucket.
+    Lhist(Operand),
+    /// `@m[k] = x`: store `x` (atomic exchange; the last writer wins).
+    Assign(Operand),
+}
+
+impl Aggregation {
+    /// The mnemonic in the text form.
+    pub fn mnemonic(self) -> &'static str {
+        match self {
+            Aggregation::Count => "count",
+            Aggregation::Sum(_) => "sum",
+            Aggregation::Min(_) => "min",
+            Aggregation::Max(_) => "max",
+            Aggregation::Avg(_) => "avg",
+            Aggregation::Stats(_) => "stats",
+            Aggregation::Hist(_) => "hist",
+            Aggregation::Lhist(_) => "lhist",
+            Aggregation::Assign(_) => "assign",
+        }
+    }
+
+    /// The value operand, if the aggregation takes one.
+    pub fn operand(self) -> Option<Operand> {
+        match self {
+            Aggregation::Count => None,
+            Aggregation::Sum(o)
+            | Aggregation::Min(o)
+            | Aggregation::Max(o)
+            | Aggregation::Avg(o)
+            | Aggregation::Stats(o)
+            | Aggregation::Hist(o)
+            | Aggregation::Lhist(o)
+            | Aggregation::Assign(o) => Some(o),
+        }
+    }
+
+    /// Whether this aggregation fits a map whose value is `value`.
+    pub fn fits(self, value: &crate::ValueKind) -> bool {
+        use crate::ValueKind as V;
+        matches!(
+            (self, value),
+            (Aggregation::Count, V::Count)
+                | (Aggregation::Sum(_), V::Sum { .. })
+                | (Aggregation::Min(_), V::Min { .. })
+                | (Aggregation::Max(_), V::Max { .. })
+                | (Aggregation::Avg(_), V::Avg { .. })
+                | (Aggregation::Stats(_), V::Stats { .. })
+                | (Aggregation::Hist(_), V::Hist)
+                | (Aggregation::Lhist(_), V::Lhist { .. })
+                | (Aggregation::Assign(_), V::Value { .. })
+        )
+    }
+}
+
+/// Width of a sign or zero extension's source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ExtFrom {
+    /// The low 8 bits.
+    B8,
+    /// The low 16 bits.
+    B16,
+    /// The low 32 bits.
+    B32,
+}
+
+impl ExtFrom {
+    /// The number of source bits.
+    pub fn bits(self) -> u32 {
+        match self {
+            ExtFrom::B8 => 8,
+            ExtFrom::B16 => 16,
+            ExtFrom::B32 => 32,
+        }
+    }
 }
 
 /// One IR instruction. Jump targets are instruction indices within the probe and
 /// must be greater than the jump's own index (control flow is a DAG).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Insn {
-    /// `dst = src`
+    /// `dst = mov src`
     Mov {
         /// Destination.
         dst: Reg,
@@ -240,11 +477,22 @@ pub enum Insn {
         /// Second operand.
         b: Operand,
     },
-    /// `dst = sreg name`: read a special register, zero-extended to 64 bits.
+    /// `dst = sext.N src` / `dst = zext.N src`: extend the low N bits of `src` to 64.
+    Ext {
+        /// Destination.
+        dst: Reg,
+        /// Source.
+        src: Operand,
+        /// How many low bits are kept.
+        from: ExtFrom,
+        /// Sign-extend (`sext`) rather than zero-extend (`zext`).
+        signed: bool,
+    },
+    /// `dst = sreg name`: read a special value, zero-extended to 64 bits.
     ReadSpecial {
         /// Destination.
         dst: Reg,
-        /// Which register.
+        /// Which value.
         special: Special,
     },
     /// `dst = site name`: read an operand of the probed instruction.
@@ -253,6 +501,20 @@ pub enum Insn {
         dst: Reg,
         /// Which operand.
         value: SiteValue,
+    },
+    /// `dst = load %x`: read a thread-persistent register.
+    LoadPersist {
+        /// Destination.
+        dst: Reg,
+        /// The register.
+        slot: PersistId,
+    },
+    /// `store %x, src`: write a thread-persistent register.
+    StorePersist {
+        /// The register.
+        slot: PersistId,
+        /// The value.
+        src: Operand,
     },
     /// `jz cond, target` (or `jnz`): jump forward if `cond` is zero (non-zero).
     Branch {
@@ -268,7 +530,7 @@ pub enum Insn {
         /// Index of the instruction jumped to.
         target: u32,
     },
-    /// `map.update @m[k, …] agg`: combine a value into the slot of a key tuple.
+    /// `map.update @m[k, …] agg`: combine a value into the slot of a key tuple (hash maps).
     MapUpdate {
         /// The map.
         map: MapId,
@@ -277,8 +539,65 @@ pub enum Insn {
         /// How the value is combined.
         agg: Aggregation,
     },
+    /// `map.save @m, %cursor, (f, …)`: save a record in the thread's (warp's) next array
+    /// slot, the slot index being the persistent register `cursor`, which is incremented;
+    /// with no slot left the map's drop counter is incremented instead.
+    ArraySave {
+        /// The array map.
+        map: MapId,
+        /// The persistent register holding the next slot index.
+        cursor: PersistId,
+        /// One operand per record field.
+        fields: Vec<Operand>,
+    },
+    /// `map.append @m, (f, …)`: append a record to a ring map.
+    RingAppend {
+        /// The ring map.
+        map: MapId,
+        /// One operand per record field.
+        fields: Vec<Operand>,
+    },
+    /// `printf F, (a, …)`: on the device, append `(F, a, …)` to the printf ring
+    /// ([`Program::printf_ring`](crate::Program::printf_ring)); on the host, print.
+    Printf {
+        /// The format string.
+        format: FormatId,
+        /// Its arguments.
+        args: Vec<Operand>,
+    },
+    /// `host.print @m`: print a map (host blocks only).
+    Print {
+        /// The map.
+        map: MapId,
+    },
+    /// `host.clear @m`: remove every key of a map (host blocks only).
+    Clear {
+        /// The map.
+        map: MapId,
+    },
+    /// `host.zero @m`: set every value of a map to zero, keeping its keys (host blocks only).
+    Zero {
+        /// The map.
+        map: MapId,
+    },
+    /// `host.delete @m[k, …]`: remove one key tuple (host blocks only).
+    Delete {
+        /// The map.
+        map: MapId,
+        /// The key tuple.
+        keys: Vec<Operand>,
+    },
+    /// `host.exit`: stop tracing; `end` blocks run next (host blocks only).
+    StopTracing,
     /// `exit`: end of this probe firing.
     Exit,
+}
+
+fn reg(o: &Operand) -> Option<Reg> {
+    match o {
+        Operand::Reg(r) => Some(*r),
+        Operand::Imm(_) => None,
+    }
 }
 
 impl Insn {
@@ -287,34 +606,52 @@ impl Insn {
         match self {
             Insn::Mov { dst, .. }
             | Insn::Bin { dst, .. }
+            | Insn::Ext { dst, .. }
             | Insn::ReadSpecial { dst, .. }
-            | Insn::ReadSite { dst, .. } => Some(*dst),
-            Insn::Branch { .. } | Insn::Jump { .. } | Insn::MapUpdate { .. } | Insn::Exit => None,
+            | Insn::ReadSite { dst, .. }
+            | Insn::LoadPersist { dst, .. } => Some(*dst),
+            Insn::StorePersist { .. }
+            | Insn::Branch { .. }
+            | Insn::Jump { .. }
+            | Insn::MapUpdate { .. }
+            | Insn::ArraySave { .. }
+            | Insn::RingAppend { .. }
+            | Insn::Printf { .. }
+            | Insn::Print { .. }
+            | Insn::Clear { .. }
+            | Insn::Zero { .. }
+            | Insn::Delete { .. }
+            | Insn::StopTracing
+            | Insn::Exit => None,
         }
     }
 
-    /// The registers this instruction reads.
+    /// The registers this instruction reads, in operand order.
     pub fn uses(&self) -> Vec<Reg> {
-        fn reg(o: &Operand) -> Option<Reg> {
-            match o {
-                Operand::Reg(r) => Some(*r),
-                Operand::Imm(_) => None,
-            }
-        }
         match self {
-            Insn::Mov { src, .. } => reg(src).into_iter().collect(),
+            Insn::Mov { src, .. } | Insn::Ext { src, .. } | Insn::StorePersist { src, .. } => {
+                reg(src).into_iter().collect()
+            }
             Insn::Bin { a, b, .. } => reg(a).into_iter().chain(reg(b)).collect(),
             Insn::Branch { cond, .. } => vec![*cond],
-            Insn::MapUpdate { keys, agg, .. } => {
-                let mut v: Vec<Reg> = keys.iter().filter_map(reg).collect();
-                if let Aggregation::Sum(o) = agg {
-                    v.extend(reg(o));
-                }
-                v
-            }
-            Insn::ReadSpecial { .. } | Insn::ReadSite { .. } | Insn::Jump { .. } | Insn::Exit => {
-                Vec::new()
-            }
+            Insn::MapUpdate { keys, agg, .. } => keys
+                .iter()
+                .chain(agg.operand().as_ref())
+                .filter_map(reg)
+                .collect(),
+            Insn::ArraySave { fields: ops, .. }
+            | Insn::RingAppend { fields: ops, .. }
+            | Insn::Printf { args: ops, .. }
+            | Insn::Delete { keys: ops, .. } => ops.iter().filter_map(reg).collect(),
+            Insn::ReadSpecial { .. }
+            | Insn::ReadSite { .. }
+            | Insn::LoadPersist { .. }
+            | Insn::Jump { .. }
+            | Insn::Print { .. }
+            | Insn::Clear { .. }
+            | Insn::Zero { .. }
+            | Insn::StopTracing
+            | Insn::Exit => Vec::new(),
         }
     }
 
@@ -322,6 +659,47 @@ impl Insn {
     pub fn target(&self) -> Option<u32> {
         match self {
             Insn::Branch { target, .. } | Insn::Jump { target } => Some(*target),
+            _ => None,
+        }
+    }
+
+    /// Whether only the host can run this instruction (`host.*`); a device probe that
+    /// contains one is rejected.
+    pub fn is_host_only(&self) -> bool {
+        matches!(
+            self,
+            Insn::Print { .. }
+                | Insn::Clear { .. }
+                | Insn::Zero { .. }
+                | Insn::Delete { .. }
+                | Insn::StopTracing
+        )
+    }
+
+    /// Whether only a device probe can run this instruction (it reads the GPU or writes
+    /// a device-only map kind); a host block that contains one is rejected.
+    pub fn is_device_only(&self) -> bool {
+        matches!(
+            self,
+            Insn::ReadSpecial { .. }
+                | Insn::ReadSite { .. }
+                | Insn::LoadPersist { .. }
+                | Insn::StorePersist { .. }
+                | Insn::ArraySave { .. }
+                | Insn::RingAppend { .. }
+        )
+    }
+
+    /// The map this instruction names, if any.
+    pub fn map(&self) -> Option<MapId> {
+        match self {
+            Insn::MapUpdate { map, .. }
+            | Insn::ArraySave { map, .. }
+            | Insn::RingAppend { map, .. }
+            | Insn::Print { map }
+            | Insn::Clear { map }
+            | Insn::Zero { map }
+            | Insn::Delete { map, .. } => Some(*map),
             _ => None,
         }
     }

@@ -1,10 +1,15 @@
-//! The byte layout of a launch's map buffer — the single definition that code
-//! generators write and the runtime reads back.
+//! The byte layout of a launch's map buffer and the encodings of its value words — the
+//! single definition that code generators write and the runtime reads back.
 //!
 //! ```text
-//! offset 0                 drops[maps.len()]        u64 each: updates lost (table full)
-//! then, for each map m:    slots[capacity + 1]      each `1 + keys + 1` u64 words:
-//!                                                   [tag, key_0 .. key_{k-1}, value]
+//! offset 0              drops[maps.len()]     u64 each: updates/records lost
+//! then, for each map m, in map order:
+//!   hash                slots[capacity + 1]   each [tag, key_0 .. key_{k-1}, value_0 .. value_{v-1}]
+//!   ring                cursor, records[capacity]           each [seq, field_0 .. field_{v-1}]
+//!   array               base                  u64: byte offset of the map's records (per launch)
+//! then                  launch                u64: the launch's sequence number
+//! ---- total_bytes; then, per launch, for each array map:
+//!   records[blocks][rows per block][slots]    each [seq, field_0 .. field_{v-1}]
 //! ```
 //!
 //! A hash update computes `tag = hash(keys)` (see [`MapLayout::tag`]). A tag of 0 means
@@ -15,8 +20,11 @@
 //! finds it; the value is then combined atomically. When every probe fails the map's
 //! drop counter is incremented. For a single key the tag is a bijection of the key, so
 //! distinct keys never share a slot; for a tuple it is a 64-bit hash of the components.
+//!
+//! Value encodings (all start from a zeroed buffer): [`min_encode`], [`max_encode`],
+//! [`hist_bucket`], [`lhist_bucket`]; `docs/ir.md` has the full table.
 
-use crate::{MapDecl, MapKind};
+use crate::{MapDecl, MapKind, Per};
 use serde::{Deserialize, Serialize};
 
 /// How many slots a hash update tries before it counts a drop. Probes are unrolled in
@@ -38,34 +46,69 @@ pub fn mix64(mut x: u64) -> u64 {
 pub struct MapRegion {
     /// Byte offset of this map's drop counter.
     pub drops_offset: u64,
-    /// Byte offset of slot 0.
+    /// Byte offset of the map's fixed region: slot 0 (hash), the cursor word (ring; the
+    /// records follow it), or the word holding the per-launch offset of its records (array).
     pub slots_offset: u64,
-    /// Slots that keys probe into (a power of two); one extra slot follows them.
+    /// Hash: slots that keys probe into (a power of two; one extra slot follows them).
+    /// Ring: records. Array: slots per thread (warp).
     pub capacity: u32,
-    /// Number of key words per slot.
+    /// Number of key words per slot (0 for rings and arrays).
     pub key_words: u32,
+    /// Words of the value (hash) or of a record's fields (ring, array).
+    #[serde(default = "one")]
+    pub value_words: u32,
+    /// The map's kind.
+    #[serde(default = "default_kind")]
+    pub kind: MapKind,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn default_kind() -> MapKind {
+    MapKind::Hash { capacity: 0 }
 }
 
 impl MapRegion {
-    /// Bytes per slot: tag, keys, value.
+    /// Bytes per slot (hash: tag, keys, value) or record (ring, array: seq, fields).
     pub fn slot_bytes(&self) -> u64 {
-        8 * (2 + u64::from(self.key_words))
+        8 * (1 + u64::from(self.key_words) + u64::from(self.value_words))
     }
 
-    /// Byte offset of slot `i` (`i <= capacity`).
+    /// Byte offset of hash slot `i` (`i <= capacity`) or of ring record `i` (`i < capacity`).
     pub fn slot_offset(&self, i: u32) -> u64 {
-        self.slots_offset + u64::from(i) * self.slot_bytes()
+        let records = match self.kind {
+            MapKind::Ring { .. } => self.slots_offset + 8,
+            _ => self.slots_offset,
+        };
+        records + u64::from(i) * self.slot_bytes()
     }
 
-    /// Byte offset of the value word within a slot.
+    /// Byte offset of the first value word within a hash slot (of the first field within
+    /// a record).
     pub fn value_offset_in_slot(&self) -> u64 {
         8 * (1 + u64::from(self.key_words))
     }
 
-    /// Bytes of this map's slots, the extra slot included.
+    /// Bytes of this map's fixed region: a hash's slots (the extra slot included), a
+    /// ring's cursor and records, an array's offset word.
     pub fn slots_bytes(&self) -> u64 {
-        (u64::from(self.capacity) + 1) * self.slot_bytes()
+        match self.kind {
+            MapKind::Hash { .. } => (u64::from(self.capacity) + 1) * self.slot_bytes(),
+            MapKind::Ring { .. } => 8 + u64::from(self.capacity) * self.slot_bytes(),
+            MapKind::Array { .. } => 8,
+        }
     }
+}
+
+/// The grid of one launch, for the per-launch array regions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaunchDims {
+    /// Blocks in the grid (`nctaid.x * nctaid.y * nctaid.z`).
+    pub blocks: u64,
+    /// Threads per block (`ntid.x * ntid.y * ntid.z`).
+    pub threads_per_block: u32,
 }
 
 /// The layout of every map of a program in one device buffer.
@@ -73,7 +116,22 @@ impl MapRegion {
 pub struct MapLayout {
     /// One region per map, indexed like [`Program::maps`](crate::Program::maps).
     pub regions: Vec<MapRegion>,
-    /// Size of the whole buffer in bytes.
+    /// Byte offset of the `launch` word, which the runtime writes before each launch.
+    #[serde(default)]
+    pub launch_offset: u64,
+    /// Size of the fixed part of the buffer in bytes (array records excluded; see
+    /// [`MapLayout::for_launch`]).
+    pub total_bytes: u64,
+}
+
+/// Where a launch's array records are: what the runtime writes into each array's offset
+/// word, and the buffer size.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaunchLayout {
+    /// For each map (indexed like the program's), the byte offset of its array records;
+    /// `None` for hash and ring maps.
+    pub array_offsets: Vec<Option<u64>>,
+    /// Size of the whole buffer of this launch in bytes.
     pub total_bytes: u64,
 }
 
@@ -85,12 +143,18 @@ impl MapLayout {
             .iter()
             .enumerate()
             .map(|(i, m)| {
-                let MapKind::Hash { capacity } = m.kind;
+                let (capacity, key_words) = match m.kind {
+                    MapKind::Hash { capacity } => (capacity, m.keys.len() as u32),
+                    MapKind::Ring { capacity, .. } => (capacity, 0),
+                    MapKind::Array { slots, .. } => (slots, 0),
+                };
                 let region = MapRegion {
                     drops_offset: 8 * i as u64,
                     slots_offset: offset,
                     capacity,
-                    key_words: m.keys.len() as u32,
+                    key_words,
+                    value_words: m.value.words(),
+                    kind: m.kind,
                 };
                 offset += region.slots_bytes();
                 region
@@ -98,6 +162,33 @@ impl MapLayout {
             .collect();
         MapLayout {
             regions,
+            launch_offset: offset,
+            total_bytes: offset + 8,
+        }
+    }
+
+    /// The array regions of a launch of `dims`, after the fixed part, in map order:
+    /// `records[blocks][rows][slots]`, rows being threads or warps (32 threads) per block.
+    pub fn for_launch(&self, dims: LaunchDims) -> LaunchLayout {
+        let mut offset = self.total_bytes;
+        let array_offsets = self
+            .regions
+            .iter()
+            .map(|r| {
+                let MapKind::Array { per, slots } = r.kind else {
+                    return None;
+                };
+                let here = offset;
+                let records = dims
+                    .blocks
+                    .saturating_mul(array_rows(per, dims.threads_per_block))
+                    .saturating_mul(u64::from(slots));
+                offset = offset.saturating_add(records.saturating_mul(r.slot_bytes()));
+                Some(here)
+            })
+            .collect();
+        LaunchLayout {
+            array_offsets,
             total_bytes: offset,
         }
     }
@@ -109,6 +200,96 @@ impl MapLayout {
             return 1;
         }
         keys.iter().fold(0, |h, &k| mix64(h ^ k))
+    }
+}
+
+/// Rows of an array map per block: threads, or warps of 32 threads (rounded up).
+pub fn array_rows(per: Per, threads_per_block: u32) -> u64 {
+    match per {
+        Per::Thread => u64::from(threads_per_block),
+        Per::Warp => u64::from(threads_per_block).div_ceil(32),
+    }
+}
+
+/// Byte offset of array record `(block, row, slot)` from the map's records.
+pub fn array_record_offset(
+    region: &MapRegion,
+    dims: LaunchDims,
+    block: u64,
+    row: u64,
+    slot: u32,
+) -> Option<u64> {
+    let MapKind::Array { per, slots } = region.kind else {
+        return None;
+    };
+    let rows = array_rows(per, dims.threads_per_block);
+    let index = block
+        .checked_mul(rows)?
+        .checked_add(row)?
+        .checked_mul(u64::from(slots))?
+        .checked_add(u64::from(slot))?;
+    index.checked_mul(region.slot_bytes())
+}
+
+/// `2^63`: the bias that makes signed order unsigned order.
+const SIGN_BIAS: u64 = 1 << 63;
+
+fn bias(signed: bool) -> u64 {
+    if signed {
+        SIGN_BIAS
+    } else {
+        0
+    }
+}
+
+/// The word a `max(x)` update maximises with a 64-bit unsigned atomic max: `x ^ bias`,
+/// where `bias` is 2^63 for signed values (so signed order becomes unsigned order) and 0
+/// otherwise. A zeroed word is the identity (the smallest value).
+pub fn max_encode(x: u64, signed: bool) -> u64 {
+    x ^ bias(signed)
+}
+
+/// Inverse of [`max_encode`].
+pub fn max_decode(word: u64, signed: bool) -> u64 {
+    word ^ bias(signed)
+}
+
+/// The word a `min(x)` update maximises with a 64-bit unsigned atomic max:
+/// `!(x ^ bias)`, so the largest word is the smallest value. A zeroed word decodes to the
+/// largest value, the identity of `min`.
+pub fn min_encode(x: u64, signed: bool) -> u64 {
+    !(x ^ bias(signed))
+}
+
+/// Inverse of [`min_encode`].
+pub fn min_decode(word: u64, signed: bool) -> u64 {
+    !word ^ bias(signed)
+}
+
+/// Counters of a `hist`: bpftrace's log2 buckets over signed 64-bit values.
+pub const HIST_BUCKETS: u32 = 65;
+
+/// The `hist` bucket of `x` (bpftrace's `log2`): 0 for negative values, 1 for 0, and
+/// `2 + floor(log2 x)` for positive ones, i.e. bucket `2 + k` holds `[2^k, 2^(k+1))`.
+pub fn hist_bucket(x: i64) -> u32 {
+    match x {
+        i64::MIN..=-1 => 0,
+        0 => 1,
+        _ => 2 + (63 - x.leading_zeros()),
+    }
+}
+
+/// The `lhist(min, max, step)` bucket of `x` (signed): 0 below `min`, `1 + (x - min) / step`
+/// for `min <= x < max`, and the last bucket, `(max - min) / step + 1`, at or above `max`.
+pub fn lhist_bucket(x: i64, min: i64, max: i64, step: i64) -> u32 {
+    let buckets = crate::lhist_buckets(min, max, step);
+    if x < min {
+        0
+    } else if x >= max || step <= 0 {
+        buckets - 1
+    } else {
+        let i = (i128::from(x) - i128::from(min)) / i128::from(step);
+        u32::try_from(1 + i).unwrap_or(buckets - 1).min(buckets - 1)
     }
 }
 
@@ -138,7 +319,105 @@ mod tests {
         assert_eq!(layout.regions[0].slots_offset, 16);
         assert_eq!(layout.regions[0].slot_bytes(), 24);
         assert_eq!(layout.regions[1].slots_offset, 16 + 17 * 24);
-        assert_eq!(layout.total_bytes, 16 + 17 * 24 + 17 * 32);
+        assert_eq!(layout.launch_offset, 16 + 17 * 24 + 17 * 32);
+        assert_eq!(layout.total_bytes, layout.launch_offset + 8);
         assert_eq!(layout.regions[1].drops_offset, 8);
+    }
+
+    #[test]
+    fn min_max_encodings_order_like_the_values_and_zero_is_the_identity() {
+        let signed = [i64::MIN, -5, -1, 0, 1, 7, i64::MAX];
+        for w in signed.windows(2) {
+            let (a, b) = (w[0] as u64, w[1] as u64);
+            assert!(max_encode(a, true) < max_encode(b, true));
+            assert!(min_encode(a, true) > min_encode(b, true));
+            assert_eq!(max_decode(max_encode(a, true), true), a);
+            assert_eq!(min_decode(min_encode(a, true), true), a);
+        }
+        assert!(min_encode(3, false) > min_encode(u64::MAX, false));
+        assert_eq!(max_decode(0, true), i64::MIN as u64);
+        assert_eq!(min_decode(0, true), i64::MAX as u64);
+        assert_eq!(max_decode(0, false), 0);
+        assert_eq!(min_decode(0, false), u64::MAX);
+    }
+
+    #[test]
+    fn hist_buckets_are_bpftraces_log2() {
+        assert_eq!(hist_bucket(-3), 0);
+        assert_eq!(hist_bucket(0), 1);
+        assert_eq!(hist_bucket(1), 2);
+        assert_eq!(hist_bucket(2), 3);
+        assert_eq!(hist_bucket(3), 3);
+        assert_eq!(hist_bucket(4), 4);
+        assert_eq!(hist_bucket(5), 4);
+        assert_eq!(hist_bucket(100), 8);
+        assert_eq!(hist_bucket(i64::MAX), HIST_BUCKETS - 1);
+    }
+
+    #[test]
+    fn lhist_has_below_linear_and_above_buckets() {
+        assert_eq!(crate::lhist_buckets(0, 100, 10), 12);
+        assert_eq!(lhist_bucket(-1, 0, 100, 10), 0);
+        assert_eq!(lhist_bucket(0, 0, 100, 10), 1);
+        assert_eq!(lhist_bucket(99, 0, 100, 10), 10);
+        assert_eq!(lhist_bucket(100, 0, 100, 10), 11);
+        assert_eq!(lhist_bucket(i64::MAX, i64::MIN, i64::MAX, 1), u32::MAX - 1);
+    }
+
+    #[test]
+    fn rings_and_arrays_are_laid_out_per_launch() {
+        let m = |kind, value| MapDecl {
+            name: "m".into(),
+            kind,
+            keys: vec![],
+            value,
+        };
+        let rec = ValueKind::Record(vec![KeyType::Int { signed: false }; 3]);
+        let maps = [
+            m(
+                MapKind::Ring {
+                    capacity: 4,
+                    overflow: crate::Overflow::Drop,
+                },
+                rec.clone(),
+            ),
+            m(
+                MapKind::Array {
+                    per: Per::Warp,
+                    slots: 2,
+                },
+                rec,
+            ),
+            m(MapKind::Hash { capacity: 2 }, ValueKind::Hist),
+        ];
+        let layout = MapLayout::new(&maps);
+        let ring = layout.regions[0];
+        assert_eq!(ring.slots_offset, 24);
+        assert_eq!(ring.slot_bytes(), 32);
+        assert_eq!(ring.slot_offset(1), 24 + 8 + 32);
+        assert_eq!(layout.regions[1].slots_offset, 24 + 8 + 4 * 32);
+        let hash = layout.regions[2];
+        assert_eq!(hash.slots_offset, 24 + 8 + 4 * 32 + 8);
+        assert_eq!(hash.slot_bytes(), 8 * (1 + u64::from(HIST_BUCKETS)));
+        assert_eq!(
+            layout.launch_offset,
+            hash.slots_offset + 3 * hash.slot_bytes()
+        );
+        let dims = LaunchDims {
+            blocks: 3,
+            threads_per_block: 65,
+        };
+        let launch = layout.for_launch(dims);
+        assert_eq!(
+            launch.array_offsets,
+            vec![None, Some(layout.total_bytes), None]
+        );
+        // 3 blocks × 3 warps × 2 slots of 32-byte records.
+        assert_eq!(launch.total_bytes, layout.total_bytes + 3 * 3 * 2 * 32);
+        let arr = layout.regions[1];
+        assert_eq!(
+            array_record_offset(&arr, dims, 2, 1, 1),
+            Some((2 * 3 + 1) * 2 * 32 + 32)
+        );
     }
 }

@@ -1,179 +1,36 @@
 //! warptrace's probe IR.
 //!
-//! A [`Program`] is a set of maps and a list of [`Probe`]s; each probe is a straight-line
-//! DAG of [`Insn`]s attached to an [`AttachSpec`]. The reference is `docs/ir.md`.
+//! A [`Program`] is a set of maps, thread-persistent registers, printf formats, `config`
+//! values, host blocks and device [`Probe`]s; each probe is a DAG of [`Insn`]s attached
+//! to an [`AttachSpec`]. [`Program::parse`] reads the text form that `Display` prints;
+//! [`MapLayout`] is the device buffer both sides agree on; a [`Bundle`] is what the CLI
+//! hands to the runtime. The reference is `docs/ir.md`.
 #![deny(missing_docs)]
 
+mod attach;
 mod bundle;
 mod insn;
 mod layout;
+mod parse;
+mod program;
 mod text;
 
+pub use attach::{AttachPoint, AttachSpec, Granularity, Isa, LoopEdge, MemOp, MemSpace, Position};
 pub use bundle::{Bundle, BundleError, BUNDLE_FORMAT};
-pub use insn::{Aggregation, BinOp, Insn, MapId, Operand, Reg, SiteValue, Special, Width};
-pub use layout::{mix64, MapLayout, MapRegion, HASH_MAX_PROBES};
-
-use serde::{Deserialize, Serialize};
-
-/// A probe program: the maps it fills and the probes that fill them.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Program {
-    /// Maps, indexed by [`MapId`].
-    pub maps: Vec<MapDecl>,
-    /// Device probes, in source order.
-    pub probes: Vec<Probe>,
-}
-
-impl Program {
-    /// The declaration of a map.
-    pub fn map(&self, id: MapId) -> Option<&MapDecl> {
-        self.maps.get(id.0 as usize)
-    }
-}
-
-/// A byte range in the probe's source text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Span {
-    /// First byte.
-    pub start: u32,
-    /// One past the last byte.
-    pub end: u32,
-}
-
-/// One probe: where it attaches and what it runs there.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Probe {
-    /// Where it attaches.
-    pub attach: AttachSpec,
-    /// Its body; ends with [`Insn::Exit`] on every path.
-    pub insns: Vec<Insn>,
-    /// Source span of each instruction (same length as `insns`), for diagnostics.
-    pub spans: Vec<Option<Span>>,
-}
-
-/// An attach point plus an optional glob on the kernel's name.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct AttachSpec {
-    /// The kind of place the probe runs.
-    pub point: AttachPoint,
-    /// Glob (`*`, `?`) on the kernel's mangled or demangled name; `None` matches every kernel.
-    pub kernel_glob: Option<String>,
-}
-
-/// The places a device probe can run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum AttachPoint {
-    /// At kernel start, every thread.
-    KernelEntry,
-    /// Before every `ret`/`exit`, predicated ones included.
-    KernelExit,
-    /// Before each matching memory instruction.
-    Mem {
-        /// State space.
-        space: MemSpace,
-        /// Kind of access.
-        op: MemOp,
-    },
-}
-
-/// Memory state spaces of `mem:` attach points.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[allow(missing_docs)] // the names are the PTX state spaces
-pub enum MemSpace {
-    Global,
-    Shared,
-    Local,
-    Generic,
-    Any,
-}
-
-/// Memory operations of `mem:` attach points.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[allow(missing_docs)] // load, store, atomic/reduction, asynchronous copy, any
-pub enum MemOp {
-    Load,
-    Store,
-    Atomic,
-    Async,
-    Any,
-}
-
-impl std::fmt::Display for AttachSpec {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.point {
-            AttachPoint::KernelEntry => write!(f, "kernel:entry")?,
-            AttachPoint::KernelExit => write!(f, "kernel:exit")?,
-            AttachPoint::Mem { space, op } => {
-                let space = match space {
-                    MemSpace::Global => "global",
-                    MemSpace::Shared => "shared",
-                    MemSpace::Local => "local",
-                    MemSpace::Generic => "generic",
-                    MemSpace::Any => "*",
-                };
-                let op = match op {
-                    MemOp::Load => "load",
-                    MemOp::Store => "store",
-                    MemOp::Atomic => "atomic",
-                    MemOp::Async => "async",
-                    MemOp::Any => "*",
-                };
-                write!(f, "mem:{space}:{op}")?
-            }
-        }
-        if let Some(glob) = &self.kernel_glob {
-            write!(f, ":{glob}")?;
-        }
-        Ok(())
-    }
-}
-
-/// A map's declaration: its kind, key tuple and value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MapDecl {
-    /// Name without the `@`.
-    pub name: String,
-    /// Storage kind and size.
-    pub kind: MapKind,
-    /// Type of each key component; empty for `@x = …`.
-    pub keys: Vec<KeyType>,
-    /// What the value slot holds.
-    pub value: ValueKind,
-}
-
-/// Storage of a map on the device.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum MapKind {
-    /// Open-addressing hash table in global memory, updated with atomics.
-    Hash {
-        /// Number of slots; a power of two. A full table counts drops.
-        capacity: u32,
-    },
-}
-
-/// How the host prints a key component.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum KeyType {
-    /// An integer, signed or not.
-    Int {
-        /// Printed as a signed value.
-        signed: bool,
-    },
-    /// A kernel id, printed as the kernel's name.
-    Kernel,
-}
-
-/// What a map's value slot aggregates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ValueKind {
-    /// `count()`.
-    Count,
-    /// `sum(x)`.
-    Sum {
-        /// Printed as a signed value.
-        signed: bool,
-    },
-}
+pub use insn::{
+    Aggregation, BinOp, ExtFrom, FormatId, Insn, MapId, Operand, PersistId, Reg, SiteValue,
+    Special, SpecialSource, Width,
+};
+pub use layout::{
+    array_record_offset, array_rows, hist_bucket, lhist_bucket, max_decode, max_encode, min_decode,
+    min_encode, mix64, LaunchDims, LaunchLayout, MapLayout, MapRegion, HASH_MAX_PROBES,
+    HIST_BUCKETS,
+};
+pub use parse::ParseError;
+pub use program::{
+    lhist_buckets, ConfigEntry, ConfigValue, HostBlock, HostEvent, KeyType, MapDecl, MapKind,
+    Overflow, Per, PersistDecl, Probe, Program, Span, ValueKind,
+};
 
 /// The id of a kernel: FNV-1a 64 of its mangled name. Code generators emit it as the
 /// `kernel` builtin; the host maps it back to the name.

@@ -1,7 +1,16 @@
-//! The IR text form (printer). `docs/ir.md` describes the syntax.
+//! The IR text form (printer). `docs/ir.md` describes the syntax; `parse.rs` reads it
+//! back (print∘parse is the identity).
 //!
 //! ```text
+//! config ring_bytes = 1048576
 //! map @blocks: hash(keys = 4096) [kernel] -> count
+//! map @trace: ring(capacity = 1024, overflow = drop) -> record(u64, i64)
+//! persistent %t0
+//! format 0: "%d %x\n"
+//!
+//! host 0: end
+//!   0: host.print @blocks
+//!   1: exit
 //!
 //! probe 0: kernel:entry
 //!   0: r0 = sreg tid.x
@@ -12,7 +21,8 @@
 //! ```
 
 use crate::{
-    Aggregation, AttachSpec, Insn, KeyType, MapKind, Operand, Probe, Program, Reg, ValueKind, Width,
+    ConfigValue, ExtFrom, Insn, KeyType, MapDecl, MapId, MapKind, Operand, Overflow, Per,
+    PersistId, Program, Reg, ValueKind, Width,
 };
 use std::fmt;
 
@@ -31,10 +41,61 @@ impl fmt::Display for Operand {
     }
 }
 
-/// Prints one instruction; map names are resolved through `program`.
+/// `(a, b, c)`, `()` when empty.
+fn tuple(ops: &[Operand]) -> String {
+    let ops: Vec<String> = ops.iter().map(ToString::to_string).collect();
+    format!("({})", ops.join(", "))
+}
+
+/// `[a, b]`, nothing when empty.
+fn keys(ops: &[Operand]) -> String {
+    if ops.is_empty() {
+        return String::new();
+    }
+    let ops: Vec<String> = ops.iter().map(ToString::to_string).collect();
+    format!("[{}]", ops.join(", "))
+}
+
+pub(crate) fn key_type_name(k: KeyType) -> &'static str {
+    match k {
+        KeyType::Int { signed: true } => "i64",
+        KeyType::Int { signed: false } => "u64",
+        KeyType::Kernel => "kernel",
+    }
+}
+
+pub(crate) fn sign_name(signed: bool) -> &'static str {
+    if signed {
+        "i64"
+    } else {
+        "u64"
+    }
+}
+
+pub(crate) fn ext_name(from: ExtFrom) -> u32 {
+    from.bits()
+}
+
+/// Prints one instruction; map and register names are resolved through `program`.
 struct InsnText<'a> {
     program: &'a Program,
     insn: &'a Insn,
+}
+
+impl InsnText<'_> {
+    fn map(&self, id: MapId) -> String {
+        match self.program.map(id) {
+            Some(m) => format!("@{}", m.name),
+            None => format!("@<map {}>", id.0),
+        }
+    }
+
+    fn persist(&self, id: PersistId) -> String {
+        match self.program.persist(id) {
+            Some(p) => format!("%{}", p.name),
+            None => format!("%<persistent {}>", id.0),
+        }
+    }
 }
 
 impl fmt::Display for InsnText<'_> {
@@ -54,8 +115,19 @@ impl fmt::Display for InsnText<'_> {
                 };
                 write!(f, "{dst} = {}.{w} {a}, {b}", op.mnemonic())
             }
+            Insn::Ext {
+                dst,
+                src,
+                from,
+                signed,
+            } => {
+                let m = if *signed { "sext" } else { "zext" };
+                write!(f, "{dst} = {m}.{} {src}", ext_name(*from))
+            }
             Insn::ReadSpecial { dst, special } => write!(f, "{dst} = sreg {}", special.name()),
             Insn::ReadSite { dst, value } => write!(f, "{dst} = site {}", value.name()),
+            Insn::LoadPersist { dst, slot } => write!(f, "{dst} = load {}", self.persist(*slot)),
+            Insn::StorePersist { slot, src } => write!(f, "store {}, {src}", self.persist(*slot)),
             Insn::Branch {
                 cond,
                 if_zero,
@@ -66,31 +138,95 @@ impl fmt::Display for InsnText<'_> {
                 if *if_zero { "jz" } else { "jnz" }
             ),
             Insn::Jump { target } => write!(f, "ja {target}"),
-            Insn::MapUpdate { map, keys, agg } => {
-                match self.program.map(*map) {
-                    Some(m) => write!(f, "map.update @{}", m.name)?,
-                    None => write!(f, "map.update @<map {}>", map.0)?,
-                }
-                if !keys.is_empty() {
-                    let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-                    write!(f, "[{}]", keys.join(", "))?;
-                }
-                match agg {
-                    Aggregation::Count => write!(f, " count"),
-                    Aggregation::Sum(o) => write!(f, " sum {o}"),
+            Insn::MapUpdate { map, keys: k, agg } => {
+                write!(
+                    f,
+                    "map.update {}{} {}",
+                    self.map(*map),
+                    keys(k),
+                    agg.mnemonic()
+                )?;
+                match agg.operand() {
+                    Some(o) => write!(f, " {o}"),
+                    None => Ok(()),
                 }
             }
+            Insn::ArraySave {
+                map,
+                cursor,
+                fields,
+            } => write!(
+                f,
+                "map.save {}, {}, {}",
+                self.map(*map),
+                self.persist(*cursor),
+                tuple(fields)
+            ),
+            Insn::RingAppend { map, fields } => {
+                write!(f, "map.append {}, {}", self.map(*map), tuple(fields))
+            }
+            Insn::Printf { format, args } => write!(f, "printf {}, {}", format.0, tuple(args)),
+            Insn::Print { map } => write!(f, "host.print {}", self.map(*map)),
+            Insn::Clear { map } => write!(f, "host.clear {}", self.map(*map)),
+            Insn::Zero { map } => write!(f, "host.zero {}", self.map(*map)),
+            Insn::Delete { map, keys: k } => {
+                write!(f, "host.delete {}{}", self.map(*map), keys(k))
+            }
+            Insn::StopTracing => write!(f, "host.exit"),
             Insn::Exit => write!(f, "exit"),
         }
     }
 }
 
-impl Program {
-    /// Formats a probe's header line, e.g. `probe 0: kernel:entry`.
-    fn probe_header(index: usize, attach: &AttachSpec) -> String {
-        format!("probe {index}: {attach}")
-    }
+/// Prints a map declaration's line (without the newline).
+struct MapText<'a>(&'a MapDecl);
 
+impl fmt::Display for MapText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let m = self.0;
+        write!(f, "map @{}: ", m.name)?;
+        match m.kind {
+            MapKind::Hash { capacity } => write!(f, "hash(keys = {capacity})")?,
+            MapKind::Array { per, slots } => {
+                let per = match per {
+                    Per::Thread => "thread",
+                    Per::Warp => "warp",
+                };
+                write!(f, "array(per = {per}, slots = {slots})")?
+            }
+            MapKind::Ring { capacity, overflow } => {
+                let overflow = match overflow {
+                    Overflow::Drop => "drop",
+                    Overflow::Overwrite => "overwrite",
+                };
+                write!(f, "ring(capacity = {capacity}, overflow = {overflow})")?
+            }
+        }
+        if !m.keys.is_empty() {
+            let keys: Vec<&str> = m.keys.iter().map(|k| key_type_name(*k)).collect();
+            write!(f, " [{}]", keys.join(", "))?;
+        }
+        write!(f, " -> ")?;
+        match &m.value {
+            ValueKind::Count => write!(f, "count"),
+            ValueKind::Sum { signed } => write!(f, "sum {}", sign_name(*signed)),
+            ValueKind::Min { signed } => write!(f, "min {}", sign_name(*signed)),
+            ValueKind::Max { signed } => write!(f, "max {}", sign_name(*signed)),
+            ValueKind::Avg { signed } => write!(f, "avg {}", sign_name(*signed)),
+            ValueKind::Stats { signed } => write!(f, "stats {}", sign_name(*signed)),
+            ValueKind::Hist => write!(f, "hist"),
+            ValueKind::Lhist { min, max, step } => write!(f, "lhist({min}, {max}, {step})"),
+            ValueKind::Value { signed } => write!(f, "value {}", sign_name(*signed)),
+            ValueKind::Record(fields) => {
+                let fields: Vec<&str> = fields.iter().map(|k| key_type_name(*k)).collect();
+                write!(f, "record({})", fields.join(", "))
+            }
+            ValueKind::Printf { args } => write!(f, "printf({args})"),
+        }
+    }
+}
+
+impl Program {
     /// The text of one instruction of this program, e.g. `r1 = add.64 r0, 1`.
     pub fn insn_text(&self, insn: &Insn) -> String {
         InsnText {
@@ -100,39 +236,47 @@ impl Program {
         .to_string()
     }
 
-    /// The text of one probe.
-    pub fn probe_text(&self, index: usize, probe: &Probe) -> String {
-        let mut out = Self::probe_header(index, &probe.attach);
-        out.push('\n');
-        for (i, insn) in probe.insns.iter().enumerate() {
+    fn body_text(&self, out: &mut String, insns: &[Insn]) {
+        for (i, insn) in insns.iter().enumerate() {
             out.push_str(&format!("  {i}: {}\n", self.insn_text(insn)));
         }
+    }
+
+    /// The text of one probe.
+    pub fn probe_text(&self, index: usize, probe: &crate::Probe) -> String {
+        let mut out = format!("probe {index}: {}\n", probe.attach);
+        self.body_text(&mut out, &probe.insns);
+        out
+    }
+
+    /// The text of one host block.
+    pub fn host_text(&self, index: usize, block: &crate::HostBlock) -> String {
+        let mut out = format!("host {index}: {}\n", block.event.name());
+        self.body_text(&mut out, &block.insns);
         out
     }
 }
 
 impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in &self.config {
+            match &c.value {
+                ConfigValue::Int(v) => writeln!(f, "config {} = {v}", c.key)?,
+                ConfigValue::Str(s) => writeln!(f, "config {} = {s:?}", c.key)?,
+            }
+        }
         for m in &self.maps {
-            let MapKind::Hash { capacity } = m.kind;
-            write!(f, "map @{}: hash(keys = {capacity})", m.name)?;
-            if !m.keys.is_empty() {
-                let keys: Vec<&str> = m
-                    .keys
-                    .iter()
-                    .map(|k| match k {
-                        KeyType::Int { signed: true } => "i64",
-                        KeyType::Int { signed: false } => "u64",
-                        KeyType::Kernel => "kernel",
-                    })
-                    .collect();
-                write!(f, " [{}]", keys.join(", "))?;
-            }
-            match m.value {
-                ValueKind::Count => writeln!(f, " -> count")?,
-                ValueKind::Sum { signed: true } => writeln!(f, " -> sum i64")?,
-                ValueKind::Sum { signed: false } => writeln!(f, " -> sum u64")?,
-            }
+            writeln!(f, "{}", MapText(m))?;
+        }
+        for p in &self.persistent {
+            writeln!(f, "persistent %{}", p.name)?;
+        }
+        for (i, s) in self.formats.iter().enumerate() {
+            writeln!(f, "format {i}: {s:?}")?;
+        }
+        for (i, h) in self.host.iter().enumerate() {
+            writeln!(f)?;
+            write!(f, "{}", self.host_text(i, h))?;
         }
         for (i, p) in self.probes.iter().enumerate() {
             writeln!(f)?;
@@ -156,10 +300,7 @@ mod tests {
                 value: ValueKind::Count,
             }],
             probes: vec![Probe {
-                attach: AttachSpec {
-                    point: AttachPoint::KernelEntry,
-                    kernel_glob: Some("*add*".into()),
-                },
+                attach: AttachSpec::new(AttachPoint::KernelEntry, Some("*add*".into())),
                 insns: vec![
                     Insn::ReadSpecial {
                         dst: Reg(0),
@@ -190,6 +331,7 @@ mod tests {
                 ],
                 spans: vec![None; 6],
             }],
+            ..Program::default()
         };
         insta::assert_snapshot!(program.to_string(), @r"
         map @blocks: hash(keys = 4096) [kernel] -> count

@@ -62,7 +62,7 @@ impl Checker {
         for a in &block.attaches {
             match names::attach_point(&a.parts) {
                 Ok((point, kernel_glob)) => {
-                    let spec = AttachSpec { point, kernel_glob };
+                    let spec = AttachSpec::new(point, kernel_glob);
                     self.attaches.push((a.text(), spec.clone()));
                     attaches.push((spec, a.span));
                 }
@@ -199,8 +199,8 @@ impl Checker {
                 span: value_span,
                 first: first.value_span,
                 name,
-                expected: value_name(first.decl.value),
-                found: value_name(value),
+                expected: value_name(&first.decl.value),
+                found: value_name(&value),
             })
         } else {
             None
@@ -287,7 +287,7 @@ impl Checker {
         let invalid: Vec<Error> = self
             .attaches
             .iter()
-            .filter(|(_, spec)| !names::valid_at(builtin, spec.point))
+            .filter(|(_, spec)| !names::valid_at(builtin, &spec.point))
             .map(|(text, _)| Error::BuiltinNotValidAt {
                 span,
                 name: name.to_string(),
@@ -402,10 +402,20 @@ fn key_name(key: Option<&KeyType>) -> &'static str {
     }
 }
 
-fn value_name(value: ValueKind) -> &'static str {
+fn value_name(value: &ValueKind) -> &'static str {
     match value {
         ValueKind::Count => "count()",
         ValueKind::Sum { signed: true } => "sum() of i64",
         ValueKind::Sum { signed: false } => "sum() of u64",
+        // Not produced by the language yet.
+        ValueKind::Min { .. } => "min()",
+        ValueKind::Max { .. } => "max()",
+        ValueKind::Avg { .. } => "avg()",
+        ValueKind::Stats { .. } => "stats()",
+        ValueKind::Hist => "hist()",
+        ValueKind::Lhist { .. } => "lhist()",
+        ValueKind::Value { .. } => "a value",
+        ValueKind::Record(_) => "records",
+        ValueKind::Printf { .. } => "printf records",
     }
 }

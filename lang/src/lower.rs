@@ -26,6 +26,7 @@ pub(crate) fn lower(program: TProgram) -> Result<Program, Vec<Error>> {
     Ok(Program {
         maps: program.maps,
         probes,
+        ..Program::default()
     })
 }
 

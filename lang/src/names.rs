@@ -72,7 +72,7 @@ pub(crate) fn builtin_hint() -> String {
 pub(crate) const SITE_BUILTINS_VALID_AT: &str = "mem:global:load, mem:global:store, mem:global:*";
 
 /// Whether a builtin may be read at an attach point.
-pub(crate) fn valid_at(builtin: Builtin, point: AttachPoint) -> bool {
+pub(crate) fn valid_at(builtin: Builtin, point: &AttachPoint) -> bool {
     match builtin {
         Builtin::Special(_) => true,
         Builtin::Site(_) => matches!(point, AttachPoint::Mem { .. }),

@@ -2,7 +2,7 @@
 
 use crate::report::{MapEntry, MapReport};
 use std::collections::HashMap;
-use warptrace_ir::{MapLayout, Program};
+use warptrace_ir::{MapKind, MapLayout, Program, ValueKind};
 
 /// The merged contents of every map over all launches read back so far.
 #[derive(Debug, Default)]
@@ -28,7 +28,8 @@ impl Aggregator {
     /// Merges one launch's buffer: every slot with a non-zero tag (the extra slot at index
     /// `capacity` included) adds its value under its key tuple; drop counters add. Counts
     /// and sums both combine by (wrapping) addition. A buffer shorter than the layout is
-    /// read as far as it goes.
+    /// read as far as it goes. Only hash maps with one value word are decoded; the other
+    /// kinds (arrays, rings, multi-word values) are not filled by the code generator yet.
     pub fn merge_buffer(&mut self, layout: &MapLayout, buf: &[u8]) {
         if self.maps.len() < layout.regions.len() {
             self.maps.resize_with(layout.regions.len(), HashMap::new);
@@ -37,6 +38,9 @@ impl Aggregator {
         for (m, region) in layout.regions.iter().enumerate() {
             if let Some(d) = word(buf, region.drops_offset) {
                 self.drops[m] = self.drops[m].wrapping_add(d);
+            }
+            if !matches!(region.kind, MapKind::Hash { .. }) || region.value_words != 1 {
+                continue;
             }
             let keys = region.key_words as u64;
             for i in 0..=region.capacity {
@@ -60,15 +64,19 @@ impl Aggregator {
     }
 
     /// The maps as report entries, named after `program`'s declarations, keys sorted.
+    /// Only `count()` and `sum()` values are reported; the other value kinds have no
+    /// entries yet (the code generator does not fill them).
     pub fn to_reports(&self, program: &Program) -> Vec<MapReport> {
         program
             .maps
             .iter()
             .enumerate()
             .map(|(m, decl)| {
+                let decoded = matches!(decl.value, ValueKind::Count | ValueKind::Sum { .. });
                 let mut entries: Vec<MapEntry> = self
                     .maps
                     .get(m)
+                    .filter(|_| decoded)
                     .into_iter()
                     .flatten()
                     .map(|(k, &v)| MapEntry {
@@ -106,6 +114,7 @@ mod tests {
                 decl("pairs", 2, ValueKind::Count),
             ],
             probes: vec![],
+            ..Program::default()
         }
     }
 

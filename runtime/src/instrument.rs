@@ -117,6 +117,11 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
                 KernelStatus::Rejected(e) => {
                     Err((Reason::VerifierRejection, first_line(&e.to_string())))
                 }
+                // The code generator cannot instrument it yet: the original runs.
+                KernelStatus::Unsupported { what } => Err((
+                    Reason::ParseError,
+                    format!("not supported by the PTX back end yet: {what}"),
+                )),
             };
             kernels.insert(k.name.clone(), (k.params, status));
         }

@@ -67,14 +67,12 @@ mod tests {
             probes: globs
                 .iter()
                 .map(|g| Probe {
-                    attach: AttachSpec {
-                        point: AttachPoint::KernelEntry,
-                        kernel_glob: g.map(str::to_string),
-                    },
+                    attach: AttachSpec::new(AttachPoint::KernelEntry, g.map(str::to_string)),
                     insns: vec![Insn::Exit],
                     spans: vec![None],
                 })
                 .collect(),
+            ..Program::default()
         }
     }
 

@@ -10,7 +10,7 @@ type Expect = &'static [(&'static str, u32)];
 
 fn check(file: &str, point: AttachPoint, op: MemOp, expect: Expect) -> Instrumented {
     let ptx = corpus_file(file);
-    let program = programs::verified(&programs::skeleton_with(point, op));
+    let program = programs::verified(&programs::skeleton_with(point.clone(), op));
     let out = instrument(&ptx, &program).unwrap_or_else(|e| panic!("{file}: {e}"));
     let got: Vec<(String, u32)> = out
         .kernels
@@ -19,6 +19,7 @@ fn check(file: &str, point: AttachPoint, op: MemOp, expect: Expect) -> Instrumen
             KernelStatus::Instrumented { sites } => (k.name.clone(), *sites),
             KernelStatus::NoSites => (k.name.clone(), 0),
             KernelStatus::Rejected(e) => panic!("{file}: {} rejected:\n{e}", k.name),
+            KernelStatus::Unsupported { what } => panic!("{file}: {}: {what}", k.name),
         })
         .collect();
     let want: Vec<(String, u32)> = expect.iter().map(|(n, s)| (n.to_string(), *s)).collect();
@@ -180,4 +181,21 @@ fn snapshot_vector_add_skeleton() {
     let m = parse(&out.ptx).expect("parses");
     let f = m.kernel("vector_add").expect("kernel");
     insta::assert_snapshot!(&out.ptx[..f.span.end]);
+}
+
+#[test]
+fn unsupported_operations_leave_the_kernel_unmodified() {
+    use warptrace_ir::{Insn, Reg, Special};
+    let ptx = corpus_file("triton_vector_add.ptx");
+    let mut program = programs::skeleton_with(AttachPoint::KernelEntry, MemOp::Load);
+    program.probes[0].insns[0] = Insn::ReadSpecial {
+        dst: Reg(0),
+        special: Special::GlobalTimer,
+    };
+    let out = instrument(&ptx, &programs::verified(&program)).expect("fails open");
+    match &out.kernels[0].status {
+        KernelStatus::Unsupported { what } => assert_eq!(what, "sreg globaltimer"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(out.ptx, ptx);
 }

@@ -38,10 +38,16 @@ pub enum IrRule {
     MissingExit,
     /// A register is read on some path before any write.
     UseBeforeDef,
-    /// A map update names an unknown map or the wrong number of keys.
+    /// A map operation names an unknown map, the wrong number of keys or fields, an
+    /// aggregation or operation its map's kind does not have, or an unknown persistent
+    /// register or format.
     MapUsage,
-    /// An operand read (`bytes`, `addr`) at an attach point that has none.
+    /// An operand read (`bytes`, `addr`, `value`, `opcode`) or a per-site value (`pc`,
+    /// `file`, `line`) at an attach point that probes no instruction.
     SiteOperand,
+    /// A host-only operation (`host.print`, `host.clear`, `host.zero`, `host.delete`,
+    /// `host.exit`) in a device probe.
+    HostOnly,
     /// A division or remainder whose divisor may be zero.
     DivisorMayBeZero,
     /// The probe exceeds the instruction budget.

@@ -37,9 +37,20 @@ impl ProbeCfg {
                 Insn::Branch { target, .. } => (Some(*target), true),
                 Insn::Mov { .. }
                 | Insn::Bin { .. }
+                | Insn::Ext { .. }
                 | Insn::ReadSpecial { .. }
                 | Insn::ReadSite { .. }
-                | Insn::MapUpdate { .. } => (None, true),
+                | Insn::LoadPersist { .. }
+                | Insn::StorePersist { .. }
+                | Insn::MapUpdate { .. }
+                | Insn::ArraySave { .. }
+                | Insn::RingAppend { .. }
+                | Insn::Printf { .. }
+                | Insn::Print { .. }
+                | Insn::Clear { .. }
+                | Insn::Zero { .. }
+                | Insn::Delete { .. }
+                | Insn::StopTracing => (None, true),
             };
             if let Some(target) = jump {
                 let t = target as usize;

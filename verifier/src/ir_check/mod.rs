@@ -15,7 +15,7 @@ mod tests;
 use crate::{IrError, IrRule};
 use cfg::ProbeCfg;
 use facts::{ImmediatesOnly, ValueFacts};
-use warptrace_ir::{Aggregation, AttachPoint, Insn, Probe, Program, ValueKind};
+use warptrace_ir::{Insn, MapKind, Probe, Program, Special, SpecialSource};
 
 /// The most IR instructions one probe may have. Hash updates are unrolled
 /// ([`warptrace_ir::HASH_MAX_PROBES`] tries each) when lowered, so this bounds the
@@ -77,8 +77,9 @@ fn check_probe(report: &mut ProbeReport<'_>) {
         );
     }
     for (i, insn) in probe.insns.iter().enumerate() {
-        check_map_update(report, i, insn);
+        check_map_usage(report, i, insn);
         check_site_operand(report, i, insn);
+        check_host_only(report, i, insn);
     }
     let cfg = ProbeCfg::build(report);
     if within_budget {
@@ -89,72 +90,206 @@ fn check_probe(report: &mut ProbeReport<'_>) {
     check_divisors(report, &ImmediatesOnly);
 }
 
-/// `MapUsage`: the map exists, the key tuple has the declared arity, and the
-/// aggregation is the one the map's value slot holds.
-fn check_map_update(report: &mut ProbeReport<'_>, i: usize, insn: &Insn) {
-    let Insn::MapUpdate { map, keys, agg } = insn else {
+/// `MapUsage`: every map, persistent register and format named exists; a hash update
+/// has the declared key arity and the aggregation the map's value holds; an array save /
+/// ring append targets a map of that kind with one operand per record field; a `printf`
+/// has a printf ring wide enough for its arguments.
+fn check_map_usage(report: &mut ProbeReport<'_>, i: usize, insn: &Insn) {
+    let program = report.program;
+    let persist = match insn {
+        Insn::LoadPersist { slot, .. } | Insn::StorePersist { slot, .. } => Some(*slot),
+        Insn::ArraySave { cursor, .. } => Some(*cursor),
+        _ => None,
+    };
+    if let Some(slot) = persist {
+        if program.persist(slot).is_none() {
+            let message = format!(
+                "names persistent register {}, but the program declares {}",
+                slot.0,
+                program.persistent.len()
+            );
+            report.error(Some(i), IrRule::MapUsage, message);
+        }
+    }
+    if let Insn::Printf { format, args } = insn {
+        if program.format(*format).is_none() {
+            let message = format!(
+                "printf names format {}, but the program has {}",
+                format.0,
+                program.formats.len()
+            );
+            report.error(Some(i), IrRule::MapUsage, message);
+        }
+        let ring = program.printf_ring().and_then(|m| program.map(m));
+        match ring.map(|m| &m.value) {
+            Some(warptrace_ir::ValueKind::Printf { args: n }) if args.len() <= *n as usize => {}
+            Some(_) => report.error(
+                Some(i),
+                IrRule::MapUsage,
+                format!(
+                    "printf passes {} argument(s), more than its ring holds",
+                    args.len()
+                ),
+            ),
+            None => report.error(
+                Some(i),
+                IrRule::MapUsage,
+                "printf, but the program has no printf ring".into(),
+            ),
+        }
+    }
+    let Some(map) = insn.map() else {
         return;
     };
-    let Some(decl) = report.program.map(*map) else {
-        let declared = report.program.maps.len();
+    let Some(decl) = program.map(map) else {
+        let declared = program.maps.len();
         report.error(
             Some(i),
             IrRule::MapUsage,
             format!(
-                "map.update names map {}, but the program declares {declared} map(s)",
+                "{} names map {}, but the program declares {declared} map(s)",
+                mnemonic(insn),
                 map.0
             ),
         );
         return;
     };
-    if keys.len() != decl.keys.len() {
-        report.error(
-            Some(i),
-            IrRule::MapUsage,
-            format!(
-                "@{} is declared with {} key(s), but the update passes {}",
-                decl.name,
-                decl.keys.len(),
-                keys.len()
-            ),
-        );
+    let keys = match insn {
+        Insn::MapUpdate { keys, .. } | Insn::Delete { keys, .. } => Some(keys),
+        _ => None,
+    };
+    if let Some(keys) = keys {
+        if keys.len() != decl.keys.len() {
+            report.error(
+                Some(i),
+                IrRule::MapUsage,
+                format!(
+                    "@{} is declared with {} key(s), but the update passes {}",
+                    decl.name,
+                    decl.keys.len(),
+                    keys.len()
+                ),
+            );
+        }
     }
-    let agrees = matches!(
-        (decl.value, agg),
-        (ValueKind::Count, Aggregation::Count) | (ValueKind::Sum { .. }, Aggregation::Sum(_))
-    );
-    if !agrees {
-        let (declared, used) = match agg {
-            Aggregation::Count => ("sum", "count"),
-            Aggregation::Sum(_) => ("count", "sum"),
-        };
+    let kind_ok = match insn {
+        Insn::MapUpdate { .. } | Insn::Delete { .. } => matches!(decl.kind, MapKind::Hash { .. }),
+        Insn::ArraySave { .. } => matches!(decl.kind, MapKind::Array { .. }),
+        Insn::RingAppend { .. } => matches!(decl.kind, MapKind::Ring { .. }),
+        _ => true,
+    };
+    if !kind_ok {
         report.error(
             Some(i),
             IrRule::MapUsage,
             format!(
-                "@{} aggregates {declared}, but the update does {used}",
+                "{} on @{}, a map of another kind",
+                mnemonic(insn),
                 decl.name
             ),
         );
+        return;
+    }
+    match insn {
+        Insn::MapUpdate { agg, .. } if !agg.fits(&decl.value) => {
+            report.error(
+                Some(i),
+                IrRule::MapUsage,
+                format!(
+                    "@{} aggregates {}, but the update does {}",
+                    decl.name,
+                    value_name(&decl.value),
+                    agg.mnemonic()
+                ),
+            );
+        }
+        Insn::ArraySave { fields, .. } | Insn::RingAppend { fields, .. } => {
+            let words = decl.value.words() as usize;
+            let is_record = matches!(decl.value, warptrace_ir::ValueKind::Record(_));
+            if !is_record || fields.len() != words {
+                report.error(
+                    Some(i),
+                    IrRule::MapUsage,
+                    format!(
+                        "@{} holds records of {words} field(s), but {} passes {}",
+                        decl.name,
+                        mnemonic(insn),
+                        fields.len()
+                    ),
+                );
+            }
+        }
+        _ => {}
     }
 }
 
-/// `SiteOperand`: `site` reads an operand of the probed instruction, which only `mem:`
-/// attach points have.
+/// The mnemonic of an instruction's text form (its first word after `rD =`).
+fn mnemonic(insn: &Insn) -> &'static str {
+    match insn {
+        Insn::MapUpdate { .. } => "map.update",
+        Insn::ArraySave { .. } => "map.save",
+        Insn::RingAppend { .. } => "map.append",
+        Insn::Print { .. } => "host.print",
+        Insn::Clear { .. } => "host.clear",
+        Insn::Zero { .. } => "host.zero",
+        Insn::Delete { .. } => "host.delete",
+        _ => "instruction",
+    }
+}
+
+/// How a map's value is named in messages: the aggregation that fills it.
+fn value_name(value: &warptrace_ir::ValueKind) -> &'static str {
+    use warptrace_ir::ValueKind as V;
+    match value {
+        V::Count => "count",
+        V::Sum { .. } => "sum",
+        V::Min { .. } => "min",
+        V::Max { .. } => "max",
+        V::Avg { .. } => "avg",
+        V::Stats { .. } => "stats",
+        V::Hist => "hist",
+        V::Lhist { .. } => "lhist",
+        V::Value { .. } => "assign",
+        V::Record(_) => "records",
+        V::Printf { .. } => "printf records",
+    }
+}
+
+/// `SiteOperand`: `site` reads an operand of the probed instruction, and `pc`, `file`,
+/// `line` are per-site values; only attach points at an instruction have one.
 fn check_site_operand(report: &mut ProbeReport<'_>, i: usize, insn: &Insn) {
-    let Insn::ReadSite { value, .. } = insn else {
-        return;
+    let what = match insn {
+        Insn::ReadSite { value, .. } => format!("`site {}` reads an operand of", value.name()),
+        Insn::ReadSpecial { special, .. } if special.source() == SpecialSource::SiteImmediate => {
+            format!("`sreg {}` describes", special_name(*special))
+        }
+        _ => return,
     };
-    if !matches!(report.probe.attach.point, AttachPoint::Mem { .. }) {
+    if !report.probe.attach.point.has_instruction() {
         let attach = report.probe.attach.to_string();
         report.error(
             Some(i),
             IrRule::SiteOperand,
             format!(
-                "`site {}` reads an operand of the probed instruction, but {attach} probes no \
-                 instruction (only mem: probes do)",
-                value.name()
+                "{what} the probed instruction, but {attach} probes no instruction (only \
+                 instruction probes such as mem: do)"
             ),
+        );
+    }
+}
+
+fn special_name(s: Special) -> &'static str {
+    s.name()
+}
+
+/// `HostOnly`: `host.*` operations run only in host blocks.
+fn check_host_only(report: &mut ProbeReport<'_>, i: usize, insn: &Insn) {
+    if insn.is_host_only() {
+        let attach = report.probe.attach.to_string();
+        report.error(
+            Some(i),
+            IrRule::HostOnly,
+            format!("a host-only operation in the device probe {attach}; it belongs in begin, end or launch:complete"),
         );
     }
 }

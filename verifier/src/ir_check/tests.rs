@@ -21,13 +21,11 @@ fn program(point: AttachPoint, insns: Vec<Insn>) -> Program {
     Program {
         maps: vec![blocks_map()],
         probes: vec![Probe {
-            attach: AttachSpec {
-                point,
-                kernel_glob: None,
-            },
+            attach: AttachSpec::new(point, None),
             insns,
             spans,
         }],
+        ..Program::default()
     }
 }
 
@@ -271,6 +269,58 @@ fn rejects_site_read_at_kernel_entry() {
     };
     let e = rejects(&p, IrRule::SiteOperand, Some(3));
     assert!(e.message.contains("kernel:entry"), "{e}");
+}
+
+#[test]
+fn rejects_per_site_value_at_kernel_exit() {
+    let mut p = blocks_per_kernel();
+    p.probes[0].attach.point = AttachPoint::KernelExit;
+    p.probes[0].insns[3] = sreg(2, Special::Line);
+    let e = rejects(&p, IrRule::SiteOperand, Some(3));
+    assert!(e.message.contains("`sreg line`"), "{e}");
+}
+
+#[test]
+fn rejects_host_only_operation_in_a_device_probe() {
+    let mut p = blocks_per_kernel();
+    p.probes[0].insns[4] = Insn::Print { map: MapId(0) };
+    let e = rejects(&p, IrRule::HostOnly, Some(4));
+    assert!(e.message.contains("host-only"), "{e}");
+}
+
+#[test]
+fn rejects_ring_append_to_a_hash_map() {
+    let mut p = blocks_per_kernel();
+    p.probes[0].insns[4] = Insn::RingAppend {
+        map: MapId(0),
+        fields: vec![r(2)],
+    };
+    let e = rejects(&p, IrRule::MapUsage, Some(4));
+    assert!(e.message.contains("another kind"), "{e}");
+}
+
+#[test]
+fn accepts_the_new_operations_where_they_belong() {
+    let p = Program::parse(
+        "map @t: ring(capacity = 8, overflow = drop) -> record(u64, u64)\n\
+         map @pf: ring(capacity = 8, overflow = drop) -> printf(2)\n\
+         map @h: hash(keys = 8) [u64] -> hist\n\
+         persistent %t0\n\
+         format 0: \"%d %d\"\n\
+         \n\
+         probe 0: after mem:global:load\n\
+         \x20 0: r0 = site value\n\
+         \x20 1: r1 = load %t0\n\
+         \x20 2: r2 = sreg pc\n\
+         \x20 3: map.append @t, (r0, r1)\n\
+         \x20 4: printf 0, (r0, r2)\n\
+         \x20 5: r3 = zext.8 r0\n\
+         \x20 6: map.update @h[r3] hist r1\n\
+         \x20 7: store %t0, r0\n\
+         \x20 8: exit\n",
+    )
+    .expect("parses");
+    verify_program(&p).expect("accepted");
 }
 
 #[test]
