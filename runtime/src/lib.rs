@@ -15,6 +15,7 @@ mod hooks;
 mod image;
 mod instrument;
 mod launch;
+mod output;
 mod report;
 mod select;
 mod state;
@@ -26,9 +27,12 @@ mod image_tests;
 mod report_tests;
 
 pub use config::{ENV_BUNDLE, ENV_FAULT, ENV_RESULTS, ENV_VERBOSE};
+pub use output::{
+    hist, json, text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, PrintArgs, Value,
+};
 pub use report::{
-    demangle, render_summary, render_text, KernelReport, KernelState, MapEntry, MapReport, Reason,
-    Report, Summary, REPORT_FORMAT,
+    demangle, map_outputs, render_summary, render_text, KernelReport, KernelState, MapEntry,
+    MapReport, Reason, Report, Summary, REPORT_FORMAT,
 };
 
 /// The interposers, to be exported under the driver's names by the preload library.

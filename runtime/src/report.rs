@@ -1,6 +1,7 @@
 //! The per-process result file and its rendering: pure functions the CLI calls after the
 //! traced program exits.
 
+use crate::output::{text, KeyPart, Kind, MapOutput, Number, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -235,71 +236,90 @@ pub fn demangle(name: &str) -> String {
         .unwrap_or_else(|| name.to_string())
 }
 
-/// A typed map word, for printing and ordering.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum Typed {
-    Signed(i64),
-    Unsigned(u64),
-    Name(String),
-}
-
-impl std::fmt::Display for Typed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Typed::Signed(v) => write!(f, "{v}"),
-            Typed::Unsigned(v) => write!(f, "{v}"),
-            Typed::Name(s) => f.write_str(s),
-        }
-    }
-}
-
-/// The maps of `report` in bpftrace's text format, in `program`'s map order: keyed maps as
-/// `@name[k1, k2]: value` sorted by value (then key), unkeyed ones as `@name: value`, a
-/// blank line between maps; then, after another blank line, a line per map that dropped
-/// updates.
-pub fn render_text(program: &Program, report: &Report) -> String {
-    let mut blocks = Vec::new();
-    let mut drops = String::new();
+/// The maps of `report` that `program` declares, typed for the printers of
+/// [`crate::text`] and [`crate::json`]: `kernel` keys become demangled names (unknown ids
+/// print as hex), signed words are reinterpreted as `i64`, and a min/max word is taken
+/// as the decoded value. Maps absent from the report (no process ran) are left out;
+/// present but empty maps are kept, since bpftrace prints them too. Kinds whose value is
+/// more than one word (avg, stats, hist, lhist) are left out until [`MapEntry`] carries
+/// whole value slots.
+pub fn map_outputs(program: &Program, report: &Report) -> Vec<MapOutput> {
+    let mut out = Vec::new();
     for decl in &program.maps {
         let Some(map) = report.maps.iter().find(|m| m.name == decl.name) else {
             continue;
         };
-        let value = |v: u64| match decl.value {
-            ValueKind::Sum { signed: true } => Typed::Signed(v as i64),
-            ValueKind::Sum { signed: false } | ValueKind::Count => Typed::Unsigned(v),
+        // Kinds a `MapEntry`'s one word cannot carry are left out (see above).
+        let Some((kind, _)) = one_word(&decl.value, 0) else {
+            continue;
         };
         let key = |t: &KeyType, k: u64| match t {
-            KeyType::Int { signed: true } => Typed::Signed(k as i64),
-            KeyType::Int { signed: false } => Typed::Unsigned(k),
-            KeyType::Kernel => Typed::Name(report.kernel_name(k)),
+            KeyType::Int { signed: true } => KeyPart::Int(k as i64),
+            KeyType::Int { signed: false } => KeyPart::UInt(k),
+            KeyType::Kernel => KeyPart::Str(report.kernel_name(k)),
         };
-        let mut rows: Vec<(Typed, Vec<Typed>)> = map
+        let entries = map
             .entries
             .iter()
-            .map(|e| {
+            .filter_map(|e| {
                 let keys = decl
                     .keys
                     .iter()
                     .zip(&e.keys)
                     .map(|(t, &k)| key(t, k))
                     .collect();
-                (value(e.value), keys)
+                let (_, value) = one_word(&decl.value, e.value)?;
+                Some((keys, value))
             })
             .collect();
-        rows.sort();
-        let mut block = String::new();
-        for (v, keys) in rows {
-            if decl.keys.is_empty() {
-                let _ = writeln!(block, "@{}: {v}", decl.name);
-            } else {
-                let keys: Vec<String> = keys.iter().map(ToString::to_string).collect();
-                let _ = writeln!(block, "@{}[{}]: {v}", decl.name, keys.join(", "));
-            }
+        out.push(MapOutput::new(decl.name.clone(), kind, entries));
+    }
+    out
+}
+
+/// A one-word map value typed for printing; `None` for the kinds whose value slot is
+/// more than one word (avg, stats, hist, lhist), which a [`MapEntry`] does not carry
+/// yet, and for array and ring records, which are not printed as maps.
+fn one_word(kind: &ValueKind, word: u64) -> Option<(Kind, Value)> {
+    let number = |signed: bool| {
+        if signed {
+            Number::Signed(word as i64)
+        } else {
+            Number::Unsigned(word)
         }
-        if !block.is_empty() {
-            blocks.push(block);
-        }
-        if map.drops > 0 {
+    };
+    Some(match *kind {
+        ValueKind::Count => (Kind::Count, Value::Count(word)),
+        ValueKind::Sum { signed } => (Kind::Sum, Value::Sum(number(signed))),
+        ValueKind::Min { signed } => (Kind::Min, Value::Min(number(signed))),
+        ValueKind::Max { signed } => (Kind::Max, Value::Max(number(signed))),
+        ValueKind::Value { signed } => (Kind::Int, Value::Int(number(signed))),
+        ValueKind::Avg { .. }
+        | ValueKind::Stats { .. }
+        | ValueKind::Hist
+        | ValueKind::Lhist { .. }
+        | ValueKind::Record(_)
+        | ValueKind::Printf { .. } => return None,
+    })
+}
+
+/// The maps of `report` as bpftrace prints its maps when a program ends
+/// ([`crate::text::exit`]: two newlines, then every map in name order, keyed entries
+/// sorted by value); then one line per map that dropped updates. Empty when the report
+/// holds none of `program`'s maps (no process reported).
+pub fn render_text(program: &Program, report: &Report) -> String {
+    let maps = map_outputs(program, report);
+    if maps.is_empty() {
+        return String::new();
+    }
+    let mut out = text::exit(&maps);
+    let mut drops = String::new();
+    for decl in &program.maps {
+        if let Some(map) = report
+            .maps
+            .iter()
+            .find(|m| m.name == decl.name && m.drops > 0)
+        {
             let _ = writeln!(
                 drops,
                 "warptrace: @{}: {} updates dropped (map full)",
@@ -307,13 +327,10 @@ pub fn render_text(program: &Program, report: &Report) -> String {
             );
         }
     }
-    let mut out = blocks.join("\n");
-    if !drops.is_empty() {
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&drops);
+    if !drops.is_empty() && !out.ends_with("\n\n") {
+        out.push('\n');
     }
+    out.push_str(&drops);
     out
 }
 

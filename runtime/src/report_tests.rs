@@ -24,8 +24,13 @@ fn program() -> Program {
                 ValueKind::Sum { signed: true },
             ),
             decl("never", vec![], ValueKind::Count),
+            decl(
+                "low",
+                vec![KeyType::Int { signed: false }],
+                ValueKind::Min { signed: true },
+            ),
         ],
-        probes: vec![],
+        ..Program::default()
     }
 }
 
@@ -77,6 +82,11 @@ fn process(pid: u32, scale: u64) -> Report {
                 entries: vec![],
                 drops: 0,
             },
+            MapReport {
+                name: "low".into(),
+                entries: vec![entry(&[pid.into()], (-3i64) as u64)],
+                drops: 0,
+            },
         ],
         kernels,
         summary: Summary {
@@ -110,16 +120,19 @@ fn process(pid: u32, scale: u64) -> Report {
 #[test]
 fn renders_bpftrace_text() {
     let text = render_text(&program(), &process(10, 1));
-    let expected = "\
-@launches[0xdead]: 1
-@launches[vector_add]: 3
-@launches[twice(float*)]: 4
+    // bpftrace's exit printing (src/main.cpp, BPFtrace::print_maps): two newlines, then
+    // the maps in name order; a count/sum/min map ends with its last line (no blank line,
+    // TextOutput::map), an empty map prints one newline.
+    let expected = "
 
 @bytes: 4096
-
 @delta[-2, 7]: -5
 @delta[1, 1]: 9
 @delta[3, 1]: 9
+@launches[0xdead]: 1
+@launches[vector_add]: 3
+@launches[twice(float*)]: 4
+@low[10]: -3
 
 warptrace: @delta: 2 updates dropped (map full)
 ";
@@ -131,16 +144,17 @@ fn merges_processes() {
     let merged = Report::merge(vec![process(11, 2), process(10, 1)]);
     assert_eq!(merged.pids, [10, 11]);
     let text = render_text(&program(), &merged);
-    let expected = "\
-@launches[0xdead]: 2
-@launches[vector_add]: 9
-@launches[twice(float*)]: 12
+    let expected = "
 
 @bytes: 12288
-
 @delta[-2, 7]: -10
 @delta[1, 1]: 18
 @delta[3, 1]: 18
+@launches[0xdead]: 2
+@launches[vector_add]: 9
+@launches[twice(float*)]: 12
+@low[10]: -3
+@low[11]: -3
 
 warptrace: @delta: 6 updates dropped (map full)
 ";
