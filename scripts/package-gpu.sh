@@ -9,9 +9,9 @@ source .tools/env.sh
 cargo build --release -p warptrace -p warptrace-preload
 rm -rf .gpu && mkdir -p .gpu
 cp target/release/warptrace target/release/libwarptrace_preload.so .gpu/
-# --no-compress: this version reads uncompressed fatbinary PTX (see docs).
+# nvcc's defaults: the fatbinary's PTX is zstd-compressed, as in real programs.
 # The PyPI toolchain keeps its libraries in lib/, not targets/*/lib as nvcc.profile expects.
-nvcc -arch=sm_90a -lineinfo --no-compress -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/nvcc_app tests/workloads/nvcc_app.cu
+nvcc -arch=sm_90a -lineinfo -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/nvcc_app tests/workloads/nvcc_app.cu
 for f in .gpu/*; do
   ldd "$f" 2>/dev/null | awk '/=>/ {print $3}' | while read -r lib; do
     case "$(basename "$lib")" in

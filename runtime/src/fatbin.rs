@@ -8,6 +8,12 @@
 //!         0x10 u32 compressed size (0: stored) | 0x1c u32 arch (e.g. 90)
 //!         0x28 u64 flags (0x2000 LZ4 / 0x8000 zstd compressed) | 0x38 u64 uncompressed size
 //! ```
+//!
+//! A compressed payload is a raw LZ4 block or a zstd frame of `uncompressed size` bytes
+//! (checked against `fatbinary --compress-all --compress-mode=speed|default` output).
+//!
+//! ```text
+//! ```
 
 /// Magic of a fatbinary header.
 pub const FATBIN_MAGIC: u32 = 0xBA55_ED50;
@@ -16,6 +22,19 @@ pub const WRAPPER_MAGIC: u32 = 0x4662_43b1;
 
 const FLAG_COMPRESSED_LZ4: u64 = 0x2000;
 const FLAG_COMPRESSED_ZSTD: u64 = 0x8000;
+
+/// Decompressed entries larger than this are refused (a corrupt size must not make us
+/// allocate without bound).
+const MAX_UNCOMPRESSED: u64 = 1 << 30;
+
+/// How an entry's payload is compressed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// A raw LZ4 block (`fatbinary --compress-mode=speed`; older toolkits' default).
+    Lz4,
+    /// A zstd frame (CUDA 13's default).
+    Zstd,
+}
 
 /// What an entry holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,10 +54,39 @@ pub struct Entry<'a> {
     pub kind: EntryKind,
     /// Target architecture, `major * 10 + minor`.
     pub arch: u32,
-    /// Whether the payload is compressed.
-    pub compressed: bool,
+    /// How the payload is compressed, if it is.
+    pub compression: Option<Compression>,
+    /// Size of the payload once decompressed (meaningful when compressed).
+    pub uncompressed_size: u64,
     /// The payload: stored bytes (PTX without its trailing NUL padding) or the compressed stream.
     pub payload: &'a [u8],
+}
+
+impl Entry<'_> {
+    /// The entry's contents, decompressed if needed (PTX without its trailing NULs).
+    pub fn contents(&self) -> Result<std::borrow::Cow<'_, [u8]>, String> {
+        let Some(compression) = self.compression else {
+            return Ok(std::borrow::Cow::Borrowed(self.payload));
+        };
+        if self.uncompressed_size > MAX_UNCOMPRESSED {
+            return Err(format!(
+                "compressed entry claims {} bytes",
+                self.uncompressed_size
+            ));
+        }
+        let size = self.uncompressed_size as usize;
+        let mut data = match compression {
+            Compression::Lz4 => lz4_flex::block::decompress(self.payload, size)
+                .map_err(|e| format!("corrupt LZ4 entry: {e}"))?,
+            Compression::Zstd => zstd::bulk::decompress(self.payload, size)
+                .map_err(|e| format!("corrupt zstd entry: {e}"))?,
+        };
+        if self.kind == EntryKind::Ptx {
+            let n = data.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+            data.truncate(n);
+        }
+        Ok(std::borrow::Cow::Owned(data))
+    }
 }
 
 /// Whether `image` starts with a fatbinary header.
@@ -85,9 +133,17 @@ pub fn entries(image: &[u8]) -> Result<Vec<Entry<'_>>, String> {
                 .checked_add(padded)
                 .and_then(|stop| e.get(hsize..stop))
                 .ok_or("entry payload past the container")?;
-            let compressed =
-                compressed_size != 0 || flags & (FLAG_COMPRESSED_LZ4 | FLAG_COMPRESSED_ZSTD) != 0;
-            let payload = if compressed {
+            let uncompressed_size = u64_at(e, 0x38).ok_or("truncated entry")?;
+            let compression = if flags & FLAG_COMPRESSED_ZSTD != 0 {
+                Some(Compression::Zstd)
+            } else if flags & FLAG_COMPRESSED_LZ4 != 0 {
+                Some(Compression::Lz4)
+            } else if compressed_size != 0 {
+                return Err(format!("entry compressed with unknown flags {flags:#x}"));
+            } else {
+                None
+            };
+            let payload = if compression.is_some() {
                 &payload[..compressed_size.min(payload.len())]
             } else if kind == EntryKind::Ptx {
                 let n = payload.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
@@ -98,7 +154,8 @@ pub fn entries(image: &[u8]) -> Result<Vec<Entry<'_>>, String> {
             out.push(Entry {
                 kind,
                 arch,
-                compressed,
+                compression,
+                uncompressed_size,
                 payload,
             });
             at += hsize + padded;

@@ -15,9 +15,6 @@ pub enum ImageError {
     /// The image carries no PTX this device can use.
     #[error("no PTX in image ({0})")]
     NoPtx(String),
-    /// The PTX this device would use is compressed.
-    #[error("compressed PTX (not yet supported)")]
-    CompressedPtx,
 }
 
 /// The PTX of `image` for a device of compute capability `cc` (`major * 10 + minor`;
@@ -76,20 +73,18 @@ fn fatbin_ptx(image: &[u8], cc: Option<u32>) -> Result<String, ImageError> {
             .max_by_key(|e| e.arch)
     };
     if let Some(e) = best(EntryKind::Ptx) {
-        if e.compressed {
-            return Err(ImageError::CompressedPtx);
-        }
-        let text = std::str::from_utf8(e.payload)
+        let bytes = e.contents().map_err(ImageError::NoPtx)?;
+        let text = std::str::from_utf8(&bytes)
             .map_err(|_| ImageError::NoPtx("PTX entry is not UTF-8".into()))?;
         return Ok(text.trim_start_matches('\n').to_string());
     }
     let mut elves: Vec<_> = entries
         .iter()
-        .filter(|e| e.kind == EntryKind::Elf && usable(e.arch) && !e.compressed)
+        .filter(|e| e.kind == EntryKind::Elf && usable(e.arch))
         .collect();
     elves.sort_by_key(|e| std::cmp::Reverse(e.arch));
     for e in elves {
-        if let Ok(Some(ptx)) = elf_debug_ptx(e.payload) {
+        if let Ok(Some(ptx)) = e.contents().map_or(Ok(None), |elf| elf_debug_ptx(&elf)) {
             return Ok(ptx);
         }
     }

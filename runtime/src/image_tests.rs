@@ -194,7 +194,7 @@ fn fatbinaries_choose_the_best_ptx_for_the_device() {
     let entries = fatbin::entries(&bytes).expect("entries");
     let kinds: Vec<_> = entries
         .iter()
-        .map(|e| (e.kind, e.arch, e.compressed))
+        .map(|e| (e.kind, e.arch, e.compression.is_some()))
         .collect();
     assert_eq!(
         kinds,
@@ -253,22 +253,60 @@ fn fatbinaries_choose_the_best_ptx_for_the_device() {
 }
 
 #[test]
-fn compressed_ptx_is_reported() {
+fn compressed_ptx_is_decompressed_lz4_and_zstd() {
     let Some(f) = Files::new() else { return };
-    let Some(bytes) = fatbinary(
+    let plain = find_ptx(&f.read("k90.ptx"), Some(90)).expect("plain PTX");
+    // `speed` writes a raw LZ4 block, `default` a zstd frame (CUDA 13.0's fatbinary).
+    for (mode, want) in [
+        ("speed", fatbin::Compression::Lz4),
+        ("default", fatbin::Compression::Zstd),
+    ] {
+        let name = format!("{mode}.fatbin");
+        let mode_arg = format!("--compress-mode={mode}");
+        let Some(bytes) = fatbinary(
+            &f,
+            &name,
+            &["--compress-all", &mode_arg],
+            &["kind=ptx,sm=90,file=k90.ptx"],
+        ) else {
+            return;
+        };
+        assert_eq!(
+            fatbin::entries(&bytes).expect("entries")[0].compression,
+            Some(want),
+            "{mode}"
+        );
+        let ptx = find_ptx(&bytes, Some(90)).expect("decompressed PTX");
+        // fatbinary drops comments and collapses whitespace; the code itself survives.
+        let words = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .flat_map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                .collect()
+        };
+        assert_eq!(words(&ptx), words(&plain), "{mode}");
+    }
+}
+
+#[test]
+fn a_corrupt_compressed_entry_is_no_ptx_not_a_panic() {
+    let Some(f) = Files::new() else { return };
+    let Some(mut bytes) = fatbinary(
         &f,
-        "c.fatbin",
+        "bad.fatbin",
         &["--compress-all"],
         &["kind=ptx,sm=90,file=k90.ptx"],
     ) else {
         return;
     };
-    assert!(fatbin::entries(&bytes).expect("entries")[0].compressed);
-    assert_eq!(find_ptx(&bytes, Some(90)), Err(ImageError::CompressedPtx));
-    assert_eq!(
-        ImageError::CompressedPtx.to_string(),
-        "compressed PTX (not yet supported)"
-    );
+    let n = bytes.len();
+    for b in &mut bytes[n - 64..n - 16] {
+        *b ^= 0x5a;
+    }
+    assert!(matches!(
+        find_ptx(&bytes, Some(90)),
+        Err(ImageError::NoPtx(_))
+    ));
 }
 
 #[test]
@@ -289,11 +327,10 @@ fn nvcc_fatbins_compressed_by_default_and_not() {
         .current_dir(f.dir.path())
         .args(["-fatbin", "--no-compress", "k.cu", "-o", "n.fatbin"])
         .args(gencode));
-    assert_eq!(
-        find_ptx(&f.read("d.fatbin"), Some(90)),
-        Err(ImageError::CompressedPtx)
-    );
+    // nvcc compresses by default (zstd); both forms give the same PTX.
+    let compressed = find_ptx(&f.read("d.fatbin"), Some(90)).expect("compressed");
     let ptx = find_ptx(&f.read("n.fatbin"), Some(90)).expect("uncompressed");
+    assert_eq!(compressed, ptx);
     assert_eq!(target(&ptx), ".target sm_90");
     assert_eq!(
         target(&find_ptx(&f.read("n.fatbin"), Some(89)).expect("sm_89")),

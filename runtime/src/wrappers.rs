@@ -207,7 +207,6 @@ fn on_image(d: &Driver, owner: Owner, image: Option<&[u8]>) {
             }
             Ok(Arc::<str>::from(ptx))
         }
-        Err(ImageError::CompressedPtx) => Err((Reason::CompressedPtx, String::new())),
         Err(ImageError::NoPtx(why)) => Err((Reason::NoPtx, why)),
     };
     config::verbose(format_args!(
