@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 PROBE = ("kernel:entry /tid.x == 0 && tid.y == 0 && tid.z == 0/ { @blocks[kernel] = count(); } "
@@ -79,11 +80,13 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
+    # Output files of the workloads go to a scratch folder; only logs go to --out.
+    work = tempfile.mkdtemp(prefix="wt-e2e-")
     wt = os.path.join(args.bin, "warptrace")
     rows = []
 
     app = os.path.join(args.bin, "nvcc_app")
-    ref, out = f"{args.out}/nvcc_ref.bin", f"{args.out}/nvcc_wt.bin"
+    ref, out = f"{work}/nvcc_ref.bin", f"{work}/nvcc_wt.bin"
     check_workload("nvcc_app", [app, ref], [wt, "-v", "-e", PROBE, "--", app, out], ref, out,
                    NVCC_EXPECT, args, rows)
 
@@ -91,7 +94,7 @@ def main():
     # the program's output unchanged, with the fault counted in the summary.
     for fault, reason in (("jit", "JIT error"), ("alloc", "map allocation")):
         env = dict(os.environ, WARPTRACE_FAULT=fault)
-        fout = f"{args.out}/nvcc_fault_{fault}.bin"
+        fout = f"{work}/nvcc_fault_{fault}.bin"
         p, _ = run([wt, "-v", "-e", PROBE, "--", app, fout], f"{args.out}/nvcc-fault-{fault}.log", env)
         same = p.returncode == 0 and same_bytes(ref, fout)
         rows.append((f"fault:{fault}", "-", "output bit-identical", "yes", "yes" if same else "no", same))
@@ -99,7 +102,7 @@ def main():
         rows.append((f"fault:{fault}", "-", "fault counted", reason, "yes" if counted else "no", counted))
 
     script = "tests/workloads/triton_workload.py"
-    ref, out = f"{args.out}/triton_ref.bin", f"{args.out}/triton_wt.bin"
+    ref, out = f"{work}/triton_ref.bin", f"{work}/triton_wt.bin"
     check_workload("triton", [sys.executable, script, ref],
                    [wt, "-v", "-e", PROBE, "--", sys.executable, script, out], ref, out,
                    None, args, rows)

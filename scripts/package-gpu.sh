@@ -9,6 +9,8 @@ source .tools/env.sh
 cargo build --release -p warptrace -p warptrace-preload
 rm -rf .gpu && mkdir -p .gpu
 cp target/release/warptrace target/release/libwarptrace_preload.so .gpu/
+# Line tables stay in target/; the copies travel (the device call carries 64 MiB at most).
+strip --strip-debug .gpu/warptrace .gpu/libwarptrace_preload.so
 # nvcc's defaults: the fatbinary's PTX is zstd-compressed, as in real programs.
 # The PyPI toolchain keeps its libraries in lib/, not targets/*/lib as nvcc.profile expects.
 nvcc -arch=sm_90a -lineinfo -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/nvcc_app tests/workloads/nvcc_app.cu
