@@ -119,8 +119,8 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
                 }
                 // The code generator cannot instrument it yet: the original runs.
                 KernelStatus::Unsupported { what } => Err((
-                    Reason::ParseError,
-                    format!("not supported by the PTX back end yet: {what}"),
+                    Reason::Unsupported,
+                    format!("by the PTX back end: {what}"),
                 )),
             };
             kernels.insert(k.name.clone(), (k.params, status));

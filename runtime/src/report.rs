@@ -53,8 +53,8 @@ pub struct MapEntry {
 pub enum Reason {
     /// The loaded image carries no PTX (e.g. SASS only).
     NoPtx,
-    /// The PTX is compressed in its fatbinary.
-    CompressedPtx,
+    /// The probe uses an operation the PTX back end cannot lower yet.
+    Unsupported,
     /// The code generator could not parse or instrument the PTX.
     ParseError,
     /// The kernel-level verifier rejected the spliced kernel.
@@ -86,7 +86,7 @@ impl Reason {
     pub fn describe(self) -> &'static str {
         match self {
             Reason::NoPtx => "no PTX",
-            Reason::CompressedPtx => "compressed PTX",
+            Reason::Unsupported => "not supported yet",
             Reason::ParseError => "parse error",
             Reason::VerifierRejection => "verifier rejection",
             Reason::NoSites => "no sites",
@@ -305,33 +305,14 @@ fn one_word(kind: &ValueKind, word: u64) -> Option<(Kind, Value)> {
 
 /// The maps of `report` as bpftrace prints its maps when a program ends
 /// ([`crate::text::exit`]: two newlines, then every map in name order, keyed entries
-/// sorted by value); then one line per map that dropped updates. Empty when the report
-/// holds none of `program`'s maps (no process reported).
+/// sorted by value). Empty when the report holds none of `program`'s maps (no process
+/// reported). Drops are part of [`render_summary`], which goes to stderr.
 pub fn render_text(program: &Program, report: &Report) -> String {
     let maps = map_outputs(program, report);
     if maps.is_empty() {
         return String::new();
     }
-    let mut out = text::exit(&maps);
-    let mut drops = String::new();
-    for decl in &program.maps {
-        if let Some(map) = report
-            .maps
-            .iter()
-            .find(|m| m.name == decl.name && m.drops > 0)
-        {
-            let _ = writeln!(
-                drops,
-                "warptrace: @{}: {} updates dropped (map full)",
-                decl.name, map.drops
-            );
-        }
-    }
-    if !drops.is_empty() && !out.ends_with("\n\n") {
-        out.push('\n');
-    }
-    out.push_str(&drops);
-    out
+    text::exit(&maps)
 }
 
 fn reason_list(reasons: &BTreeMap<Reason, u64>, kernel_level: bool) -> Vec<String> {
@@ -343,7 +324,8 @@ fn reason_list(reasons: &BTreeMap<Reason, u64>, kernel_level: bool) -> Vec<Strin
 }
 
 /// The run summary, one line (`warptrace: 2 kernels instrumented, 1 skipped (no PTX: 1),
-/// 40 launches probed, 0 unprobed`); with `verbose`, a line per kernel after it.
+/// 40 launches probed, 0 unprobed`); then a line per map that dropped updates; with
+/// `verbose`, a line per kernel.
 pub fn render_summary(report: &Report, verbose: bool) -> String {
     let s = &report.summary;
     let plural = |n: u64, one: &str, many: &str| {
@@ -394,6 +376,13 @@ pub fn render_summary(report: &Report, verbose: bool) -> String {
         );
     }
     line.push('\n');
+    for map in report.maps.iter().filter(|m| m.drops > 0) {
+        let _ = writeln!(
+            line,
+            "warptrace: @{}: {} updates dropped (map full)",
+            map.name, map.drops
+        );
+    }
     if verbose {
         for k in &report.kernel_status {
             let state = match &k.status {

@@ -134,7 +134,6 @@ fn renders_bpftrace_text() {
 @launches[twice(float*)]: 4
 @low[10]: -3
 
-warptrace: @delta: 2 updates dropped (map full)
 ";
     assert_eq!(text, expected);
 }
@@ -156,14 +155,14 @@ fn merges_processes() {
 @low[10]: -3
 @low[11]: -3
 
-warptrace: @delta: 6 updates dropped (map full)
 ";
     assert_eq!(text, expected);
     assert_eq!(merged.kernel_status.len(), 2);
     assert_eq!(merged.kernel_status[0].launches_probed, 60);
     assert_eq!(
         render_summary(&merged, false),
-        "warptrace: 4 kernels instrumented, 2 skipped (no PTX: 2), 60 launches probed, 5 unprobed (skipped kernels: 2, graph capture: 3)\n"
+        "warptrace: 4 kernels instrumented, 2 skipped (no PTX: 2), 60 launches probed, 5 unprobed (skipped kernels: 2, graph capture: 3)\n\
+         warptrace: @delta: 6 updates dropped (map full)\n"
     );
     // JSON round trip, kernel ids as object keys.
     let json = serde_json::to_string(&merged).expect("json");
@@ -179,6 +178,7 @@ fn summary_lines() {
     assert_eq!(
         render_summary(&r, true),
         "warptrace: 2 kernels instrumented, 1 skipped (no PTX: 1), 20 launches probed, 2 unprobed (skipped kernels: 1, graph capture: 1)\n\
+         warptrace: @delta: 2 updates dropped (map full)\n\
          warptrace:   twice(float*): instrumented, 2 sites; 20 launches probed, 1 unprobed\n\
          warptrace:   sass_only: skipped: no PTX: ELF without .nv_debug_ptx_txt; 0 launches probed, 1 unprobed\n"
     );
