@@ -118,10 +118,9 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
                     Err((Reason::VerifierRejection, first_line(&e.to_string())))
                 }
                 // The code generator cannot instrument it yet: the original runs.
-                KernelStatus::Unsupported { what } => Err((
-                    Reason::Unsupported,
-                    format!("by the PTX back end: {what}"),
-                )),
+                KernelStatus::Unsupported { what } => {
+                    Err((Reason::Unsupported, format!("by the PTX back end: {what}")))
+                }
             };
             kernels.insert(k.name.clone(), (k.params, status));
         }

@@ -86,13 +86,7 @@ pub struct IrErrors(pub Vec<IrError>);
 
 impl fmt::Display for IrErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, e) in self.0.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{e}")?;
-        }
-        Ok(())
+        write_lines(f, &self.0)
     }
 }
 
@@ -163,13 +157,7 @@ pub struct KernelErrors(pub Vec<KernelViolation>);
 
 impl fmt::Display for KernelErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, e) in self.0.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{e}")?;
-        }
-        Ok(())
+        write_lines(f, &self.0)
     }
 }
 
@@ -186,4 +174,15 @@ pub fn verify_kernel(
     } else {
         Err(KernelErrors(violations))
     }
+}
+
+/// Writes one error per line (no trailing newline).
+fn write_lines<E: fmt::Display>(f: &mut fmt::Formatter<'_>, errors: &[E]) -> fmt::Result {
+    for (i, e) in errors.iter().enumerate() {
+        if i > 0 {
+            writeln!(f)?;
+        }
+        write!(f, "{e}")?;
+    }
+    Ok(())
 }
