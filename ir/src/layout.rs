@@ -269,14 +269,27 @@ pub fn min_decode(word: u64, signed: bool) -> u64 {
 /// Counters of a `hist`: bpftrace's log2 buckets over signed 64-bit values.
 pub const HIST_BUCKETS: u32 = 65;
 
-/// The `hist` bucket of `x` (bpftrace's `log2`): 0 for negative values, 1 for 0, and
-/// `2 + floor(log2 x)` for positive ones, i.e. bucket `2 + k` holds `[2^k, 2^(k+1))`.
-pub fn hist_bucket(x: i64) -> u32 {
-    match x {
-        i64::MIN..=-1 => 0,
-        0 => 1,
-        _ => 2 + (63 - x.leading_zeros()),
+/// The largest `k` of `hist(x, k)` (bpftrace's limit); larger values are clamped.
+pub const MAX_HIST_BITS: u32 = 5;
+
+/// The `hist(x, k)` bucket of `x`, as bpftrace's `log2` numbers them: 0 for negative
+/// values; then each power of two split into `N = 2^k` buckets, the first `2N` holding
+/// one value each (bucket `i` holds `i - 1`). For plain `hist(x)` (`k = 0`): 1 for 0, and
+/// `2 + floor(log2 x)` for positive `x`, i.e. bucket `2 + j` holds `[2^j, 2^(j+1))`.
+/// The one definition the device read-back, the interpreter and the printers share.
+pub fn hist_bucket(x: i64, bits: u32) -> u32 {
+    let k = bits.min(MAX_HIST_BITS);
+    let Ok(v) = u64::try_from(x) else {
+        return 0;
+    };
+    let n = 1u64 << k;
+    if v < 2 * n {
+        return (v + 1) as u32;
     }
+    let log = 63 - v.leading_zeros(); // floor(log2 v) >= k + 1
+    let shift = log - k;
+    let sub = (v >> shift) - n; // which of the N sub-buckets
+    (((shift + 1) << k) as u64 + sub + 1) as u32
 }
 
 /// The `lhist(min, max, step)` bucket of `x` (signed): 0 below `min`, `1 + (x - min) / step`
@@ -343,15 +356,15 @@ mod tests {
 
     #[test]
     fn hist_buckets_are_bpftraces_log2() {
-        assert_eq!(hist_bucket(-3), 0);
-        assert_eq!(hist_bucket(0), 1);
-        assert_eq!(hist_bucket(1), 2);
-        assert_eq!(hist_bucket(2), 3);
-        assert_eq!(hist_bucket(3), 3);
-        assert_eq!(hist_bucket(4), 4);
-        assert_eq!(hist_bucket(5), 4);
-        assert_eq!(hist_bucket(100), 8);
-        assert_eq!(hist_bucket(i64::MAX), HIST_BUCKETS - 1);
+        assert_eq!(hist_bucket(-3, 0), 0);
+        assert_eq!(hist_bucket(0, 0), 1);
+        assert_eq!(hist_bucket(1, 0), 2);
+        assert_eq!(hist_bucket(2, 0), 3);
+        assert_eq!(hist_bucket(3, 0), 3);
+        assert_eq!(hist_bucket(4, 0), 4);
+        assert_eq!(hist_bucket(5, 0), 4);
+        assert_eq!(hist_bucket(100, 0), 8);
+        assert_eq!(hist_bucket(i64::MAX, 0), HIST_BUCKETS - 1);
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub use insn::{
 pub use layout::{
     array_record_offset, array_rows, hist_bucket, lhist_bucket, max_decode, max_encode, min_decode,
     min_encode, mix64, LaunchDims, LaunchLayout, MapLayout, MapRegion, HASH_MAX_PROBES,
-    HIST_BUCKETS,
+    HIST_BUCKETS, MAX_HIST_BITS,
 };
 pub use parse::ParseError;
 pub use program::{

@@ -12,32 +12,18 @@
 //! `lhist(x, min, max, step)` (codegen `createLinearFunction`): index 0 below `min`,
 //! `1 + (x - min) / step` within, and `1 + (max - min) / step` for `x > max`.
 
-/// The largest `k` bpftrace accepts in `hist(x, k)`.
-pub const MAX_HIST_BITS: u32 = 5;
+pub use warptrace_ir::MAX_HIST_BITS;
 
 fn clamp_bits(bits: u32) -> u32 {
     bits.min(MAX_HIST_BITS)
 }
 
-/// The `hist(x, bits)` bucket index of `value` (bits above [`MAX_HIST_BITS`] are
-/// clamped). bpftrace casts the argument to a 64-bit signed integer first, so an unsigned
-/// value of 2^63 or more (e.g. `u64::MAX`) counts as negative and lands in bucket 0:
-/// pass `value as i64` to reproduce that.
+/// The `hist(x, bits)` bucket index of `value`: [`warptrace_ir::hist_bucket`], the one
+/// definition device read-back and printers share. bpftrace casts the argument to a
+/// 64-bit signed integer first, so an unsigned value of 2^63 or more (e.g. `u64::MAX`)
+/// counts as negative and lands in bucket 0: pass `value as i64` to reproduce that.
 pub fn log2_bucket(value: i64, bits: u32) -> usize {
-    let k = clamp_bits(bits);
-    if value < 0 {
-        return 0;
-    }
-    let v = value as u64;
-    let n = 1u64 << k;
-    if v < 2 * n {
-        // One value per bucket: 0 → 1, 1 → 2, …
-        return (v + 1) as usize;
-    }
-    let log = 63 - v.leading_zeros(); // floor(log2 v) ≥ k + 1
-    let shift = log - k;
-    let sub = (v >> shift) - n; // which of the N sub-buckets, 0..N
-    ((((shift + 1) as u64) << k) + sub + 1) as usize
+    warptrace_ir::hist_bucket(value, bits) as usize
 }
 
 /// How many buckets a `hist(x, bits)` can use: one past the index of `i64::MAX`.
@@ -97,19 +83,11 @@ pub fn log2_header(index: usize, bits: u32) -> String {
 }
 
 /// The `lhist(x, min, max, step)` bucket index of `value` (bpftrace's
-/// `createLinearFunction`; `step` ≤ 0 is treated as 1). Note `x == max` and any `x` past
+/// `createLinearFunction`; [`warptrace_ir::lhist_bucket`]; `step` must be positive, which
+/// the language checks). Note `x == max` and any `x` past
 /// the last full step land in the last bucket, `[max, ...)`.
 pub fn lhist_bucket(value: i64, min: i64, max: i64, step: i64) -> usize {
-    let step = i128::from(step.max(1));
-    let (value, min, max) = (i128::from(value), i128::from(min), i128::from(max));
-    let index = if value < min {
-        0
-    } else if value > max {
-        1 + (max - min) / step
-    } else {
-        1 + (value - min) / step
-    };
-    usize::try_from(index).unwrap_or(0)
+    warptrace_ir::lhist_bucket(value, min, max, step) as usize
 }
 
 /// How many buckets an `lhist(x, min, max, step)` uses: the steps plus the below-`min`
