@@ -21,7 +21,8 @@
 //! (bpftrace escapes string keys twice).
 
 use super::hist::{lhist_bucket_count, lhist_json_bounds, log2_json_bounds, nonzero_range};
-use super::{average, KeyPart, Kind, MapOutput, PrintArgs, Value};
+use super::text::key_text;
+use super::{average, Kind, MapOutput, PrintArgs, Value};
 use std::fmt::Write as _;
 
 /// The record for `print(@m)` / `print(@m, top, div)`, ending in a newline; empty for a
@@ -48,7 +49,8 @@ pub fn map(map: &MapOutput, args: PrintArgs) -> String {
             out.push_str(", ");
         }
         if keyed {
-            let _ = write!(out, "\"{}\": ", escape(&key_text(key)));
+            // Components joined by `,` (bpftrace `JsonOutput::tuple_to_str` for map keys).
+            let _ = write!(out, "\"{}\": ", escape(&key_text(key, ",")));
         }
         value_json(&mut out, value, args.div);
     }
@@ -101,13 +103,6 @@ pub fn escape(s: &str) -> String {
         }
     }
     out
-}
-
-/// A key tuple as a JSON object key: components joined by `,` (bpftrace
-/// `JsonOutput::tuple_to_str` for map keys).
-fn key_text(key: &[KeyPart]) -> String {
-    let parts: Vec<String> = key.iter().map(ToString::to_string).collect();
-    parts.join(",")
 }
 
 fn value_json(out: &mut String, value: &Value, div: u64) {

@@ -36,7 +36,7 @@ pub fn map(map: &MapOutput, args: PrintArgs) -> String {
         out.push_str(&map.name);
         if keyed {
             out.push('[');
-            out.push_str(&key_text(key));
+            out.push_str(&key_text(key, ", "));
             out.push(']');
         }
         out.push_str(if block { ":\n" } else { ": " });
@@ -77,10 +77,10 @@ pub fn attached_probes(probes: u64) -> String {
     }
 }
 
-/// A key tuple as bpftrace prints it between `[` and `]`: components joined by `, `.
-pub(crate) fn key_text(key: &[KeyPart]) -> String {
+/// A key tuple's components joined by `sep` (`", "` between `[` and `]` in text).
+pub(crate) fn key_text(key: &[KeyPart], sep: &str) -> String {
     let parts: Vec<String> = key.iter().map(ToString::to_string).collect();
-    parts.join(", ")
+    parts.join(sep)
 }
 
 fn value_text(out: &mut String, value: &Value, div: u64) {
