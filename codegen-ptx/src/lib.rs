@@ -188,6 +188,50 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
     })
 }
 
+/// One place a probe attaches to, for `warptrace -l PROGRAM --ptx FILE`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiteListing {
+    /// Index of the probe in the program.
+    pub probe: usize,
+    /// The kernel's (mangled) name.
+    pub kernel: String,
+    /// 1-based line of the instruction the probe runs before; the kernel's line for
+    /// `kernel:entry`.
+    pub line: u32,
+    /// The instruction, or `<entry>` for `kernel:entry`.
+    pub text: String,
+}
+
+/// Every concrete site each probe of `program` attaches to in the `.entry` kernels of
+/// `ptx`, in kernel then text order — the same matching [`instrument`] uses. Probes whose
+/// attach point this back end does not match yet list no sites.
+pub fn list_sites(
+    ptx: &str,
+    program: &warptrace_ir::Program,
+) -> Result<Vec<SiteListing>, PtxError> {
+    let module = parse(ptx)?;
+    let filter = attach::KernelFilter::new(program)?;
+    let mut out = Vec::new();
+    for f in module.functions() {
+        let Some(body) = f.body.as_ref().filter(|_| f.kind == FunctionKind::Entry) else {
+            continue;
+        };
+        for site in attach::find_sites(f, program, &filter) {
+            let (line, text) = match site.stmt.and_then(|i| body.stmts.get(i)) {
+                Some(stmt) => (stmt.line, stmt.text.trim().to_string()),
+                None => (f.line, "<entry>".to_string()),
+            };
+            out.push(SiteListing {
+                probe: site.probe,
+                kernel: f.name.clone(),
+                line,
+                text,
+            });
+        }
+    }
+    Ok(out)
+}
+
 impl Module {
     /// The verifier's model of kernel `name` as parsed (every item of kernel origin).
     pub fn kernel_model(&self, name: &str) -> Option<PtxKernelModel> {

@@ -199,3 +199,22 @@ fn unsupported_operations_leave_the_kernel_unmodified() {
     }
     assert_eq!(out.ptx, ptx);
 }
+
+#[test]
+fn list_sites_names_each_instruction_a_probe_attaches_to() {
+    use warptrace_codegen_ptx::list_sites;
+    let ptx = corpus_file("triton_vector_add.ptx");
+    let sites = list_sites(&ptx, &programs::skeleton()).expect("lists");
+    // Probe 0 (kernel:entry) once, probe 1 (mem:global:load) at the 4 predicated loads.
+    let entry: Vec<_> = sites.iter().filter(|s| s.probe == 0).collect();
+    assert_eq!(entry.len(), 1);
+    assert_eq!(entry[0].text, "<entry>");
+    let loads: Vec<_> = sites.iter().filter(|s| s.probe == 1).collect();
+    assert_eq!(loads.len(), 4);
+    for s in &loads {
+        assert_eq!(s.kernel, "vector_add");
+        assert!(s.text.contains("ld.global"), "{}", s.text);
+        let line = ptx.lines().nth(s.line as usize - 1).expect("line exists");
+        assert!(line.contains(s.text.trim_end_matches(';')), "{line}");
+    }
+}
