@@ -4,7 +4,9 @@
 //! values, host blocks and device [`Probe`]s; each probe is a DAG of [`Insn`]s attached
 //! to an [`AttachSpec`]. [`Program::parse`] reads the text form that `Display` prints;
 //! [`MapLayout`] is the device buffer both sides agree on; a [`Bundle`] is what the CLI
-//! hands to the runtime. The reference is `docs/ir.md`.
+//! hands to the runtime. A [`MapStore`] is the host side of the maps (decoded from a
+//! device buffer, merged, updated by host blocks); [`interp`] runs programs on the CPU,
+//! the oracle for the GPU's results. The reference is `docs/ir.md`.
 #![deny(missing_docs)]
 
 mod attach;
@@ -13,7 +15,10 @@ mod insn;
 mod layout;
 mod parse;
 mod program;
+mod store;
 mod text;
+
+pub mod interp;
 
 pub use attach::{AttachPoint, AttachSpec, Granularity, Isa, LoopEdge, MemOp, MemSpace, Position};
 pub use bundle::{Bundle, BundleError, BUNDLE_FORMAT};
@@ -31,6 +36,7 @@ pub use program::{
     lhist_buckets, ConfigEntry, ConfigValue, HostBlock, HostEvent, KeyType, MapDecl, MapKind,
     Overflow, Per, PersistDecl, Probe, Program, Span, ValueKind,
 };
+pub use store::{MapStore, Record, RecordOrigin, StoreError, StoredMap, Update, WordOp};
 
 /// The id of a kernel: FNV-1a 64 of its mangled name. Code generators emit it as the
 /// `kernel` builtin; the host maps it back to the name.

@@ -1,104 +1,55 @@
-//! Host-side maps: decoding a launch's map buffer (per [`MapLayout`]) and merging it.
+//! Host-side maps: every launch's buffer is decoded by [`MapStore::decode_launch`] (the
+//! decoder the interpreter's oracle uses too) and merged into one process-wide store.
 
-use crate::report::{MapEntry, MapReport};
-use std::collections::HashMap;
-use warptrace_ir::{MapKind, MapLayout, Program, ValueKind};
+use crate::report::{store_reports, MapReport};
+use warptrace_ir::{MapLayout, MapStore, Program};
 
 /// The merged contents of every map over all launches read back so far.
 #[derive(Debug, Default)]
 pub struct Aggregator {
-    maps: Vec<HashMap<Vec<u64>, u64>>,
-    drops: Vec<u64>,
-}
-
-fn word(buf: &[u8], offset: u64) -> Option<u64> {
-    let at = usize::try_from(offset).ok()?;
-    Some(u64::from_le_bytes(buf.get(at..at + 8)?.try_into().ok()?))
+    store: MapStore,
 }
 
 impl Aggregator {
-    /// An empty aggregator for `maps` maps.
+    /// An empty aggregator; `maps` (the program's map count) only sizes it: each map's
+    /// kind comes from the program at the first read-back.
     pub fn new(maps: usize) -> Aggregator {
         Aggregator {
-            maps: vec![HashMap::new(); maps],
-            drops: vec![0; maps],
+            store: MapStore {
+                maps: Vec::with_capacity(maps),
+            },
         }
     }
 
-    /// Merges one launch's buffer: every slot with a non-zero tag (the extra slot at index
-    /// `capacity` included) adds its value under its key tuple; drop counters add. Counts
-    /// and sums both combine by (wrapping) addition. A buffer shorter than the layout is
-    /// read as far as it goes. Only hash maps with one value word are decoded; the other
-    /// kinds (arrays, rings, multi-word values) are not filled by the code generator yet.
+    /// Merges one launch's buffer, decoded with the program of the loaded bundle (no
+    /// bundle, nothing to decode). See [`Aggregator::merge_launch`].
     pub fn merge_buffer(&mut self, layout: &MapLayout, buf: &[u8]) {
-        if self.maps.len() < layout.regions.len() {
-            self.maps.resize_with(layout.regions.len(), HashMap::new);
-            self.drops.resize(layout.regions.len(), 0);
+        if let Some(config) = crate::config::config() {
+            self.merge_launch(config.program.program(), layout, buf);
         }
-        for (m, region) in layout.regions.iter().enumerate() {
-            if let Some(d) = word(buf, region.drops_offset) {
-                self.drops[m] = self.drops[m].wrapping_add(d);
-            }
-            if !matches!(region.kind, MapKind::Hash { .. }) || region.value_words != 1 {
-                continue;
-            }
-            let keys = region.key_words as u64;
-            for i in 0..=region.capacity {
-                let slot = region.slot_offset(i);
-                match word(buf, slot) {
-                    Some(0) => continue,
-                    Some(_) => {}
-                    None => break,
-                }
-                let key: Option<Vec<u64>> =
-                    (0..keys).map(|k| word(buf, slot + 8 * (1 + k))).collect();
-                let (Some(key), Some(value)) =
-                    (key, word(buf, slot + region.value_offset_in_slot()))
-                else {
-                    break;
-                };
-                let v = self.maps[m].entry(key).or_insert(0);
-                *v = v.wrapping_add(value);
-            }
-        }
+    }
+
+    /// Merges one launch's buffer of `program`'s maps: hash values combine per value kind
+    /// (counters add, min/max keep the extreme, an assigned value is the last launch's),
+    /// drop counters add, ring records append. A buffer shorter than the layout is read
+    /// as far as it goes. Array records are not decoded: the runtime does not place them
+    /// per launch yet (no launch dimensions here).
+    pub fn merge_launch(&mut self, program: &Program, layout: &MapLayout, buf: &[u8]) {
+        self.store
+            .merge(MapStore::decode_launch(program, layout, None, buf));
     }
 
     /// The maps as report entries, named after `program`'s declarations, keys sorted.
-    /// Only `count()` and `sum()` values are reported; the other value kinds have no
-    /// entries yet (the code generator does not fill them).
     pub fn to_reports(&self, program: &Program) -> Vec<MapReport> {
-        program
-            .maps
-            .iter()
-            .enumerate()
-            .map(|(m, decl)| {
-                let decoded = matches!(decl.value, ValueKind::Count | ValueKind::Sum { .. });
-                let mut entries: Vec<MapEntry> = self
-                    .maps
-                    .get(m)
-                    .filter(|_| decoded)
-                    .into_iter()
-                    .flatten()
-                    .map(|(k, &v)| MapEntry {
-                        keys: k.clone(),
-                        value: v,
-                    })
-                    .collect();
-                entries.sort_by(|a, b| a.keys.cmp(&b.keys));
-                MapReport {
-                    name: decl.name.clone(),
-                    entries,
-                    drops: self.drops.get(m).copied().unwrap_or(0),
-                }
-            })
-            .collect()
+        store_reports(program, &self.store)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use warptrace_ir::{KeyType, MapDecl, MapKind, ValueKind};
+    use crate::report::MapEntry;
+    use warptrace_ir::{max_encode, min_encode, KeyType, MapDecl, MapKind, ValueKind};
 
     fn program() -> Program {
         let decl = |name: &str, keys: usize, value| MapDecl {
@@ -112,6 +63,9 @@ mod tests {
                 decl("count", 1, ValueKind::Count),
                 decl("total", 0, ValueKind::Sum { signed: true }),
                 decl("pairs", 2, ValueKind::Count),
+                decl("low", 0, ValueKind::Min { signed: true }),
+                decl("high", 0, ValueKind::Max { signed: false }),
+                decl("mean", 0, ValueKind::Avg { signed: false }),
             ],
             probes: vec![],
             ..Program::default()
@@ -123,7 +77,7 @@ mod tests {
         buf[at..at + 8].copy_from_slice(&v.to_le_bytes());
     }
 
-    fn slot(buf: &mut [u8], layout: &MapLayout, m: usize, i: u32, keys: &[u64], value: u64) {
+    fn slot(buf: &mut [u8], layout: &MapLayout, m: usize, i: u32, keys: &[u64], value: &[u64]) {
         let r = layout.regions[m];
         let at = r.slot_offset(i);
         let tag = if i == r.capacity {
@@ -135,18 +89,23 @@ mod tests {
         for (k, &key) in keys.iter().enumerate() {
             put(buf, at + 8 * (1 + k as u64), key);
         }
-        put(buf, at + r.value_offset_in_slot(), value);
+        for (k, &w) in value.iter().enumerate() {
+            put(buf, at + r.value_offset_in_slot() + 8 * k as u64, w);
+        }
     }
 
     /// A buffer built by hand per the layout: ordinary slots, the extra slot (for the key
-    /// whose tag is 0, i.e. key 0 of a one-key map) and drop counters.
-    fn buffer(layout: &MapLayout) -> Vec<u8> {
+    /// whose tag is 0, i.e. key 0 of a one-key map), multi-word values and drop counters.
+    fn buffer(layout: &MapLayout, low: i64, high: u64) -> Vec<u8> {
         let mut buf = vec![0u8; layout.total_bytes as usize];
-        slot(&mut buf, layout, 0, 1, &[7], 3);
-        slot(&mut buf, layout, 0, 3, &[9], 1);
-        slot(&mut buf, layout, 0, 4, &[0], 5); // the extra slot
-        slot(&mut buf, layout, 1, 2, &[], (-4i64) as u64);
-        slot(&mut buf, layout, 2, 0, &[1, 2], 10);
+        slot(&mut buf, layout, 0, 1, &[7], &[3]);
+        slot(&mut buf, layout, 0, 3, &[9], &[1]);
+        slot(&mut buf, layout, 0, 4, &[0], &[5]); // the extra slot
+        slot(&mut buf, layout, 1, 2, &[], &[(-4i64) as u64]);
+        slot(&mut buf, layout, 2, 0, &[1, 2], &[10]);
+        slot(&mut buf, layout, 3, 0, &[], &[min_encode(low as u64, true)]);
+        slot(&mut buf, layout, 4, 0, &[], &[max_encode(high, false)]);
+        slot(&mut buf, layout, 5, 0, &[], &[2, 10]);
         put(&mut buf, layout.regions[2].drops_offset, 6);
         buf
     }
@@ -157,28 +116,39 @@ mod tests {
         let layout = MapLayout::new(&p.maps);
         assert_eq!(MapLayout::tag(&[0]), 0, "key 0 must be the extra-slot key");
         let mut agg = Aggregator::new(p.maps.len());
-        agg.merge_buffer(&layout, &buffer(&layout));
-        agg.merge_buffer(&layout, &buffer(&layout));
+        agg.merge_launch(&p, &layout, &buffer(&layout, -3, 8));
+        agg.merge_launch(&p, &layout, &buffer(&layout, 5, 2));
         let r = agg.to_reports(&p);
-        let e = |keys: &[u64], value: u64| MapEntry {
+        let e = |keys: &[u64], value: u64, words: &[u64]| MapEntry {
             keys: keys.to_vec(),
             value,
+            words: words.to_vec(),
         };
-        assert_eq!(r[0].entries, vec![e(&[0], 10), e(&[7], 6), e(&[9], 2)]);
+        assert_eq!(
+            r[0].entries,
+            vec![e(&[0], 10, &[10]), e(&[7], 6, &[6]), e(&[9], 2, &[2])]
+        );
         assert_eq!(r[0].drops, 0);
-        assert_eq!(r[1].entries, vec![e(&[], (-8i64) as u64)]);
-        assert_eq!(r[2].entries, vec![e(&[1, 2], 20)]);
+        assert_eq!(
+            r[1].entries,
+            vec![e(&[], (-8i64) as u64, &[(-8i64) as u64])]
+        );
+        assert_eq!(r[2].entries, vec![e(&[1, 2], 20, &[20])]);
         assert_eq!(r[2].drops, 12);
+        let low = min_encode((-3i64) as u64, true);
+        assert_eq!(r[3].entries, vec![e(&[], (-3i64) as u64, &[low])]);
+        assert_eq!(r[4].entries, vec![e(&[], 8, &[8])]);
+        assert_eq!(r[5].entries, vec![e(&[], 20, &[4, 20])]);
     }
 
     #[test]
     fn short_buffers_do_not_panic() {
         let p = program();
         let layout = MapLayout::new(&p.maps);
-        let full = buffer(&layout);
+        let full = buffer(&layout, 1, 1);
         let mut agg = Aggregator::new(3);
         for n in [0, 7, 30, 100, full.len() - 1] {
-            agg.merge_buffer(&layout, &full[..n]);
+            agg.merge_launch(&p, &layout, &full[..n]);
         }
     }
 }

@@ -31,8 +31,8 @@ pub use output::{
     hist, json, text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, PrintArgs, Value,
 };
 pub use report::{
-    demangle, map_outputs, render_summary, render_text, KernelReport, KernelState, MapEntry,
-    MapReport, Reason, Report, Summary, REPORT_FORMAT,
+    demangle, map_outputs, render_summary, render_text, store_output, store_outputs, KernelReport,
+    KernelState, MapEntry, MapReport, Reason, Report, Summary, REPORT_FORMAT,
 };
 
 /// The interposers, to be exported under the driver's names by the preload library.

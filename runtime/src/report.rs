@@ -1,11 +1,14 @@
 //! The per-process result file and its rendering: pure functions the CLI calls after the
 //! traced program exits.
 
-use crate::output::{text, KeyPart, Kind, MapOutput, Number, Value};
+use crate::output::{text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, Value};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use warptrace_ir::{KeyType, Program, ValueKind};
+use warptrace_ir::{
+    max_decode, max_encode, min_decode, min_encode, KeyType, MapDecl, MapId, MapKind, MapStore,
+    Program, StoredMap, ValueKind,
+};
 
 /// Version of the report's JSON format.
 pub const REPORT_FORMAT: u32 = 1;
@@ -34,8 +37,12 @@ pub struct MapReport {
     pub name: String,
     /// Every key tuple seen, with its aggregated value (raw 64-bit words).
     pub entries: Vec<MapEntry>,
-    /// Updates lost because the table was full.
+    /// Updates lost because the table was full (rings: records lost, drops included).
     pub drops: u64,
+    /// The map's value kind, which says how [`Report::merge`] combines entries; absent
+    /// in older reports (their entries then add).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ValueKind>,
 }
 
 /// One key tuple and its value.
@@ -43,8 +50,80 @@ pub struct MapReport {
 pub struct MapEntry {
     /// Key words, one per key component.
     pub keys: Vec<u64>,
-    /// The aggregated value (two's complement for signed sums).
+    /// The value as one number: count, sum or assigned value; min/max decoded; the total
+    /// of avg/stats; the number of values in a hist/lhist (two's complement when signed).
     pub value: u64,
+    /// The whole value slot as the device encodes it (`docs/ir.md`: min/max encoded,
+    /// `[count, sum]`, one counter per bucket). Empty in older reports, where `value` is
+    /// all there is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub words: Vec<u64>,
+}
+
+impl MapEntry {
+    /// An entry of a map whose values are `kind`, from its value words.
+    pub fn from_words(kind: &ValueKind, keys: Vec<u64>, words: Vec<u64>) -> MapEntry {
+        MapEntry {
+            keys,
+            value: scalar(kind, &words),
+            words,
+        }
+    }
+
+    /// The value words; for an entry without them, `value` as the one word it stands for
+    /// (min/max re-encoded).
+    pub fn value_words(&self, kind: &ValueKind) -> Vec<u64> {
+        if !self.words.is_empty() {
+            return self.words.clone();
+        }
+        vec![match *kind {
+            ValueKind::Min { signed } => min_encode(self.value, signed),
+            ValueKind::Max { signed } => max_encode(self.value, signed),
+            _ => self.value,
+        }]
+    }
+}
+
+/// [`MapEntry::value`] of value words.
+fn scalar(kind: &ValueKind, words: &[u64]) -> u64 {
+    let w = |i: usize| words.get(i).copied().unwrap_or(0);
+    match *kind {
+        ValueKind::Min { signed } => min_decode(w(0), signed),
+        ValueKind::Max { signed } => max_decode(w(0), signed),
+        ValueKind::Avg { .. } | ValueKind::Stats { .. } => w(1),
+        ValueKind::Hist | ValueKind::Lhist { .. } => {
+            words.iter().fold(0u64, |a, &b| a.wrapping_add(b))
+        }
+        _ => w(0),
+    }
+}
+
+/// The report entries of every map of `program` in `store`, keys sorted; drops are the
+/// device's drop counter (rings: every record lost, drops included).
+pub(crate) fn store_reports(program: &Program, store: &MapStore) -> Vec<MapReport> {
+    program
+        .maps
+        .iter()
+        .enumerate()
+        .map(|(m, decl)| {
+            let map = store.maps.get(m);
+            let entries = map
+                .into_iter()
+                .flat_map(|s| &s.entries)
+                .map(|(k, w)| MapEntry::from_words(&decl.value, k.clone(), w.clone()))
+                .collect();
+            let drops = map.map_or(0, |s| match s.kind {
+                MapKind::Ring { .. } => s.lost.max(s.drops),
+                _ => s.drops.wrapping_add(s.lost),
+            });
+            MapReport {
+                name: decl.name.clone(),
+                entries,
+                drops,
+                kind: Some(decl.value.clone()),
+            }
+        })
+        .collect()
 }
 
 /// Why a kernel or a launch ran without probes.
@@ -155,24 +234,35 @@ impl Report {
             format: REPORT_FORMAT,
             ..Report::default()
         };
-        let mut maps: Vec<(String, HashMap<Vec<u64>, u64>, u64)> = Vec::new();
+        // Per map name: its entries, merged per the first report's kind of the map.
+        let mut maps: Vec<(String, Option<ValueKind>, StoredMap)> = Vec::new();
         let mut kernels: BTreeMap<String, KernelReport> = BTreeMap::new();
         for r in reports {
             out.pids.extend(r.pids);
             for m in r.maps {
+                // Without a kind (an older report), values add, as sums do.
+                let kind = m.kind.clone().unwrap_or(ValueKind::Sum { signed: false });
+                let hash = MapKind::Hash { capacity: 0 };
                 let i = match maps.iter().position(|(n, _, _)| *n == m.name) {
                     Some(i) => i,
                     None => {
-                        maps.push((m.name.clone(), HashMap::new(), 0));
+                        let map = StoredMap::new(hash, kind.clone());
+                        maps.push((m.name.clone(), m.kind.clone(), map));
                         maps.len() - 1
                     }
                 };
-                let (_, entries, drops) = &mut maps[i];
+                let mut other = StoredMap::new(hash, kind.clone());
+                other.drops = m.drops;
                 for e in m.entries {
-                    let v = entries.entry(e.keys).or_insert(0);
-                    *v = v.wrapping_add(e.value);
+                    let words = e.value_words(&kind);
+                    other.entries.insert(e.keys, words);
                 }
-                *drops += m.drops;
+                let (_, known, map) = &mut maps[i];
+                if known.is_none() && m.kind.is_some() {
+                    *known = m.kind;
+                    map.value = kind;
+                }
+                map.merge(other);
             }
             out.kernels.extend(r.kernels);
             let s = &mut out.summary;
@@ -202,17 +292,15 @@ impl Report {
         out.pids.sort_unstable();
         out.maps = maps
             .into_iter()
-            .map(|(name, entries, drops)| {
-                let mut entries: Vec<MapEntry> = entries
+            .map(|(name, kind, map)| MapReport {
+                name,
+                entries: map
+                    .entries
                     .into_iter()
-                    .map(|(keys, value)| MapEntry { keys, value })
-                    .collect();
-                entries.sort_by(|a, b| a.keys.cmp(&b.keys));
-                MapReport {
-                    name,
-                    entries,
-                    drops,
-                }
+                    .map(|(keys, words)| MapEntry::from_words(&map.value, keys, words))
+                    .collect(),
+                drops: map.drops,
+                kind,
             })
             .collect();
         out.kernel_status = kernels.into_values().collect();
@@ -221,10 +309,14 @@ impl Report {
 
     /// The name of a kernel id, demangled when possible; unknown ids print as hex.
     pub fn kernel_name(&self, id: u64) -> String {
-        match self.kernels.get(&id) {
-            Some(name) => demangle(name),
-            None => format!("{id:#x}"),
-        }
+        kernel_name(&self.kernels, id)
+    }
+}
+
+fn kernel_name(kernels: &BTreeMap<u64, String>, id: u64) -> String {
+    match kernels.get(&id) {
+        Some(name) => demangle(name),
+        None => format!("{id:#x}"),
     }
 }
 
@@ -238,68 +330,131 @@ pub fn demangle(name: &str) -> String {
 
 /// The maps of `report` that `program` declares, typed for the printers of
 /// [`crate::text`] and [`crate::json`]: `kernel` keys become demangled names (unknown ids
-/// print as hex), signed words are reinterpreted as `i64`, and a min/max word is taken
-/// as the decoded value. Maps absent from the report (no process ran) are left out;
-/// present but empty maps are kept, since bpftrace prints them too. Kinds whose value is
-/// more than one word (avg, stats, hist, lhist) are left out until [`MapEntry`] carries
-/// whole value slots.
+/// print as hex), signed words are reinterpreted as `i64`, min/max words are decoded,
+/// avg/stats carry count and total, hist has its 65 log2 buckets, lhist its linear ones.
+/// Maps absent from the report (no process ran) are left out; present but empty maps are
+/// kept, since bpftrace prints them too. Array and ring maps are not printed as maps.
 pub fn map_outputs(program: &Program, report: &Report) -> Vec<MapOutput> {
-    let mut out = Vec::new();
-    for decl in &program.maps {
-        let Some(map) = report.maps.iter().find(|m| m.name == decl.name) else {
-            continue;
-        };
-        // Kinds a `MapEntry`'s one word cannot carry are left out (see above).
-        let Some((kind, _)) = one_word(&decl.value, 0) else {
-            continue;
-        };
-        let key = |t: &KeyType, k: u64| match t {
-            KeyType::Int { signed: true } => KeyPart::Int(k as i64),
-            KeyType::Int { signed: false } => KeyPart::UInt(k),
-            KeyType::Kernel => KeyPart::Str(report.kernel_name(k)),
-        };
-        let entries = map
-            .entries
-            .iter()
-            .filter_map(|e| {
-                let keys = decl
-                    .keys
-                    .iter()
-                    .zip(&e.keys)
-                    .map(|(t, &k)| key(t, k))
-                    .collect();
-                let (_, value) = one_word(&decl.value, e.value)?;
-                Some((keys, value))
-            })
-            .collect();
-        out.push(MapOutput::new(decl.name.clone(), kind, entries));
-    }
-    out
+    program
+        .maps
+        .iter()
+        .filter_map(|decl| {
+            let map = report.maps.iter().find(|m| m.name == decl.name)?;
+            let entries = map
+                .entries
+                .iter()
+                .map(|e| (e.keys.clone(), e.value_words(&decl.value)));
+            output(decl, entries, &report.kernels)
+        })
+        .collect()
 }
 
-/// A one-word map value typed for printing; `None` for the kinds whose value slot is
-/// more than one word (avg, stats, hist, lhist), which a [`MapEntry`] does not carry
-/// yet, and for array and ring records, which are not printed as maps.
-fn one_word(kind: &ValueKind, word: u64) -> Option<(Kind, Value)> {
-    let number = |signed: bool| {
+/// Every printable (hash) map of a host-side store — the interpreter's, after host
+/// blocks — typed for the printers as [`map_outputs`] types a report's; `kernels` names
+/// kernel ids (mangled names, demangled here).
+pub fn store_outputs(
+    program: &Program,
+    store: &MapStore,
+    kernels: &BTreeMap<u64, String>,
+) -> Vec<MapOutput> {
+    (0..program.maps.len() as u32)
+        .filter_map(|m| store_output(program, store, MapId(m), kernels))
+        .collect()
+}
+
+/// One map of a host-side store, as [`store_outputs`] types it (for `print(@m)`); `None`
+/// for an unknown map or one that is not printed as a map (array, ring).
+pub fn store_output(
+    program: &Program,
+    store: &MapStore,
+    map: MapId,
+    kernels: &BTreeMap<u64, String>,
+) -> Option<MapOutput> {
+    let decl = program.map(map)?;
+    let entries = store
+        .map(map)
+        .into_iter()
+        .flat_map(|s| &s.entries)
+        .map(|(k, w)| (k.clone(), w.clone()));
+    output(decl, entries, kernels)
+}
+
+fn output(
+    decl: &MapDecl,
+    entries: impl Iterator<Item = (Vec<u64>, Vec<u64>)>,
+    kernels: &BTreeMap<u64, String>,
+) -> Option<MapOutput> {
+    let kind = value_kind(&decl.value)?;
+    let key = |t: &KeyType, k: u64| match t {
+        KeyType::Int { signed: true } => KeyPart::Int(k as i64),
+        KeyType::Int { signed: false } => KeyPart::UInt(k),
+        KeyType::Kernel => KeyPart::Str(kernel_name(kernels, k)),
+    };
+    let entries = entries
+        .filter_map(|(keys, words)| {
+            let keys = decl
+                .keys
+                .iter()
+                .zip(&keys)
+                .map(|(t, &k)| key(t, k))
+                .collect();
+            Some((keys, value(&decl.value, &words)?))
+        })
+        .collect();
+    Some(MapOutput::new(decl.name.clone(), kind, entries))
+}
+
+/// The printer's kind of a hash map's values; `None` for array and ring records.
+fn value_kind(kind: &ValueKind) -> Option<Kind> {
+    Some(match kind {
+        ValueKind::Count => Kind::Count,
+        ValueKind::Sum { .. } => Kind::Sum,
+        ValueKind::Min { .. } => Kind::Min,
+        ValueKind::Max { .. } => Kind::Max,
+        ValueKind::Value { .. } => Kind::Int,
+        ValueKind::Avg { .. } => Kind::Avg,
+        ValueKind::Stats { .. } => Kind::Stats,
+        ValueKind::Hist => Kind::Hist,
+        ValueKind::Lhist { .. } => Kind::Lhist,
+        ValueKind::Record(_) | ValueKind::Printf { .. } => return None,
+    })
+}
+
+/// A hash map's value words typed for printing (missing words read as 0).
+fn value(kind: &ValueKind, words: &[u64]) -> Option<Value> {
+    let w = |i: usize| words.get(i).copied().unwrap_or(0);
+    let number = |signed: bool, v: u64| {
         if signed {
-            Number::Signed(word as i64)
+            Number::Signed(v as i64)
         } else {
-            Number::Unsigned(word)
+            Number::Unsigned(v)
         }
     };
     Some(match *kind {
-        ValueKind::Count => (Kind::Count, Value::Count(word)),
-        ValueKind::Sum { signed } => (Kind::Sum, Value::Sum(number(signed))),
-        ValueKind::Min { signed } => (Kind::Min, Value::Min(number(signed))),
-        ValueKind::Max { signed } => (Kind::Max, Value::Max(number(signed))),
-        ValueKind::Value { signed } => (Kind::Int, Value::Int(number(signed))),
-        ValueKind::Avg { .. }
-        | ValueKind::Stats { .. }
-        | ValueKind::Hist
-        | ValueKind::Lhist { .. }
-        | ValueKind::Record(_)
-        | ValueKind::Printf { .. } => return None,
+        ValueKind::Count => Value::Count(w(0)),
+        ValueKind::Sum { signed } => Value::Sum(number(signed, w(0))),
+        ValueKind::Min { signed } => Value::Min(number(signed, min_decode(w(0), signed))),
+        ValueKind::Max { signed } => Value::Max(number(signed, max_decode(w(0), signed))),
+        ValueKind::Value { signed } => Value::Int(number(signed, w(0))),
+        ValueKind::Avg { signed } => Value::Avg {
+            total: number(signed, w(1)),
+            count: w(0),
+        },
+        ValueKind::Stats { signed } => Value::Stats {
+            total: number(signed, w(1)),
+            count: w(0),
+        },
+        ValueKind::Hist => Value::Hist(Hist {
+            bits: 0,
+            buckets: words.to_vec(),
+        }),
+        ValueKind::Lhist { min, max, step } => Value::Lhist(Lhist {
+            min,
+            max,
+            step,
+            buckets: words.to_vec(),
+        }),
+        ValueKind::Record(_) | ValueKind::Printf { .. } => return None,
     })
 }
 

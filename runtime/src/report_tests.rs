@@ -1,8 +1,12 @@
 //! Report merging and rendering, against golden text.
 
+use crate::output::{text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, Value};
 use crate::report::*;
 use std::collections::BTreeMap;
-use warptrace_ir::{kernel_id, KeyType, MapDecl, MapKind, Program, ValueKind};
+use warptrace_ir::{
+    hist_bucket, kernel_id, max_encode, min_encode, KeyType, MapDecl, MapId, MapKind, MapStore,
+    Program, Update, ValueKind,
+};
 
 fn program() -> Program {
     let decl = |name: &str, keys: Vec<KeyType>, value| MapDecl {
@@ -38,6 +42,7 @@ fn entry(keys: &[u64], value: u64) -> MapEntry {
     MapEntry {
         keys: keys.to_vec(),
         value,
+        words: vec![],
     }
 }
 
@@ -62,11 +67,13 @@ fn process(pid: u32, scale: u64) -> Report {
                     entry(&[0xdead], 1),
                 ],
                 drops: 0,
+                kind: None,
             },
             MapReport {
                 name: "bytes".into(),
                 entries: vec![entry(&[], 4096 * scale)],
                 drops: 0,
+                kind: None,
             },
             MapReport {
                 name: "delta".into(),
@@ -76,16 +83,19 @@ fn process(pid: u32, scale: u64) -> Report {
                     entry(&[1, 1], 9),
                 ],
                 drops: 2 * scale,
+                kind: None,
             },
             MapReport {
                 name: "never".into(),
                 entries: vec![],
                 drops: 0,
+                kind: None,
             },
             MapReport {
                 name: "low".into(),
                 entries: vec![entry(&[pid.into()], (-3i64) as u64)],
                 drops: 0,
+                kind: Some(ValueKind::Min { signed: true }),
             },
         ],
         kernels,
@@ -196,4 +206,163 @@ fn summary_lines() {
 #[test]
 fn empty_report_renders_nothing() {
     assert_eq!(render_text(&program(), &Report::default()), "");
+}
+
+/// Every hash value kind, as a process's store holds it.
+fn kinds_program() -> Program {
+    let decl = |name: &str, keys: Vec<KeyType>, value| MapDecl {
+        name: name.into(),
+        kind: MapKind::Hash { capacity: 64 },
+        keys,
+        value,
+    };
+    let k = || vec![KeyType::Int { signed: false }];
+    Program {
+        maps: vec![
+            decl("lo", k(), ValueKind::Min { signed: true }),
+            decl("hi", k(), ValueKind::Max { signed: false }),
+            decl("mean", k(), ValueKind::Avg { signed: true }),
+            decl("st", vec![], ValueKind::Stats { signed: false }),
+            decl("lat", vec![KeyType::Kernel], ValueKind::Hist),
+            decl(
+                "lin",
+                vec![],
+                ValueKind::Lhist {
+                    min: 0,
+                    max: 100,
+                    step: 10,
+                },
+            ),
+            decl("last", vec![], ValueKind::Value { signed: true }),
+        ],
+        ..Program::default()
+    }
+}
+
+/// One process: its host store, filled by updates, reported as the runtime reports it.
+fn kinds_process(pid: u32, values: &[i64]) -> Report {
+    let p = kinds_program();
+    let mut s = MapStore::new(&p);
+    let k = kernel_id("gemm");
+    for &v in values {
+        let x = v as u64;
+        let ok = [
+            s.update(MapId(0), &[1], Update::Min(x)),
+            s.update(MapId(1), &[1], Update::Max(x)),
+            s.update(MapId(2), &[1], Update::Avg(x)),
+            s.update(MapId(3), &[], Update::Stats(x)),
+            s.update(MapId(4), &[k], Update::Hist(x)),
+            s.update(MapId(5), &[], Update::Lhist(x)),
+            s.update(MapId(6), &[], Update::Assign(x)),
+        ];
+        assert!(ok.iter().all(Result::is_ok));
+    }
+    let mut kernels = BTreeMap::new();
+    kernels.insert(k, "gemm".to_string());
+    Report {
+        format: REPORT_FORMAT,
+        pids: vec![pid],
+        maps: store_reports(&p, &s),
+        kernels,
+        ..Report::default()
+    }
+}
+
+#[test]
+fn every_hash_kind_merges_and_prints() {
+    let p = kinds_program();
+    let merged = Report::merge(vec![
+        kinds_process(1, &[5, 100, -2]),
+        kinds_process(2, &[7, 64]),
+    ]);
+    let entry = |name: &str| {
+        merged
+            .maps
+            .iter()
+            .find(|m| m.name == name)
+            .map(|m| m.entries.clone())
+            .expect("map")
+    };
+    assert_eq!(entry("lo")[0].words, [min_encode((-2i64) as u64, true)]);
+    assert_eq!(entry("lo")[0].value, (-2i64) as u64);
+    assert_eq!(
+        entry("hi")[0].value,
+        (-2i64) as u64,
+        "unsigned max of the bits"
+    );
+    assert_eq!(entry("hi")[0].words, [max_encode((-2i64) as u64, false)]);
+    assert_eq!(entry("mean")[0].words, [5, 174]);
+    assert_eq!(entry("last")[0].value, 64, "the later report's value");
+
+    let outputs = map_outputs(&p, &merged);
+    let mut hist = vec![0u64; 65];
+    for x in [5i64, 100, -2, 7, 64] {
+        hist[hist_bucket(x, 0) as usize] += 1;
+    }
+    let mut lin = vec![0u64; 12];
+    for (b, n) in [(0, 1), (1, 2), (7, 1), (11, 1)] {
+        lin[b] = n;
+    }
+    let one = |v: Value| vec![(vec![KeyPart::UInt(1)], v)];
+    let expected = vec![
+        MapOutput::new("lo", Kind::Min, one(Value::Min(Number::Signed(-2)))),
+        MapOutput::new(
+            "hi",
+            Kind::Max,
+            one(Value::Max(Number::Unsigned((-2i64) as u64))),
+        ),
+        MapOutput::new(
+            "mean",
+            Kind::Avg,
+            one(Value::Avg {
+                total: Number::Signed(174),
+                count: 5,
+            }),
+        ),
+        MapOutput::scalar(
+            "st",
+            Value::Stats {
+                total: Number::Unsigned(174),
+                count: 5,
+            },
+        ),
+        MapOutput::new(
+            "lat",
+            Kind::Hist,
+            vec![(
+                vec![KeyPart::Str("gemm".into())],
+                Value::Hist(Hist {
+                    bits: 0,
+                    buckets: hist,
+                }),
+            )],
+        ),
+        MapOutput::scalar(
+            "lin",
+            Value::Lhist(Lhist {
+                min: 0,
+                max: 100,
+                step: 10,
+                buckets: lin,
+            }),
+        ),
+        MapOutput::scalar("last", Value::Int(Number::Signed(64))),
+    ];
+    assert_eq!(outputs, expected);
+    // The same maps straight from a host store (what the CLI prints after host blocks).
+    let mut store = MapStore::new(&p);
+    assert!(store
+        .update(MapId(4), &[kernel_id("gemm")], Update::Hist(5))
+        .is_ok());
+    let mut names = BTreeMap::new();
+    names.insert(kernel_id("gemm"), "gemm".to_string());
+    let printed = store_outputs(&p, &store, &names);
+    assert_eq!(printed.len(), 7);
+    assert!(text::exit(&printed[4..5]).contains("@lat[gemm]:"));
+    // JSON round trip keeps words and kinds.
+    let json = serde_json::to_string(&merged).expect("json");
+    assert_eq!(
+        serde_json::from_str::<Report>(&json).expect("parse"),
+        merged
+    );
 }

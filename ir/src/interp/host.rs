@@ -1,0 +1,127 @@
+//! Host blocks (`begin`, `end`, `launch:complete`): they run on a [`MapStore`] directly;
+//! what only the caller can do (print, printf, stop tracing) comes back as
+//! [`HostEffect`]s, in order.
+
+use super::step::{Env, HostOp};
+use super::{Fault, TrapKind};
+use crate::{
+    FormatId, MapId, MapStore, PersistId, Program, SiteValue, Special, StoreError, Update,
+};
+
+/// What a host block asks of its caller, in the order it asked.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum HostEffect {
+    /// `host.print @m`: print the map as it is now (the IR's `print` has no `top`/`div`;
+    /// the caller prints the whole map).
+    Print {
+        /// The map.
+        map: MapId,
+    },
+    /// `printf N, (args…)`: format `args` with the program's format `format`.
+    Printf {
+        /// The format.
+        format: FormatId,
+        /// The argument words.
+        args: Vec<u64>,
+    },
+    /// `host.exit`: stop tracing; the caller runs the `end` blocks next.
+    Exit,
+}
+
+pub(crate) struct HostEnv<'a> {
+    pub program: &'a Program,
+    pub store: &'a mut MapStore,
+    pub effects: Vec<HostEffect>,
+}
+
+fn trap(kind: TrapKind) -> Fault {
+    Fault::Trap(kind)
+}
+
+impl From<StoreError> for Fault {
+    fn from(e: StoreError) -> Fault {
+        trap(match e {
+            StoreError::UnknownMap(m) => TrapKind::UnknownMap(m),
+            StoreError::NotHash(_) => TrapKind::WrongMapKind,
+            StoreError::KeyArity { expected, got, .. } => TrapKind::KeyArity { expected, got },
+            StoreError::Aggregation(_) => TrapKind::AggregationMismatch,
+        })
+    }
+}
+
+impl HostEnv<'_> {
+    fn check_keys(&self, map: MapId, got: usize) -> Result<(), Fault> {
+        let decl = self
+            .program
+            .map(map)
+            .ok_or(trap(TrapKind::UnknownMap(map)))?;
+        if decl.keys.len() != got {
+            return Err(trap(TrapKind::KeyArity {
+                expected: decl.keys.len(),
+                got,
+            }));
+        }
+        Ok(())
+    }
+}
+
+impl Env for HostEnv<'_> {
+    fn special(&mut self, _: Special, _: u32) -> Result<u64, Fault> {
+        Err(trap(TrapKind::DeviceOnly))
+    }
+
+    fn site(&mut self, _: SiteValue) -> Result<u64, Fault> {
+        Err(trap(TrapKind::DeviceOnly))
+    }
+
+    fn load_persist(&mut self, _: PersistId) -> Result<u64, Fault> {
+        Err(trap(TrapKind::DeviceOnly))
+    }
+
+    fn store_persist(&mut self, _: PersistId, _: u64) -> Result<(), Fault> {
+        Err(trap(TrapKind::DeviceOnly))
+    }
+
+    fn map_update(&mut self, map: MapId, keys: &[u64], update: Update) -> Result<(), Fault> {
+        self.check_keys(map, keys.len())?;
+        Ok(self.store.update(map, keys, update)?)
+    }
+
+    fn array_save(&mut self, _: MapId, _: PersistId, _: &[u64]) -> Result<(), Fault> {
+        Err(trap(TrapKind::DeviceOnly))
+    }
+
+    fn ring_append(&mut self, _: MapId, _: &[u64]) -> Result<(), Fault> {
+        Err(trap(TrapKind::DeviceOnly))
+    }
+
+    fn printf(&mut self, format: FormatId, args: &[u64]) -> Result<(), Fault> {
+        if self.program.format(format).is_none() {
+            return Err(trap(TrapKind::UnknownFormat(format)));
+        }
+        self.effects.push(HostEffect::Printf {
+            format,
+            args: args.to_vec(),
+        });
+        Ok(())
+    }
+
+    fn host(&mut self, op: HostOp) -> Result<(), Fault> {
+        match op {
+            HostOp::Print(map) => {
+                if self.store.map(map).is_none() {
+                    return Err(trap(TrapKind::UnknownMap(map)));
+                }
+                self.effects.push(HostEffect::Print { map });
+            }
+            HostOp::Clear(map) => self.store.clear(map)?,
+            HostOp::Zero(map) => self.store.zero(map)?,
+            HostOp::Delete(map, keys) => {
+                self.check_keys(map, keys.len())?;
+                self.store.delete(map, &keys)?;
+            }
+            HostOp::StopTracing => self.effects.push(HostEffect::Exit),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,263 @@
+//! `MapStore`: decoding hand-built device buffers of every map kind, merging, host ops.
+
+use proptest::prelude::*;
+use warptrace_ir::{
+    array_record_offset, hist_bucket, lhist_bucket, max_decode, max_encode, min_decode, min_encode,
+    LaunchDims, MapId, MapLayout, MapStore, Program, RecordOrigin, Update,
+};
+
+fn program(text: &str) -> Program {
+    Program::parse(text).expect("program parses")
+}
+
+fn put(buf: &mut [u8], offset: u64, v: u64) {
+    let at = offset as usize;
+    buf[at..at + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+/// Writes a hash slot as the device would: tag (1 in the extra slot), keys, value words.
+fn slot(buf: &mut [u8], layout: &MapLayout, m: usize, keys: &[u64], value: &[u64]) {
+    let r = layout.regions[m];
+    let tag = MapLayout::tag(keys);
+    let (i, tag_word) = if tag == 0 {
+        (r.capacity, 1)
+    } else {
+        ((tag % u64::from(r.capacity)) as u32, tag)
+    };
+    let at = r.slot_offset(i);
+    put(buf, at, tag_word);
+    for (k, &key) in keys.iter().enumerate() {
+        put(buf, at + 8 * (1 + k as u64), key);
+    }
+    for (k, &w) in value.iter().enumerate() {
+        put(buf, at + r.value_offset_in_slot() + 8 * k as u64, w);
+    }
+}
+
+const HASHES: &str = "\
+map @c: hash(keys = 16) [u64] -> count
+map @s: hash(keys = 16) -> sum i64
+map @lo: hash(keys = 16) -> min i64
+map @hi: hash(keys = 16) -> max u64
+map @avg: hash(keys = 16) [u64, u64] -> avg u64
+map @st: hash(keys = 16) -> stats i64
+map @h: hash(keys = 16) -> hist
+map @l: hash(keys = 16) -> lhist(0, 100, 10)
+map @v: hash(keys = 16) [u64] -> value u64
+";
+
+fn hash_buffer(p: &Program, layout: &MapLayout) -> Vec<u8> {
+    let mut buf = vec![0u8; layout.total_bytes as usize];
+    slot(&mut buf, layout, 0, &[7], &[3]);
+    slot(&mut buf, layout, 0, &[0], &[5]); // tag 0: the extra slot
+    slot(&mut buf, layout, 1, &[], &[(-4i64) as u64]);
+    slot(
+        &mut buf,
+        layout,
+        2,
+        &[],
+        &[min_encode((-9i64) as u64, true)],
+    );
+    slot(&mut buf, layout, 3, &[], &[max_encode(12, false)]);
+    slot(&mut buf, layout, 4, &[1, 2], &[2, 30]);
+    slot(&mut buf, layout, 5, &[], &[3, (-6i64) as u64]);
+    let mut hist = vec![0; 65];
+    hist[hist_bucket(100, 0) as usize] = 2;
+    slot(&mut buf, layout, 6, &[], &hist);
+    let mut lin = vec![0; p.maps[7].value.words() as usize];
+    lin[lhist_bucket(55, 0, 100, 10) as usize] = 1;
+    lin[lhist_bucket(-1, 0, 100, 10) as usize] = 4;
+    slot(&mut buf, layout, 7, &[], &lin);
+    slot(&mut buf, layout, 8, &[4], &[44]);
+    put(&mut buf, layout.regions[0].drops_offset, 6);
+    put(&mut buf, layout.launch_offset, 17);
+    buf
+}
+
+#[test]
+fn decodes_every_hash_kind() {
+    let p = program(HASHES);
+    let layout = MapLayout::new(&p.maps);
+    let s = MapStore::decode_launch(&p, &layout, None, &hash_buffer(&p, &layout));
+    let get = |m: u32, keys: &[u64]| s.map(MapId(m)).expect("ok").entries.get(keys).cloned();
+    assert_eq!(get(0, &[7]), Some(vec![3]));
+    assert_eq!(get(0, &[0]), Some(vec![5]));
+    assert_eq!(s.maps[0].drops, 6);
+    assert_eq!(get(1, &[]), Some(vec![(-4i64) as u64]));
+    assert_eq!(min_decode(get(2, &[]).expect("ok")[0], true) as i64, -9);
+    assert_eq!(max_decode(get(3, &[]).expect("ok")[0], false), 12);
+    assert_eq!(get(4, &[1, 2]), Some(vec![2, 30]));
+    assert_eq!(get(5, &[]), Some(vec![3, (-6i64) as u64]));
+    assert_eq!(get(6, &[]).expect("ok")[8], 2);
+    let lin = get(7, &[]).expect("ok");
+    assert_eq!((lin.len(), lin[0], lin[6]), (12, 4, 1));
+    assert_eq!(get(8, &[4]), Some(vec![44]));
+}
+
+#[test]
+fn merge_follows_each_value_kind() {
+    let p = program(HASHES);
+    let layout = MapLayout::new(&p.maps);
+    let buf = hash_buffer(&p, &layout);
+    let mut a = MapStore::decode_launch(&p, &layout, None, &buf);
+    let mut b = MapStore::new(&p);
+    b.update(MapId(2), &[], Update::Min((-20i64) as u64))
+        .expect("ok");
+    b.update(MapId(3), &[], Update::Max(5)).expect("ok");
+    b.update(MapId(8), &[4], Update::Assign(99)).expect("ok");
+    b.update(MapId(6), &[], Update::Hist(100)).expect("ok");
+    a.merge(MapStore::decode_launch(&p, &layout, None, &buf));
+    a.merge(b);
+    let get = |m: u32, keys: &[u64]| a.maps[m as usize].entries[keys].clone();
+    assert_eq!(get(0, &[7]), vec![6]);
+    assert_eq!(a.maps[0].drops, 12);
+    assert_eq!(get(1, &[]), vec![(-8i64) as u64]);
+    assert_eq!(
+        min_decode(get(2, &[])[0], true) as i64,
+        -20,
+        "min of both stores"
+    );
+    assert_eq!(max_decode(get(3, &[])[0], false), 12, "max of both stores");
+    assert_eq!(get(4, &[1, 2]), vec![4, 60]);
+    assert_eq!(get(6, &[])[8], 5);
+    assert_eq!(get(8, &[4]), vec![99], "the last writer wins");
+    // Merging into an empty store is the identity; an empty store's min/max are identities.
+    let mut e = MapStore::new(&p);
+    e.merge(a.clone());
+    assert_eq!(e, a);
+}
+
+#[test]
+fn host_operations() {
+    let p = program(HASHES);
+    let mut s = MapStore::new(&p);
+    for k in 0..3 {
+        s.update(MapId(0), &[k], Update::Count).expect("ok");
+    }
+    s.update(MapId(5), &[], Update::Stats(10)).expect("ok");
+    s.update(MapId(5), &[], Update::Stats(20)).expect("ok");
+    s.update(MapId(7), &[], Update::Lhist(1000)).expect("ok");
+    assert_eq!(s.maps[5].entries[&[][..]], vec![2, 30]);
+    assert_eq!(s.maps[7].entries[&[][..]][11], 1);
+    s.delete(MapId(0), &[1]).expect("ok");
+    assert_eq!(s.maps[0].entries.len(), 2);
+    s.zero(MapId(0)).expect("ok");
+    assert_eq!(s.maps[0].entries[&[0][..]], vec![0]);
+    s.clear(MapId(0)).expect("ok");
+    assert!(s.maps[0].entries.is_empty());
+    assert!(s.update(MapId(0), &[], Update::Sum(1)).is_err());
+    assert!(s.update(MapId(40), &[], Update::Count).is_err());
+    assert!(s.zero(MapId(40)).is_err());
+}
+
+const RECORDS: &str = "\
+map @drop: ring(capacity = 4, overflow = drop) -> record(u64)
+map @over: ring(capacity = 4, overflow = overwrite) -> record(u64, i64)
+map @arr: array(per = warp, slots = 2) -> record(u64)
+map @printf: ring(capacity = 4, overflow = drop) -> printf(2)
+format 0: \"%d %d\\n\"
+";
+
+#[test]
+fn decodes_rings_and_arrays() {
+    let p = program(RECORDS);
+    let layout = MapLayout::new(&p.maps);
+    let dims = LaunchDims {
+        blocks: 2,
+        threads_per_block: 64,
+    };
+    let launch = layout.for_launch(dims);
+    let mut buf = vec![0u8; launch.total_bytes as usize];
+    put(&mut buf, layout.launch_offset, 3);
+    // @drop: 6 appends, 4 kept, 2 refused (counted by the device).
+    let r = layout.regions[0];
+    put(&mut buf, r.slots_offset, 6);
+    put(&mut buf, r.drops_offset, 2);
+    for n in 0..4 {
+        put(&mut buf, r.slot_offset(n), u64::from(n) + 1);
+        put(&mut buf, r.slot_offset(n) + 8, 100 + u64::from(n));
+    }
+    // @over: 6 appends; slots 0, 1 overwritten by appends 4, 5; slot 3 torn (stale seq).
+    let r = layout.regions[1];
+    put(&mut buf, r.slots_offset, 6);
+    for (slot, n) in [(0, 4), (1, 5), (2, 2), (3, 42)] {
+        put(&mut buf, r.slot_offset(slot), n + 1);
+        put(&mut buf, r.slot_offset(slot) + 8, n);
+    }
+    // @arr: block 1, warp 1, slots 0 and 1; one record with a wrong seq.
+    let a = layout.regions[2];
+    let base = launch.array_offsets[2].expect("ok");
+    for (block, row, slot, seq) in [(1, 1, 0, 1), (1, 1, 1, 2), (0, 0, 1, 1)] {
+        let at = base + array_record_offset(&a, dims, block, row, slot).expect("ok");
+        put(&mut buf, at, seq);
+        put(&mut buf, at + 8, 10 * block + u64::from(slot));
+    }
+    // @printf: one record.
+    let pr = layout.regions[3];
+    put(&mut buf, pr.slots_offset, 1);
+    put(&mut buf, pr.slot_offset(0), 1);
+    put(&mut buf, pr.slot_offset(0) + 16, 7);
+
+    let s = MapStore::decode_launch(&p, &layout, Some(dims), &buf);
+    let fields = |m: usize| -> Vec<Vec<u64>> {
+        s.maps[m].records.iter().map(|r| r.fields.clone()).collect()
+    };
+    assert_eq!(fields(0), vec![vec![100], vec![101], vec![102], vec![103]]);
+    assert_eq!((s.maps[0].drops, s.maps[0].lost), (2, 2));
+    assert_eq!(fields(1), vec![vec![2, 0], vec![4, 0], vec![5, 0]]);
+    assert_eq!(s.maps[1].lost, 3, "2 overwritten + 1 torn");
+    assert_eq!(
+        s.maps[1].records[1].origin,
+        RecordOrigin::Ring {
+            launch: 3,
+            index: 4
+        }
+    );
+    assert_eq!(fields(2), vec![vec![10], vec![11]]);
+    assert_eq!(s.maps[2].lost, 1);
+    assert_eq!(
+        s.maps[2].records[1].origin,
+        RecordOrigin::Array {
+            launch: 3,
+            block: 1,
+            row: 1,
+            slot: 1
+        }
+    );
+    let printf: Vec<(u64, Vec<u64>)> = s.printf_records(&p).map(|(f, a)| (f, a.to_vec())).collect();
+    assert_eq!(printf, vec![(0, vec![7, 0])]);
+    // Without launch dimensions, arrays are not decoded.
+    assert!(MapStore::decode_launch(&p, &layout, None, &buf).maps[2]
+        .records
+        .is_empty());
+}
+
+proptest! {
+    /// A corrupt or short buffer never panics the decoder.
+    #[test]
+    fn garbage_buffers_decode_without_panicking(
+        bytes in prop::collection::vec(any::<u8>(), 0..4096),
+        blocks in 0u64..1 << 40,
+        threads in 0u32..2048,
+    ) {
+        for text in [HASHES, RECORDS] {
+            let p = program(text);
+            let layout = MapLayout::new(&p.maps);
+            let dims = LaunchDims { blocks, threads_per_block: threads };
+            let mut s = MapStore::decode_launch(&p, &layout, Some(dims), &bytes);
+            s.merge(MapStore::decode_launch(&p, &layout, None, &bytes));
+        }
+    }
+}
+
+#[test]
+fn truncated_buffers_decode_what_they_hold() {
+    let p = program(HASHES);
+    let layout = MapLayout::new(&p.maps);
+    let full = hash_buffer(&p, &layout);
+    for n in [0, 7, 8, 100, full.len() / 2, full.len() - 1] {
+        let _ = MapStore::decode_launch(&p, &layout, None, &full[..n]);
+    }
+    let s = MapStore::decode_launch(&p, &layout, None, &full[..full.len() / 2]);
+    assert_eq!(s.maps[0].entries[&[7][..]], vec![3]);
+}
