@@ -35,10 +35,54 @@ impl From<pest::Span<'_>> for Span {
     }
 }
 
-/// A whole program: its blocks in source order.
-#[derive(Debug, Clone)]
+/// A whole program: its blocks, map declarations and `config` entries, each in source order.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Program {
     pub blocks: Vec<Block>,
+    pub maps: Vec<MapDeclAst>,
+    pub config: Vec<ConfigAst>,
+}
+
+/// `map @name: kind(key = value, ...);`
+#[derive(Debug, Clone)]
+pub(crate) struct MapDeclAst {
+    /// Without the `@`.
+    pub name: String,
+    pub name_span: Span,
+    /// `hash`, `array` or `ring`.
+    pub kind: String,
+    pub kind_span: Span,
+    pub args: Vec<DeclArg>,
+    pub span: Span,
+}
+
+/// `key = value` in a map declaration.
+#[derive(Debug, Clone)]
+pub(crate) struct DeclArg {
+    pub key: String,
+    pub key_span: Span,
+    pub value: DeclValue,
+    pub value_span: Span,
+}
+
+/// A declaration or `config` value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum DeclValue {
+    /// A size, suffixes resolved (`1M` = 1048576).
+    Size(u64),
+    /// A name (`drop`, `warp`).
+    Name(String),
+    /// A string (`config` only).
+    Str(String),
+}
+
+/// `key = value;` in a `config` block.
+#[derive(Debug, Clone)]
+pub(crate) struct ConfigAst {
+    pub key: String,
+    pub key_span: Span,
+    pub value: DeclValue,
+    pub value_span: Span,
 }
 
 /// `probe[, probe ...] [/predicate/] { statement; ... }`
@@ -51,30 +95,66 @@ pub(crate) struct Block {
     pub end: Span,
 }
 
-/// An attach point as written, e.g. `kernel:exit:*gemm*`.
+/// An attach point as written, e.g. `warp after mem:global:load:*gemm*`.
 #[derive(Debug, Clone)]
 pub(crate) struct Attach {
-    /// The `:`-separated components.
+    /// `warp` was written, and where.
+    pub warp: Option<Span>,
+    /// `after` was written, and where.
+    pub after: Option<Span>,
+    /// The `:`-separated components, strings unquoted.
     pub parts: Vec<String>,
+    /// The whole attach point, modifiers included.
     pub span: Span,
+    /// The text of the point (without modifiers) as written.
+    pub text: String,
 }
 
 impl Attach {
-    /// The attach point as written.
+    /// The attach point as written, modifiers included.
     pub fn text(&self) -> String {
-        self.parts.join(":")
+        let mut t = String::new();
+        if self.warp.is_some() {
+            t.push_str("warp ");
+        }
+        if self.after.is_some() {
+            t.push_str("after ");
+        }
+        t.push_str(&self.text);
+        t
     }
 }
 
 /// A statement.
 #[derive(Debug, Clone)]
 pub(crate) enum Stmt {
-    /// `@name[keys] = value`
-    MapAssign {
-        map: MapRef,
+    /// `target = value`
+    Assign {
+        target: Target,
         value: Expr,
         span: Span,
     },
+    /// A call as a statement: `printf(...)`, `print(@m)`, `exit()`.
+    Call { call: Expr, span: Span },
+    /// `if (cond) { ... } else ...`; `else if` is an `If` alone in `els`.
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        els: Vec<Stmt>,
+        span: Span,
+    },
+    /// `unroll(count) { ... }`
+    Unroll { count: Expr, body: Vec<Stmt> },
+}
+
+/// What an assignment writes.
+#[derive(Debug, Clone)]
+pub(crate) enum Target {
+    Map(MapRef),
+    /// `$name` (without the `$`).
+    Scratch(String, Span),
+    /// `%name` (without the `%`).
+    Persist(String, Span),
 }
 
 /// `@name` or `@name[k1, k2, ...]`.
@@ -98,18 +178,40 @@ pub(crate) struct Expr {
 pub(crate) enum ExprKind {
     /// An integer literal (a hex literal above `i64::MAX` keeps its bits).
     Int(i64),
+    /// A string literal, escapes resolved (printf formats).
+    Str(String),
     /// A builtin or other bare name, e.g. `tid.x`, `kernel`.
     Ident(String),
+    /// `$name`
+    Scratch(String),
+    /// `%name`
+    Persist(String),
+    /// `@name[keys]` read as a value (only meaningful as an argument of `print` etc.).
+    Map(MapRef),
     /// `op operand`
     Unary(UnaryOp, Box<Expr>),
     /// `lhs op rhs`
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `cond ? a : b`
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `(T)x`
+    Cast(TypeName, Box<Expr>),
+    /// `(a, b, ...)`: a record.
+    Tuple(Vec<Expr>),
     /// `name(args)`
     Call {
         name: String,
         name_span: Span,
         args: Vec<Expr>,
     },
+}
+
+/// An integer type as written in a cast.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TypeName {
+    /// 8, 16, 32 or 64; 1 for `bool`.
+    pub bits: u32,
+    pub signed: bool,
 }
 
 /// Prefix operators.

@@ -25,6 +25,10 @@ use std::io;
 /// Deepest nesting of an expression the front end accepts.
 pub(crate) const MAX_DEPTH: usize = 256;
 
+/// Deepest nesting of brackets (`(`, `[`, `{`) the parser accepts: its recursion per
+/// bracket is deep, so this bounds its stack.
+pub(crate) const MAX_BRACKETS: usize = 64;
+
 /// "1 key", "2 keys", "no keys".
 fn keys(n: usize) -> String {
     match n {
@@ -34,6 +38,9 @@ fn keys(n: usize) -> String {
     }
 }
 
+/// The map kinds and their parameters, for hints.
+pub(crate) const MAP_KINDS: &str = "map kinds: hash(keys = N), array(per = thread|warp, slots = N), ring(capacity = N, overflow = drop|overwrite)";
+
 /// Everything the front end can reject.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum Error {
@@ -41,16 +48,18 @@ pub(crate) enum Error {
     Syntax { span: Span, message: String },
     #[error("integer literal `{text}` does not fit in 64 bits")]
     IntTooLarge { span: Span, text: String },
-    #[error("expression nested too deeply (more than {MAX_DEPTH} levels)")]
-    TooDeep { span: Span },
+    #[error("expression nested too deeply (more than {limit} levels)")]
+    TooDeep { span: Span, limit: usize },
     #[error("unknown attach point `{name}`")]
     UnknownAttach { span: Span, name: String },
-    #[error("attach point `{name}` is not supported yet")]
-    AttachNotSupported { span: Span, name: String },
+    #[error("`{modifier}` is not valid at {attach}")]
+    ModifierNotValid {
+        span: Span,
+        modifier: &'static str,
+        attach: String,
+    },
     #[error("unknown builtin `{name}`")]
     UnknownBuiltin { span: Span, name: String },
-    #[error("builtin `{name}` is not supported yet")]
-    BuiltinNotSupported { span: Span, name: String },
     #[error("builtin `{name}` is not valid at {attach}")]
     BuiltinNotValidAt {
         span: Span,
@@ -60,8 +69,6 @@ pub(crate) enum Error {
     },
     #[error("unknown function `{name}`")]
     UnknownFunction { span: Span, name: String },
-    #[error("function `{name}` is not supported yet")]
-    FunctionNotSupported { span: Span, name: String },
     #[error("`{name}()` takes {expected}, found {found}")]
     ArgCount {
         span: Span,
@@ -69,12 +76,73 @@ pub(crate) enum Error {
         expected: &'static str,
         found: usize,
     },
+    #[error("`{name}()` expects {expected}")]
+    BadArgument {
+        span: Span,
+        name: &'static str,
+        expected: &'static str,
+    },
     #[error("`{name}()` is an aggregation: it can only be the value assigned to a map")]
     AggregationInExpr { span: Span, name: String },
-    #[error("plain map assignment is not supported yet")]
-    PlainAssign { span: Span },
+    #[error("`{name}()` does not return a value: call it as a statement")]
+    StatementCall { span: Span, name: String },
+    #[error("`{name}()` is not valid at {attach}")]
+    HostOnly {
+        span: Span,
+        name: String,
+        attach: String,
+    },
+    #[error("{what} is not valid at {attach}")]
+    DeviceOnly {
+        span: Span,
+        what: String,
+        attach: String,
+    },
+    #[error("{message}")]
+    Misplaced {
+        span: Span,
+        message: &'static str,
+        hint: &'static str,
+    },
+    #[error("{what} is not supported: the IR has no {missing}")]
+    Unsupported {
+        span: Span,
+        what: &'static str,
+        missing: &'static str,
+    },
     #[error("type error: `kernel` is a kernel id, not an integer, so it cannot be {context}")]
     KernelNotInt { span: Span, context: String },
+    #[error("type mismatch: `{name}` is {expected}, but is assigned {found} here")]
+    TypeMismatch {
+        span: Span,
+        first: Span,
+        name: String,
+        expected: &'static str,
+        found: &'static str,
+    },
+    #[error("scratch variable `${name}` is used before it is set")]
+    UsedBeforeSet {
+        span: Span,
+        name: String,
+        earlier: Option<Span>,
+    },
+    #[error("persistent register `%{name}` is never assigned")]
+    PersistNeverSet { span: Span, name: String },
+    #[error("unknown map `@{name}`")]
+    UnknownMap {
+        span: Span,
+        name: String,
+        known: String,
+    },
+    #[error("map `@{name}` is a {kind} map: {what}")]
+    MapKind {
+        span: Span,
+        declared: Option<Span>,
+        name: String,
+        kind: &'static str,
+        what: &'static str,
+        hint: &'static str,
+    },
     #[error("map `@{name}` is used with {} here but with {} before", keys(*found), keys(*expected))]
     MapArity {
         span: Span,
@@ -97,15 +165,36 @@ pub(crate) enum Error {
         span: Span,
         first: Span,
         name: String,
-        expected: &'static str,
-        found: &'static str,
+        expected: String,
+        found: String,
     },
+    #[error("{message}")]
+    MapDecl { span: Span, message: String },
+    #[error("{message}")]
+    Config { span: Span, message: String },
+    #[error("{message}")]
+    Duplicate {
+        span: Span,
+        first: Span,
+        message: String,
+    },
+    #[error("printf: {message}")]
+    Printf { span: Span, message: String },
+    #[error("lhist(): {message}")]
+    Lhist { span: Span, message: String },
+    #[error(
+        "unroll count must be an integer constant from 1 to {}",
+        crate::check::MAX_UNROLL
+    )]
+    Unroll { span: Span },
     #[error("divisor may be zero")]
     DivisorMayBeZero { span: Span },
     #[error("division by zero")]
     DivisionByZero { span: Span },
     #[error("probe needs more than {} registers", u16::MAX)]
     TooManyRegisters { span: Span },
+    #[error("probe needs more than {} instructions", crate::lower::MAX_INSNS)]
+    TooManyInsns { span: Span },
 }
 
 impl Error {
@@ -113,22 +202,29 @@ impl Error {
     /// spans ("first used here") and hints.
     pub fn to_diagnostic(&self) -> Diagnostic<()> {
         use Error::*;
+        let first_use = "a map's keys and value are fixed by its first use";
         let (span, secondary, hints): (Span, Option<(Span, &str)>, Vec<String>) = match self {
-            Syntax { span, .. } | TooDeep { span } | DivisionByZero { span } => {
+            Syntax { span, .. } | TooDeep { span, .. } | DivisionByZero { span } => {
                 (*span, None, vec![])
             }
-            TooManyRegisters { span } => (*span, None, vec!["split the probe".into()]),
+            TooManyRegisters { span } | TooManyInsns { span } => {
+                (*span, None, vec!["split the probe".into()])
+            }
             IntTooLarge { span, .. } => (
                 *span,
                 None,
                 vec!["decimal literals are i64; hex literals may use all 64 bits".into()],
             ),
-            UnknownAttach { span, .. } | AttachNotSupported { span, .. } => {
-                (*span, None, vec![names::attach_hint()])
+            UnknownAttach { span, .. } => (*span, None, vec![names::attach_hint()]),
+            ModifierNotValid { span, modifier, .. } => {
+                let hint = if *modifier == "after" {
+                    "`after` applies to instruction probes: mem, tensor:mma, sync:barrier, branch, line, ptx, gcn"
+                } else {
+                    "`warp` applies to device probes"
+                };
+                (*span, None, vec![hint.into()])
             }
-            UnknownBuiltin { span, .. } | BuiltinNotSupported { span, .. } => {
-                (*span, None, vec![names::builtin_hint()])
-            }
+            UnknownBuiltin { span, .. } => (*span, None, vec![names::builtin_hint()]),
             BuiltinNotValidAt {
                 span,
                 name,
@@ -139,35 +235,96 @@ impl Error {
                 None,
                 vec![format!("`{name}` is valid at {valid_at}")],
             ),
-            UnknownFunction { span, .. } | FunctionNotSupported { span, .. } => {
-                (*span, None, vec![names::function_hint()])
-            }
-            ArgCount { span, .. } => (*span, None, vec![]),
-            AggregationInExpr { span, name } => {
-                let call = if name == "count" { "count()" } else { "sum(x)" };
-                (*span, None, vec![format!("write `@map[keys] = {call}`")])
-            }
-            PlainAssign { span } => (
+            UnknownFunction { span, .. } => (*span, None, vec![names::function_hint()]),
+            ArgCount { span, .. } | BadArgument { span, .. } => (*span, None, vec![]),
+            AggregationInExpr { span, name } => (
                 *span,
                 None,
-                vec!["assign an aggregation: count() or sum(x)".into()],
+                vec![format!("write `@map[keys] = {name}(...)`")],
             ),
+            StatementCall { span, .. } => (*span, None, vec![]),
+            HostOnly { span, name, .. } => (
+                *span,
+                None,
+                vec![format!("`{name}()` is valid only in {}", names::HOST)],
+            ),
+            DeviceOnly { span, .. } => (
+                *span,
+                None,
+                vec!["it is valid only in device probes".into()],
+            ),
+            Misplaced { span, hint, .. } => (*span, None, vec![(*hint).into()]),
+            Unsupported { span, .. } => (*span, None, vec![]),
             KernelNotInt { span, .. } => (
                 *span,
                 None,
                 vec!["use `kernel` as a map key, e.g. `@n[kernel] = count()`".into()],
+            ),
+            TypeMismatch {
+                span,
+                first,
+                expected,
+                ..
+            } => (
+                *span,
+                Some((*first, "type fixed here")),
+                vec![format!(
+                    "a variable's type is fixed by its first assignment; convert with a cast, e.g. `({expected})x`"
+                )],
+            ),
+            UsedBeforeSet { span, earlier, .. } => match earlier {
+                Some(e) => (
+                    *span,
+                    Some((*e, "set here, but not on every path to the use")),
+                    vec![],
+                ),
+                None => (
+                    *span,
+                    None,
+                    vec!["scratch variables live for one probe firing: set it earlier in this block".into()],
+                ),
+            },
+            PersistNeverSet { span, .. } => (
+                *span,
+                None,
+                vec!["persistent registers are zero at kernel entry; assign it in some probe, e.g. `kernel:entry { %t0 = clock64; }`".into()],
+            ),
+            UnknownMap { span, known, .. } => (*span, None, vec![known.clone()]),
+            MapKind {
+                span,
+                declared,
+                hint,
+                ..
+            } => (
+                *span,
+                declared.map(|d| (d, "declared here")),
+                vec![(*hint).into()],
             ),
             MapArity { span, first, .. }
             | MapKeyType { span, first, .. }
             | MapValue { span, first, .. } => (
                 *span,
                 Some((*first, "first used here")),
-                vec!["a map's keys and value are fixed by its first use".into()],
+                vec![first_use.into()],
             ),
+            MapDecl { span, .. } => (*span, None, vec![MAP_KINDS.into()]),
+            Config { span, .. } => (*span, None, vec![crate::check::config_hint()]),
+            Duplicate { span, first, .. } => (*span, Some((*first, "first set here")), vec![]),
+            Printf { span, .. } => (
+                *span,
+                None,
+                vec!["conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel`".into()],
+            ),
+            Lhist { span, .. } => (
+                *span,
+                None,
+                vec!["lhist(x, min, max, step): constant bounds, min < max, step > 0, (max - min) a multiple of step, at most 1000 buckets".into()],
+            ),
+            Unroll { span } => (*span, None, vec![]),
             DivisorMayBeZero { span } => (
                 *span,
                 None,
-                vec!["divide only by a non-zero integer constant".into()],
+                vec!["divide by a non-zero constant, or by a value made non-zero, e.g. `x | 1`".into()],
             ),
         };
         let mut labels = vec![Label::primary((), span.start..span.end)];

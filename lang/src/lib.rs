@@ -2,8 +2,10 @@
 //!
 //! The pipeline is `parse` (pest grammar → AST), `check` (names, types, maps → a
 //! checked tree) and `lower` (→ IR). Every stage reports located errors; [`compile`]
-//! returns them all as one [`CompileError`], rendered in bpftrace's shape. The subset
-//! of the language implemented so far and its semantics are in this crate's README.
+//! returns them all as one [`CompileError`], rendered in bpftrace's shape. The language
+//! is documented in `docs/language.md`; this crate's structure in its README.
+//! [`attach_points`], [`builtins`] and [`functions`] are the tables the checker uses,
+//! for listings (`warptrace -l`).
 #![deny(missing_docs)]
 
 mod ast;
@@ -18,6 +20,8 @@ use codespan_reporting::diagnostic::Diagnostic;
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::termcolor::{NoColor, WriteColor};
 use std::fmt;
+
+pub use names::{attach_points, builtins, functions, Entry};
 
 /// Compiles a probe program. `file_name` is used in messages (`stdin` for `-e`).
 pub fn compile(source: &str, file_name: &str) -> Result<warptrace_ir::Program, CompileError> {

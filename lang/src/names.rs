@@ -1,171 +1,555 @@
-//! The names the language knows: builtins, functions and attach points, both those of
-//! the current subset and those of the full language (LANGUAGE.md) that are not
-//! supported yet, so that the latter get "not supported yet" rather than "unknown".
+//! The names the language knows — attach points, builtins and functions — as the tables
+//! that both the checker and the CLI's `-l` listing read ([`attach_points`],
+//! [`builtins`], [`functions`]).
 
-use warptrace_ir::{AttachPoint, MemOp, MemSpace, SiteValue, Special};
+use warptrace_ir::{
+    AttachPoint, AttachSpec, HostEvent, Isa, LoopEdge, MemOp, MemSpace, Position, SiteValue,
+    Special,
+};
+
+/// One attach point, builtin or function: its name, a one-line description and where it
+/// may be used.
+#[derive(Debug)]
+pub struct Entry {
+    /// The name as written (attach points with their `<...>` parameters).
+    pub name: &'static str,
+    /// What it is, in one line.
+    pub doc: &'static str,
+    /// Where it may be used (builtins, functions) or where it runs (attach points).
+    pub valid: &'static str,
+    /// What the checker does with it.
+    pub(crate) sem: Sem,
+}
+
+/// The meaning of an [`Entry`] for the checker.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Sem {
+    Host(HostEvent),
+    /// `kernel:entry`, `tensor:mma`, …: the name's components, then an optional glob.
+    Fixed(FixedPoint),
+    Mem,
+    Line,
+    Opcode(Isa),
+    Builtin(Builtin, Validity),
+    Function(Func),
+}
+
+/// The attach points without parameters.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum FixedPoint {
+    KernelEntry,
+    KernelExit,
+    TensorMma,
+    SyncBarrier,
+    Branch,
+    Loop(LoopEdge),
+}
 
 /// What a builtin reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Builtin {
     /// A special register (`kernel` included).
     Special(Special),
-    /// An operand of the probed instruction; valid only at instruction probes.
+    /// An operand of the probed instruction.
     Site(SiteValue),
 }
 
-/// The builtins of the subset, in the order hints list them.
-pub(crate) const BUILTINS: [(&str, Builtin); 10] = [
-    ("tid.x", Builtin::Special(Special::TidX)),
-    ("tid.y", Builtin::Special(Special::TidY)),
-    ("tid.z", Builtin::Special(Special::TidZ)),
-    ("ctaid.x", Builtin::Special(Special::CtaidX)),
-    ("ctaid.y", Builtin::Special(Special::CtaidY)),
-    ("ctaid.z", Builtin::Special(Special::CtaidZ)),
-    ("smid", Builtin::Special(Special::Smid)),
-    ("clock64", Builtin::Special(Special::Clock64)),
-    ("kernel", Builtin::Special(Special::KernelId)),
-    ("bytes", Builtin::Site(SiteValue::Bytes)),
-];
-
-/// Builtins of the full language that the subset does not have yet.
-const FUTURE_BUILTINS: &[&str] = &[
-    "clock",
-    "globaltimer",
-    "nsmid",
-    "warp",
-    "lane",
-    "ntid.x",
-    "ntid.y",
-    "ntid.z",
-    "nctaid.x",
-    "nctaid.y",
-    "nctaid.z",
-    "thread",
-    "block",
-    "activemask",
-    "active",
-    "launch",
-    "pc",
-    "file",
-    "line",
-    "addr",
-    "value",
-    "opcode",
-];
-
-/// Looks a builtin up: `Ok` if it is in the subset, `Err(true)` if it is a builtin of
-/// the full language, `Err(false)` if it is unknown.
-pub(crate) fn builtin(name: &str) -> Result<Builtin, bool> {
-    BUILTINS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, b)| *b)
-        .ok_or_else(|| FUTURE_BUILTINS.contains(&name))
+/// Where a builtin may be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Validity {
+    /// Every device probe.
+    Device,
+    /// Device probes at an instruction.
+    Site,
+    /// Memory-access probes: `mem:`, and `ptx:`/`gcn:` (the back end checks the opcode).
+    Access,
+    /// `value`: before stores, after loads, at atomics, at `ptx:`/`gcn:`.
+    Value,
 }
 
-pub(crate) fn builtin_hint() -> String {
-    let names: Vec<&str> = BUILTINS.iter().map(|(n, _)| *n).collect();
-    format!("valid builtins: {}", names.join(", "))
+/// The functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Func {
+    Count,
+    Sum,
+    Min,
+    Max,
+    Avg,
+    Stats,
+    Hist,
+    Lhist,
+    Printf,
+    Print,
+    Clear,
+    Zero,
+    Delete,
+    Exit,
 }
 
-/// Where instruction-site builtins such as `bytes` are valid.
-pub(crate) const SITE_BUILTINS_VALID_AT: &str = "mem:global:load, mem:global:store, mem:global:*";
-
-/// Whether a builtin may be read at an attach point.
-pub(crate) fn valid_at(builtin: Builtin, point: &AttachPoint) -> bool {
-    match builtin {
-        Builtin::Special(_) => true,
-        Builtin::Site(_) => matches!(point, AttachPoint::Mem { .. }),
+impl Func {
+    /// Whether it is an aggregation (the value assigned to a hash map).
+    pub fn is_aggregation(self) -> bool {
+        matches!(
+            self,
+            Func::Count
+                | Func::Sum
+                | Func::Min
+                | Func::Max
+                | Func::Avg
+                | Func::Stats
+                | Func::Hist
+                | Func::Lhist
+        )
     }
 }
 
-/// The aggregation functions of the subset.
-pub(crate) const FUNCTIONS: [&str; 2] = ["count", "sum"];
+const DEVICE: &str = "device probes (not begin, end, launch:complete)";
+const SITE: &str = "instruction probes: mem, tensor:mma, sync:barrier, branch, line, ptx, gcn";
+const ACCESS: &str = "mem:*:*, ptx:*, gcn:*";
+const VALUE: &str = "mem:*:store (before), mem:*:load (after), mem:*:atomic, ptx:*, gcn:*";
+/// Where host-only functions are valid.
+pub(crate) const HOST: &str = "begin, end and launch:complete blocks";
+const AGG: &str = "as the value assigned to a hash map, e.g. `@m[k] = count()`";
 
-/// Functions of the full language that the subset does not have yet.
-const FUTURE_FUNCTIONS: &[&str] = &[
-    "min", "max", "avg", "stats", "hist", "lhist", "printf", "delete", "clear", "zero", "print",
-    "unroll",
-];
-
-/// Whether a function that is not in the subset belongs to the full language.
-pub(crate) fn is_future_function(name: &str) -> bool {
-    FUTURE_FUNCTIONS.contains(&name)
+const fn entry(name: &'static str, doc: &'static str, valid: &'static str, sem: Sem) -> Entry {
+    Entry {
+        name,
+        doc,
+        valid,
+        sem,
+    }
 }
 
-pub(crate) fn function_hint() -> String {
-    format!("valid functions: {}", FUNCTIONS.join(", "))
-}
-
-/// The attach points of the subset, as hints list them.
-const ATTACH_POINTS: &str =
-    "kernel:entry, kernel:exit, mem:global:load, mem:global:store, mem:global:*";
-
-pub(crate) fn attach_hint() -> String {
-    format!(
-        "valid attach points: {ATTACH_POINTS}, each with an optional kernel-name glob \
-         as last component (e.g. kernel:exit:*gemm*)"
+const fn special(name: &'static str, doc: &'static str, s: Special) -> Entry {
+    entry(
+        name,
+        doc,
+        DEVICE,
+        Sem::Builtin(Builtin::Special(s), Validity::Device),
     )
 }
 
-/// Resolves an attach point's components: `Ok((point, glob))` if the subset has it,
-/// `Err(true)` if the full language has it, `Err(false)` if it is unknown.
-pub(crate) fn attach_point(parts: &[String]) -> Result<(AttachPoint, Option<String>), bool> {
+const fn site(name: &'static str, doc: &'static str, s: Special) -> Entry {
+    entry(
+        name,
+        doc,
+        SITE,
+        Sem::Builtin(Builtin::Special(s), Validity::Site),
+    )
+}
+
+static ATTACH_POINTS: [Entry; 15] = [
+    entry(
+        "begin",
+        "once, on the host, before tracing starts",
+        "host",
+        Sem::Host(HostEvent::Begin),
+    ),
+    entry(
+        "end",
+        "once, on the host, after tracing stops",
+        "host",
+        Sem::Host(HostEvent::End),
+    ),
+    entry(
+        "launch:complete",
+        "on the host, after each instrumented launch has finished",
+        "host",
+        Sem::Host(HostEvent::LaunchComplete),
+    ),
+    entry(
+        "kernel:entry",
+        "at kernel start, every thread",
+        "device",
+        Sem::Fixed(FixedPoint::KernelEntry),
+    ),
+    entry(
+        "kernel:exit",
+        "before every ret/exit, predicated exits included",
+        "device",
+        Sem::Fixed(FixedPoint::KernelExit),
+    ),
+    entry(
+        "mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>",
+        "at each matching memory instruction (async: cp.async, bulk/TMA copies)",
+        "device, instruction",
+        Sem::Mem,
+    ),
+    entry(
+        "tensor:mma",
+        "at matrix instructions (mma, wmma, wgmma; v_mfma*, v_wmma*)",
+        "device, instruction",
+        Sem::Fixed(FixedPoint::TensorMma),
+    ),
+    entry(
+        "sync:barrier",
+        "at block barriers (bar.sync, barrier.sync, bar.arrive; s_barrier)",
+        "device, instruction",
+        Sem::Fixed(FixedPoint::SyncBarrier),
+    ),
+    entry(
+        "branch",
+        "at conditional branches",
+        "device, instruction",
+        Sem::Fixed(FixedPoint::Branch),
+    ),
+    entry(
+        "loop:header",
+        "at the top of each natural loop's header, every iteration",
+        "device",
+        Sem::Fixed(FixedPoint::Loop(LoopEdge::Header)),
+    ),
+    entry(
+        "loop:backedge",
+        "before each loop back edge",
+        "device",
+        Sem::Fixed(FixedPoint::Loop(LoopEdge::Backedge)),
+    ),
+    entry(
+        "loop:exit",
+        "at the first instruction of each loop exit",
+        "device",
+        Sem::Fixed(FixedPoint::Loop(LoopEdge::Exit)),
+    ),
+    entry(
+        "line:<file>:<from>[-<to>]",
+        "instructions whose .loc is in that line range of that file",
+        "device, instruction",
+        Sem::Line,
+    ),
+    entry(
+        "ptx:<opcode-glob>",
+        "PTX instructions whose opcode matches the glob, e.g. ptx:ld.global.v4.*",
+        "device, instruction",
+        Sem::Opcode(Isa::Ptx),
+    ),
+    entry(
+        "gcn:<opcode-glob>",
+        "GCN instructions whose opcode matches the glob, e.g. gcn:v_mfma*",
+        "device, instruction",
+        Sem::Opcode(Isa::Gcn),
+    ),
+];
+
+static BUILTINS: [Entry; 32] = [
+    special("tid.x", "thread index in the block, x", Special::TidX),
+    special("tid.y", "thread index in the block, y", Special::TidY),
+    special("tid.z", "thread index in the block, z", Special::TidZ),
+    special("ntid.x", "block size, x", Special::NtidX),
+    special("ntid.y", "block size, y", Special::NtidY),
+    special("ntid.z", "block size, z", Special::NtidZ),
+    special("ctaid.x", "block index in the grid, x", Special::CtaidX),
+    special("ctaid.y", "block index in the grid, y", Special::CtaidY),
+    special("ctaid.z", "block index in the grid, z", Special::CtaidZ),
+    special("nctaid.x", "grid size in blocks, x", Special::NctaidX),
+    special("nctaid.y", "grid size in blocks, y", Special::NctaidY),
+    special("nctaid.z", "grid size in blocks, z", Special::NctaidZ),
+    special("smid", "the SM the thread runs on", Special::Smid),
+    special("nsmid", "the number of SMs", Special::Nsmid),
+    special("clock", "32-bit SM cycle counter", Special::Clock),
+    special("clock64", "64-bit SM cycle counter", Special::Clock64),
+    special("globaltimer", "GPU-global timer, ns", Special::GlobalTimer),
+    special(
+        "warp",
+        "warp index in the block (linear thread index / 32)",
+        Special::Warp,
+    ),
+    special("lane", "lane in the warp", Special::Lane),
+    special("thread", "linear global thread id", Special::Thread),
+    special("block", "linear block id", Special::Block),
+    special(
+        "activemask",
+        "mask of the warp's active lanes",
+        Special::ActiveMask,
+    ),
+    special(
+        "active",
+        "number of active lanes in the warp",
+        Special::Active,
+    ),
+    special(
+        "kernel",
+        "the kernel (an id; its name on the host): only as a map key, record field or printf %s",
+        Special::KernelId,
+    ),
+    special("launch", "launch sequence number", Special::Launch),
+    site(
+        "pc",
+        "index of the probed instruction in the kernel",
+        Special::Pc,
+    ),
+    site(
+        "file",
+        "id of the source file of the probed instruction's .loc (0 without)",
+        Special::File,
+    ),
+    site(
+        "line",
+        "source line of the probed instruction's .loc (0 without)",
+        Special::Line,
+    ),
+    entry(
+        "opcode",
+        "id of the probed instruction's full opcode",
+        SITE,
+        Sem::Builtin(Builtin::Site(SiteValue::Opcode), Validity::Site),
+    ),
+    entry(
+        "addr",
+        "effective address of the access, offset included",
+        ACCESS,
+        Sem::Builtin(Builtin::Site(SiteValue::Addr), Validity::Access),
+    ),
+    entry(
+        "bytes",
+        "bytes this thread accesses",
+        ACCESS,
+        Sem::Builtin(Builtin::Site(SiteValue::Bytes), Validity::Access),
+    ),
+    entry(
+        "value",
+        "the stored value (before a store or atomic) or the loaded value (after a load or atomic)",
+        VALUE,
+        Sem::Builtin(Builtin::Site(SiteValue::Value), Validity::Value),
+    ),
+];
+
+static FUNCTIONS: [Entry; 14] = [
+    entry(
+        "count()",
+        "count of updates",
+        AGG,
+        Sem::Function(Func::Count),
+    ),
+    entry(
+        "sum(x)",
+        "sum of x (wrapping)",
+        AGG,
+        Sem::Function(Func::Sum),
+    ),
+    entry("min(x)", "smallest x", AGG, Sem::Function(Func::Min)),
+    entry("max(x)", "largest x", AGG, Sem::Function(Func::Max)),
+    entry("avg(x)", "average of x", AGG, Sem::Function(Func::Avg)),
+    entry(
+        "stats(x)",
+        "count, average and total of x",
+        AGG,
+        Sem::Function(Func::Stats),
+    ),
+    entry(
+        "hist(x)",
+        "log2 histogram of x",
+        AGG,
+        Sem::Function(Func::Hist),
+    ),
+    entry(
+        "lhist(x, min, max, step)",
+        "linear histogram of x; constant bounds",
+        AGG,
+        Sem::Function(Func::Lhist),
+    ),
+    entry(
+        "printf(fmt, args...)",
+        "print a line; on the device, appends (format id, args) to the printf ring",
+        "device probes and host blocks",
+        Sem::Function(Func::Printf),
+    ),
+    entry("print(@m)", "print a map", HOST, Sem::Function(Func::Print)),
+    entry(
+        "clear(@m)",
+        "remove every key of a map",
+        HOST,
+        Sem::Function(Func::Clear),
+    ),
+    entry(
+        "zero(@m)",
+        "zero every value of a map, keeping its keys",
+        HOST,
+        Sem::Function(Func::Zero),
+    ),
+    entry(
+        "delete(@m[k...])",
+        "remove one key of a hash map",
+        HOST,
+        Sem::Function(Func::Delete),
+    ),
+    entry(
+        "exit()",
+        "stop tracing; end blocks run next",
+        HOST,
+        Sem::Function(Func::Exit),
+    ),
+];
+
+/// Every attach point, for `-l`.
+pub fn attach_points() -> &'static [Entry] {
+    &ATTACH_POINTS
+}
+
+/// Every builtin, with where it is valid, for `-l`.
+pub fn builtins() -> &'static [Entry] {
+    &BUILTINS
+}
+
+/// Every function, with where it is valid, for `-l`.
+pub fn functions() -> &'static [Entry] {
+    &FUNCTIONS
+}
+
+/// The name without the `(...)` of a function entry.
+fn bare(name: &str) -> &str {
+    name.split('(').next().unwrap_or(name)
+}
+
+/// Looks a builtin up by name.
+pub(crate) fn builtin(name: &str) -> Option<(Builtin, Validity, &'static str)> {
+    BUILTINS
+        .iter()
+        .find(|e| e.name == name)
+        .and_then(|e| match e.sem {
+            Sem::Builtin(b, v) => Some((b, v, e.valid)),
+            _ => None,
+        })
+}
+
+pub(crate) fn builtin_hint() -> String {
+    let names: Vec<&str> = BUILTINS.iter().map(|e| e.name).collect();
+    format!("valid builtins: {}", names.join(", "))
+}
+
+/// Looks a function up by name.
+pub(crate) fn function(name: &str) -> Option<Func> {
+    FUNCTIONS
+        .iter()
+        .find(|e| bare(e.name) == name)
+        .and_then(|e| match e.sem {
+            Sem::Function(f) => Some(f),
+            _ => None,
+        })
+}
+
+/// The name of a function as messages write it (`count`).
+pub(crate) fn function_name(f: Func) -> &'static str {
+    FUNCTIONS
+        .iter()
+        .find(|e| matches!(e.sem, Sem::Function(g) if g == f))
+        .map_or("?", |e| bare(e.name))
+}
+
+pub(crate) fn function_hint() -> String {
+    let names: Vec<&str> = FUNCTIONS.iter().map(|e| bare(e.name)).collect();
+    format!("valid functions: {}", names.join(", "))
+}
+
+pub(crate) fn attach_hint() -> String {
+    let names: Vec<&str> = ATTACH_POINTS.iter().map(|e| e.name).collect();
+    format!(
+        "valid attach points: {}; device ones take an optional kernel-name glob as last \
+         component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`",
+        names.join(", ")
+    )
+}
+
+/// Where a probe runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Target {
+    Host(HostEvent),
+    Device(AttachSpec),
+}
+
+/// Resolves an attach point's components (without modifiers); `None` if unknown.
+pub(crate) fn attach_point(parts: &[String]) -> Option<Target> {
     let strs: Vec<&str> = parts.iter().map(String::as_str).collect();
-    let (point, rest) = match strs.as_slice() {
-        ["kernel", "entry", rest @ ..] => (AttachPoint::KernelEntry, rest),
-        ["kernel", "exit", rest @ ..] => (AttachPoint::KernelExit, rest),
-        ["mem", space, op, rest @ ..] => {
-            let space = mem_space(space).ok_or(false)?;
-            let op = mem_op(op).ok_or(false)?;
-            if space != MemSpace::Global || !matches!(op, MemOp::Load | MemOp::Store | MemOp::Any) {
-                return Err(rest.len() <= 1);
+    match strs.as_slice() {
+        ["BEGIN"] => return Some(Target::Host(HostEvent::Begin)),
+        ["END"] => return Some(Target::Host(HostEvent::End)),
+        _ => {}
+    }
+    ATTACH_POINTS.iter().find_map(|e| resolve(e, &strs))
+}
+
+fn resolve(e: &Entry, parts: &[&str]) -> Option<Target> {
+    let (point, rest) = match (e.sem, parts) {
+        (Sem::Host(event), _) => {
+            let name: Vec<&str> = e.name.split(':').collect();
+            return (name == parts).then_some(Target::Host(event));
+        }
+        (Sem::Fixed(fixed), _) => {
+            let n = e.name.split(':').count();
+            let (head, rest) = (parts.get(..n)?, parts.get(n..)?);
+            if !head.iter().copied().eq(e.name.split(':')) {
+                return None;
             }
+            let point = match fixed {
+                FixedPoint::KernelEntry => AttachPoint::KernelEntry,
+                FixedPoint::KernelExit => AttachPoint::KernelExit,
+                FixedPoint::TensorMma => AttachPoint::TensorMma,
+                FixedPoint::SyncBarrier => AttachPoint::SyncBarrier,
+                FixedPoint::Branch => AttachPoint::Branch,
+                FixedPoint::Loop(edge) => AttachPoint::Loop(edge),
+            };
+            (point, rest)
+        }
+        (Sem::Mem, ["mem", space, op, rest @ ..]) => {
+            let space = *MemSpace::ALL.iter().find(|s| s.name() == *space)?;
+            let op = *MemOp::ALL.iter().find(|o| o.name() == *op)?;
             (AttachPoint::Mem { space, op }, rest)
         }
-        _ => return Err(is_future_attach(&strs)),
+        (Sem::Line, ["line", file, range, rest @ ..]) if !file.is_empty() => {
+            let (from, to) = match range.split_once('-') {
+                Some((a, b)) => (a.parse().ok()?, b.parse().ok()?),
+                None => {
+                    let line = range.parse().ok()?;
+                    (line, line)
+                }
+            };
+            if from > to {
+                return None;
+            }
+            let file = (*file).to_string();
+            (AttachPoint::Line { file, from, to }, rest)
+        }
+        (Sem::Opcode(isa), [prefix, glob, rest @ ..]) if *prefix == isa.name() => {
+            if glob.is_empty() || glob.starts_with('"') {
+                return None;
+            }
+            let glob = (*glob).to_string();
+            (AttachPoint::Opcode { isa, glob }, rest)
+        }
+        _ => return None,
     };
-    match rest {
-        [] => Ok((point, None)),
-        [glob] => Ok((point, Some((*glob).to_string()))),
-        _ => Err(false),
-    }
-}
-
-fn mem_space(s: &str) -> Option<MemSpace> {
-    Some(match s {
-        "global" => MemSpace::Global,
-        "shared" => MemSpace::Shared,
-        "local" => MemSpace::Local,
-        "generic" => MemSpace::Generic,
-        "*" => MemSpace::Any,
+    let glob = match rest {
+        [] => None,
+        [glob] if !glob.is_empty() => Some((*glob).to_string()),
         _ => return None,
-    })
+    };
+    Some(Target::Device(AttachSpec::new(point, glob)))
 }
 
-fn mem_op(s: &str) -> Option<MemOp> {
-    Some(match s {
-        "load" => MemOp::Load,
-        "store" => MemOp::Store,
-        "atomic" => MemOp::Atomic,
-        "async" => MemOp::Async,
-        "*" => MemOp::Any,
-        _ => return None,
-    })
-}
-
-/// Whether the components name an attach point of the full language (other than the
-/// `kernel:` and `mem:` ones, handled above).
-fn is_future_attach(parts: &[&str]) -> bool {
-    match parts {
-        ["begin" | "end" | "BEGIN" | "END"] => true,
-        ["launch", "complete"] => true,
-        ["tensor", "mma", rest @ ..]
-        | ["sync", "barrier", rest @ ..]
-        | ["loop", "header" | "backedge" | "exit", rest @ ..] => rest.len() <= 1,
-        ["branch", rest @ ..] => rest.len() <= 1,
-        ["line", _file, _range] => true,
-        ["ptx" | "gcn", _opcode, rest @ ..] => rest.len() <= 1,
-        _ => false,
+/// Whether a builtin of this validity may be read at `target`.
+pub(crate) fn valid_at(validity: Validity, target: &Target) -> bool {
+    let Target::Device(spec) = target else {
+        return false;
+    };
+    match validity {
+        Validity::Device => true,
+        Validity::Site => spec.point.has_instruction(),
+        Validity::Access => matches!(
+            spec.point,
+            AttachPoint::Mem { .. } | AttachPoint::Opcode { .. }
+        ),
+        Validity::Value => match spec.point {
+            AttachPoint::Mem {
+                op: MemOp::Store, ..
+            } => spec.position == Position::Before,
+            AttachPoint::Mem {
+                op: MemOp::Load, ..
+            } => spec.position == Position::After,
+            AttachPoint::Mem {
+                op: MemOp::Atomic, ..
+            }
+            | AttachPoint::Opcode { .. } => true,
+            _ => false,
+        },
     }
 }

@@ -1,8 +1,11 @@
 //! Source text → [`ast::Program`]: the pest grammar (`grammar.pest`), precedence
 //! climbing for binary operators, and pest's errors turned into readable ones.
 
-use crate::ast::{self, BinaryOp, Block, Expr, ExprKind, MapRef, Span, Stmt, UnaryOp};
-use crate::diag::{Error, MAX_DEPTH};
+use crate::ast::{
+    self, Attach, BinaryOp, Block, ConfigAst, DeclArg, DeclValue, Expr, ExprKind, MapDeclAst,
+    MapRef, Span, Stmt, Target, TypeName, UnaryOp,
+};
+use crate::diag::{Error, MAX_BRACKETS, MAX_DEPTH};
 use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 use pest::Parser as _;
@@ -15,22 +18,73 @@ struct Grammar;
 /// Parses a whole program. A syntax error stops parsing; errors found while building
 /// the tree (literals out of range, too deep nesting) are accumulated.
 pub(crate) fn parse(source: &str) -> Result<ast::Program, Vec<Error>> {
+    if let Some(span) = too_deep(source) {
+        return Err(vec![Error::TooDeep {
+            span,
+            limit: MAX_BRACKETS,
+        }]);
+    }
     let pairs =
         Grammar::parse(Rule::program, source).map_err(|e| vec![syntax_error(source, &e)])?;
     let mut builder = Builder { errors: Vec::new() };
-    let mut blocks = Vec::new();
-    for program in pairs {
-        for pair in program.into_inner() {
-            if pair.as_rule() == Rule::block {
-                blocks.push(builder.block(pair));
+    let mut program = ast::Program::default();
+    for top in pairs {
+        for pair in top.into_inner() {
+            match pair.as_rule() {
+                Rule::block => program.blocks.push(builder.block(pair)),
+                Rule::map_decl => program.maps.push(builder.map_decl(pair)),
+                Rule::config => program.config.extend(builder.config(pair)),
+                _ => {}
             }
         }
     }
     if builder.errors.is_empty() {
-        Ok(ast::Program { blocks })
+        Ok(program)
     } else {
         Err(builder.errors)
     }
+}
+
+/// The first bracket nested more than [`MAX_BRACKETS`] levels deep, outside comments and
+/// strings: rejected before parsing, which recurses once per level.
+fn too_deep(source: &str) -> Option<Span> {
+    let bytes = source.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while bytes.get(i).is_some_and(|c| *c != b'\n') {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'"' => {
+                i += 1;
+                while bytes.get(i).is_some_and(|c| *c != b'"' && *c != b'\n') {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_BRACKETS {
+                    return Some(Span::new(i, source.len().min(i + 1)));
+                }
+            }
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// An expression and the depth of its tree.
@@ -41,6 +95,103 @@ struct Builder {
 }
 
 impl Builder {
+    fn map_decl(&mut self, pair: Pair<'_, Rule>) -> MapDeclAst {
+        let span = Span::from(pair.as_span());
+        let mut decl = MapDeclAst {
+            name: String::new(),
+            name_span: span,
+            kind: String::new(),
+            kind_span: span,
+            args: Vec::new(),
+            span,
+        };
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::map_name => {
+                    decl.name = p.as_str().trim_start_matches('@').to_string();
+                    decl.name_span = p.as_span().into();
+                }
+                Rule::name => {
+                    decl.kind = p.as_str().to_string();
+                    decl.kind_span = p.as_span().into();
+                }
+                Rule::decl_arg => {
+                    let mut inner = p.into_inner().filter(|q| q.as_rule() != Rule::assign);
+                    if let (Some(k), Some(v)) = (inner.next(), inner.next()) {
+                        if let Some(value) = self.decl_value(&v) {
+                            decl.args.push(DeclArg {
+                                key: k.as_str().to_string(),
+                                key_span: k.as_span().into(),
+                                value,
+                                value_span: v.as_span().into(),
+                            });
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        decl
+    }
+
+    fn config(&mut self, pair: Pair<'_, Rule>) -> Vec<ConfigAst> {
+        let mut entries = Vec::new();
+        for e in pair
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::config_entry)
+        {
+            let mut inner = e
+                .into_inner()
+                .filter(|q| !matches!(q.as_rule(), Rule::assign | Rule::semi));
+            if let (Some(k), Some(v)) = (inner.next(), inner.next()) {
+                if let Some(value) = self.decl_value(&v) {
+                    entries.push(ConfigAst {
+                        key: k.as_str().to_string(),
+                        key_span: k.as_span().into(),
+                        value,
+                        value_span: v.as_span().into(),
+                    });
+                }
+            }
+        }
+        entries
+    }
+
+    /// A size (`64K`), a name or a string.
+    fn decl_value(&mut self, p: &Pair<'_, Rule>) -> Option<DeclValue> {
+        let text = p.as_str();
+        match p.as_rule() {
+            Rule::size => {
+                let (digits, unit) = match text.strip_suffix(['K', 'M', 'G']) {
+                    Some(d) => (d, text.len() - d.len()),
+                    None => (text, 0),
+                };
+                let shift = match text.as_bytes().last() {
+                    Some(b'K') if unit > 0 => 10,
+                    Some(b'M') if unit > 0 => 20,
+                    Some(b'G') if unit > 0 => 30,
+                    _ => 0,
+                };
+                let value = digits
+                    .parse::<u64>()
+                    .ok()
+                    .and_then(|v| v.checked_mul(1 << shift));
+                match value {
+                    Some(v) => Some(DeclValue::Size(v)),
+                    None => {
+                        self.errors.push(Error::IntTooLarge {
+                            span: p.as_span().into(),
+                            text: text.to_string(),
+                        });
+                        None
+                    }
+                }
+            }
+            Rule::string => Some(DeclValue::Str(unescape(text))),
+            _ => Some(DeclValue::Name(text.to_string())),
+        }
+    }
+
     fn block(&mut self, pair: Pair<'_, Rule>) -> Block {
         let mut block = Block {
             attaches: Vec::new(),
@@ -54,10 +205,7 @@ impl Builder {
                     block.attaches = p
                         .into_inner()
                         .filter(|a| a.as_rule() == Rule::attach)
-                        .map(|a| ast::Attach {
-                            parts: a.as_str().split(':').map(str::to_string).collect(),
-                            span: a.as_span().into(),
-                        })
+                        .map(attach)
                         .collect();
                 }
                 Rule::predicate => {
@@ -67,13 +215,9 @@ impl Builder {
                         .and_then(|e| self.top_expr(e));
                 }
                 Rule::body => {
-                    for s in p.into_inner() {
-                        match s.as_rule() {
-                            Rule::map_assign => block.body.extend(self.map_assign(s)),
-                            Rule::rbrace => block.end = s.as_span().into(),
-                            _ => {}
-                        }
-                    }
+                    let (body, end) = self.body(p);
+                    block.body = body;
+                    block.end = end;
                 }
                 _ => {}
             }
@@ -81,22 +225,94 @@ impl Builder {
         block
     }
 
-    fn map_assign(&mut self, pair: Pair<'_, Rule>) -> Option<Stmt> {
-        let span = Span::from(pair.as_span());
-        let mut map = None;
-        let mut value = None;
-        for p in pair.into_inner() {
-            match p.as_rule() {
-                Rule::map => map = Some(self.map_ref(p)),
-                Rule::expr => value = self.top_expr(p),
-                _ => {}
+    /// `{ statements }`: the statements and the closing brace.
+    fn body(&mut self, pair: Pair<'_, Rule>) -> (Vec<Stmt>, Span) {
+        let mut end = Span::from(pair.as_span());
+        let mut stmts = Vec::new();
+        for s in pair.into_inner() {
+            if s.as_rule() == Rule::rbrace {
+                end = s.as_span().into();
+            } else {
+                stmts.extend(self.stmt(s));
             }
         }
-        Some(Stmt::MapAssign {
-            map: map?,
-            value: value?,
-            span,
-        })
+        (stmts, end)
+    }
+
+    fn stmt(&mut self, pair: Pair<'_, Rule>) -> Option<Stmt> {
+        let span = Span::from(pair.as_span());
+        match pair.as_rule() {
+            Rule::assignment => {
+                let mut target = None;
+                let mut value = None;
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::map => target = Some(Target::Map(self.map_ref(p))),
+                        Rule::scratch => {
+                            let name = p.as_str().trim_start_matches('$').to_string();
+                            target = Some(Target::Scratch(name, p.as_span().into()));
+                        }
+                        Rule::persist => {
+                            let name = p.as_str().trim_start_matches('%').to_string();
+                            target = Some(Target::Persist(name, p.as_span().into()));
+                        }
+                        Rule::expr => value = self.top_expr(p),
+                        _ => {}
+                    }
+                }
+                Some(Stmt::Assign {
+                    target: target?,
+                    value: value?,
+                    span,
+                })
+            }
+            Rule::call_stmt => {
+                let call = match self.call(pair, 0) {
+                    Ok((call, _)) => call,
+                    Err(e) => {
+                        self.errors.push(e);
+                        return None;
+                    }
+                };
+                Some(Stmt::Call { call, span })
+            }
+            Rule::if_stmt => {
+                let mut cond = None;
+                let mut then = None;
+                let mut els = Vec::new();
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::expr => cond = self.top_expr(p),
+                        Rule::body if then.is_none() => then = Some(self.body(p).0),
+                        Rule::body => els = self.body(p).0,
+                        Rule::if_stmt => els = self.stmt(p).into_iter().collect(),
+                        _ => {}
+                    }
+                }
+                Some(Stmt::If {
+                    cond: cond?,
+                    then: then.unwrap_or_default(),
+                    els,
+                    span,
+                })
+            }
+            Rule::unroll => {
+                let mut count = None;
+                let mut body = Vec::new();
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::expr => count = self.top_expr(p),
+                        Rule::body => body = self.body(p).0,
+                        _ => {}
+                    }
+                }
+                Some(Stmt::Unroll {
+                    count: count?,
+                    body,
+                })
+            }
+            _ => None,
+        }
     }
 
     fn map_ref(&mut self, pair: Pair<'_, Rule>) -> MapRef {
@@ -124,13 +340,46 @@ impl Builder {
         }
     }
 
-    /// `operand (infix operand)*`, by precedence climbing. `nesting` counts the
-    /// parentheses and calls around it.
+    /// `binary (? expr : expr)?`. `nesting` counts the parentheses, calls and
+    /// conditionals around it.
     fn expr(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
         let span = Span::from(pair.as_span());
         if nesting > MAX_DEPTH {
-            return Err(Error::TooDeep { span });
+            return Err(Error::TooDeep {
+                span,
+                limit: MAX_DEPTH,
+            });
         }
+        let mut parts = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::binary => parts.push(self.binary(p, nesting)?),
+                Rule::expr => parts.push(self.expr(p, nesting + 1)?),
+                _ => {}
+            }
+        }
+        let mut parts = parts.into_iter();
+        let (first, second, third) = (parts.next(), parts.next(), parts.next());
+        match (first, second, third) {
+            (Some(node), None, None) => Ok(node),
+            (Some((c, dc)), Some((a, da)), Some((b, db))) => {
+                let depth = dc.max(da).max(db) + 1;
+                if depth > MAX_DEPTH {
+                    return Err(Error::TooDeep {
+                        span,
+                        limit: MAX_DEPTH,
+                    });
+                }
+                let kind = ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b));
+                Ok((Expr { kind, span }, depth))
+            }
+            _ => Err(malformed(span)),
+        }
+    }
+
+    /// `operand (infix operand)*`, by precedence climbing.
+    fn binary(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
+        let span = Span::from(pair.as_span());
         let mut operands = VecDeque::new();
         let mut ops = VecDeque::new();
         for p in pair.into_inner() {
@@ -139,8 +388,7 @@ impl Builder {
                 rule => ops.extend(binary_op(rule)),
             }
         }
-        let node = climb(&mut operands, &mut ops, 0, span)?;
-        Ok(node)
+        climb(&mut operands, &mut ops, 0, span)
     }
 
     /// `prefix* primary`
@@ -150,20 +398,35 @@ impl Builder {
         let mut primary = None;
         for p in pair.into_inner() {
             let span = Span::from(p.as_span());
+            let leaf = |kind| Some((Expr { kind, span }, 1));
             match p.as_rule() {
                 Rule::neg => prefixes.push((UnaryOp::Neg, span)),
                 Rule::not => prefixes.push((UnaryOp::Not, span)),
                 Rule::bit_not => prefixes.push((UnaryOp::BitNot, span)),
-                Rule::lparen | Rule::rparen => {}
-                Rule::expr => primary = Some(self.expr(p, nesting + 1)?),
+                Rule::paren => primary = Some(self.paren(p, nesting)?),
+                Rule::cast => primary = Some(self.cast(p, nesting)?),
                 Rule::call => primary = Some(self.call(p, nesting)?),
-                Rule::ident => {
-                    let kind = ExprKind::Ident(p.as_str().to_string());
-                    primary = Some((Expr { kind, span }, 1));
+                Rule::map => {
+                    if nesting > MAX_DEPTH {
+                        return Err(Error::TooDeep {
+                            span,
+                            limit: MAX_DEPTH,
+                        });
+                    }
+                    let map = self.map_ref(p);
+                    primary = leaf(ExprKind::Map(map));
                 }
+                Rule::ident => primary = leaf(ExprKind::Ident(p.as_str().to_string())),
+                Rule::scratch => {
+                    primary = leaf(ExprKind::Scratch(p.as_str()[1..].to_string()));
+                }
+                Rule::persist => {
+                    primary = leaf(ExprKind::Persist(p.as_str()[1..].to_string()));
+                }
+                Rule::string => primary = leaf(ExprKind::Str(unescape(p.as_str()))),
                 Rule::dec | Rule::hex => {
                     let kind = ExprKind::Int(int_literal(p.as_rule(), p.as_str(), span)?);
-                    primary = Some((Expr { kind, span }, 1));
+                    primary = leaf(kind);
                 }
                 _ => {}
             }
@@ -173,7 +436,10 @@ impl Builder {
             depth += 1;
             let span = span.to(expr.span);
             if depth > MAX_DEPTH {
-                return Err(Error::TooDeep { span });
+                return Err(Error::TooDeep {
+                    span,
+                    limit: MAX_DEPTH,
+                });
             }
             expr = Expr {
                 kind: ExprKind::Unary(op, Box::new(expr)),
@@ -181,6 +447,60 @@ impl Builder {
             };
         }
         Ok((expr, depth))
+    }
+
+    /// `(a)` or `(a, b, ...)`
+    fn paren(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
+        let span = Span::from(pair.as_span());
+        let mut items = Vec::new();
+        let mut depth = 1;
+        for p in pair.into_inner().filter(|p| p.as_rule() == Rule::expr) {
+            let (e, d) = self.expr(p, nesting + 1)?;
+            depth = depth.max(d + 1);
+            items.push(e);
+        }
+        if items.len() == 1 {
+            return items
+                .pop()
+                .map(|e| (e, depth))
+                .ok_or_else(|| malformed(span));
+        }
+        Ok((
+            Expr {
+                kind: ExprKind::Tuple(items),
+                span,
+            },
+            depth,
+        ))
+    }
+
+    /// `(T)x`
+    fn cast(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
+        let span = Span::from(pair.as_span());
+        if nesting > MAX_DEPTH {
+            return Err(Error::TooDeep {
+                span,
+                limit: MAX_DEPTH,
+            });
+        }
+        let mut ty = None;
+        let mut operand = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::type_name => ty = type_name(p.as_str()),
+                Rule::operand => operand = Some(self.operand(p, nesting + 1)?),
+                _ => {}
+            }
+        }
+        let ((x, depth), ty) = operand.zip(ty).ok_or_else(|| malformed(span))?;
+        if depth + 1 > MAX_DEPTH {
+            return Err(Error::TooDeep {
+                span,
+                limit: MAX_DEPTH,
+            });
+        }
+        let kind = ExprKind::Cast(ty, Box::new(x));
+        Ok((Expr { kind, span }, depth + 1))
     }
 
     /// `name(args)`
@@ -191,7 +511,9 @@ impl Builder {
         let mut depth = 1;
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::name => name = (p.as_str().to_string(), p.as_span().into()),
+                Rule::name | Rule::stmt_name => {
+                    name = (p.as_str().to_string(), p.as_span().into());
+                }
                 Rule::expr => {
                     let (arg, d) = self.expr(p, nesting + 1)?;
                     depth = depth.max(d + 1);
@@ -209,6 +531,79 @@ impl Builder {
     }
 }
 
+/// An attach point: modifiers and `:`-separated components (strings unquoted).
+fn attach(pair: Pair<'_, Rule>) -> Attach {
+    let span = Span::from(pair.as_span());
+    let mut a = Attach {
+        warp: None,
+        after: None,
+        parts: Vec::new(),
+        span,
+        text: String::new(),
+    };
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::modifier if p.as_str() == "warp" => a.warp = Some(p.as_span().into()),
+            Rule::modifier => a.after = Some(p.as_span().into()),
+            Rule::attach_path => {
+                a.text = p.as_str().to_string();
+                a.parts = p
+                    .into_inner()
+                    .map(|part| {
+                        let text = part.as_str();
+                        if text.starts_with('"') {
+                            unescape(text)
+                        } else {
+                            text.to_string()
+                        }
+                    })
+                    .collect();
+            }
+            _ => {}
+        }
+    }
+    a
+}
+
+fn type_name(text: &str) -> Option<TypeName> {
+    let (signed, bits) = match text {
+        "bool" => {
+            return Some(TypeName {
+                bits: 1,
+                signed: false,
+            })
+        }
+        _ => (text.starts_with('i'), text.get(1..)?.parse().ok()?),
+    };
+    Some(TypeName { bits, signed })
+}
+
+/// A string literal's contents, escapes resolved (the grammar admits only
+/// `\n \t \r \0 \\ \"`).
+fn unescape(quoted: &str) -> String {
+    let inner = quoted
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(quoted);
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
 /// Precedence climbing over `operand (op operand)*`; every operator is left-associative.
 /// Recursion is bounded by the number of precedence levels.
 fn climb(
@@ -224,7 +619,10 @@ fn climb(
         depth = depth.max(rhs_depth) + 1;
         let span = lhs.span.to(rhs.span);
         if depth > MAX_DEPTH {
-            return Err(Error::TooDeep { span });
+            return Err(Error::TooDeep {
+                span,
+                limit: MAX_DEPTH,
+            });
         }
         lhs = Expr {
             kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
@@ -287,23 +685,48 @@ fn malformed(span: Span) -> Error {
 fn phrase(rule: Rule) -> &'static str {
     match rule {
         Rule::EOI => "end of input",
-        Rule::block | Rule::attach_list | Rule::attach => "attach point",
+        Rule::block | Rule::attach_list | Rule::attach | Rule::attach_path | Rule::attach_part => {
+            "attach point"
+        }
+        Rule::modifier => "`warp` or `after`",
+        Rule::map_decl | Rule::kw_map => "map declaration",
+        Rule::config | Rule::kw_config => "config block",
+        Rule::config_entry | Rule::decl_arg => "`key = value`",
+        Rule::size => "size",
         Rule::predicate => "predicate",
         Rule::body => "`{`",
-        Rule::map_assign | Rule::map | Rule::map_name => "statement",
+        Rule::assignment
+        | Rule::map
+        | Rule::map_name
+        | Rule::if_stmt
+        | Rule::kw_if
+        | Rule::unroll
+        | Rule::kw_unroll
+        | Rule::call_stmt
+        | Rule::stmt_name => "statement",
+        Rule::kw_else => "`else`",
         Rule::expr
+        | Rule::binary
         | Rule::operand
         | Rule::call
         | Rule::ident
         | Rule::name
         | Rule::hex
         | Rule::dec
+        | Rule::string
+        | Rule::scratch
+        | Rule::persist
+        | Rule::cast
+        | Rule::paren
         | Rule::neg
         | Rule::not
         | Rule::bit_not => "expression",
+        Rule::type_name => "type",
         Rule::comma => "`,`",
         Rule::semi => "`;`",
         Rule::slash => "`/`",
+        Rule::colon => "`:`",
+        Rule::question => "operator",
         Rule::assign => "`=`",
         Rule::lbrace => "`{`",
         Rule::rbrace => "`}`",

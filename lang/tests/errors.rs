@@ -86,25 +86,21 @@ fn unknown_attach_point() {
     stdin:1:1-11: ERROR: unknown attach point `kernel:foo`
     kernel:foo { @a = count(); }
     ~~~~~~~~~~
-    HINT: valid attach points: kernel:entry, kernel:exit, mem:global:load, mem:global:store, mem:global:*, each with an optional kernel-name glob as last component (e.g. kernel:exit:*gemm*)
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     "#);
 }
 
 #[test]
-fn attach_points_not_supported() {
-    insta::assert_snapshot!(error("mem:shared:load, tensor:mma, begin { @a = count(); }"), @r#"
-    stdin:1:1-16: ERROR: attach point `mem:shared:load` is not supported yet
-    mem:shared:load, tensor:mma, begin { @a = count(); }
-    ~~~~~~~~~~~~~~~
-    HINT: valid attach points: kernel:entry, kernel:exit, mem:global:load, mem:global:store, mem:global:*, each with an optional kernel-name glob as last component (e.g. kernel:exit:*gemm*)
-    stdin:1:18-28: ERROR: attach point `tensor:mma` is not supported yet
-    mem:shared:load, tensor:mma, begin { @a = count(); }
-                     ~~~~~~~~~~
-    HINT: valid attach points: kernel:entry, kernel:exit, mem:global:load, mem:global:store, mem:global:*, each with an optional kernel-name glob as last component (e.g. kernel:exit:*gemm*)
-    stdin:1:30-35: ERROR: attach point `begin` is not supported yet
-    mem:shared:load, tensor:mma, begin { @a = count(); }
-                                 ~~~~~
-    HINT: valid attach points: kernel:entry, kernel:exit, mem:global:load, mem:global:store, mem:global:*, each with an optional kernel-name glob as last component (e.g. kernel:exit:*gemm*)
+fn unknown_mem_space_and_op() {
+    insta::assert_snapshot!(error("mem:texture:load, mem:global:read { @a = count(); }"), @r#"
+    stdin:1:1-17: ERROR: unknown attach point `mem:texture:load`
+    mem:texture:load, mem:global:read { @a = count(); }
+    ~~~~~~~~~~~~~~~~
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    stdin:1:19-34: ERROR: unknown attach point `mem:global:read`
+    mem:texture:load, mem:global:read { @a = count(); }
+                      ~~~~~~~~~~~~~~~
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     "#);
 }
 
@@ -114,7 +110,7 @@ fn attach_point_too_many_components() {
     stdin:1:1-19: ERROR: unknown attach point `kernel:entry:add:x`
     kernel:entry:add:x { @a = count(); }
     ~~~~~~~~~~~~~~~~~~
-    HINT: valid attach points: kernel:entry, kernel:exit, mem:global:load, mem:global:store, mem:global:*, each with an optional kernel-name glob as last component (e.g. kernel:exit:*gemm*)
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     "#);
 }
 
@@ -124,17 +120,17 @@ fn unknown_builtin() {
     stdin:1:19-25: ERROR: unknown builtin `tidd.x`
     kernel:entry { @a[tidd.x] = count(); }
                       ~~~~~~
-    HINT: valid builtins: tid.x, tid.y, tid.z, ctaid.x, ctaid.y, ctaid.z, smid, clock64, kernel, bytes
+    HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, pc, file, line, opcode, addr, bytes, value
     "#);
 }
 
 #[test]
-fn builtin_not_supported() {
-    insta::assert_snapshot!(error("mem:global:load { @a[addr] = count(); }"), @r#"
-    stdin:1:22-26: ERROR: builtin `addr` is not supported yet
-    mem:global:load { @a[addr] = count(); }
-                         ~~~~
-    HINT: valid builtins: tid.x, tid.y, tid.z, ctaid.x, ctaid.y, ctaid.z, smid, clock64, kernel, bytes
+fn addr_at_kernel_entry() {
+    insta::assert_snapshot!(error("kernel:entry { @a[addr] = count(); }"), @r#"
+    stdin:1:19-23: ERROR: builtin `addr` is not valid at kernel:entry
+    kernel:entry { @a[addr] = count(); }
+                      ~~~~
+    HINT: `addr` is valid at mem:*:*, ptx:*, gcn:*
     "#);
 }
 
@@ -144,7 +140,7 @@ fn bytes_at_kernel_entry() {
     stdin:1:25-30: ERROR: builtin `bytes` is not valid at kernel:entry
     kernel:entry { @a = sum(bytes); }
                             ~~~~~
-    HINT: `bytes` is valid at mem:global:load, mem:global:store, mem:global:*
+    HINT: `bytes` is valid at mem:*:*, ptx:*, gcn:*
     "#);
 }
 
@@ -154,7 +150,7 @@ fn bytes_at_one_of_two_attach_points() {
     stdin:1:48-53: ERROR: builtin `bytes` is not valid at kernel:exit:*gemm*
     mem:global:load, kernel:exit:*gemm* { @a = sum(bytes); }
                                                    ~~~~~
-    HINT: `bytes` is valid at mem:global:load, mem:global:store, mem:global:*
+    HINT: `bytes` is valid at mem:*:*, ptx:*, gcn:*
     "#);
 }
 
@@ -164,17 +160,19 @@ fn unknown_function() {
     stdin:1:21-24: ERROR: unknown function `foo`
     kernel:entry { @a = foo(2); }
                         ~~~
-    HINT: valid functions: count, sum
+    HINT: valid functions: count, sum, min, max, avg, stats, hist, lhist, printf, print, clear, zero, delete, exit
     "#);
 }
 
 #[test]
-fn function_not_supported() {
-    insta::assert_snapshot!(error("kernel:entry { @a = avg(smid); }"), @r#"
-    stdin:1:21-24: ERROR: function `avg` is not supported yet
-    kernel:entry { @a = avg(smid); }
-                        ~~~
-    HINT: valid functions: count, sum
+fn aggregation_argument_count() {
+    insta::assert_snapshot!(error("kernel:entry { @a = avg(); @b = lhist(smid, 0, 10); }"), @r#"
+    stdin:1:21-26: ERROR: `avg()` takes one argument, found 0
+    kernel:entry { @a = avg(); @b = lhist(smid, 0, 10); }
+                        ~~~~~
+    stdin:1:33-51: ERROR: `lhist()` takes four arguments, found 3
+    kernel:entry { @a = avg(); @b = lhist(smid, 0, 10); }
+                                    ~~~~~~~~~~~~~~~~~~
     "#);
 }
 
@@ -196,17 +194,17 @@ fn aggregation_in_expression() {
     stdin:1:19-26: ERROR: `count()` is an aggregation: it can only be the value assigned to a map
     kernel:entry { @a[count()] = count(); }
                       ~~~~~~~
-    HINT: write `@map[keys] = count()`
+    HINT: write `@map[keys] = count(...)`
     "#);
 }
 
 #[test]
-fn plain_assignment() {
-    insta::assert_snapshot!(error("kernel:entry { @a = 5; }"), @r#"
-    stdin:1:21-22: ERROR: plain map assignment is not supported yet
-    kernel:entry { @a = 5; }
-                        ~
-    HINT: assign an aggregation: count() or sum(x)
+fn kernel_as_map_value() {
+    insta::assert_snapshot!(error("kernel:entry { @a = kernel; }"), @r#"
+    stdin:1:21-27: ERROR: type error: `kernel` is a kernel id, not an integer, so it cannot be a map value
+    kernel:entry { @a = kernel; }
+                        ~~~~~~
+    HINT: use `kernel` as a map key, e.g. `@n[kernel] = count()`
     "#);
 }
 
@@ -291,12 +289,12 @@ fn map_value() {
 
 #[test]
 fn map_sum_signedness() {
-    insta::assert_snapshot!(error("mem:global:load { @a = sum(bytes); @a = sum(1); }"), @r#"
-    stdin:1:41-47: ERROR: map `@a` is assigned sum() of i64 here but sum() of u64 before
-    mem:global:load { @a = sum(bytes); @a = sum(1); }
-                                            ~~~~~~
+    insta::assert_snapshot!(error("mem:global:load { @a = sum(bytes); @a = sum(-1); }"), @r#"
+    stdin:1:41-48: ERROR: map `@a` is assigned sum() of i64 here but sum() of u64 before
+    mem:global:load { @a = sum(bytes); @a = sum(-1); }
+                                            ~~~~~~~
     stdin:1:24-34: HINT: first used here
-    mem:global:load { @a = sum(bytes); @a = sum(1); }
+    mem:global:load { @a = sum(bytes); @a = sum(-1); }
                            ~~~~~~~~~~
     HINT: a map's keys and value are fixed by its first use
     "#);
@@ -308,7 +306,7 @@ fn divisor_may_be_zero() {
     stdin:1:33-38: ERROR: divisor may be zero
     kernel:entry { @a = sum(tid.x / tid.y); }
                                     ~~~~~
-    HINT: divide only by a non-zero integer constant
+    HINT: divide by a non-zero constant, or by a value made non-zero, e.g. `x | 1`
     "#);
 }
 
@@ -318,7 +316,7 @@ fn remainder_divisor_may_be_zero() {
     stdin:1:23-32: ERROR: divisor may be zero
     kernel:entry /smid % (tid.x + 1)/ { @a = count(); }
                           ~~~~~~~~~
-    HINT: divide only by a non-zero integer constant
+    HINT: divide by a non-zero constant, or by a value made non-zero, e.g. `x | 1`
     "#);
 }
 
@@ -337,19 +335,15 @@ fn errors_accumulate() {
     stdin:1:1-11: ERROR: unknown attach point `kernel:foo`
     kernel:foo { @a[tidd.x] = avg(1); }
     ~~~~~~~~~~
-    HINT: valid attach points: kernel:entry, kernel:exit, mem:global:load, mem:global:store, mem:global:*, each with an optional kernel-name glob as last component (e.g. kernel:exit:*gemm*)
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     stdin:1:17-23: ERROR: unknown builtin `tidd.x`
     kernel:foo { @a[tidd.x] = avg(1); }
                     ~~~~~~
-    HINT: valid builtins: tid.x, tid.y, tid.z, ctaid.x, ctaid.y, ctaid.z, smid, clock64, kernel, bytes
-    stdin:1:27-30: ERROR: function `avg` is not supported yet
-    kernel:foo { @a[tidd.x] = avg(1); }
-                              ~~~
-    HINT: valid functions: count, sum
+    HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, pc, file, line, opcode, addr, bytes, value
     stdin:2:32-36: ERROR: divisor may be zero
     kernel:entry { @b = sum(smid / smid); }
                                    ~~~~
-    HINT: divide only by a non-zero integer constant
+    HINT: divide by a non-zero constant, or by a value made non-zero, e.g. `x | 1`
     "#);
 }
 

@@ -89,34 +89,38 @@ fn precedence() {
       0: r0 = sreg smid
       1: r1 = sreg tid.x
       2: r2 = mul.64 r1, 2
-      3: r3 = add.64 r0, r2
-      4: r4 = sub.64 r3, 3
-      5: map.update @a sum r4
-      6: r5 = sreg smid
-      7: r6 = sreg tid.x
-      8: r7 = and.64 r6, 255
-      9: r8 = xor.64 r7, 1
-      10: r9 = or.64 r5, r8
-      11: map.update @b sum r9
-      12: r10 = sreg smid
-      13: r11 = shl.64 r10, 3
-      14: map.update @c sum r11
-      15: r12 = sreg tid.x
-      16: r13 = lt.u.64 r12, 4
-      17: r14 = sreg tid.y
-      18: r15 = ge.u.64 r14, 2
-      19: r16 = eq.64 r13, r15
-      20: map.update @d sum r16
-      21: r17 = sreg smid
-      22: r18 = ne.64 r17, 0
-      23: r19 = sreg tid.x
-      24: r20 = ne.64 r19, 0
-      25: r21 = sreg tid.y
-      26: r22 = eq.64 r21, 0
-      27: r23 = and.64 r20, r22
-      28: r24 = or.64 r18, r23
-      29: map.update @e sum r24
-      30: exit
+      3: r3 = zext.32 r2
+      4: r4 = add.64 r0, r3
+      5: r5 = zext.32 r4
+      6: r6 = sub.64 r5, 3
+      7: r7 = zext.32 r6
+      8: map.update @a sum r7
+      9: r8 = sreg smid
+      10: r9 = sreg tid.x
+      11: r10 = and.64 r9, 255
+      12: r11 = xor.64 r10, 1
+      13: r12 = or.64 r8, r11
+      14: map.update @b sum r12
+      15: r13 = sreg smid
+      16: r14 = shl.64 r13, 3
+      17: r15 = zext.32 r14
+      18: map.update @c sum r15
+      19: r16 = sreg tid.x
+      20: r17 = lt.u.64 r16, 4
+      21: r18 = sreg tid.y
+      22: r19 = ge.u.64 r18, 2
+      23: r20 = eq.64 r17, r19
+      24: map.update @d sum r20
+      25: r21 = sreg smid
+      26: r22 = ne.64 r21, 0
+      27: r23 = sreg tid.x
+      28: r24 = ne.64 r23, 0
+      29: r25 = sreg tid.y
+      30: r26 = eq.64 r25, 0
+      31: r27 = and.64 r24, r26
+      32: r28 = or.64 r22, r27
+      33: map.update @e sum r28
+      34: exit
     "#);
 }
 
@@ -132,21 +136,22 @@ fn signedness() {
       1: r1 = div.u.64 r0, 3
       2: r2 = sreg smid
       3: r3 = sub.64 0, r2
-      4: r4 = div.u.64 r3, 3
-      5: map.update @a[r1, r4, -2] count
-      6: r5 = sreg smid
-      7: r6 = rem.u.64 r5, 3
-      8: r7 = lt.u.64 r6, 1
-      9: r8 = sreg smid
-      10: r9 = lt.u.64 -1, r8
-      11: r10 = sreg smid
-      12: r11 = xor.64 r10, -1
-      13: r12 = shr.u.64 r11, 1
-      14: map.update @b[r7, r9, r12] count
-      15: r13 = sreg clock64
-      16: r14 = sub.64 0, r13
-      17: map.update @c sum r14
-      18: exit
+      4: r4 = zext.32 r3
+      5: r5 = div.u.64 r4, 3
+      6: map.update @a[r1, r5, -2] count
+      7: r6 = sreg smid
+      8: r7 = rem.u.64 r6, 3
+      9: r8 = lt.u.64 r7, 1
+      10: r9 = sreg smid
+      11: r10 = lt.u.64 -1, r9
+      12: r11 = sreg smid
+      13: r12 = xor.64 r11, 4294967295
+      14: r13 = shr.u.64 r12, 1
+      15: map.update @b[r8, r10, r13] count
+      16: r14 = sreg clock64
+      17: r15 = sub.64 0, r14
+      18: map.update @c sum r15
+      19: exit
     "#);
 }
 

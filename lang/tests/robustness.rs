@@ -5,6 +5,8 @@ const PROGRAMS: &[&str] = &[
     "kernel:entry /tid.x == 0 && tid.y == 0 && tid.z == 0/ { @blocks[kernel] = count(); } mem:global:load { @ldbytes[kernel] = sum(bytes); }",
     "// c\nmem:global:store:*gemm*, mem:global:* /* c */ { @a[kernel, ctaid.x] = sum(bytes * 2 + -1); ; @b = count() }",
     "kernel:entry /(smid % 3) << 2 >= 0x10 || !~tid.y/ {\n\t@m[smid / -2, clock64 >> 1] = sum((tid.x ^ tid.z) & 0xffffffffffffffff);\n}",
+    "config { hash_keys = 1K; }\nmap @t: ring(capacity = 1M, overflow = drop);\nmap @s: array(per = warp, slots = 2);\nbegin { printf(\"go %d\\n\", 1); }\nkernel:entry { %t0 = clock64; }\nwarp after mem:global:load:*gemm* /lane == 0/ { $d = clock64 - %t0; if ($d > 10) { @h[smid] = hist($d); } else if ($d < 2) { @l = lhist($d, 0, 10, 2); } else { @s = ($d, (u8)value); } unroll(2) { $d = $d ? $d / (smid | 1) : 1; } @t = (kernel, $d); }\nend { print(@h); clear(@l); delete(@h[0]); exit(); }",
+    "line:\"a b.cu\":3-9, ptx:ld.*, branch:*mm* { printf(\"%s %d %llx\\n\", kernel, (i16)line, pc); @m[pc] = avg(clock); @n = stats(warp); @o = min(-1); @p = max((bool)lane); @q[active] = activemask; }",
 ];
 
 const GARBAGE: &[&str] = &[
@@ -56,10 +58,9 @@ fn compile_does_not_panic(source: &str) {
 #[test]
 fn prefixes_of_valid_programs() {
     for program in PROGRAMS {
-        assert!(
-            warptrace_lang::compile(program, "stdin").is_ok(),
-            "{program}"
-        );
+        if let Err(e) = warptrace_lang::compile(program, "stdin") {
+            panic!("{program}\n{e}");
+        }
         for (i, _) in program.char_indices() {
             compile_does_not_panic(&program[..i]);
             compile_does_not_panic(&program[i..]);
