@@ -14,7 +14,7 @@ mod tests;
 
 use crate::{IrError, IrRule};
 use cfg::ProbeCfg;
-use facts::{ImmediatesOnly, ValueFacts};
+use facts::{KnownNonZero, ValueFacts};
 use warptrace_ir::{Insn, MapKind, Probe, Program, Special, SpecialSource};
 
 /// The most IR instructions one probe may have. Hash updates are unrolled
@@ -85,9 +85,8 @@ fn check_probe(report: &mut ProbeReport<'_>) {
     if within_budget {
         defs::check_def_before_use(report, &cfg);
     }
-    // The first cut knows only immediates; the value-range pass will compute its facts
-    // from `cfg` here and pass them instead.
-    check_divisors(report, &ImmediatesOnly);
+    let facts = KnownNonZero::compute(&report.probe.insns, &cfg);
+    check_divisors(report, &facts);
 }
 
 /// `MapUsage`: every map, persistent register and format named exists; a hash update

@@ -392,3 +392,71 @@ fn error_is_located_with_attach_spec_and_insn_text() {
     );
     assert!(shown.contains("(DivisorMayBeZero)"), "{shown}");
 }
+
+/// A probe dividing `smid` by `r1`, with `body` computing `r1` (instructions 1..).
+fn divisor_program(body: &str) -> Program {
+    Program::parse(&format!(
+        "map @m: hash(keys = 8) -> sum u64\n\
+         \n\
+         probe 0: kernel:entry\n\
+         \x20 0: r0 = sreg smid\n\
+         {body}"
+    ))
+    .expect("parses")
+}
+
+#[test]
+fn proves_or_with_a_constant_non_zero() {
+    let p = divisor_program(
+        "  1: r2 = sreg tid.x\n\
+         \x20 2: r1 = or.64 r2, 1\n\
+         \x20 3: r3 = div.u.64 r0, r1\n\
+         \x20 4: map.update @m sum r3\n\
+         \x20 5: exit\n",
+    );
+    verify_program(&p).expect("tid.x | 1 is never zero");
+}
+
+#[test]
+fn proves_a_divisor_non_zero_on_every_path_of_a_join() {
+    // r1 = tid.x != 0 ? 4 : 8, as the language lowers `?:`.
+    let p = divisor_program(
+        "  1: r2 = sreg tid.x\n\
+         \x20 2: jz r2, 5\n\
+         \x20 3: r1 = mov 4\n\
+         \x20 4: ja 6\n\
+         \x20 5: r1 = mov 8\n\
+         \x20 6: r3 = rem.u.64 r0, r1\n\
+         \x20 7: map.update @m sum r3\n\
+         \x20 8: exit\n",
+    );
+    verify_program(&p).expect("both arms are non-zero");
+}
+
+#[test]
+fn rejects_a_divisor_zero_on_one_path() {
+    let p = divisor_program(
+        "  1: r2 = sreg tid.x\n\
+         \x20 2: jz r2, 5\n\
+         \x20 3: r1 = mov 4\n\
+         \x20 4: ja 6\n\
+         \x20 5: r1 = mov r2\n\
+         \x20 6: r3 = div.u.64 r0, r1\n\
+         \x20 7: map.update @m sum r3\n\
+         \x20 8: exit\n",
+    );
+    rejects(&p, IrRule::DivisorMayBeZero, Some(6));
+}
+
+#[test]
+fn a_non_zero_register_does_not_make_its_low_half_non_zero() {
+    // r1 = 1 << 32 is non-zero, but `or.32 r1, 0` keeps only its (zero) low half.
+    let p = divisor_program(
+        "  1: r1 = mov 4294967296\n\
+         \x20 2: r4 = or.32 r1, 0\n\
+         \x20 3: r3 = div.u.64 r0, r4\n\
+         \x20 4: map.update @m sum r3\n\
+         \x20 5: exit\n",
+    );
+    rejects(&p, IrRule::DivisorMayBeZero, Some(3));
+}
