@@ -16,14 +16,16 @@ EXAMPLES:
     warptrace compile -e 'kernel:exit { @exits = count(); }' --emit ir
     warptrace instrument --ptx kernel.ptx -e 'mem:global:load { @n = count(); }' -o out.ptx
 
-ATTACH POINTS (this version):
-  kernel:entry[:GLOB]             at kernel start, every thread
-  kernel:exit[:GLOB]              before every ret/exit, predicated ones included
-  mem:global:load|store|*[:GLOB]  before each global-memory load / store / any access
-BUILTINS:
-  tid.x tid.y tid.z ctaid.x ctaid.y ctaid.z smid clock64 kernel, and at mem: probes bytes
-FUNCTIONS:
-  count()  sum(x)
+  Histograms, host blocks and printf, as in bpftrace:
+    warptrace -e 'begin { @x = hist(5); @x = hist(100); print(@x); }'
+
+  What the language offers, and where a probe attaches in a kernel:
+    warptrace -l            (or -l 'mem*')
+    warptrace -l -e 'mem:global:load { @n = count(); }' --ptx kernel.ptx
+
+The PTX back end of this version instruments kernel:entry, kernel:exit and mem:global:*
+probes with count() and sum(); kernels whose probes use more run unchanged and are counted
+as \"not supported yet\" in the summary.
 
 Results print when the program exits, as bpftrace prints maps; a one-line summary on
 stderr counts the kernels instrumented and skipped (-v explains each).";
@@ -55,6 +57,16 @@ pub struct ProgramArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub program: ProgramArgs,
+    /// List attach points, builtins and functions (matching GLOB); with a program and
+    /// --ptx, list the instructions each probe attaches to.
+    #[arg(short = 'l', long = "list", value_name = "GLOB", num_args = 0..=1, default_missing_value = "*")]
+    pub list: Option<String>,
+    /// With -l and a program: the PTX file whose attach sites to list.
+    #[arg(long, value_name = "FILE", requires = "list")]
+    pub ptx: Option<PathBuf>,
+    /// Output format of maps and printf records.
+    #[arg(short = 'f', long = "format", value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
     /// Explain every kernel instrumented or skipped, and why.
     #[arg(short = 'v', long)]
     pub verbose: bool,
@@ -88,6 +100,15 @@ pub enum Command {
         #[arg(short = 'o', long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+}
+
+/// How maps and records are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// bpftrace's text output.
+    Text,
+    /// NDJSON records, as `bpftrace -f json`.
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

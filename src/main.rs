@@ -5,6 +5,8 @@
 //! and `instrument` expose the compiler stages for inspection and scripting.
 
 mod cli;
+mod host;
+mod list;
 mod run;
 
 use anyhow::{bail, Context, Result};
@@ -16,7 +18,7 @@ use warptrace_ir::{Bundle, Program};
 
 /// Exit status for a probe program that does not compile or verify (bpftrace's usage
 /// errors are 1; warptrace separates "your probe is wrong" from "the run failed").
-const EXIT_BAD_PROGRAM: u8 = 2;
+pub(crate) const EXIT_BAD_PROGRAM: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -47,16 +49,11 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             ptx,
             output,
         }) => instrument(&program, &ptx, output.as_deref()),
+        None if cli.run.list.is_some() => list::list(&cli.run),
         None => {
             let Some((source, program)) = compile(&cli.run.program)? else {
                 return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
             };
-            if cli.run.command.is_empty() {
-                bail!(
-                    "no command to run: give one after `--`, e.g. \
-                     `warptrace -e 'kernel:entry {{ @n = count(); }}' -- ./app`"
-                );
-            }
             run::run(source, program, &cli.run)
         }
     }
@@ -64,7 +61,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
 
 /// Reads, compiles and verifies the probe program. `Ok(None)` means diagnostics were
 /// printed and the program is unusable.
-fn compile(args: &ProgramArgs) -> Result<Option<(String, Program)>> {
+pub(crate) fn compile(args: &ProgramArgs) -> Result<Option<(String, Program)>> {
     let (source, file_name) = match (&args.expr, &args.file) {
         (Some(expr), None) => (expr.clone(), "stdin".to_string()),
         (None, Some(path)) => (

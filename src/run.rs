@@ -1,17 +1,55 @@
 //! `warptrace -e PROG -- CMD…`: run a program with the runtime preloaded, then report.
 
 use crate::cli::RunArgs;
+use crate::host::Host;
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use warptrace_ir::{Bundle, Program};
+use warptrace_ir::{Bundle, HostEvent, Program};
 use warptrace_runtime::Report;
 
 /// The runtime library's file name, built by the `warptrace-preload` crate.
 const PRELOAD_NAME: &str = "libwarptrace_preload.so";
 
 pub fn run(source: String, program: Program, args: &RunArgs) -> Result<ExitCode> {
+    if args.command.is_empty() && !program.probes.is_empty() {
+        bail!(
+            "no command to run: device probes need one after `--`, e.g. \
+             `warptrace -e 'kernel:entry {{ @n = count(); }}' -- ./app`"
+        );
+    }
+    let mut host = Host::new(&program, args.format);
+    if host.has(HostEvent::LaunchComplete) {
+        eprintln!(
+            "warptrace: warning: `launch:complete` blocks do not run yet (they will run after \
+             each launch's read-back)"
+        );
+    }
+    let stopped = host.run(HostEvent::Begin)?;
+    let mut code = ExitCode::SUCCESS;
+    let mut summary = None;
+    if !stopped && !args.command.is_empty() {
+        let (report, status) = trace(source, &program, args)?;
+        host.add_device(&report);
+        summary = Some(warptrace_runtime::render_summary(&report, args.verbose));
+        code = exit_code(status);
+    }
+    host.run(HostEvent::End)?;
+    print!("{}", host.exit_text());
+    if let Some(summary) = summary {
+        eprint!("{summary}");
+    }
+    Ok(code)
+}
+
+/// Runs the command with the runtime preloaded; returns the merged report of every
+/// process it started and its exit status.
+fn trace(
+    source: String,
+    program: &Program,
+    args: &RunArgs,
+) -> Result<(Report, std::process::ExitStatus)> {
     let preload = preload_library(args.preload.as_deref())?;
     let work = tempfile::Builder::new()
         .prefix("warptrace-")
@@ -44,14 +82,7 @@ pub fn run(source: String, program: Program, args: &RunArgs) -> Result<ExitCode>
     // (Set after spawn: an ignored disposition would be inherited across exec.)
     ignore_interrupts();
     let status = child.wait().context("waiting for the traced program")?;
-
-    let report = collect(&results)?;
-    print!("{}", warptrace_runtime::render_text(&program, &report));
-    eprintln!(
-        "{}",
-        warptrace_runtime::render_summary(&report, args.verbose)
-    );
-    Ok(exit_code(status))
+    Ok((collect(&results)?, status))
 }
 
 /// Reads and merges the report every traced process wrote (one per pid).

@@ -151,3 +151,111 @@ fn running_without_a_command_explains_how() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--"), "{}", stderr(&out));
 }
+
+/// bpftrace's histogram for the values 5 and 100, byte for byte (its `print(@x)` of a
+/// log2 histogram: header, rows from the first to the last non-empty bucket, the label
+/// in 16 columns, the count in 8, a 52-column bar, then a blank line).
+const HIST_5_100: &str = "@x:
+[4, 8)                 1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
+[8, 16)                0 |                                                    |
+[16, 32)               0 |                                                    |
+[32, 64)               0 |                                                    |
+[64, 128)              1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
+
+";
+
+#[test]
+fn begin_prints_bpftraces_histogram_byte_for_byte() {
+    let out = warptrace(&["-e", "begin { @x = hist(5); @x = hist(100); print(@x); }"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // print(@x) first; then, as bpftrace does when a program ends, two newlines and
+    // every map again.
+    assert_eq!(stdout(&out), format!("{HIST_5_100}\n\n{HIST_5_100}"));
+}
+
+#[test]
+fn end_blocks_and_printf_run_on_the_host() {
+    let out = warptrace(&[
+        "-e",
+        "begin { @n = count(); @n = count(); printf(\"begin %d\\n\", 42); } \
+         end { printf(\"end\\n\"); @m[7] = sum(3); }",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "begin 42\nend\n\n\n@m[7]: 3\n@n: 2\n");
+}
+
+#[test]
+fn exit_in_begin_skips_the_command() {
+    let out = warptrace(&[
+        "-e",
+        "begin { printf(\"bye\\n\"); exit(); }",
+        "--",
+        "sh",
+        "-c",
+        "echo should-not-run",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "bye\n");
+}
+
+#[test]
+fn json_output_is_ndjson() {
+    let out = warptrace(&[
+        "-f",
+        "json",
+        "-e",
+        "begin { @x = hist(5); @y[1, 2] = count(); printf(\"hi %d\\n\", 5); }",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    let types: Vec<&str> = lines.iter().filter_map(|l| l["type"].as_str()).collect();
+    assert_eq!(types, ["printf", "hist", "map"]);
+    assert_eq!(lines[0]["data"], "hi 5\n");
+    assert_eq!(lines[1]["data"]["@x"][0]["count"], 1);
+    assert_eq!(lines[2]["data"]["@y"]["1,2"], 1);
+}
+
+#[test]
+fn list_shows_attach_points_builtins_and_functions_with_docs() {
+    let out = warptrace(&["-l"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for section in ["attach points:", "builtins:", "functions:"] {
+        assert!(text.contains(section), "{text}");
+    }
+    for name in [
+        "kernel:entry",
+        "tensor:mma",
+        "clock64",
+        "activemask",
+        "lhist",
+    ] {
+        assert!(text.contains(name), "missing {name}:\n{text}");
+    }
+    let mem = warptrace(&["-l", "mem*"]);
+    let text = stdout(&mem);
+    assert!(text.starts_with("attach points:\n  mem:"), "{text}");
+    assert!(!text.contains("builtins:"), "{text}");
+    let none = warptrace(&["-l", "nothing-matches-this"]);
+    assert!(!none.status.success());
+}
+
+#[test]
+fn list_with_a_program_and_ptx_names_each_site() {
+    let ptx = corpus("triton_vector_add.ptx");
+    let out = warptrace(&[
+        "-l",
+        "-e",
+        SKELETON,
+        "--ptx",
+        ptx.to_str().expect("utf-8 path"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("probe 0: kernel:entry\n"), "{text}");
+    assert!(text.contains("vector_add: <entry>"), "{text}");
+    assert_eq!(text.matches("ld.global.v4.b32").count(), 4, "{text}");
+}

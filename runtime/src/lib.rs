@@ -28,11 +28,11 @@ mod report_tests;
 
 pub use config::{ENV_BUNDLE, ENV_FAULT, ENV_RESULTS, ENV_VERBOSE};
 pub use output::{
-    hist, json, text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, PrintArgs, Value,
+    hist, json, printf, text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, PrintArgs, Value,
 };
 pub use report::{
-    demangle, map_outputs, render_summary, render_text, store_output, store_outputs, KernelReport,
-    KernelState, MapEntry, MapReport, Reason, Report, Summary, REPORT_FORMAT,
+    demangle, map_outputs, render_summary, render_text, report_store, store_output, store_outputs,
+    KernelReport, KernelState, MapEntry, MapReport, Reason, Report, Summary, REPORT_FORMAT,
 };
 
 /// The interposers, to be exported under the driver's names by the preload library.

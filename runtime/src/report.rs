@@ -560,3 +560,22 @@ pub fn render_summary(report: &Report, verbose: bool) -> String {
     }
     line
 }
+
+/// The hash maps of a device `report` as a host store for `program`, so host blocks
+/// (`end`) and the final print see device results and host updates in one place. Maps
+/// the report does not name stay empty; each map's drops carry over.
+pub fn report_store(program: &Program, report: &Report) -> MapStore {
+    let mut store = MapStore::new(program);
+    for (decl, stored) in program.maps.iter().zip(store.maps.iter_mut()) {
+        let Some(map) = report.maps.iter().find(|m| m.name == decl.name) else {
+            continue;
+        };
+        stored.drops = map.drops;
+        for e in &map.entries {
+            stored
+                .entries
+                .insert(e.keys.clone(), e.value_words(&decl.value));
+        }
+    }
+    store
+}

@@ -17,6 +17,7 @@ use std::cmp::Ordering;
 
 pub mod hist;
 pub mod json;
+pub mod printf;
 pub mod text;
 
 #[cfg(test)]

@@ -1,0 +1,81 @@
+//! `-l`: what the language offers, or where a program's probes attach in a PTX file.
+
+use crate::cli::RunArgs;
+use anyhow::{bail, Context, Result};
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use warptrace_lang::Entry;
+
+pub fn list(args: &RunArgs) -> Result<ExitCode> {
+    let has_program = args.program.expr.is_some() || args.program.file.is_some();
+    if !has_program {
+        if args.ptx.is_some() {
+            bail!(
+                "--ptx lists where a program's probes attach: give the program with -e or a file"
+            );
+        }
+        let glob = args.list.as_deref().unwrap_or("*");
+        let text = language(glob)?;
+        if text.is_empty() {
+            bail!("nothing matches `{glob}` (try `warptrace -l` for everything)");
+        }
+        print!("{text}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(ptx_path) = &args.ptx else {
+        bail!(
+            "-l with a program lists the instructions each probe attaches to: give the \
+             kernels' PTX with --ptx FILE"
+        );
+    };
+    let Some((_, program)) = crate::compile(&args.program)? else {
+        return Ok(ExitCode::from(crate::EXIT_BAD_PROGRAM));
+    };
+    let ptx = std::fs::read_to_string(ptx_path)
+        .with_context(|| format!("cannot read PTX file {}", ptx_path.display()))?;
+    let sites = warptrace_codegen_ptx::list_sites(&ptx, &program)
+        .with_context(|| format!("cannot parse {}", ptx_path.display()))?;
+    let file = ptx_path.display();
+    let mut out = String::new();
+    for (i, probe) in program.probes.iter().enumerate() {
+        let _ = writeln!(out, "probe {i}: {}", probe.attach);
+        let mut any = false;
+        for s in sites.iter().filter(|s| s.probe == i) {
+            any = true;
+            let kernel = warptrace_runtime::demangle(&s.kernel);
+            let _ = writeln!(out, "  {file}:{}: {kernel}: {}", s.line, s.text);
+        }
+        if !any {
+            let _ = writeln!(out, "  (attaches nowhere in {file})");
+        }
+    }
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The attach points, builtins and functions whose names match `glob`, by section.
+fn language(glob: &str) -> Result<String> {
+    let matcher = globset::Glob::new(glob)
+        .with_context(|| format!("invalid glob `{glob}`"))?
+        .compile_matcher();
+    let mut out = String::new();
+    for (title, entries) in [
+        ("attach points", warptrace_lang::attach_points()),
+        ("builtins", warptrace_lang::builtins()),
+        ("functions", warptrace_lang::functions()),
+    ] {
+        let shown: Vec<&Entry> = entries
+            .iter()
+            .filter(|e| matcher.is_match(e.name))
+            .collect();
+        if shown.is_empty() {
+            continue;
+        }
+        let width = shown.iter().map(|e| e.name.len()).max().unwrap_or(0);
+        let _ = writeln!(out, "{title}:");
+        for e in shown {
+            let _ = writeln!(out, "  {:width$}  {} [{}]", e.name, e.doc, e.valid);
+        }
+    }
+    Ok(out)
+}
