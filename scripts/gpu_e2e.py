@@ -25,6 +25,15 @@ NVCC_EXPECT = {
     "scale_add(float const*, float*, float, int)": {"blocks": N // 256, "ldbytes": 2 * N * 4},
 }
 
+# Probe programs whose GPU results must equal the IR interpreter's prediction exactly
+# (warptrace-oracle models nvcc_app's kernels instruction by instruction).
+ORACLE_PROGRAMS = [
+    PROBE,
+    "kernel:exit { @exits[kernel] = count(); } mem:global:store { @st[kernel, tid.x % 4] = sum(bytes); }",
+    "mem:global:* /ctaid.x % 3 == 1/ { @acc[kernel] = count(); }",
+    "kernel:entry { @a[kernel, ctaid.x / 1024] = count(); } kernel:exit:*scale* { @z = sum(tid.x); }",
+]
+
 MAP_LINE = re.compile(r"^@(\w+)\[(.*)\]: (-?\d+)$")
 
 
@@ -100,6 +109,18 @@ def main():
         rows.append((f"fault:{fault}", "-", "output bit-identical", "yes", "yes" if same else "no", same))
         counted = reason.lower() in p.stderr.lower()
         rows.append((f"fault:{fault}", "-", "fault counted", reason, "yes" if counted else "no", counted))
+
+    # The interpreter is the oracle: the same programs, predicted on the CPU.
+    oracle = os.path.join(args.bin, "warptrace-oracle")
+    for i, program in enumerate(ORACLE_PROGRAMS):
+        oout = f"{work}/nvcc_oracle_{i}.bin"
+        p, _ = run([wt, "-e", program, "--", app, oout], f"{args.out}/oracle-{i}-gpu.log")
+        q, _ = run([oracle, "-e", program], f"{args.out}/oracle-{i}-interp.log")
+        gpu = [l for l in p.stdout.splitlines() if l.startswith("@")]
+        sim = [l for l in q.stdout.splitlines() if l.startswith("@")]
+        ok = p.returncode == 0 and q.returncode == 0 and gpu == sim and len(gpu) > 0
+        rows.append((f"oracle:{i}", "-", "GPU maps == interpreter", f"{len(sim)} lines",
+                     f"{len(gpu)} lines, {'equal' if gpu == sim else 'DIFFERENT'}", ok))
 
     # A probe the PTX back end cannot lower yet (persistent register, warp granularity,
     # hist): every kernel must run unchanged, counted as "not supported yet".

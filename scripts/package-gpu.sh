@@ -7,10 +7,11 @@ cd "$root"
 bash scripts/setup.sh >/dev/null
 source .tools/env.sh
 cargo build --release -p warptrace -p warptrace-preload
+cargo build --release -p warptrace-tests --bin warptrace-oracle
 rm -rf .gpu && mkdir -p .gpu
-cp target/release/warptrace target/release/libwarptrace_preload.so .gpu/
+cp target/release/warptrace target/release/libwarptrace_preload.so target/release/warptrace-oracle .gpu/
 # Line tables stay in target/; the copies travel (the device call carries 64 MiB at most).
-strip --strip-debug .gpu/warptrace .gpu/libwarptrace_preload.so
+strip --strip-debug .gpu/warptrace .gpu/libwarptrace_preload.so .gpu/warptrace-oracle
 # nvcc's defaults: the fatbinary's PTX is zstd-compressed, as in real programs.
 # The PyPI toolchain keeps its libraries in lib/, not targets/*/lib as nvcc.profile expects.
 nvcc -arch=sm_90a -lineinfo -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/nvcc_app tests/workloads/nvcc_app.cu
