@@ -32,6 +32,8 @@ pub fn run(source: String, program: Program, args: &RunArgs) -> Result<ExitCode>
     if !stopped && !args.command.is_empty() {
         let (report, status) = trace(source, &program, args)?;
         host.add_device(&report);
+        // The device's printf output (and lost events) after `begin`'s, before `end`'s.
+        host.print_device_events()?;
         summary = Some(warptrace_runtime::render_summary(&report, args.verbose));
         code = exit_code(status);
     }

@@ -39,7 +39,8 @@ impl Aggregator {
             .merge(MapStore::decode_launch(program, layout, None, buf));
     }
 
-    /// The maps as report entries, named after `program`'s declarations, keys sorted.
+    /// The maps as report entries, named after `program`'s declarations, keys sorted;
+    /// ring records in read-back order, with the lost count.
     pub fn to_reports(&self, program: &Program) -> Vec<MapReport> {
         store_reports(program, &self.store)
     }
@@ -49,7 +50,7 @@ impl Aggregator {
 mod tests {
     use super::*;
     use crate::report::MapEntry;
-    use warptrace_ir::{max_encode, min_encode, KeyType, MapDecl, MapKind, ValueKind};
+    use warptrace_ir::{max_encode, min_encode, KeyType, MapDecl, MapKind, Overflow, ValueKind};
 
     fn program() -> Program {
         let decl = |name: &str, keys: usize, value| MapDecl {
@@ -139,6 +140,47 @@ mod tests {
         assert_eq!(r[3].entries, vec![e(&[], (-3i64) as u64, &[low])]);
         assert_eq!(r[4].entries, vec![e(&[], 8, &[8])]);
         assert_eq!(r[5].entries, vec![e(&[], 20, &[4, 20])]);
+    }
+
+    /// A ring (capacity 4, `drop`) whose cursor says 6 appends: 4 records kept, 2 lost;
+    /// two launches append their records in read-back order.
+    #[test]
+    fn ring_records_and_lost_reach_the_report() {
+        let p = Program {
+            maps: vec![MapDecl {
+                name: "trace".into(),
+                kind: MapKind::Ring {
+                    capacity: 4,
+                    overflow: Overflow::Drop,
+                },
+                keys: vec![],
+                value: ValueKind::Record(vec![KeyType::Int { signed: false }; 2]),
+            }],
+            ..Program::default()
+        };
+        let layout = MapLayout::new(&p.maps);
+        let r = layout.regions[0];
+        let launch = |first: u64| {
+            let mut buf = vec![0u8; layout.total_bytes as usize];
+            put(&mut buf, r.slots_offset, 6);
+            put(&mut buf, r.drops_offset, 2);
+            for i in 0..4u32 {
+                let at = r.slot_offset(i);
+                put(&mut buf, at, u64::from(i) + 1);
+                put(&mut buf, at + 8, first + u64::from(i));
+                put(&mut buf, at + 16, 7);
+            }
+            buf
+        };
+        let mut agg = Aggregator::new(1);
+        agg.merge_launch(&p, &layout, &launch(10));
+        agg.merge_launch(&p, &layout, &launch(20));
+        let report = &agg.to_reports(&p)[0];
+        let firsts: Vec<u64> = report.records.iter().map(|r| r.fields[0]).collect();
+        assert_eq!(firsts, [10, 11, 12, 13, 20, 21, 22, 23]);
+        assert_eq!(report.records[5].fields, [21, 7]);
+        assert_eq!(report.lost, 4);
+        assert_eq!(report.drops, 4);
     }
 
     #[test]

@@ -28,11 +28,14 @@ mod report_tests;
 
 pub use config::{ENV_BUNDLE, ENV_FAULT, ENV_RESULTS, ENV_VERBOSE};
 pub use output::{
-    hist, json, printf, text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, PrintArgs, Value,
+    hist, json, printf, text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, PrintArgs, RingOutput,
+    Value,
 };
 pub use report::{
-    demangle, map_outputs, render_summary, render_text, report_store, store_output, store_outputs,
-    KernelReport, KernelState, MapEntry, MapReport, Reason, Report, Summary, REPORT_FORMAT,
+    demangle, lost_records, map_outputs, printf_text, printf_texts, render_events, render_summary,
+    render_text, report_store, ring_output, ring_outputs, store_output, store_outputs,
+    KernelReport, KernelState, MapEntry, MapRecord, MapReport, Origin, Reason, Report, Summary,
+    REPORT_FORMAT,
 };
 
 /// The interposers, to be exported under the driver's names by the preload library.
@@ -63,9 +66,10 @@ pub fn init() {
     });
 }
 
-/// At process exit: writes `$WARPTRACE_RESULTS/<pid>.json` (or prints the maps to stderr
-/// when no directory was given). Makes no CUDA call: the context may be gone; launches
-/// whose read-back has not arrived count as lost.
+/// At process exit: writes `$WARPTRACE_RESULTS/<pid>.json` (compact JSON: a ring's records
+/// can be many) or, when no directory was given, prints to stderr what the CLI would
+/// print (printf records, lost events, maps and rings, the summary). Makes no CUDA call:
+/// the context may be gone; launches whose read-back has not arrived count as lost.
 extern "C" fn at_exit() {
     let _ = std::panic::catch_unwind(|| {
         let Some(cfg) = config::config() else { return };
@@ -75,7 +79,7 @@ extern "C" fn at_exit() {
             Some(dir) => {
                 let path = dir.join(format!("{}.json", std::process::id()));
                 let written = std::fs::create_dir_all(dir).and_then(|()| {
-                    let json = serde_json::to_string_pretty(&report).unwrap_or_default();
+                    let json = serde_json::to_string(&report).unwrap_or_default();
                     std::fs::write(&path, json)
                 });
                 match written {
@@ -85,7 +89,8 @@ extern "C" fn at_exit() {
             }
             // No CLI to hand the report to: print it here, as the CLI would.
             None => eprint!(
-                "{}\n{}",
+                "{}{}\n{}",
+                render_events(program, &report),
                 render_text(program, &report),
                 render_summary(&report, config::is_verbose())
             ),

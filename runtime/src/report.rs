@@ -1,13 +1,15 @@
 //! The per-process result file and its rendering: pure functions the CLI calls after the
 //! traced program exits.
 
-use crate::output::{text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, Value};
+use crate::output::{
+    printf, text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, RingOutput, Value,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use warptrace_ir::{
     max_decode, max_encode, min_decode, min_encode, KeyType, MapDecl, MapId, MapKind, MapStore,
-    Program, StoredMap, ValueKind,
+    Program, Record, RecordOrigin, StoredMap, ValueKind,
 };
 
 /// Version of the report's JSON format.
@@ -43,6 +45,102 @@ pub struct MapReport {
     /// in older reports (their entries then add).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<ValueKind>,
+    /// Ring and array maps: the records the host accepted, in append order (ring; the
+    /// printf ring's fields are `[format id, args…]`) or `(launch, block, row, slot)`
+    /// order (array). After [`Report::merge`]: by pid, then in each process's order.
+    /// Absent in older reports and for maps without records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub records: Vec<MapRecord>,
+    /// Rings: appends the host did not get (dropped by a full ring, overwritten or torn;
+    /// the ring's drops are part of it, and of [`MapReport::drops`] too); arrays: records
+    /// whose `seq` was wrong (also counted in `drops`). Absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lost: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// One ring or array record, as [`warptrace_ir::Record`] holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapRecord {
+    /// Where it was found.
+    pub origin: Origin,
+    /// Its fields, one word each (printf ring: the format id, then the arguments).
+    pub fields: Vec<u64>,
+}
+
+/// Where a record was found ([`warptrace_ir::RecordOrigin`]); in JSON
+/// `{"ring": {"launch": 0, "index": 3}}` or
+/// `{"array": {"launch": 0, "block": 1, "row": 2, "slot": 0}}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    /// A ring record.
+    Ring {
+        /// The buffer's `launch` word.
+        launch: u64,
+        /// The append's index (its `seq` minus one).
+        index: u64,
+    },
+    /// An array record.
+    Array {
+        /// The buffer's `launch` word.
+        launch: u64,
+        /// Linear block index.
+        block: u64,
+        /// Thread (or warp) index in the block.
+        row: u64,
+        /// Slot index.
+        slot: u32,
+    },
+}
+
+impl From<&Record> for MapRecord {
+    fn from(r: &Record) -> MapRecord {
+        let origin = match r.origin {
+            RecordOrigin::Ring { launch, index } => Origin::Ring { launch, index },
+            RecordOrigin::Array {
+                launch,
+                block,
+                row,
+                slot,
+            } => Origin::Array {
+                launch,
+                block,
+                row,
+                slot,
+            },
+        };
+        MapRecord {
+            origin,
+            fields: r.fields.clone(),
+        }
+    }
+}
+
+impl From<&MapRecord> for Record {
+    fn from(r: &MapRecord) -> Record {
+        let origin = match r.origin {
+            Origin::Ring { launch, index } => RecordOrigin::Ring { launch, index },
+            Origin::Array {
+                launch,
+                block,
+                row,
+                slot,
+            } => RecordOrigin::Array {
+                launch,
+                block,
+                row,
+                slot,
+            },
+        };
+        Record {
+            origin,
+            fields: r.fields.clone(),
+        }
+    }
 }
 
 /// One key tuple and its value.
@@ -99,7 +197,8 @@ fn scalar(kind: &ValueKind, words: &[u64]) -> u64 {
 }
 
 /// The report entries of every map of `program` in `store`, keys sorted; drops are the
-/// device's drop counter (rings: every record lost, drops included).
+/// device's drop counter (rings: every record lost, drops included); ring and array
+/// records in the store's order, with their lost count.
 pub(crate) fn store_reports(program: &Program, store: &MapStore) -> Vec<MapReport> {
     program
         .maps
@@ -121,6 +220,12 @@ pub(crate) fn store_reports(program: &Program, store: &MapStore) -> Vec<MapRepor
                 entries,
                 drops,
                 kind: Some(decl.value.clone()),
+                records: map
+                    .into_iter()
+                    .flat_map(|s| &s.records)
+                    .map(MapRecord::from)
+                    .collect(),
+                lost: map.map_or(0, |s| s.lost),
             }
         })
         .collect()
@@ -228,7 +333,9 @@ pub enum KernelState {
 }
 
 impl Report {
-    /// Combines the reports of several processes: values and counters add, names union.
+    /// Combines the reports of several processes: values and counters add, names union;
+    /// ring and array records are concatenated, ordered by pid (a report's smallest) and
+    /// then in each report's order, and their lost counts add.
     pub fn merge(reports: Vec<Report>) -> Report {
         let mut out = Report {
             format: REPORT_FORMAT,
@@ -236,8 +343,11 @@ impl Report {
         };
         // Per map name: its entries, merged per the first report's kind of the map.
         let mut maps: Vec<(String, Option<ValueKind>, StoredMap)> = Vec::new();
+        // Per map (same index): its records, each with the pid that orders it.
+        let mut records: Vec<Vec<(u32, MapRecord)>> = Vec::new();
         let mut kernels: BTreeMap<String, KernelReport> = BTreeMap::new();
         for r in reports {
+            let pid = r.pids.iter().copied().min().unwrap_or(0);
             out.pids.extend(r.pids);
             for m in r.maps {
                 // Without a kind (an older report), values add, as sums do.
@@ -248,11 +358,14 @@ impl Report {
                     None => {
                         let map = StoredMap::new(hash, kind.clone());
                         maps.push((m.name.clone(), m.kind.clone(), map));
+                        records.push(Vec::new());
                         maps.len() - 1
                     }
                 };
                 let mut other = StoredMap::new(hash, kind.clone());
                 other.drops = m.drops;
+                other.lost = m.lost;
+                records[i].extend(m.records.into_iter().map(|rec| (pid, rec)));
                 for e in m.entries {
                     let words = e.value_words(&kind);
                     other.entries.insert(e.keys, words);
@@ -292,7 +405,8 @@ impl Report {
         out.pids.sort_unstable();
         out.maps = maps
             .into_iter()
-            .map(|(name, kind, map)| MapReport {
+            .zip(records)
+            .map(|((name, kind, map), mut records)| MapReport {
                 name,
                 entries: map
                     .entries
@@ -301,6 +415,12 @@ impl Report {
                     .collect(),
                 drops: map.drops,
                 kind,
+                records: {
+                    // Stable: each process's records keep their order.
+                    records.sort_by_key(|(pid, _)| *pid);
+                    records.into_iter().map(|(_, r)| r).collect()
+                },
+                lost: map.lost,
             })
             .collect();
         out.kernel_status = kernels.into_values().collect();
@@ -385,11 +505,7 @@ fn output(
     kernels: &BTreeMap<u64, String>,
 ) -> Option<MapOutput> {
     let kind = value_kind(&decl.value)?;
-    let key = |t: &KeyType, k: u64| match t {
-        KeyType::Int { signed: true } => KeyPart::Int(k as i64),
-        KeyType::Int { signed: false } => KeyPart::UInt(k),
-        KeyType::Kernel => KeyPart::Str(kernel_name(kernels, k)),
-    };
+    let key = |t: &KeyType, k: u64| key_part(t, k, kernels);
     let entries = entries
         .filter_map(|(keys, words)| {
             let keys = decl
@@ -402,6 +518,110 @@ fn output(
         })
         .collect();
     Some(MapOutput::new(decl.name.clone(), kind, entries))
+}
+
+/// A key or record field word typed for printing: signed or unsigned integer, or a
+/// kernel id's (demangled) name.
+fn key_part(t: &KeyType, k: u64, kernels: &BTreeMap<u64, String>) -> KeyPart {
+    match t {
+        KeyType::Int { signed: true } => KeyPart::Int(k as i64),
+        KeyType::Int { signed: false } => KeyPart::UInt(k),
+        KeyType::Kernel => KeyPart::Str(kernel_name(kernels, k)),
+    }
+}
+
+/// A ring's records typed for [`text::ring`] / [`crate::json::ring`]: each field per
+/// the record's declared type, missing words as 0, extra words dropped.
+fn ring_records<'a>(
+    fields: &[KeyType],
+    records: impl Iterator<Item = &'a [u64]>,
+    kernels: &BTreeMap<u64, String>,
+) -> Vec<Vec<KeyPart>> {
+    records
+        .map(|words| {
+            fields
+                .iter()
+                .enumerate()
+                .map(|(i, t)| key_part(t, words.get(i).copied().unwrap_or(0), kernels))
+                .collect()
+        })
+        .collect()
+}
+
+/// Every ring of `program` other than the printf ring, with `store`'s records in append
+/// order, for the exit listing ([`text::exit_with_rings`]); `kernels` names kernel ids
+/// (mangled names, demangled here). Rings without records are included (they print
+/// nothing).
+pub fn ring_outputs(
+    program: &Program,
+    store: &MapStore,
+    kernels: &BTreeMap<u64, String>,
+) -> Vec<RingOutput> {
+    (0..program.maps.len() as u32)
+        .filter_map(|m| ring_output(program, store, MapId(m), kernels))
+        .collect()
+}
+
+/// One ring of a host-side store, as [`ring_outputs`] types it (for `print(@m)`); `None`
+/// for an unknown map, a hash or array map, or the printf ring.
+pub fn ring_output(
+    program: &Program,
+    store: &MapStore,
+    map: MapId,
+    kernels: &BTreeMap<u64, String>,
+) -> Option<RingOutput> {
+    let decl = program.map(map)?;
+    let (MapKind::Ring { .. }, ValueKind::Record(fields)) = (&decl.kind, &decl.value) else {
+        return None;
+    };
+    let records = store
+        .map(map)
+        .into_iter()
+        .flat_map(|s| &s.records)
+        .map(|r| r.fields.as_slice());
+    Some(RingOutput::new(
+        decl.name.clone(),
+        ring_records(fields, records, kernels),
+    ))
+}
+
+/// The printf ring's records of `store`, each formatted with its format string
+/// ([`printf::format`]; a `%s` argument that is a known kernel id prints as its demangled
+/// name), in append order. An unknown format id formats as an empty string.
+pub fn printf_texts(
+    program: &Program,
+    store: &MapStore,
+    kernels: &BTreeMap<u64, String>,
+) -> Vec<String> {
+    store
+        .printf_records(program)
+        .map(|(format, args)| {
+            let fmt = usize::try_from(format)
+                .ok()
+                .and_then(|f| program.formats.get(f))
+                .map_or("", String::as_str);
+            printf_text(fmt, args, kernels)
+        })
+        .collect()
+}
+
+/// `fmt` formatted with `args`, `%s` taking a kernel id's demangled name (an unknown id
+/// prints as its decimal value) — the one formatting of device and host `printf`.
+pub fn printf_text(fmt: &str, args: &[u64], kernels: &BTreeMap<u64, String>) -> String {
+    printf::format(fmt, args, &|v| kernels.get(&v).map(|n| demangle(n)))
+}
+
+/// The rings of `program` (the printf ring included) that lost records in `store`, with
+/// their names and lost counts, in program order — one bpftrace "lost events" line
+/// ([`text::lost_events`]) each.
+pub fn lost_records(program: &Program, store: &MapStore) -> Vec<(String, u64)> {
+    program
+        .maps
+        .iter()
+        .zip(&store.maps)
+        .filter(|(decl, m)| matches!(decl.kind, MapKind::Ring { .. }) && m.lost > 0)
+        .map(|(decl, m)| (decl.name.clone(), m.lost))
+        .collect()
 }
 
 /// The printer's kind of a hash map's values; `None` for array and ring records.
@@ -461,13 +681,28 @@ fn value(kind: &ValueKind, words: &[u64]) -> Option<Value> {
 /// The maps of `report` as bpftrace prints its maps when a program ends
 /// ([`crate::text::exit`]: two newlines, then every map in name order, keyed entries
 /// sorted by value). Empty when the report holds none of `program`'s maps (no process
-/// reported). Drops are part of [`render_summary`], which goes to stderr.
+/// reported). Drops are part of [`render_summary`], which goes to stderr. Rings other
+/// than the printf ring are listed with the maps, in name order ([`text::ring`]).
 pub fn render_text(program: &Program, report: &Report) -> String {
     let maps = map_outputs(program, report);
-    if maps.is_empty() {
+    let store = report_store(program, report);
+    let rings = ring_outputs(program, &store, &report.kernels);
+    if maps.is_empty() && rings.iter().all(|r| r.records.is_empty()) {
         return String::new();
     }
-    text::exit(&maps)
+    text::exit_with_rings(&maps, &rings)
+}
+
+/// What the device's `printf` ring and lost records of `report` print, in text, as the
+/// CLI prints them once the traced program has ended: each formatted `printf` record in
+/// append order, then a `Lost N events` line per ring that lost records.
+pub fn render_events(program: &Program, report: &Report) -> String {
+    let store = report_store(program, report);
+    let mut out: String = printf_texts(program, &store, &report.kernels).concat();
+    for (_, lost) in lost_records(program, &store) {
+        out.push_str(&text::lost_events(lost));
+    }
+    out
 }
 
 fn reason_list(reasons: &BTreeMap<Reason, u64>, kernel_level: bool) -> Vec<String> {
@@ -479,8 +714,9 @@ fn reason_list(reasons: &BTreeMap<Reason, u64>, kernel_level: bool) -> Vec<Strin
 }
 
 /// The run summary, one line (`warptrace: 2 kernels instrumented, 1 skipped (no PTX: 1),
-/// 40 launches probed, 0 unprobed`); then a line per map that dropped updates; with
-/// `verbose`, a line per kernel.
+/// 40 launches probed, 0 unprobed`); then a line per map that lost records
+/// (`warptrace: @trace: 3 records lost (ring full, overwritten or torn)`) or, failing
+/// that, dropped updates; with `verbose`, a line per kernel.
 pub fn render_summary(report: &Report, verbose: bool) -> String {
     let s = &report.summary;
     let plural = |n: u64, one: &str, many: &str| {
@@ -531,12 +767,20 @@ pub fn render_summary(report: &Report, verbose: bool) -> String {
         );
     }
     line.push('\n');
-    for map in report.maps.iter().filter(|m| m.drops > 0) {
-        let _ = writeln!(
-            line,
-            "warptrace: @{}: {} updates dropped (map full)",
-            map.name, map.drops
-        );
+    for map in &report.maps {
+        if map.lost > 0 {
+            let _ = writeln!(
+                line,
+                "warptrace: @{}: {} records lost (ring full, overwritten or torn)",
+                map.name, map.lost
+            );
+        } else if map.drops > 0 {
+            let _ = writeln!(
+                line,
+                "warptrace: @{}: {} updates dropped (map full)",
+                map.name, map.drops
+            );
+        }
     }
     if verbose {
         for k in &report.kernel_status {
@@ -561,16 +805,23 @@ pub fn render_summary(report: &Report, verbose: bool) -> String {
     line
 }
 
-/// The hash maps of a device `report` as a host store for `program`, so host blocks
-/// (`end`) and the final print see device results and host updates in one place. Maps
-/// the report does not name stay empty; each map's drops carry over.
+/// The maps of a device `report` as a host store for `program`, so host blocks (`end`)
+/// and the final print see device results and host updates in one place: hash entries,
+/// ring and array records (in the report's order) and lost counts. Maps the report does
+/// not name stay empty; each map's drops carry over (an array's without its lost
+/// records, which its report's drops include).
 pub fn report_store(program: &Program, report: &Report) -> MapStore {
     let mut store = MapStore::new(program);
     for (decl, stored) in program.maps.iter().zip(store.maps.iter_mut()) {
         let Some(map) = report.maps.iter().find(|m| m.name == decl.name) else {
             continue;
         };
-        stored.drops = map.drops;
+        stored.drops = match decl.kind {
+            MapKind::Array { .. } => map.drops.saturating_sub(map.lost),
+            _ => map.drops,
+        };
+        stored.lost = map.lost;
+        stored.records = map.records.iter().map(Record::from).collect();
         for e in &map.entries {
             stored
                 .entries

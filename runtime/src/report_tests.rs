@@ -1,11 +1,11 @@
 //! Report merging and rendering, against golden text.
 
-use crate::output::{text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, Value};
+use crate::output::{json, text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, RingOutput, Value};
 use crate::report::*;
 use std::collections::BTreeMap;
 use warptrace_ir::{
     hist_bucket, kernel_id, max_encode, min_encode, KeyType, MapDecl, MapId, MapKind, MapStore,
-    Program, Update, ValueKind,
+    Overflow, Program, Record, RecordOrigin, Update, ValueKind,
 };
 
 fn program() -> Program {
@@ -68,12 +68,14 @@ fn process(pid: u32, scale: u64) -> Report {
                 ],
                 drops: 0,
                 kind: None,
+                ..MapReport::default()
             },
             MapReport {
                 name: "bytes".into(),
                 entries: vec![entry(&[], 4096 * scale)],
                 drops: 0,
                 kind: None,
+                ..MapReport::default()
             },
             MapReport {
                 name: "delta".into(),
@@ -84,18 +86,21 @@ fn process(pid: u32, scale: u64) -> Report {
                 ],
                 drops: 2 * scale,
                 kind: None,
+                ..MapReport::default()
             },
             MapReport {
                 name: "never".into(),
                 entries: vec![],
                 drops: 0,
                 kind: None,
+                ..MapReport::default()
             },
             MapReport {
                 name: "low".into(),
                 entries: vec![entry(&[pid.into()], (-3i64) as u64)],
                 drops: 0,
                 kind: Some(ValueKind::Min { signed: true }),
+                ..MapReport::default()
             },
         ],
         kernels,
@@ -365,4 +370,251 @@ fn every_hash_kind_merges_and_prints() {
         serde_json::from_str::<Report>(&json).expect("parse"),
         merged
     );
+}
+
+/// A program with a hash map, a ring of `(u64, i64, kernel)` records and the printf ring.
+fn rings_program() -> Program {
+    Program {
+        maps: vec![
+            MapDecl {
+                name: "n".into(),
+                kind: MapKind::Hash { capacity: 64 },
+                keys: vec![],
+                value: ValueKind::Count,
+            },
+            MapDecl {
+                name: "trace".into(),
+                kind: MapKind::Ring {
+                    capacity: 8,
+                    overflow: Overflow::Drop,
+                },
+                keys: vec![],
+                value: ValueKind::Record(vec![
+                    KeyType::Int { signed: false },
+                    KeyType::Int { signed: true },
+                    KeyType::Kernel,
+                ]),
+            },
+            MapDecl {
+                name: "printf".into(),
+                kind: MapKind::Ring {
+                    capacity: 8,
+                    overflow: Overflow::Drop,
+                },
+                keys: vec![],
+                value: ValueKind::Printf { args: 2 },
+            },
+            MapDecl {
+                name: "one".into(),
+                kind: MapKind::Ring {
+                    capacity: 8,
+                    overflow: Overflow::Overwrite,
+                },
+                keys: vec![],
+                value: ValueKind::Record(vec![KeyType::Int { signed: false }]),
+            },
+        ],
+        formats: vec!["tid %d in %s\n".into(), "x=%x\n".into()],
+        ..Program::default()
+    }
+}
+
+fn ring_record(index: u64, fields: &[u64]) -> Record {
+    Record {
+        origin: RecordOrigin::Ring { launch: 0, index },
+        fields: fields.to_vec(),
+    }
+}
+
+/// One process's report of `rings_program`, as the runtime builds it from its store.
+fn rings_process(pid: u32, base: u64, lost: u64) -> Report {
+    let p = rings_program();
+    let mut s = MapStore::new(&p);
+    assert!(s.update(MapId(0), &[], Update::Count).is_ok());
+    let k = kernel_id("_Z5twicePf");
+    s.maps[1].records = vec![
+        ring_record(0, &[base, (-7i64) as u64, k]),
+        ring_record(1, &[base + 1, 3, 0x99]),
+    ];
+    s.maps[1].lost = lost;
+    s.maps[1].drops = lost;
+    s.maps[2].records = vec![ring_record(0, &[0, base, k]), ring_record(1, &[1, 255, 0])];
+    let mut kernels = BTreeMap::new();
+    kernels.insert(k, "_Z5twicePf".to_string());
+    Report {
+        format: REPORT_FORMAT,
+        pids: vec![pid],
+        maps: store_reports(&p, &s),
+        kernels,
+        ..Report::default()
+    }
+}
+
+#[test]
+fn records_round_trip_through_json() {
+    let r = rings_process(7, 100, 3);
+    let trace = &r.maps[1];
+    assert_eq!(trace.lost, 3);
+    assert_eq!(trace.drops, 3);
+    assert_eq!(
+        trace.records[0],
+        MapRecord {
+            origin: Origin::Ring {
+                launch: 0,
+                index: 0
+            },
+            fields: vec![100, (-7i64) as u64, kernel_id("_Z5twicePf")],
+        }
+    );
+    let json = serde_json::to_string(&r).expect("json");
+    assert!(json.contains(r#""records":[{"origin":{"ring":{"launch":0,"index":0}},"fields":[100,"#));
+    assert!(json.contains(r#""lost":3"#));
+    assert_eq!(serde_json::from_str::<Report>(&json).expect("parse"), r);
+    // Additive: maps without records or lost write neither, and an older map entry
+    // (no `records`, no `lost`) still parses.
+    let n = serde_json::to_string(&r.maps[0]).expect("json");
+    assert!(!n.contains("records") && !n.contains("lost"), "{n}");
+    let old: MapReport =
+        serde_json::from_str(r#"{"name": "t", "entries": [], "drops": 2}"#).expect("old");
+    assert_eq!((old.records.len(), old.lost, old.drops), (0, 0, 2));
+    // Array origins too.
+    let a = MapRecord {
+        origin: Origin::Array {
+            launch: 1,
+            block: 2,
+            row: 3,
+            slot: 4,
+        },
+        fields: vec![5],
+    };
+    let text = serde_json::to_string(&a).expect("json");
+    assert_eq!(
+        text,
+        r#"{"origin":{"array":{"launch":1,"block":2,"row":3,"slot":4}},"fields":[5]}"#
+    );
+    assert_eq!(MapRecord::from(&Record::from(&a)), a);
+}
+
+#[test]
+fn merge_orders_records_by_pid_and_adds_lost() {
+    let merged = Report::merge(vec![rings_process(20, 200, 1), rings_process(10, 100, 2)]);
+    assert_eq!(merged.pids, [10, 20]);
+    let trace = &merged.maps[1];
+    let firsts: Vec<u64> = trace.records.iter().map(|r| r.fields[0]).collect();
+    assert_eq!(
+        firsts,
+        [100, 101, 200, 201],
+        "pid 10's records, then pid 20's"
+    );
+    assert_eq!(trace.lost, 3);
+    assert_eq!(trace.drops, 3);
+    assert_eq!(merged.maps[2].records.len(), 4);
+    assert_eq!(merged.maps[0].entries[0].value, 2);
+    assert_eq!(merged.maps[3].records, []);
+    // A merge of merged reports keeps its records.
+    let again = Report::merge(vec![merged.clone()]);
+    assert_eq!(again.maps[1].records, trace.records);
+    let json = serde_json::to_string(&merged).expect("json");
+    assert_eq!(
+        serde_json::from_str::<Report>(&json).expect("parse"),
+        merged
+    );
+    assert_eq!(
+        render_summary(&merged, false),
+        "warptrace: 0 kernels instrumented, 0 skipped, 0 launches probed, 0 unprobed\n\
+         warptrace: @trace: 3 records lost (ring full, overwritten or torn)\n"
+    );
+}
+
+#[test]
+fn report_store_restores_records_and_lost() {
+    let p = rings_program();
+    let r = rings_process(7, 100, 3);
+    let store = report_store(&p, &r);
+    assert_eq!(
+        store.maps[1].records,
+        [
+            ring_record(0, &[100, (-7i64) as u64, kernel_id("_Z5twicePf")]),
+            ring_record(1, &[101, 3, 0x99]),
+        ]
+    );
+    assert_eq!((store.maps[1].lost, store.maps[1].drops), (3, 3));
+    let printf: Vec<(u64, Vec<u64>)> = store
+        .printf_records(&p)
+        .map(|(f, a)| (f, a.to_vec()))
+        .collect();
+    assert_eq!(
+        printf,
+        [(0, vec![100, kernel_id("_Z5twicePf")]), (1, vec![255, 0])]
+    );
+    // And back: the store reports the same maps.
+    assert_eq!(store_reports(&p, &store), r.maps);
+}
+
+#[test]
+fn renders_printf_and_ring_records() {
+    let p = rings_program();
+    let r = rings_process(7, 100, 3);
+    let store = report_store(&p, &r);
+    assert_eq!(
+        printf_texts(&p, &store, &r.kernels),
+        ["tid 100 in twice(float*)\n", "x=ff\n"]
+    );
+    let rings = ring_outputs(&p, &store, &r.kernels);
+    assert_eq!(rings.len(), 2, "the printf ring is not listed");
+    assert_eq!(
+        rings[0],
+        RingOutput::new(
+            "trace",
+            vec![
+                vec![
+                    KeyPart::UInt(100),
+                    KeyPart::Int(-7),
+                    KeyPart::Str("twice(float*)".into())
+                ],
+                vec![
+                    KeyPart::UInt(101),
+                    KeyPart::Int(3),
+                    KeyPart::Str("0x99".into())
+                ],
+            ]
+        )
+    );
+    assert_eq!(
+        text::ring(&rings[0]),
+        "@trace: (100, -7, twice(float*))\n@trace: (101, 3, 0x99)\n"
+    );
+    assert_eq!(
+        json::ring(&rings[0]),
+        "{\"type\": \"ring\", \"data\": {\"@trace\": [[100, -7, \"twice(float*)\"], [101, 3, \"0x99\"]]}}\n"
+    );
+    let one = RingOutput::new("one", vec![vec![KeyPart::UInt(4)], vec![KeyPart::UInt(5)]]);
+    assert_eq!(text::ring(&one), "@one: 4\n@one: 5\n");
+    assert_eq!(
+        json::ring(&one),
+        "{\"type\": \"ring\", \"data\": {\"@one\": [4, 5]}}\n"
+    );
+    assert_eq!(text::ring(&rings[1]), "", "an empty ring prints nothing");
+    assert_eq!(json::ring(&rings[1]), "");
+    serde_json::from_str::<serde_json::Value>(&json::ring(&rings[0])).expect("valid JSON");
+    // At exit: maps and rings in name order.
+    assert_eq!(
+        render_text(&p, &r),
+        "\n\n@n: 1\n@trace: (100, -7, twice(float*))\n@trace: (101, 3, 0x99)\n"
+    );
+    assert_eq!(
+        json::exit_with_rings(&store_outputs(&p, &store, &r.kernels), &rings),
+        "{\"type\": \"map\", \"data\": {\"@n\": 1}}\n\
+         {\"type\": \"ring\", \"data\": {\"@trace\": [[100, -7, \"twice(float*)\"], [101, 3, \"0x99\"]]}}\n"
+    );
+    // The device's events, in text, as the CLI prints them (stderr when no CLI).
+    assert_eq!(lost_records(&p, &store), [("trace".to_string(), 3)]);
+    assert_eq!(
+        render_events(&p, &r),
+        "tid 100 in twice(float*)\nx=ff\nLost 3 events\n"
+    );
+    // A ring-only program without records prints nothing at exit.
+    let mut quiet = rings_program();
+    quiet.maps.remove(0);
+    assert_eq!(render_text(&quiet, &Report::default()), "");
 }

@@ -12,6 +12,8 @@
 //!   `min`), `[]` when all are zero;
 //! - entries in the same order as the text output;
 //! - a map without entries prints nothing;
+//! - ring maps (warptrace's, printed at exit in name order with the maps) →
+//!   `{"type": "ring", "data": {"@trace": [[1234, 7], …]}}`, see [`ring`];
 //! - `printf` → `{"type": "printf", "data": "…"}`, lost events →
 //!   `{"type": "lost_events", "data": {"events": N}}`.
 //!
@@ -22,7 +24,7 @@
 
 use super::hist::{lhist_bucket_count, lhist_json_bounds, log2_json_bounds, nonzero_range};
 use super::text::key_text;
-use super::{average, Kind, MapOutput, PrintArgs, Value};
+use super::{average, KeyPart, Kind, MapOutput, PrintArgs, RingOutput, Value};
 use std::fmt::Write as _;
 
 /// The record for `print(@m)` / `print(@m, top, div)`, ending in a newline; empty for a
@@ -63,12 +65,59 @@ pub fn map(map: &MapOutput, args: PrintArgs) -> String {
 
 /// The records bpftrace prints when the program ends: every map, in name order.
 pub fn exit(maps: &[MapOutput]) -> String {
-    let mut sorted: Vec<&MapOutput> = maps.iter().collect();
-    sorted.sort_by(|a, b| a.name.cmp(&b.name));
-    sorted
-        .into_iter()
-        .map(|m| map(m, PrintArgs::default()))
-        .collect()
+    exit_with_rings(maps, &[])
+}
+
+/// [`exit`] with ring maps too: every map and ring in name order, a ring as [`ring`]
+/// prints it (nothing for a ring without records).
+pub fn exit_with_rings(maps: &[MapOutput], rings: &[RingOutput]) -> String {
+    let mut sorted: Vec<(&str, String)> = maps
+        .iter()
+        .map(|m| (m.name.as_str(), map(m, PrintArgs::default())))
+        .chain(rings.iter().map(|r| (r.name.as_str(), ring(r))))
+        .collect();
+    sorted.sort_by(|a, b| a.0.cmp(b.0));
+    sorted.into_iter().map(|(_, text)| text).collect()
+}
+
+/// A ring's records in append order as one record:
+/// `{"type": "ring", "data": {"@trace": [[1234, 7], [1235, 9]]}}`, a one-field record as
+/// its value (`[7, 9]`), a kernel field as its name (a string). Empty for a ring without
+/// records. (bpftrace has no rings; this is warptrace's listing.)
+pub fn ring(ring: &RingOutput) -> String {
+    if ring.records.is_empty() {
+        return String::new();
+    }
+    let field = |out: &mut String, f: &KeyPart| {
+        let _ = match f {
+            KeyPart::Str(s) => write!(out, "\"{}\"", escape(s)),
+            other => write!(out, "{other}"),
+        };
+    };
+    let mut out = format!(
+        r#"{{"type": "ring", "data": {{"{}": ["#,
+        escape(&format!("@{}", ring.name))
+    );
+    for (i, record) in ring.records.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        match record.as_slice() {
+            [one] => field(&mut out, one),
+            fields => {
+                out.push('[');
+                for (j, f) in fields.iter().enumerate() {
+                    if j > 0 {
+                        out.push_str(", ");
+                    }
+                    field(&mut out, f);
+                }
+                out.push(']');
+            }
+        }
+    }
+    out.push_str("]}}\n");
+    out
 }
 
 /// A `printf` record: the formatted text as a JSON string.

@@ -322,6 +322,26 @@ impl MapOutput {
     }
 }
 
+/// A ring map's records, as the printer sees them: printed at exit in append order,
+/// one record per line (`@trace: (1234, 7)`), not sorted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RingOutput {
+    /// Name without `@`.
+    pub name: String,
+    /// Each record's fields, in append order (a kernel field is its name).
+    pub records: Vec<Vec<KeyPart>>,
+}
+
+impl RingOutput {
+    /// A ring with these records.
+    pub fn new(name: impl Into<String>, records: Vec<Vec<KeyPart>>) -> Self {
+        RingOutput {
+            name: name.into(),
+            records,
+        }
+    }
+}
+
 /// The optional arguments of `print(@m, top, div)`; the default prints everything as is.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PrintArgs {

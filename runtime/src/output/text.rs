@@ -15,7 +15,7 @@
 //! to the last nonzero bucket; empty buckets between them are printed.
 
 use super::hist::{lhist_bucket_count, lhist_header, log2_header, nonzero_range};
-use super::{average, Hist, KeyPart, Kind, Lhist, MapOutput, PrintArgs, Value};
+use super::{average, Hist, KeyPart, Kind, Lhist, MapOutput, PrintArgs, RingOutput, Value};
 use std::fmt::Write as _;
 
 /// Width of the histogram bar (bpftrace's `max_width`).
@@ -54,11 +54,35 @@ pub fn map(map: &MapOutput, args: PrintArgs) -> String {
 /// `BPFtrace::print_maps`): two newlines, then every map in name order (bpftrace keeps
 /// its maps in a `std::map` keyed by name), each as [`map`] prints it.
 pub fn exit(maps: &[MapOutput]) -> String {
-    let mut sorted: Vec<&MapOutput> = maps.iter().collect();
-    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    exit_with_rings(maps, &[])
+}
+
+/// [`exit`] with ring maps too: two newlines, then every map and ring in name order, a
+/// ring as [`ring`] prints it (nothing for a ring without records).
+pub fn exit_with_rings(maps: &[MapOutput], rings: &[RingOutput]) -> String {
+    let mut sorted: Vec<(&str, String)> = maps
+        .iter()
+        .map(|m| (m.name.as_str(), map(m, PrintArgs::default())))
+        .chain(rings.iter().map(|r| (r.name.as_str(), ring(r))))
+        .collect();
+    sorted.sort_by(|a, b| a.0.cmp(b.0));
     let mut out = String::from("\n\n");
-    for m in sorted {
-        out.push_str(&map(m, PrintArgs::default()));
+    for (_, text) in sorted {
+        out.push_str(&text);
+    }
+    out
+}
+
+/// A ring's records in append order, one line each: `@trace: (1234, 7)`, or
+/// `@trace: 7` for a one-field record; a kernel field is its name. Nothing for a ring
+/// without records. (bpftrace has no rings; this is warptrace's listing.)
+pub fn ring(ring: &RingOutput) -> String {
+    let mut out = String::new();
+    for record in &ring.records {
+        let _ = match record.as_slice() {
+            [one] => writeln!(out, "@{}: {one}", ring.name),
+            fields => writeln!(out, "@{}: ({})", ring.name, key_text(fields, ", ")),
+        };
     }
     out
 }
