@@ -3,7 +3,8 @@
 use crate::parse::{Body, Function, Instruction, StmtKind};
 use crate::PtxError;
 use globset::{Glob, GlobMatcher};
-use warptrace_ir::{AttachPoint, Granularity, MemOp, MemSpace, Position, Program};
+use std::collections::HashMap;
+use warptrace_ir::{AttachPoint, Isa, MemOp, MemSpace, Program};
 
 /// One place a probe runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,8 +86,8 @@ pub(crate) fn mem_site(i: &Instruction) -> Option<(MemSpace, MemOp)> {
 }
 
 /// The first thing a probe selecting kernel `name` uses that this back end does not
-/// instrument yet: an attach point other than `kernel:*` and `mem:`, `after`, `warp`.
-/// (Unsupported instructions are found when the probe is lowered.)
+/// instrument yet: a `loop:` attach point. (Unsupported instructions and positions are
+/// found when the probe is lowered at a site.)
 pub(crate) fn unsupported(program: &Program, filter: &KernelFilter, name: &str) -> Option<String> {
     program
         .probes
@@ -95,19 +96,7 @@ pub(crate) fn unsupported(program: &Program, filter: &KernelFilter, name: &str) 
         .filter(|&(p, _)| filter.matches(p, name))
         .find_map(|(_, probe)| {
             let a = &probe.attach;
-            let point_ok = matches!(
-                a.point,
-                AttachPoint::KernelEntry | AttachPoint::KernelExit | AttachPoint::Mem { .. }
-            );
-            if !point_ok {
-                Some(format!("attach point {}", a.point))
-            } else if a.position != Position::Before {
-                Some(format!("`after` probes ({a})"))
-            } else if a.granularity != Granularity::Thread {
-                Some(format!("`warp` probes ({a})"))
-            } else {
-                None
-            }
+            matches!(a.point, AttachPoint::Loop(_)).then(|| format!("attach point {}", a.point))
         })
 }
 
@@ -120,9 +109,61 @@ fn point_matches(point: &AttachPoint, space: MemSpace, op: MemOp) -> bool {
     }
 }
 
+/// `tensor:mma`: `mma.*`, `wmma.mma.*`, `wgmma.mma_async.*`.
+pub(crate) fn is_mma(i: &Instruction) -> bool {
+    let first = i.modifiers().next().unwrap_or("");
+    match i.root() {
+        "mma" => true,
+        "wmma" => first == "mma",
+        "wgmma" => first == "mma_async",
+        _ => false,
+    }
+}
+
+/// `sync:barrier`: block/cluster barriers (`bar.sync`, `bar.arrive`, `bar.red`,
+/// `barrier.sync`, `barrier.cluster.*`, …), not `bar.warp.sync` (a warp collective).
+pub(crate) fn is_barrier(i: &Instruction) -> bool {
+    matches!(i.root(), "bar" | "barrier") && i.modifiers().next() != Some("warp")
+}
+
+/// `branch`: a conditional (predicated) `bra`.
+pub(crate) fn is_conditional_branch(i: &Instruction) -> bool {
+    i.root() == "bra" && i.guard.is_some()
+}
+
+/// `*` and `?` glob matching, exactly as the interpreter matches `ptx:` opcode globs.
+pub(crate) fn glob(pattern: &str, text: &str) -> bool {
+    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
+    let (mut pi, mut ti) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
 /// Every site of every applicable probe in `f`, entry sites first, then in text order
-/// (probes in program order at one statement).
-pub(crate) fn find_sites(f: &Function, program: &Program, filter: &KernelFilter) -> Vec<Site> {
+/// (probes in program order at one statement). `files` is the module's `.file` table
+/// (for `line:` probes).
+pub(crate) fn find_sites(
+    f: &Function,
+    program: &Program,
+    filter: &KernelFilter,
+    files: &HashMap<u32, String>,
+) -> Vec<Site> {
     let Some(body) = &f.body else {
         return Vec::new();
     };
@@ -137,6 +178,14 @@ pub(crate) fn find_sites(f: &Function, program: &Program, filter: &KernelFilter)
             stmt: None,
         })
         .collect();
+    let wants_lines = probes
+        .iter()
+        .any(|&p| matches!(program.probes[p].attach.point, AttachPoint::Line { .. }));
+    let locs = if wants_lines {
+        crate::site::positions(body, files).0
+    } else {
+        Vec::new()
+    };
     for (idx, stmt) in body.stmts.iter().enumerate() {
         let StmtKind::Instr(i) = &stmt.kind else {
             continue;
@@ -148,14 +197,20 @@ pub(crate) fn find_sites(f: &Function, program: &Program, filter: &KernelFilter)
             let hit = match point {
                 AttachPoint::KernelExit => is_exit,
                 AttachPoint::Mem { .. } => mem.is_some_and(|(s, o)| point_matches(point, s, o)),
-                // Not matched yet: `unsupported` reports them and the kernel is left alone.
-                AttachPoint::KernelEntry
-                | AttachPoint::TensorMma
-                | AttachPoint::SyncBarrier
-                | AttachPoint::Branch
-                | AttachPoint::Loop(_)
-                | AttachPoint::Line { .. }
-                | AttachPoint::Opcode { .. } => false,
+                AttachPoint::TensorMma => is_mma(i),
+                AttachPoint::SyncBarrier => is_barrier(i),
+                AttachPoint::Branch => is_conditional_branch(i),
+                AttachPoint::Line { file, from, to } => {
+                    locs.get(idx).and_then(Option::as_ref).is_some_and(|l| {
+                        l.path
+                            .as_deref()
+                            .is_some_and(|p| p.ends_with(file.as_str()))
+                            && (*from..=*to).contains(&l.line)
+                    })
+                }
+                AttachPoint::Opcode { isa, glob: g } => *isa == Isa::Ptx && glob(g, &i.opcode),
+                // Entry sites are added above; loops are reported by `unsupported`.
+                AttachPoint::KernelEntry | AttachPoint::Loop(_) => false,
             };
             if hit {
                 sites.push(Site {

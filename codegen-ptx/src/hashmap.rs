@@ -2,29 +2,23 @@
 //!
 //! ```text
 //! tag = fold(mix64(h ^ k))           (1 for no keys; folded at compile time if constant)
-//! tag == 0  → slot `capacity`: tag word := 1, store keys, add value
+//! tag == 0  → slot `capacity`: tag word := 1, store keys, combine value
 //! otherwise → for j in 0..HASH_MAX_PROBES (unrolled):
 //!               slot = (tag + j) mod capacity
 //!               old = atom.global.cas.b64 [slot.tag], 0, tag
-//!               old == 0   → claimed: store keys, add value
-//!               old == tag → found: add value
+//!               old == 0   → claimed: store keys, combine value
+//!               old == tag → found: combine value
 //!             all missed → red.global.add.u64 [drops[map]], 1
 //! ```
 //!
 //! Control flow is forward only. Registers: `t0` tag, `t1` scratch/index, `t2` slot
 //! address, `t3` the map's slot 0, `t4` the CAS result, `t5`/`t6` materialised immediates.
+//! The value words are combined by `aggregate::combine` (slot address in `t2`).
 
+use crate::aggregate;
 use crate::lower::{reg, Emitter, BASE};
-use warptrace_ir::{MapLayout, MapRegion, Operand, HASH_MAX_PROBES};
-
-/// What an additive hash update adds to the value word.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Addend {
-    /// `count()`.
-    One,
-    /// `sum(x)`.
-    Value(Operand),
-}
+use crate::PtxError;
+use warptrace_ir::{Aggregation, MapLayout, MapRegion, Operand, ValueKind, HASH_MAX_PROBES};
 
 /// `mix64` (splitmix64 finalizer) of `x` in place, with scratch `tmp`.
 fn mix64(e: &mut Emitter, x: &str, tmp: &str) {
@@ -38,16 +32,17 @@ fn mix64(e: &mut Emitter, x: &str, tmp: &str) {
     e.ins(format!("xor.b64 {x}, {x}, {tmp}"));
 }
 
-/// Emits `map.update` of `region` (map number `map`) with `keys`, adding `addend` to the
-/// value (`count()`: 1, `sum(x)`: x; the only aggregations lowered so far); `labels` is a
-/// prefix unique to this instruction within the kernel.
+/// Emits `map.update` of `region` with `keys`, combining `agg` into the value words of a
+/// map whose value is `value`; `labels` is a prefix unique to this instruction within the
+/// kernel. Keys that are immediates fold the tag at compile time.
 pub(crate) fn map_update(
     e: &mut Emitter,
     region: &MapRegion,
     keys: &[Operand],
-    addend: Addend,
+    agg: Aggregation,
+    value: &ValueKind,
     labels: &str,
-) {
+) -> Result<(), PtxError> {
     let (t0, t1, t2, t3, t4) = (
         reg("t", 0),
         reg("t", 1),
@@ -138,13 +133,7 @@ pub(crate) fn map_update(
         e.ins(format!("st.global.u64 [{t2}+{}], {k}", 8 * (n + 1)));
     }
     e.label(&add);
-    let value = match addend {
-        Addend::One => "1".to_owned(),
-        Addend::Value(v) => e.src64(&v, &reg("t", 6)),
-    };
-    e.ins(format!(
-        "red.global.add.u64 [{t2}+{}], {value}",
-        region.value_offset_in_slot()
-    ));
+    aggregate::combine(e, agg, value, region.value_offset_in_slot())?;
     e.label(&done);
+    Ok(())
 }

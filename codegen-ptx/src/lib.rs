@@ -7,12 +7,17 @@
 //! See `README.md` for the conventions.
 #![deny(missing_docs)]
 
+mod aggregate;
 mod attach;
+mod fold;
 mod hashmap;
 mod insn;
 mod lower;
 mod model;
 mod parse;
+mod ring;
+mod site;
+mod special;
 mod splice;
 
 pub use insn::{access_bytes, facts, Facts};
@@ -135,6 +140,7 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
     let module = parse(ptx)?;
     let layout = MapLayout::new(&program.maps);
     let filter = attach::KernelFilter::new(program)?;
+    let files = site::file_table(module.source());
     let mut accepted = Vec::new();
     let mut added = 0;
     let mut kernels = Vec::new();
@@ -142,7 +148,7 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
         if f.kind != FunctionKind::Entry || f.body.is_none() {
             continue;
         }
-        let sites = attach::find_sites(f, program, &filter);
+        let sites = attach::find_sites(f, program, &filter, &files);
         let unsupported = attach::unsupported(program, &filter, &f.name);
         let status = if let Some(what) = unsupported {
             KernelStatus::Unsupported { what }
@@ -195,7 +201,8 @@ pub struct SiteListing {
     pub probe: usize,
     /// The kernel's (mangled) name.
     pub kernel: String,
-    /// 1-based line of the instruction the probe runs before; the kernel's line for
+    /// 1-based line of the instruction the probe runs at (before it, or after it for
+    /// `after` probes); the kernel's line for
     /// `kernel:entry`.
     pub line: u32,
     /// The instruction, or `<entry>` for `kernel:entry`.
@@ -211,12 +218,13 @@ pub fn list_sites(
 ) -> Result<Vec<SiteListing>, PtxError> {
     let module = parse(ptx)?;
     let filter = attach::KernelFilter::new(program)?;
+    let files = site::file_table(module.source());
     let mut out = Vec::new();
     for f in module.functions() {
         let Some(body) = f.body.as_ref().filter(|_| f.kind == FunctionKind::Entry) else {
             continue;
         };
-        for site in attach::find_sites(f, program, &filter) {
+        for site in attach::find_sites(f, program, &filter, &files) {
             let (line, text) = match site.stmt.and_then(|i| body.stmts.get(i)) {
                 Some(stmt) => (stmt.line, stmt.text.trim().to_string()),
                 None => (f.line, "<entry>".to_string()),

@@ -8,25 +8,38 @@
 //! | `%__wt_base` | `.b64` | the map buffer's global address (loaded once by the prologue) |
 //! | `%__wt_r<N>` | `.b64` | IR register `rN` |
 //! | `%__wt_t<7>` | `.b64` | temporaries (tag, slot address, immediates, …) |
-//! | `%__wt_s<3>` | `.b32` | 32-bit operands and results, shift amounts, special registers |
-//! | `%__wt_p<1>` | `.pred` | comparison results |
+//! | `%__wt_s<4>` | `.b32` | 32-bit operands and results, shift amounts, special registers |
+//! | `%__wt_h<1>` | `.b16` | 16-bit `value` operands |
+//! | `%__wt_p<2>` | `.pred` | comparison results (`p0`), the warp leader (`p1`) |
+//! | `%__wt_x<N>` | `.b64` | persistent registers `%x` (kernel lifetime, zeroed by the prologue) |
 //!
 //! Labels are `$__wt_<snippet>_…`, unique per kernel because snippet numbers are.
 
+use crate::fold::{self, SiteConsts};
 use crate::parse::{AddrBase, Address, Guard};
-use crate::{hashmap, PtxError};
-use hashmap::Addend;
+use crate::site::ValueSrc;
+use crate::special::{self, SiteImms};
+use crate::{hashmap, ring, PtxError};
+use warptrace_ir::interp::extend;
 use warptrace_ir::{
-    Aggregation, BinOp, Insn, MapLayout, Operand, Probe, SiteValue, Special, Width,
+    BinOp, Granularity, Insn, MapKind, MapLayout, Operand, Probe, Program, SiteValue, Special,
+    ValueKind, Width,
 };
 
 /// The reserved prefix of every probe register, label and parameter.
 pub(crate) const PREFIX: &str = "__wt_";
 /// The map base register.
 pub(crate) const BASE: &str = "%__wt_base";
-/// Counts of the fixed temporaries: 64-bit, 32-bit, predicates.
-pub(crate) const TEMPS: [(&str, &str, u32); 3] =
-    [("t", ".b64", 7), ("s", ".b32", 3), ("p", ".pred", 1)];
+/// Counts of the fixed temporaries: 64-bit, 32-bit, 16-bit, predicates (`p1` is the warp
+/// leader of `warp` probes).
+pub(crate) const TEMPS: [(&str, &str, u32); 4] = [
+    ("t", ".b64", 7),
+    ("s", ".b32", 4),
+    ("h", ".b16", 1),
+    ("p", ".pred", 2),
+];
+/// The warp-leader predicate of `warp` probes.
+const LEADER: &str = "%__wt_p1";
 
 /// A probe register of class `class` (`r`, `t`, `s`, `p`).
 pub(crate) fn reg(class: &str, n: u32) -> String {
@@ -117,22 +130,53 @@ impl Emitter {
 pub(crate) struct SiteInfo<'a> {
     /// The site's guard predicate, if predicated.
     pub guard: Option<&'a Guard>,
+    /// Whether the site is an instruction (not kernel entry).
+    pub instr: bool,
+    /// Whether the instruction is a memory access (`mem:` classification).
+    pub mem: bool,
     /// Bytes accessed (memory sites).
     pub bytes: Option<u32>,
     /// The address operand (memory sites).
     pub addr: Option<&'a Address>,
+    /// Where `value` is (memory sites).
+    pub value: Option<&'a ValueSrc>,
+    /// `kernel_id` of the opcode text (instruction sites).
+    pub opcode: Option<u64>,
+    /// Per-kernel and per-site immediates.
+    pub imms: SiteImms,
     /// Width in bits of a kernel register, from its declaration.
     pub reg_bits: &'a dyn Fn(&str) -> Option<u32>,
 }
 
-/// Everything a snippet's lowering depends on besides the probe.
+impl SiteConsts for SiteInfo<'_> {
+    fn special(&self, sp: Special) -> Option<u64> {
+        special::constant(sp, &self.imms)
+    }
+
+    fn site(&self, v: SiteValue) -> Option<u64> {
+        match v {
+            SiteValue::Opcode => self.opcode,
+            SiteValue::Bytes if self.mem => self.bytes.map(u64::from),
+            SiteValue::Bytes | SiteValue::Addr | SiteValue::Value if self.instr && !self.mem => {
+                Some(0)
+            }
+            SiteValue::Value => match self.value {
+                Some(ValueSrc::Imm(v)) => Some(*v),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// Everything a snippet's lowering depends on besides the probe and the site.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SnippetCtx<'a> {
     pub kernel: &'a str,
-    pub kernel_id: u64,
     pub snippet: u32,
     pub line: u32,
     pub layout: &'a MapLayout,
+    pub program: &'a Program,
 }
 
 fn op_name(op: BinOp, bits: u32) -> (String, bool) {
@@ -213,47 +257,16 @@ fn unsupported(what: String) -> PtxError {
     PtxError::Unsupported { what }
 }
 
-fn special(e: &mut Emitter, dst: &str, sp: Special, kernel_id: u64) -> Result<(), PtxError> {
-    let sreg = match sp {
-        Special::TidX => "%tid.x",
-        Special::TidY => "%tid.y",
-        Special::TidZ => "%tid.z",
-        Special::CtaidX => "%ctaid.x",
-        Special::CtaidY => "%ctaid.y",
-        Special::CtaidZ => "%ctaid.z",
-        Special::Smid => "%smid",
-        Special::Clock64 => {
-            e.ins(format!("mov.u64 {dst}, %clock64"));
-            return Ok(());
-        }
-        Special::KernelId => {
-            e.ins(format!("mov.b64 {dst}, 0x{kernel_id:016X}"));
-            return Ok(());
-        }
-        Special::Clock
-        | Special::GlobalTimer
-        | Special::Nsmid
-        | Special::Warp
-        | Special::Lane
-        | Special::NtidX
-        | Special::NtidY
-        | Special::NtidZ
-        | Special::NctaidX
-        | Special::NctaidY
-        | Special::NctaidZ
-        | Special::Thread
-        | Special::Block
-        | Special::ActiveMask
-        | Special::Active
-        | Special::Launch
-        | Special::Pc
-        | Special::File
-        | Special::Line => return Err(unsupported(format!("sreg {}", sp.name()))),
-    };
-    let s0 = reg("s", 0);
-    e.ins(format!("mov.u32 {s0}, {sreg}"));
-    e.ins(format!("cvt.u64.u32 {dst}, {s0}"));
-    Ok(())
+/// Whether an instruction writes a map or a ring (done by the leader lane only in `warp`
+/// probes).
+fn writes_maps(insn: &Insn) -> bool {
+    matches!(
+        insn,
+        Insn::MapUpdate { .. }
+            | Insn::RingAppend { .. }
+            | Insn::Printf { .. }
+            | Insn::ArraySave { .. }
+    )
 }
 
 /// Lowers `probe` to the text of one snippet (lines ending in newlines).
@@ -273,6 +286,7 @@ pub(crate) fn lower_probe(
     let target = |i: u32| format!("$__wt_{s}_L{i}");
     let targets: std::collections::BTreeSet<u32> =
         probe.insns.iter().filter_map(Insn::target).collect();
+    let known = fold::constants(&probe.insns, site);
     let mut e = Emitter::default();
     e.comment(&format!(
         "warptrace: snippet {s}: probe {probe_index} ({})",
@@ -283,10 +297,20 @@ pub(crate) fn lower_probe(
         e.ins(format!("{} bra {end}", g.inverted().text()));
         end_used = true;
     }
+    // `warp` probes: every active lane computes; the lane that is first among the lanes
+    // active at the site does the map writes.
+    let warp = probe.attach.granularity == Granularity::Warp && probe.insns.iter().any(writes_maps);
+    if warp {
+        special::warp_leader(&mut e, LEADER);
+    }
     let last = probe.insns.len().saturating_sub(1);
     for (i, insn) in probe.insns.iter().enumerate() {
         if targets.contains(&(i as u32)) {
             e.label(&target(i as u32));
+        }
+        let leader_skip = format!("$__wt_{s}_w{i}");
+        if warp && writes_maps(insn) {
+            e.ins(format!("@!{LEADER} bra {leader_skip}"));
         }
         match insn {
             Insn::Mov { dst, src } => {
@@ -305,28 +329,46 @@ pub(crate) fn lower_probe(
                 a,
                 b,
             } => bin(&mut e, *op, *width, &reg("r", u32::from(dst.0)), a, b),
+            Insn::Ext {
+                dst,
+                src,
+                from,
+                signed,
+            } => {
+                let d = reg("r", u32::from(dst.0));
+                match *src {
+                    Operand::Imm(v) => {
+                        let v = extend(v as u64, *from, *signed);
+                        e.ins(format!("mov.b64 {d}, 0x{v:016X}"));
+                    }
+                    Operand::Reg(r) => {
+                        let t = if *signed { "s64" } else { "u64" };
+                        e.ins(format!(
+                            "bfe.{t} {d}, {}, 0, {}",
+                            reg("r", u32::from(r.0)),
+                            from.bits()
+                        ));
+                    }
+                }
+            }
             Insn::ReadSpecial { dst, special: sp } => {
-                special(&mut e, &reg("r", u32::from(dst.0)), *sp, ctx.kernel_id)?
+                special::emit(&mut e, &reg("r", u32::from(dst.0)), *sp, &site.imms)?
             }
             Insn::ReadSite { dst, value } => {
                 let d = reg("r", u32::from(dst.0));
-                match value {
-                    SiteValue::Bytes => {
-                        let b = site
-                            .bytes
-                            .ok_or_else(|| fail("`bytes` read at a site without a width".into()))?;
-                        e.ins(format!("mov.b64 {d}, {b}"));
-                    }
-                    SiteValue::Addr => {
-                        let a = site.addr.ok_or_else(|| {
-                            fail("`addr` read at a site without an address".into())
-                        })?;
-                        addr(&mut e, &d, a, site.reg_bits).map_err(fail)?;
-                    }
-                    SiteValue::Value | SiteValue::Opcode => {
-                        return Err(unsupported(format!("site {}", value.name())))
-                    }
-                }
+                read_site(&mut e, &d, *value, site).map_err(|m| match m {
+                    SiteErr::Unsupported(what) => unsupported(what),
+                    SiteErr::Fail(m) => fail(m),
+                })?;
+            }
+            Insn::LoadPersist { dst, slot } => e.ins(format!(
+                "mov.b64 {}, {}",
+                reg("r", u32::from(dst.0)),
+                reg("x", slot.0)
+            )),
+            Insn::StorePersist { slot, src } => {
+                let v = e.src64(src, &reg("t", 5));
+                e.ins(format!("mov.b64 {}, {v}", reg("x", slot.0)));
             }
             Insn::Branch {
                 cond,
@@ -343,43 +385,63 @@ pub(crate) fn lower_probe(
             }
             Insn::Jump { target: t } => e.ins(format!("bra {}", target(*t))),
             Insn::MapUpdate { map, keys, agg } => {
-                let region = ctx
-                    .layout
-                    .regions
-                    .get(map.0 as usize)
-                    .ok_or_else(|| fail(format!("unknown map {}", map.0)))?;
+                let (decl, region) = map_of(ctx, map.0).map_err(fail)?;
                 if region.capacity == 0 {
                     return Err(fail(format!("map {} has capacity 0", map.0)));
                 }
-                let addend = match agg {
-                    Aggregation::Count => Addend::One,
-                    Aggregation::Sum(v) => Addend::Value(*v),
-                    Aggregation::Min(_)
-                    | Aggregation::Max(_)
-                    | Aggregation::Avg(_)
-                    | Aggregation::Stats(_)
-                    | Aggregation::Hist(_)
-                    | Aggregation::Lhist(_)
-                    | Aggregation::Assign(_) => {
-                        return Err(unsupported(format!("map.update {}", agg.mnemonic())))
-                    }
-                };
+                let keys: Vec<Operand> = keys.iter().map(|k| fold::resolve(k, &known)).collect();
                 let labels = format!("$__wt_{s}_m{i}");
-                hashmap::map_update(&mut e, region, keys, addend, &labels);
+                hashmap::map_update(&mut e, region, &keys, *agg, &decl.value, &labels)?;
             }
-            Insn::Ext { .. }
-            | Insn::LoadPersist { .. }
-            | Insn::StorePersist { .. }
-            | Insn::ArraySave { .. }
-            | Insn::RingAppend { .. }
-            | Insn::Printf { .. }
-            | Insn::Print { .. }
+            Insn::RingAppend { map, fields } => {
+                let (decl, region) = map_of(ctx, map.0).map_err(fail)?;
+                if !matches!(decl.kind, MapKind::Ring { .. }) {
+                    return Err(unsupported(format!(
+                        "map.append to `@{}`, not a ring",
+                        decl.name
+                    )));
+                }
+                if fields.len() != region.value_words as usize {
+                    return Err(fail(format!(
+                        "map.append to `@{}`: wrong field count",
+                        decl.name
+                    )));
+                }
+                ring::append(&mut e, region, fields, &format!("$__wt_{s}_a{i}"));
+            }
+            Insn::Printf { format, args } => {
+                let ring_id = ctx
+                    .program
+                    .printf_ring()
+                    .ok_or_else(|| fail("printf without a printf ring".into()))?;
+                let (decl, region) = map_of(ctx, ring_id.0).map_err(fail)?;
+                let ValueKind::Printf { args: width } = decl.value else {
+                    return Err(fail("the printf ring has no printf records".into()));
+                };
+                if args.len() > width as usize {
+                    return Err(fail(
+                        "printf with more arguments than the ring holds".into(),
+                    ));
+                }
+                let mut fields = vec![Operand::Imm(i64::from(format.0))];
+                fields.extend(args.iter().copied());
+                fields.resize(1 + width as usize, Operand::Imm(0));
+                ring::append(&mut e, region, &fields, &format!("$__wt_{s}_a{i}"));
+            }
+            Insn::ArraySave { .. } => {
+                // Array records sit at a per-launch offset the runtime writes into the map
+                // buffer: reading it is a global load the first-cut verifier forbids.
+                return Err(unsupported(
+                    "map.save (array maps: their per-launch base is a load from the map buffer)"
+                        .into(),
+                ));
+            }
+            Insn::Print { .. }
             | Insn::Clear { .. }
             | Insn::Zero { .. }
             | Insn::Delete { .. }
             | Insn::StopTracing => {
-                let text = probe_insn_mnemonic(insn);
-                return Err(unsupported(text.to_owned()));
+                return Err(unsupported("a host-only operation".to_owned()));
             }
             Insn::Exit => {
                 if i != last {
@@ -388,6 +450,9 @@ pub(crate) fn lower_probe(
                 }
             }
         }
+        if warp && writes_maps(insn) {
+            e.label(&leader_skip);
+        }
     }
     if end_used {
         e.label(&end);
@@ -395,17 +460,70 @@ pub(crate) fn lower_probe(
     Ok(e.finish())
 }
 
-/// The mnemonic of an instruction the back end does not lower yet.
-fn probe_insn_mnemonic(insn: &Insn) -> &'static str {
-    match insn {
-        Insn::Ext { signed: true, .. } => "sext",
-        Insn::Ext { signed: false, .. } => "zext",
-        Insn::LoadPersist { .. } => "load (persistent register)",
-        Insn::StorePersist { .. } => "store (persistent register)",
-        Insn::ArraySave { .. } => "map.save",
-        Insn::RingAppend { .. } => "map.append",
-        Insn::Printf { .. } => "printf",
-        _ => "a host-only operation",
+/// A 64-bit immediate's text: decimal when small, else hex.
+pub(crate) fn imm64(v: u64) -> String {
+    if v <= i32::MAX as u64 {
+        v.to_string()
+    } else {
+        format!("0x{v:016X}")
+    }
+}
+
+/// The declaration and region of map `id`.
+fn map_of<'a>(
+    ctx: &SnippetCtx<'a>,
+    id: u32,
+) -> Result<(&'a warptrace_ir::MapDecl, &'a warptrace_ir::MapRegion), String> {
+    let decl = ctx.program.maps.get(id as usize);
+    let region = ctx.layout.regions.get(id as usize);
+    decl.zip(region).ok_or_else(|| format!("unknown map {id}"))
+}
+
+/// Why a site operand cannot be read.
+enum SiteErr {
+    Unsupported(String),
+    Fail(String),
+}
+
+/// `dst = site value`.
+fn read_site(
+    e: &mut Emitter,
+    d: &str,
+    value: SiteValue,
+    site: &SiteInfo<'_>,
+) -> Result<(), SiteErr> {
+    if !site.instr {
+        return Err(SiteErr::Fail(format!(
+            "`site {}` at a probe without an instruction",
+            value.name()
+        )));
+    }
+    if let Some(v) = site.site(value) {
+        e.ins(format!("mov.b64 {d}, {}", imm64(v)));
+        return Ok(());
+    }
+    match value {
+        SiteValue::Addr => {
+            let a = site.addr.ok_or_else(|| {
+                SiteErr::Unsupported("`addr` at a site without an address".into())
+            })?;
+            addr(e, d, a, site.reg_bits).map_err(SiteErr::Unsupported)
+        }
+        SiteValue::Value => {
+            let src = site
+                .value
+                .ok_or_else(|| SiteErr::Unsupported("`value` at this site".into()))?;
+            crate::site::emit_value(e, d, src, &reg("s", 0), &reg("h", 0)).map_err(
+                |err| match err {
+                    PtxError::Unsupported { what } => SiteErr::Unsupported(what),
+                    other => SiteErr::Fail(other.to_string()),
+                },
+            )
+        }
+        SiteValue::Bytes => Err(SiteErr::Unsupported(
+            "`bytes` of an instruction without a width".into(),
+        )),
+        SiteValue::Opcode => Err(SiteErr::Fail("no opcode at this site".into())),
     }
 }
 

@@ -5,15 +5,17 @@
 //! declarations and the load of the map base), 1.. are the probe snippets.
 
 use crate::attach::{entry_point, mem_site, Site};
-use crate::insn::access_bytes;
+use crate::insn::{access_bytes, facts};
 use crate::lower::{lower_probe, reg, SiteInfo, SnippetCtx, BASE, TEMPS};
 use crate::model::PtxKernelModel;
 use crate::parse::{parse_at, Function, Module, StmtKind};
+use crate::site::{positions, value_src, ValueSrc};
+use crate::special::SiteImms;
 use crate::{PtxError, MAP_PARAM};
 use std::collections::HashMap;
 use std::ops::Range;
-use warptrace_ir::{kernel_id, MapLayout, Program};
-use warptrace_verifier::Origin;
+use warptrace_ir::{kernel_id, Insn, MapLayout, Position, Program};
+use warptrace_verifier::{Flow, Origin};
 
 /// Text inserted at a byte offset of the module.
 #[derive(Debug, Clone)]
@@ -70,6 +72,21 @@ fn before_stmt(src: &str, start: usize, text: String) -> (usize, String) {
     }
 }
 
+/// Where text that must run right after the statement ending at `end` goes: the start of
+/// the next line if only whitespace or a comment follows it on its line (text then ends
+/// in a newline), else just after it (text then starts with a newline).
+fn after_stmt(src: &str, end: usize, text: String) -> (usize, String) {
+    let rest = src.get(end..).unwrap_or("");
+    let eol = rest.find('\n');
+    let tail = rest.get(..eol.unwrap_or(rest.len())).unwrap_or("").trim();
+    match eol {
+        Some(n) if tail.is_empty() || (tail.starts_with("//") && !tail.contains("/*")) => {
+            (end + n + 1, text)
+        }
+        _ => (end, format!("\n{text}")),
+    }
+}
+
 /// The parameter `MAP_PARAM`, appended after the kernel's last parameter.
 fn param_insertion(f: &Function) -> Insertion {
     let decl = format!(".param .u64 .ptr .global .align 8 {MAP_PARAM}");
@@ -86,7 +103,7 @@ fn param_insertion(f: &Function) -> Insertion {
     }
 }
 
-fn prologue(ir_regs: u32) -> String {
+fn prologue(ir_regs: u32, persist: u32) -> String {
     let mut s = String::from("\t// warptrace: prologue: probe registers, map base\n");
     s.push_str(&format!("\t.reg .b64 {BASE};\n"));
     if ir_regs > 0 {
@@ -101,8 +118,17 @@ fn prologue(ir_regs: u32) -> String {
             reg(class, 0).trim_end_matches('0')
         ));
     }
+    if persist > 0 {
+        s.push_str(&format!(
+            "\t.reg .b64 {}<{persist}>;\n",
+            reg("x", 0).trim_end_matches('0')
+        ));
+    }
     s.push_str(&format!("\tld.param.u64 {BASE}, [{MAP_PARAM}];\n"));
     s.push_str(&format!("\tcvta.to.global.u64 {BASE}, {BASE};\n"));
+    for x in 0..persist {
+        s.push_str(&format!("\tmov.b64 {}, 0;\n", reg("x", x)));
+    }
     s
 }
 
@@ -135,15 +161,20 @@ pub(crate) fn plan_kernel(
     let reg_bits = |r: &str| widths.get(r).copied();
     let entry = entry_point(body);
     let entry_offset = body.stmts.get(entry).map_or(body.close, |s| s.span.start);
-    let ir_regs = sites
-        .iter()
-        .flat_map(|s| &program.probes[s.probe].insns)
+    let insns = || sites.iter().flat_map(|s| &program.probes[s.probe].insns);
+    let ir_regs = insns()
         .flat_map(|i| i.def().into_iter().chain(i.uses()))
         .map(|r| u32::from(r.0) + 1)
         .max()
         .unwrap_or(0);
+    let persist =
+        if insns().any(|i| matches!(i, Insn::LoadPersist { .. } | Insn::StorePersist { .. })) {
+            program.persistent.len() as u32
+        } else {
+            0
+        };
     let mut ins = vec![param_insertion(f)];
-    let (offset, text) = before_stmt(src, entry_offset, prologue(ir_regs));
+    let (offset, text) = before_stmt(src, entry_offset, prologue(ir_regs, persist));
     ins.push(Insertion {
         offset,
         order: 0,
@@ -151,32 +182,70 @@ pub(crate) fn plan_kernel(
         origin: Origin::Inserted { snippet: 0 },
     });
     let id = kernel_id(&f.name);
+    let files = crate::site::file_table(src);
+    let (locs, pcs) = positions(body, &files);
+    let is_reg = |_: &str| false;
     for (n, site) in sites.iter().enumerate() {
         let snippet = n as u32 + 1;
+        let probe = &program.probes[site.probe];
+        let after = probe.attach.position == Position::After;
         let stmt = site.stmt.and_then(|i| body.stmts.get(i));
         let instr = stmt.and_then(|s| match &s.kind {
             StmtKind::Instr(i) => Some(i),
             _ => None,
         });
-        let is_mem = instr.is_some_and(|i| mem_site(i).is_some());
+        let mem = instr.and_then(mem_site);
+        let value: Option<ValueSrc> = instr
+            .zip(mem)
+            .map(|(i, (_, op))| value_src(i, op, after, &reg_bits));
+        if let (true, Some(i)) = (after, instr) {
+            after_allowed(
+                i,
+                probe.insns.iter().any(|x| {
+                    matches!(
+                        x,
+                        Insn::ReadSite {
+                            value: warptrace_ir::SiteValue::Addr,
+                            ..
+                        }
+                    )
+                }),
+                &is_reg,
+            )?;
+        }
+        let loc = site.stmt.and_then(|i| locs.get(i).cloned().flatten());
+        let imms = SiteImms {
+            kernel_id: id,
+            pc: site.stmt.and_then(|i| pcs.get(i).copied().flatten()),
+            file: instr.map(|_| loc.as_ref().map_or(0, |l| l.file_id())),
+            line: instr.map(|_| loc.as_ref().map_or(0, |l| l.line)),
+        };
         let info = SiteInfo {
             guard: instr.and_then(|i| i.guard.as_ref()),
+            instr: instr.is_some() && probe.attach.point.has_instruction(),
+            mem: mem.is_some(),
             bytes: instr
-                .filter(|_| is_mem)
+                .filter(|_| mem.is_some())
                 .and_then(|i| access_bytes(&i.opcode)),
-            addr: instr.filter(|_| is_mem).and_then(|i| i.address()),
+            addr: instr.filter(|_| mem.is_some()).and_then(|i| i.address()),
+            value: value.as_ref(),
+            opcode: instr.map(|i| kernel_id(&i.opcode)),
+            imms,
             reg_bits: &reg_bits,
         };
         let ctx = SnippetCtx {
             kernel: &f.name,
-            kernel_id: id,
             snippet,
             line: stmt.map_or(f.line, |s| s.line),
             layout,
+            program,
         };
-        let text = lower_probe(&program.probes[site.probe], site.probe, &ctx, &info)?;
-        let at = stmt.map_or(entry_offset, |s| s.span.start);
-        let (offset, text) = before_stmt(src, at, text);
+        let text = lower_probe(probe, site.probe, &ctx, &info)?;
+        let (offset, text) = match stmt {
+            Some(s) if after => after_stmt(src, s.span.end, text),
+            Some(s) => before_stmt(src, s.span.start, text),
+            None => before_stmt(src, entry_offset, text),
+        };
         ins.push(Insertion {
             offset,
             order: snippet,
@@ -185,6 +254,41 @@ pub(crate) fn plan_kernel(
         });
     }
     Ok(ins)
+}
+
+/// Whether a snippet may run right after `i`: `i` must fall through (not a branch or an
+/// exit), must not redefine its own guard (the snippet re-tests it), and, when the probe
+/// reads `addr`, must not redefine a register of its address.
+fn after_allowed(
+    i: &crate::parse::Instruction,
+    reads_addr: bool,
+    is_reg: &dyn Fn(&str) -> bool,
+) -> Result<(), PtxError> {
+    let x = facts(i, is_reg);
+    let no = |why: &str| {
+        Err(PtxError::Unsupported {
+            what: format!("`after` probe at `{}`: {why}", i.opcode),
+        })
+    };
+    if !matches!(
+        x.flow,
+        Flow::Next | Flow::Barrier | Flow::WarpCollective | Flow::Call
+    ) {
+        return no("it does not fall through to the next instruction");
+    }
+    if let Some(g) = &i.guard {
+        if x.defs.contains(&g.reg) {
+            return no("it writes its own guard predicate");
+        }
+    }
+    if reads_addr {
+        if let Some(a) = i.address() {
+            if a.regs.iter().any(|r| x.defs.contains(r)) {
+                return no("it overwrites its address register, so `addr` is gone after it");
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Splices `ins` (absolute offsets, all within `f`) into `f` alone and builds the models
@@ -297,4 +401,38 @@ pub fn splice_raw(ptx: &str, kernel: &str, snippets: &[RawSnippet]) -> Result<Ra
         original,
         spliced,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_instruction;
+
+    fn allowed(text: &str, reads_addr: bool) -> bool {
+        let i = parse_instruction(text).expect("parses");
+        after_allowed(&i, reads_addr, &|_| false).is_ok()
+    }
+
+    #[test]
+    fn after_needs_fall_through_and_intact_operands() {
+        assert!(allowed("@%p1 ld.global.b32 %r1, [%rd1];", true));
+        assert!(allowed("bar.sync 0;", false));
+        assert!(!allowed("@%p1 bra $L1;", false));
+        assert!(!allowed("ret;", false));
+        assert!(!allowed("@%p1 setp.ne.s32 %p1, %r1, 0;", false));
+        assert!(!allowed("ld.global.u64 %rd1, [%rd1+8];", true));
+        assert!(allowed("ld.global.u64 %rd1, [%rd1+8];", false));
+    }
+
+    #[test]
+    fn after_goes_to_the_next_line_or_right_after_the_statement() {
+        let src = "\tld.global.b32 %r1, [%rd1]; // c\n$L1:\n";
+        let end = src.find(';').expect("semicolon") + 1;
+        assert_eq!(
+            after_stmt(src, end, "X\n".into()),
+            (src.find('$').expect("label"), "X\n".into())
+        );
+        let src = "\tld.global.b32 %r1, [%rd1]; st.global.b32 [%rd1], %r1;\n";
+        assert_eq!(after_stmt(src, end, "X\n".into()), (end, "\nX\n".into()));
+    }
 }

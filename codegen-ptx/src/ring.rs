@@ -1,0 +1,79 @@
+//! Ring appends (`map.append`, device `printf`), exactly per `docs/ir.md` and
+//! `MapStore::decode_launch`:
+//!
+//! ```text
+//! n = atom.global.add.u64 [cursor], 1
+//! n >= capacity → red.add [drops], 1; drop: done; overwrite: go on (capacity 0: done)
+//! slot = n mod capacity
+//! st.global.u64 [record + 8*(1+i)], field_i      for every field
+//! fence.acq_rel.gpu
+//! st.relaxed.gpu.global.u64 [record], n + 1      (`seq`, written last)
+//! ```
+//!
+//! Registers: `t0` n, `t1` slot index, `t2` record address, `t3` cursor address, `t4`
+//! seq, `t5`/`t6` materialised immediates, `p0`.
+
+use crate::lower::{reg, Emitter, BASE};
+use warptrace_ir::{MapKind, MapRegion, Operand, Overflow};
+
+/// Emits an append of `fields` to the ring `region`; `labels` is a prefix unique to this
+/// instruction within the kernel. The caller checks the field count.
+pub(crate) fn append(e: &mut Emitter, region: &MapRegion, fields: &[Operand], labels: &str) {
+    let (t0, t1, t2, t3, t4) = (
+        reg("t", 0),
+        reg("t", 1),
+        reg("t", 2),
+        reg("t", 3),
+        reg("t", 4),
+    );
+    let p0 = reg("p", 0);
+    let overflow = match region.kind {
+        MapKind::Ring { overflow, .. } => overflow,
+        _ => Overflow::Drop,
+    };
+    let cap = u64::from(region.capacity);
+    let drops = region.drops_offset;
+    let done = format!("{labels}_done");
+    e.ins(format!("add.s64 {t3}, {BASE}, {}", region.slots_offset));
+    e.ins(format!("atom.global.add.u64 {t0}, [{t3}], 1"));
+    if cap == 0 {
+        e.ins(format!("red.global.add.u64 [{BASE}+{drops}], 1"));
+        return;
+    }
+    e.ins(format!("setp.ge.u64 {p0}, {t0}, {cap}"));
+    let idx = match overflow {
+        Overflow::Drop => {
+            let keep = format!("{labels}_keep");
+            e.ins(format!("@!{p0} bra {keep}"));
+            e.ins(format!("red.global.add.u64 [{BASE}+{drops}], 1"));
+            e.ins(format!("bra {done}"));
+            e.label(&keep);
+            &t0
+        }
+        Overflow::Overwrite => {
+            e.ins(format!("@{p0} red.global.add.u64 [{BASE}+{drops}], 1"));
+            if cap.is_power_of_two() {
+                e.ins(format!("and.b64 {t1}, {t0}, {}", cap - 1));
+            } else {
+                e.ins(format!("rem.u64 {t1}, {t0}, {cap}"));
+            }
+            &t1
+        }
+    };
+    // Records start after the cursor word.
+    e.ins(format!("add.s64 {t3}, {t3}, 8"));
+    e.ins(format!(
+        "mad.lo.u64 {t2}, {idx}, {}, {t3}",
+        region.slot_bytes()
+    ));
+    for (i, f) in fields.iter().enumerate() {
+        let f = e.src64(f, &reg("t", 5));
+        e.ins(format!("st.global.u64 [{t2}+{}], {f}", 8 * (i + 1)));
+    }
+    e.ins("fence.acq_rel.gpu");
+    e.ins(format!("add.s64 {t4}, {t0}, 1"));
+    e.ins(format!("st.relaxed.gpu.global.u64 [{t2}], {t4}"));
+    if overflow == Overflow::Drop {
+        e.label(&done);
+    }
+}

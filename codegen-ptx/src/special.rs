@@ -1,0 +1,202 @@
+//! `sreg NAME`: special values, per `docs/ir.md`'s table. Hardware registers are read with
+//! `mov` (PTX reads special registers only through `mov`/`cvt`), 32-bit ones widened with
+//! `cvt.u64.u32`; computed ones use the `.b32` temporaries `s0..s3` and `t5`.
+//!
+//! The warp leader (first active lane) of a `warp` probe is computed here too.
+
+use crate::lower::{reg, Emitter};
+use crate::PtxError;
+use warptrace_ir::Special;
+
+/// Per-site immediates a special value may need.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SiteImms {
+    pub kernel_id: u64,
+    /// `pc`, `file`, `line`: `None` at kernel entry/exit.
+    pub pc: Option<u32>,
+    pub file: Option<u64>,
+    pub line: Option<u32>,
+}
+
+/// How a special value is read.
+enum Source {
+    /// A 32-bit hardware register.
+    Hw32(&'static str),
+    /// A 64-bit hardware register.
+    Hw64(&'static str),
+    /// An immediate.
+    Imm(u64),
+    /// Computed.
+    Computed,
+}
+
+fn source(sp: Special, imm: &SiteImms) -> Result<Source, PtxError> {
+    let site = |v: Option<u64>| {
+        v.map(Source::Imm).ok_or_else(|| PtxError::Unsupported {
+            what: format!("sreg {} without an instruction", sp.name()),
+        })
+    };
+    Ok(match sp {
+        Special::Clock => Source::Hw32("%clock"),
+        Special::Clock64 => Source::Hw64("%clock64"),
+        Special::GlobalTimer => Source::Hw64("%globaltimer"),
+        Special::Smid => Source::Hw32("%smid"),
+        Special::Nsmid => Source::Hw32("%nsmid"),
+        Special::Lane => Source::Hw32("%laneid"),
+        Special::TidX => Source::Hw32("%tid.x"),
+        Special::TidY => Source::Hw32("%tid.y"),
+        Special::TidZ => Source::Hw32("%tid.z"),
+        Special::NtidX => Source::Hw32("%ntid.x"),
+        Special::NtidY => Source::Hw32("%ntid.y"),
+        Special::NtidZ => Source::Hw32("%ntid.z"),
+        Special::CtaidX => Source::Hw32("%ctaid.x"),
+        Special::CtaidY => Source::Hw32("%ctaid.y"),
+        Special::CtaidZ => Source::Hw32("%ctaid.z"),
+        Special::NctaidX => Source::Hw32("%nctaid.x"),
+        Special::NctaidY => Source::Hw32("%nctaid.y"),
+        Special::NctaidZ => Source::Hw32("%nctaid.z"),
+        Special::KernelId => Source::Imm(imm.kernel_id),
+        Special::Pc => site(imm.pc.map(u64::from))?,
+        Special::File => site(imm.file)?,
+        Special::Line => site(imm.line.map(u64::from))?,
+        Special::Warp
+        | Special::Thread
+        | Special::Block
+        | Special::ActiveMask
+        | Special::Active => Source::Computed,
+        // The launch's sequence number lives in the map buffer's `launch` word: reading
+        // it is a load from global memory, which the first-cut kernel verifier forbids
+        // (inserted loads may read `.param` space only).
+        Special::Launch => {
+            return Err(PtxError::Unsupported {
+                what: "sreg launch (a load from the map buffer, which the kernel verifier \
+                       does not allow yet)"
+                    .into(),
+            })
+        }
+    })
+}
+
+/// The value of a constant special (per-kernel or per-site immediate), if it is one.
+pub(crate) fn constant(sp: Special, imm: &SiteImms) -> Option<u64> {
+    match source(sp, imm) {
+        Ok(Source::Imm(v)) => Some(v),
+        _ => None,
+    }
+}
+
+/// `s0 = linear thread index in the block` = `tid.x + ntid.x * (tid.y + ntid.y * tid.z)`.
+fn linear_tid(e: &mut Emitter) {
+    let (s0, s1, s2) = (reg("s", 0), reg("s", 1), reg("s", 2));
+    e.ins(format!("mov.u32 {s0}, %tid.z"));
+    e.ins(format!("mov.u32 {s1}, %ntid.y"));
+    e.ins(format!("mov.u32 {s2}, %tid.y"));
+    e.ins(format!("mad.lo.u32 {s0}, {s0}, {s1}, {s2}"));
+    e.ins(format!("mov.u32 {s1}, %ntid.x"));
+    e.ins(format!("mov.u32 {s2}, %tid.x"));
+    e.ins(format!("mad.lo.u32 {s0}, {s0}, {s1}, {s2}"));
+}
+
+/// `s1 = ctaid.y + nctaid.y * ctaid.z` (fits 32 bits: y, z < 2^16) and `s2 = nctaid.x`,
+/// `s3 = ctaid.x`: the linear block is `s3 + s2 * s1`.
+fn block_parts(e: &mut Emitter) {
+    let (s1, s2, s3) = (reg("s", 1), reg("s", 2), reg("s", 3));
+    e.ins(format!("mov.u32 {s1}, %ctaid.z"));
+    e.ins(format!("mov.u32 {s2}, %nctaid.y"));
+    e.ins(format!("mov.u32 {s3}, %ctaid.y"));
+    e.ins(format!("mad.lo.u32 {s1}, {s1}, {s2}, {s3}"));
+    e.ins(format!("mov.u32 {s2}, %nctaid.x"));
+    e.ins(format!("mov.u32 {s3}, %ctaid.x"));
+}
+
+/// Emits `dst = sreg sp` (a `.b64` probe register).
+pub(crate) fn emit(
+    e: &mut Emitter,
+    dst: &str,
+    sp: Special,
+    imm: &SiteImms,
+) -> Result<(), PtxError> {
+    let (s0, s1, s2, s3, t5) = (
+        reg("s", 0),
+        reg("s", 1),
+        reg("s", 2),
+        reg("s", 3),
+        reg("t", 5),
+    );
+    match source(sp, imm)? {
+        Source::Hw32(r) => {
+            e.ins(format!("mov.u32 {s0}, {r}"));
+            e.ins(format!("cvt.u64.u32 {dst}, {s0}"));
+        }
+        Source::Hw64(r) => e.ins(format!("mov.u64 {dst}, {r}")),
+        Source::Imm(v) => e.ins(format!("mov.b64 {dst}, {}", crate::lower::imm64(v))),
+        Source::Computed => match sp {
+            Special::Warp => {
+                linear_tid(e);
+                e.ins(format!("shr.u32 {s0}, {s0}, 5"));
+                e.ins(format!("cvt.u64.u32 {dst}, {s0}"));
+            }
+            Special::Block => {
+                block_parts(e);
+                e.ins(format!("mad.lo.u32 {s0}, {s2}, {s1}, {s3}"));
+                e.ins(format!("cvt.u64.u32 {dst}, {s0}"));
+            }
+            Special::Thread => {
+                // block (64-bit) * (ntid.x * ntid.y * ntid.z) + linear tid.
+                block_parts(e);
+                e.ins(format!("mul.wide.u32 {dst}, {s2}, {s1}"));
+                e.ins(format!("cvt.u64.u32 {t5}, {s3}"));
+                e.ins(format!("add.s64 {dst}, {dst}, {t5}"));
+                e.ins(format!("mov.u32 {s1}, %ntid.x"));
+                e.ins(format!("mov.u32 {s2}, %ntid.y"));
+                e.ins(format!("mul.lo.u32 {s1}, {s1}, {s2}"));
+                e.ins(format!("mov.u32 {s2}, %ntid.z"));
+                e.ins(format!("mul.lo.u32 {s1}, {s1}, {s2}"));
+                e.ins(format!("cvt.u64.u32 {t5}, {s1}"));
+                e.ins(format!("mul.lo.u64 {dst}, {dst}, {t5}"));
+                linear_tid(e);
+                e.ins(format!("cvt.u64.u32 {t5}, {s0}"));
+                e.ins(format!("add.s64 {dst}, {dst}, {t5}"));
+            }
+            Special::ActiveMask => {
+                e.ins(format!("activemask.b32 {s0}"));
+                e.ins(format!("cvt.u64.u32 {dst}, {s0}"));
+            }
+            Special::Active => {
+                e.ins(format!("activemask.b32 {s0}"));
+                e.ins(format!("popc.b32 {s0}, {s0}"));
+                e.ins(format!("cvt.u64.u32 {dst}, {s0}"));
+            }
+            _ => unreachable!("only computed specials reach here"),
+        },
+    }
+    Ok(())
+}
+
+/// Sets the predicate `leader` to "this lane is the first (lowest) active lane of its
+/// warp": `(activemask & -activemask) == %lanemask_eq`. No warp collective is used
+/// (`activemask` only reads which lanes are active).
+pub(crate) fn warp_leader(e: &mut Emitter, leader: &str) {
+    let (s0, s1) = (reg("s", 0), reg("s", 1));
+    e.ins(format!("activemask.b32 {s0}"));
+    e.ins(format!("neg.s32 {s1}, {s0}"));
+    e.ins(format!("and.b32 {s1}, {s0}, {s1}"));
+    e.ins(format!("mov.u32 {s0}, %lanemask_eq"));
+    e.ins(format!("setp.eq.u32 {leader}, {s0}, {s1}"));
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::insn::facts;
+    use crate::parse::parse_instruction;
+    use warptrace_verifier::Flow;
+
+    #[test]
+    fn activemask_is_not_a_warp_collective_in_the_verifier_model() {
+        let i = parse_instruction("activemask.b32 %__wt_s0;").expect("parses");
+        let x = facts(&i, &|_| false);
+        assert_eq!(x.flow, Flow::Next);
+        assert_eq!(x.defs, ["%__wt_s0"]);
+        assert!(x.mem.is_empty());
+    }
+}
