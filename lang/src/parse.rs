@@ -340,7 +340,8 @@ impl Builder {
         }
     }
 
-    /// `binary (? expr : expr)?`. `nesting` counts the parentheses, calls and
+    /// `operand (infix operand)* (? expr : expr)?`, the operators by precedence climbing
+    /// (`binary` is silent in the grammar). `nesting` counts the parentheses, calls and
     /// conditionals around it.
     fn expr(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
         let span = Span::from(pair.as_span());
@@ -351,13 +352,22 @@ impl Builder {
             });
         }
         let mut parts = Vec::new();
+        let mut operands = VecDeque::new();
+        let mut ops = VecDeque::new();
+        let mut binary_end = span.end;
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::binary => parts.push(self.binary(p, nesting)?),
+                Rule::operand => {
+                    binary_end = p.as_span().end();
+                    operands.push_back(self.operand(p, nesting)?);
+                }
+                Rule::infix => ops.extend(binary_op(p.as_str())),
                 Rule::expr => parts.push(self.expr(p, nesting + 1)?),
                 _ => {}
             }
         }
+        let binary_span = Span::new(span.start, binary_end);
+        parts.insert(0, climb(&mut operands, &mut ops, 0, binary_span)?);
         let mut parts = parts.into_iter();
         let (first, second, third) = (parts.next(), parts.next(), parts.next());
         match (first, second, third) {
@@ -377,20 +387,6 @@ impl Builder {
         }
     }
 
-    /// `operand (infix operand)*`, by precedence climbing.
-    fn binary(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
-        let span = Span::from(pair.as_span());
-        let mut operands = VecDeque::new();
-        let mut ops = VecDeque::new();
-        for p in pair.into_inner() {
-            match p.as_rule() {
-                Rule::operand => operands.push_back(self.operand(p, nesting)?),
-                rule => ops.extend(binary_op(rule)),
-            }
-        }
-        climb(&mut operands, &mut ops, 0, span)
-    }
-
     /// `prefix* primary`
     fn operand(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
         let whole = Span::from(pair.as_span());
@@ -400,12 +396,14 @@ impl Builder {
             let span = Span::from(p.as_span());
             let leaf = |kind| Some((Expr { kind, span }, 1));
             match p.as_rule() {
-                Rule::neg => prefixes.push((UnaryOp::Neg, span)),
-                Rule::not => prefixes.push((UnaryOp::Not, span)),
-                Rule::bit_not => prefixes.push((UnaryOp::BitNot, span)),
+                Rule::prefix => match p.as_str() {
+                    "-" => prefixes.push((UnaryOp::Neg, span)),
+                    "!" => prefixes.push((UnaryOp::Not, span)),
+                    _ => prefixes.push((UnaryOp::BitNot, span)),
+                },
                 Rule::paren => primary = Some(self.paren(p, nesting)?),
                 Rule::cast => primary = Some(self.cast(p, nesting)?),
-                Rule::call => primary = Some(self.call(p, nesting)?),
+                Rule::named => primary = Some(self.named(p, nesting)?),
                 Rule::map => {
                     if nesting > MAX_DEPTH {
                         return Err(Error::TooDeep {
@@ -416,7 +414,6 @@ impl Builder {
                     let map = self.map_ref(p);
                     primary = leaf(ExprKind::Map(map));
                 }
-                Rule::ident => primary = leaf(ExprKind::Ident(p.as_str().to_string())),
                 Rule::scratch => {
                     primary = leaf(ExprKind::Scratch(p.as_str()[1..].to_string()));
                 }
@@ -503,7 +500,49 @@ impl Builder {
         Ok((Expr { kind, span }, depth + 1))
     }
 
-    /// `name(args)`
+    /// `name(args)` (a call) or `name`, `name.name` (an identifier).
+    fn named(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
+        let span = Span::from(pair.as_span());
+        let mut inner = pair.clone().into_inner();
+        let name = inner.next();
+        match (name, inner.next()) {
+            (Some(name), Some(args)) if args.as_rule() == Rule::call_args => {
+                let name = (name.as_str().to_string(), Span::from(name.as_span()));
+                self.call_args(name, args, span, nesting)
+            }
+            _ => {
+                let kind = ExprKind::Ident(pair.as_str().to_string());
+                Ok((Expr { kind, span }, 1))
+            }
+        }
+    }
+
+    /// `(args)` after a function's name.
+    fn call_args(
+        &mut self,
+        name: (String, Span),
+        pair: Pair<'_, Rule>,
+        span: Span,
+        nesting: usize,
+    ) -> Result<Node, Error> {
+        let mut args = Vec::new();
+        let mut depth = 1;
+        for p in pair.into_inner() {
+            if p.as_rule() == Rule::expr {
+                let (arg, d) = self.expr(p, nesting + 1)?;
+                depth = depth.max(d + 1);
+                args.push(arg);
+            }
+        }
+        let kind = ExprKind::Call {
+            name: name.0,
+            name_span: name.1,
+            args,
+        };
+        Ok((Expr { kind, span }, depth))
+    }
+
+    /// `name(args)` as a statement.
     fn call(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
         let span = Span::from(pair.as_span());
         let mut name = (String::new(), span);
@@ -632,27 +671,27 @@ fn climb(
     Ok((lhs, depth))
 }
 
-fn binary_op(rule: Rule) -> Option<BinaryOp> {
+fn binary_op(text: &str) -> Option<BinaryOp> {
     use BinaryOp::*;
-    Some(match rule {
-        Rule::log_or => LogOr,
-        Rule::log_and => LogAnd,
-        Rule::bit_or => BitOr,
-        Rule::bit_xor => BitXor,
-        Rule::bit_and => BitAnd,
-        Rule::eq => Eq,
-        Rule::ne => Ne,
-        Rule::lt => Lt,
-        Rule::le => Le,
-        Rule::gt => Gt,
-        Rule::ge => Ge,
-        Rule::shl => Shl,
-        Rule::shr => Shr,
-        Rule::add => Add,
-        Rule::sub => Sub,
-        Rule::mul => Mul,
-        Rule::div => Div,
-        Rule::rem => Rem,
+    Some(match text {
+        "||" => LogOr,
+        "&&" => LogAnd,
+        "|" => BitOr,
+        "^" => BitXor,
+        "&" => BitAnd,
+        "==" => Eq,
+        "!=" => Ne,
+        "<" => Lt,
+        "<=" => Le,
+        ">" => Gt,
+        ">=" => Ge,
+        "<<" => Shl,
+        ">>" => Shr,
+        "+" => Add,
+        "-" => Sub,
+        "*" => Mul,
+        "/" => Div,
+        "%" => Rem,
         _ => return None,
     })
 }
@@ -708,8 +747,8 @@ fn phrase(rule: Rule) -> &'static str {
         Rule::expr
         | Rule::binary
         | Rule::operand
-        | Rule::call
-        | Rule::ident
+        | Rule::named
+        | Rule::call_args
         | Rule::name
         | Rule::hex
         | Rule::dec
@@ -718,9 +757,7 @@ fn phrase(rule: Rule) -> &'static str {
         | Rule::persist
         | Rule::cast
         | Rule::paren
-        | Rule::neg
-        | Rule::not
-        | Rule::bit_not => "expression",
+        | Rule::prefix => "expression",
         Rule::type_name => "type",
         Rule::comma => "`,`",
         Rule::semi => "`;`",
