@@ -34,6 +34,50 @@ pub fn corpus_file(name: &str) -> String {
     std::fs::read_to_string(corpus_dir().join(name)).expect("corpus file exists")
 }
 
+/// Corpus files whose kernels use sm_90 features (`wgmma`, `setmaxnreg`, …): assembled for
+/// `sm_90a` only. Every other file is assembled for `sm_80` too.
+pub const SM90_ONLY: &[&str] = &[
+    "nvcc_wgmma.ptx",
+    "triton_flash_attn_fwd.ptx",
+    "triton_matmul.ptx",
+    "triton_matmul_pipelined.ptx",
+];
+
+/// The architectures a corpus file is assembled for: `sm_90a`, and `sm_80` unless the file
+/// is in [`SM90_ONLY`].
+pub fn corpus_archs(file: &str) -> &'static [&'static str] {
+    if SM90_ONLY.contains(&file) {
+        &["sm_90a"]
+    } else {
+        &["sm_90a", "sm_80"]
+    }
+}
+
+/// `ptx` as given to `ptxas -arch=<arch>`: for `sm_80`, the module's `.target` (`sm_90`,
+/// `sm_90a`) is lowered to `sm_80` (its other target options kept); for any other arch the
+/// text is unchanged (`ptxas` assembles a lower `.target` for a higher arch).
+pub fn retarget(ptx: &str, arch: &str) -> String {
+    if arch != "sm_80" {
+        return ptx.to_owned();
+    }
+    let mut out = String::with_capacity(ptx.len());
+    let mut done = false;
+    for line in ptx.split_inclusive('\n') {
+        match line.strip_prefix(".target ") {
+            Some(rest) if !done => {
+                done = true;
+                let end = rest
+                    .find(|c: char| c == ',' || c.is_whitespace())
+                    .unwrap_or(rest.len());
+                out.push_str(".target sm_80");
+                out.push_str(&rest[end..]);
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out
+}
+
 /// `ptxas`: `$WARPTRACE_CUDA_HOME/bin/ptxas`, else the one on `PATH`. When missing, fails
 /// under `CI=true` and otherwise prints a loud skip notice and returns `None`.
 pub fn ptxas() -> Option<PathBuf> {

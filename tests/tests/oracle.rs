@@ -14,7 +14,11 @@ fn the_oracle_predicts_the_nvcc_workloads_analytic_counts() {
         ])
         .output()
         .expect("oracle runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     let n = 1u64 << 20;
     let expect = format!(

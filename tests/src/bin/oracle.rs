@@ -60,7 +60,13 @@ fn block_sum(t: &Thread) -> Vec<Event> {
     while s > 0 {
         if t.tid[0] < s {
             ev.push(mem(4, Shared, Load, "ld.shared.f32", 4 * t.tid[0] as u64));
-            ev.push(mem(5, Shared, Load, "ld.shared.f32", 4 * (t.tid[0] + s) as u64));
+            ev.push(mem(
+                5,
+                Shared,
+                Load,
+                "ld.shared.f32",
+                4 * (t.tid[0] + s) as u64,
+            ));
             ev.push(mem(6, Shared, Store, "st.shared.f32", 4 * t.tid[0] as u64));
         }
         ev.push(barrier(7));
@@ -70,7 +76,13 @@ fn block_sum(t: &Thread) -> Vec<Event> {
         ev.push(Event::at(8, SiteEvent::Exit));
     } else {
         ev.push(mem(9, Shared, Load, "ld.shared.f32", 0));
-        ev.push(mem(10, Global, Store, "st.global.f32", OUT + 4 * t.ctaid[0] as u64));
+        ev.push(mem(
+            10,
+            Global,
+            Store,
+            "st.global.f32",
+            OUT + 4 * t.ctaid[0] as u64,
+        ));
         ev.push(Event::at(11, SiteEvent::Exit));
     }
     ev
