@@ -8,25 +8,9 @@
 //! the pure pieces (hist/lhist bucket sequences, constant folding) are unit-tested in
 //! `codegen-ptx`.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
 use warptrace_codegen_ptx::{instrument, list_sites, parse, KernelStatus};
-use warptrace_tests::{assemble, corpus};
+use warptrace_tests::{assemble, corpus, corpus_archs, retarget};
 use warptrace_verifier::verify_program;
-
-/// Whether the uninstrumented corpus file assembles for sm_80 (as `.target sm_80`).
-fn sm80_ok(file: &str, ptx: &str) -> bool {
-    static CACHE: Mutex<Option<HashMap<String, bool>>> = Mutex::new(None);
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    let map = cache.get_or_insert_with(HashMap::new);
-    *map.entry(file.to_owned())
-        .or_insert_with(|| matches!(assemble(&to_sm80(ptx), "sm_80", &[]), Some(Ok(_))))
-}
-
-fn to_sm80(ptx: &str) -> String {
-    ptx.replace(".target sm_90a", ".target sm_80")
-        .replace(".target sm_90", ".target sm_80")
-}
 
 /// What one program did over the whole corpus.
 #[derive(Debug, Default)]
@@ -72,12 +56,9 @@ fn run(src: &str) -> Outcome {
             continue;
         }
         parse(&out.ptx).unwrap_or_else(|e| panic!("{file}: instrumented PTX does not parse: {e}"));
-        if let Some(Err(e)) = assemble(&out.ptx, "sm_90a", &[]) {
-            panic!("ptxas -arch=sm_90a rejects instrumented {file}:\n{e}\n{src}");
-        }
-        if sm80_ok(&file, &ptx) {
-            if let Some(Err(e)) = assemble(&to_sm80(&out.ptx), "sm_80", &[]) {
-                panic!("ptxas -arch=sm_80 rejects instrumented {file}:\n{e}\n{src}");
+        for arch in corpus_archs(&file) {
+            if let Some(Err(e)) = assemble(&retarget(&out.ptx, arch), arch, &[]) {
+                panic!("ptxas -arch={arch} rejects instrumented {file}:\n{e}\n{src}");
             }
         }
         outcome.text.push_str(&out.ptx);
