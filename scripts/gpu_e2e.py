@@ -32,6 +32,12 @@ ORACLE_PROGRAMS = [
     "kernel:exit { @exits[kernel] = count(); } mem:global:store { @st[kernel, tid.x % 4] = sum(bytes); }",
     "mem:global:* /ctaid.x % 3 == 1/ { @acc[kernel] = count(); }",
     "kernel:entry { @a[kernel, ctaid.x / 1024] = count(); } kernel:exit:*scale* { @z = sum(tid.x); }",
+    "mem:global:load { @h[kernel] = hist(bytes); @mx = max(tid.x); @mn[kernel] = min(ctaid.x + 3); "
+    "@av[kernel] = avg(bytes); @s = stats(tid.x); @l = lhist(tid.x, 0, 256, 32); }",
+    "kernel:entry { %c = 1; } mem:global:* { %c = %c + 1; } kernel:exit { @per[kernel] = lhist(%c, 0, 8, 1); }",
+    "warp kernel:exit { @w[kernel] = count(); } warp mem:global:load { @wl[kernel, warp] = count(); }",
+    "sync:barrier { @bars[kernel] = count(); } kernel:entry { @nt = max(ntid.x); @nb = max(nctaid.x); "
+    "@th = max(thread); @bl[kernel] = max(block); @ln = max(lane); }",
 ]
 
 MAP_LINE = re.compile(r"^@(\w+)\[(.*)\]: (-?\d+)$")
@@ -41,7 +47,8 @@ def run(cmd, log, env=None):
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     dt = time.monotonic() - t0
-    with open(log, "w") as f:
+    # Every run goes to one log (the device returns at most 8 files).
+    with open(os.path.join(os.path.dirname(log), "runs.log"), "a") as f:
         f.write(f"$ {' '.join(cmd)}\nexit {p.returncode}, {dt:.2f}s\n--- stdout\n{p.stdout}\n--- stderr\n{p.stderr}\n")
     return p, dt
 
@@ -116,15 +123,31 @@ def main():
         oout = f"{work}/nvcc_oracle_{i}.bin"
         p, _ = run([wt, "-e", program, "--", app, oout], f"{args.out}/oracle-{i}-gpu.log")
         q, _ = run([oracle, "-e", program], f"{args.out}/oracle-{i}-interp.log")
-        gpu = [l for l in p.stdout.splitlines() if l.startswith("@")]
-        sim = [l for l in q.stdout.splitlines() if l.startswith("@")]
+        # The program prints one line of its own before warptrace's maps.
+        gpu = p.stdout.splitlines()[1:]
+        sim = q.stdout.splitlines()
         ok = p.returncode == 0 and q.returncode == 0 and gpu == sim and len(gpu) > 0
         rows.append((f"oracle:{i}", "-", "GPU maps == interpreter", f"{len(sim)} lines",
                      f"{len(gpu)} lines, {'equal' if gpu == sim else 'DIFFERENT'}", ok))
 
-    # A probe the PTX back end cannot lower yet (persistent register, warp granularity,
-    # hist): every kernel must run unchanged, counted as "not supported yet".
-    unsupported = "kernel:entry { %t0 = clock64; } warp kernel:exit { @sched[smid] = hist(clock64 - %t0); }"
+    # NEUTRINO's block scheduling as LANGUAGE.md writes it: one histogram sample per warp
+    # exit (block_sum's warp 0 leaves through two exits, so 9 per block; scale_add 8).
+    sched = "kernel:entry { %t0 = clock64; } warp kernel:exit { @sched[smid] = hist(clock64 - %t0); }"
+    p, _ = run([wt, "-e", sched, "--", app, f"{work}/nvcc_sched.bin"], f"{args.out}/nvcc-sched.log")
+    samples = sum(int(m.group(1)) for m in re.finditer(r"^\[[^\]\n]*[\])]\s+(\d+) \|", p.stdout, re.M))
+    want = (N // 256) * (9 + 8)
+    rows.append(("block_sched", "-", "warp samples in @sched", str(want), str(samples), samples == want))
+
+    # Device printf: the host formats the records.
+    pf = 'kernel:exit:*scale* /ctaid.x == 7 && tid.x < 3/ { printf("blk %d thr %d\\n", ctaid.x, tid.x); }'
+    p, _ = run([wt, "-e", pf, "--", app, f"{work}/nvcc_printf.bin"], f"{args.out}/nvcc-printf.log")
+    lines = sorted(l for l in p.stdout.splitlines() if l.startswith("blk "))
+    want = [f"blk 7 thr {i}" for i in range(3)]
+    rows.append(("printf", "-", "device printf records", " / ".join(want), " / ".join(lines), lines == want))
+
+    # A probe the PTX back end cannot lower yet (`launch` needs a load from the map
+    # buffer): every kernel must run unchanged, counted as "not supported yet".
+    unsupported = "kernel:entry { @l[launch] = count(); }"
     uout = f"{work}/nvcc_unsupported.bin"
     p, _ = run([wt, "-v", "-e", unsupported, "--", app, uout], f"{args.out}/nvcc-unsupported.log")
     same = p.returncode == 0 and same_bytes(ref, uout)
