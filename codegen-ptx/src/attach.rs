@@ -132,28 +132,7 @@ pub(crate) fn is_conditional_branch(i: &Instruction) -> bool {
 }
 
 /// `*` and `?` glob matching, exactly as the interpreter matches `ptx:` opcode globs.
-pub(crate) fn glob(pattern: &str, text: &str) -> bool {
-    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
-    let (mut pi, mut ti) = (0, 0);
-    let (mut star, mut mark) = (None, 0);
-    while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some(pi);
-            mark = ti;
-            pi += 1;
-        } else if let Some(s) = star {
-            pi = s + 1;
-            mark += 1;
-            ti = mark;
-        } else {
-            return false;
-        }
-    }
-    p[pi..].iter().all(|&c| c == '*')
-}
+pub(crate) use warptrace_ir::interp::glob;
 
 /// Every site of every applicable probe in `f`, entry sites first, then in text order
 /// (probes in program order at one statement). `files` is the module's `.file` table

@@ -46,8 +46,8 @@ pub struct StoredMap {
     pub lost: u64,
 }
 
-/// One ring or array record.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One ring or array record (also the runtime report's JSON form of it).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Record {
     /// Where it came from.
     pub origin: RecordOrigin,
@@ -55,8 +55,12 @@ pub struct Record {
     pub fields: Vec<u64>,
 }
 
-/// Where a record was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// Where a record was found; in JSON `{"ring": {"launch": 0, "index": 3}}` or
+/// `{"array": {"launch": 0, "block": 1, "row": 2, "slot": 0}}`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum RecordOrigin {
     /// A ring record.
     Ring {

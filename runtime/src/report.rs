@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use warptrace_ir::{
     max_decode, max_encode, min_decode, min_encode, KeyType, MapDecl, MapId, MapKind, MapStore,
-    Program, Record, RecordOrigin, StoredMap, ValueKind,
+    Program, Record, StoredMap, ValueKind,
 };
 
 /// Version of the report's JSON format.
@@ -62,86 +62,11 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// One ring or array record, as [`warptrace_ir::Record`] holds it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MapRecord {
-    /// Where it was found.
-    pub origin: Origin,
-    /// Its fields, one word each (printf ring: the format id, then the arguments).
-    pub fields: Vec<u64>,
-}
+/// One ring or array record: the IR's own type, serialized as it is.
+pub type MapRecord = Record;
 
-/// Where a record was found ([`warptrace_ir::RecordOrigin`]); in JSON
-/// `{"ring": {"launch": 0, "index": 3}}` or
-/// `{"array": {"launch": 0, "block": 1, "row": 2, "slot": 0}}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Origin {
-    /// A ring record.
-    Ring {
-        /// The buffer's `launch` word.
-        launch: u64,
-        /// The append's index (its `seq` minus one).
-        index: u64,
-    },
-    /// An array record.
-    Array {
-        /// The buffer's `launch` word.
-        launch: u64,
-        /// Linear block index.
-        block: u64,
-        /// Thread (or warp) index in the block.
-        row: u64,
-        /// Slot index.
-        slot: u32,
-    },
-}
-
-impl From<&Record> for MapRecord {
-    fn from(r: &Record) -> MapRecord {
-        let origin = match r.origin {
-            RecordOrigin::Ring { launch, index } => Origin::Ring { launch, index },
-            RecordOrigin::Array {
-                launch,
-                block,
-                row,
-                slot,
-            } => Origin::Array {
-                launch,
-                block,
-                row,
-                slot,
-            },
-        };
-        MapRecord {
-            origin,
-            fields: r.fields.clone(),
-        }
-    }
-}
-
-impl From<&MapRecord> for Record {
-    fn from(r: &MapRecord) -> Record {
-        let origin = match r.origin {
-            Origin::Ring { launch, index } => RecordOrigin::Ring { launch, index },
-            Origin::Array {
-                launch,
-                block,
-                row,
-                slot,
-            } => RecordOrigin::Array {
-                launch,
-                block,
-                row,
-                slot,
-            },
-        };
-        Record {
-            origin,
-            fields: r.fields.clone(),
-        }
-    }
-}
+/// Where a record was found.
+pub use warptrace_ir::RecordOrigin as Origin;
 
 /// One key tuple and its value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -220,11 +145,7 @@ pub(crate) fn store_reports(program: &Program, store: &MapStore) -> Vec<MapRepor
                 entries,
                 drops,
                 kind: Some(decl.value.clone()),
-                records: map
-                    .into_iter()
-                    .flat_map(|s| &s.records)
-                    .map(MapRecord::from)
-                    .collect(),
+                records: map.into_iter().flat_map(|s| &s.records).cloned().collect(),
                 lost: map.map_or(0, |s| s.lost),
             }
         })
@@ -821,7 +742,7 @@ pub fn report_store(program: &Program, report: &Report) -> MapStore {
             _ => map.drops,
         };
         stored.lost = map.lost;
-        stored.records = map.records.iter().map(Record::from).collect();
+        stored.records = map.records.clone();
         for e in &map.entries {
             stored
                 .entries

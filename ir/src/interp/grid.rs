@@ -216,8 +216,9 @@ impl<'a> SimKernel<'a> {
     }
 }
 
-/// `*` and `?` glob matching, as kernel globs and opcode globs use it.
-pub(crate) fn glob(pattern: &str, text: &str) -> bool {
+/// `*` and `?` glob matching, as kernel globs and opcode globs use it (the interpreter
+/// and the PTX back end's `ptx:` matching share it).
+pub fn glob(pattern: &str, text: &str) -> bool {
     let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
     let (mut pi, mut ti) = (0, 0);
     let (mut star, mut mark) = (None, 0);

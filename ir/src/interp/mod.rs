@@ -35,7 +35,7 @@ mod grid;
 mod host;
 mod step;
 
-pub use grid::{Event, Grid, SimKernel, SiteEvent, Thread, ThreadEvents};
+pub use grid::{glob, Event, Grid, SimKernel, SiteEvent, Thread, ThreadEvents};
 pub use host::HostEffect;
 pub use step::{alu, extend, Flow};
 
@@ -44,7 +44,7 @@ use crate::{
     Position, Program, Reg,
 };
 use device::{DeviceBuffer, DeviceEnv};
-use grid::{fires, glob, ThreadView};
+use grid::{fires, ThreadView};
 
 /// The largest simulated buffer (bytes) a launch may need.
 pub const MAX_BUFFER_BYTES: u64 = 1 << 30;
