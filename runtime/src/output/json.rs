@@ -71,13 +71,7 @@ pub fn exit(maps: &[MapOutput]) -> String {
 /// [`exit`] with ring maps too: every map and ring in name order, a ring as [`ring`]
 /// prints it (nothing for a ring without records).
 pub fn exit_with_rings(maps: &[MapOutput], rings: &[RingOutput]) -> String {
-    let mut sorted: Vec<(&str, String)> = maps
-        .iter()
-        .map(|m| (m.name.as_str(), map(m, PrintArgs::default())))
-        .chain(rings.iter().map(|r| (r.name.as_str(), ring(r))))
-        .collect();
-    sorted.sort_by(|a, b| a.0.cmp(b.0));
-    sorted.into_iter().map(|(_, text)| text).collect()
+    super::by_name(maps, rings, map, ring)
 }
 
 /// A ring's records in append order as one record:

@@ -352,3 +352,20 @@ pub struct PrintArgs {
     /// the average.
     pub div: u64,
 }
+
+/// Every map and ring rendered by `map`/`ring`, concatenated in name order (bpftrace
+/// keeps its maps in a `std::map` keyed by name) — what both exit printers share.
+fn by_name(
+    maps: &[MapOutput],
+    rings: &[RingOutput],
+    map: fn(&MapOutput, PrintArgs) -> String,
+    ring: fn(&RingOutput) -> String,
+) -> String {
+    let mut sorted: Vec<(&str, String)> = maps
+        .iter()
+        .map(|m| (m.name.as_str(), map(m, PrintArgs::default())))
+        .chain(rings.iter().map(|r| (r.name.as_str(), ring(r))))
+        .collect();
+    sorted.sort_by(|a, b| a.0.cmp(b.0));
+    sorted.into_iter().map(|(_, text)| text).collect()
+}
