@@ -24,9 +24,15 @@ pub(crate) fn lower(program: TProgram) -> Result<Program, Vec<Error>> {
     let mut probes = Vec::new();
     let mut host = Vec::new();
     for block in &program.blocks {
-        let (insns, spans) = Body::lower(block, &program.cursors).map_err(|e| vec![e])?;
-        for (target, _) in &block.targets {
-            let (insns, spans) = (insns.clone(), spans.clone());
+        let (mut insns, mut spans) = Body::lower(block, &program.cursors).map_err(|e| vec![e])?;
+        let last = block.targets.len().saturating_sub(1);
+        for (i, (target, _)) in block.targets.iter().enumerate() {
+            // Each target gets the body; the last takes it rather than a copy.
+            let (insns, spans) = if i == last {
+                (std::mem::take(&mut insns), std::mem::take(&mut spans))
+            } else {
+                (insns.clone(), spans.clone())
+            };
             match target {
                 Target::Device(attach) => probes.push(Probe {
                     attach: attach.clone(),
@@ -65,9 +71,10 @@ type Lowered = (Vec<Insn>, Vec<Option<warptrace_ir::Span>>);
 
 impl Body<'_> {
     fn lower(block: &TBlock, cursors: &HashMap<MapId, PersistId>) -> Result<Lowered, Error> {
+        // Room for a typical body, so that pushing rarely reallocates.
         let mut body = Body {
-            insns: Vec::new(),
-            spans: Vec::new(),
+            insns: Vec::with_capacity(32),
+            spans: Vec::with_capacity(32),
             next_reg: 0,
             vars: HashMap::new(),
             cursors,

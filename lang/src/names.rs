@@ -419,9 +419,18 @@ pub(crate) fn builtin_hint() -> String {
 
 /// Looks a function up by name.
 pub(crate) fn function(name: &str) -> Option<Func> {
+    // `bare(e.name) == name` without splitting every entry: `e.name` is `name` alone or
+    // followed by `(`; a `bare` name never contains `(`.
+    if name.contains('(') {
+        return None;
+    }
     FUNCTIONS
         .iter()
-        .find(|e| bare(e.name) == name)
+        .find(|e| {
+            e.name
+                .strip_prefix(name)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('('))
+        })
         .and_then(|e| match e.sem {
             Sem::Function(f) => Some(f),
             _ => None,

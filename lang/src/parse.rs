@@ -351,7 +351,10 @@ impl Builder {
                 limit: MAX_DEPTH,
             });
         }
-        let mut parts = Vec::new();
+        // The parts after the binary operand chain (`? a : b`); more are never used.
+        let (mut second, mut third) = (None, None);
+        // A lone operand needs no queue (nor an allocation).
+        let mut lone = None;
         let mut operands = VecDeque::new();
         let mut ops = VecDeque::new();
         let mut binary_end = span.end;
@@ -359,18 +362,37 @@ impl Builder {
             match p.as_rule() {
                 Rule::operand => {
                     binary_end = p.as_span().end();
-                    operands.push_back(self.operand(p, nesting)?);
+                    let node = self.operand(p, nesting)?;
+                    if let Some(prev) = lone.take() {
+                        operands.push_back(prev);
+                        operands.push_back(node);
+                    } else if operands.is_empty() {
+                        lone = Some(node);
+                    } else {
+                        operands.push_back(node);
+                    }
                 }
                 Rule::infix => ops.extend(binary_op(p.as_str())),
-                Rule::expr => parts.push(self.expr(p, nesting + 1)?),
+                Rule::expr => {
+                    let node = self.expr(p, nesting + 1)?;
+                    if second.is_none() {
+                        second = Some(node);
+                    } else if third.is_none() {
+                        third = Some(node);
+                    }
+                }
                 _ => {}
             }
         }
-        let binary_span = Span::new(span.start, binary_end);
-        parts.insert(0, climb(&mut operands, &mut ops, 0, binary_span)?);
-        let mut parts = parts.into_iter();
-        let (first, second, third) = (parts.next(), parts.next(), parts.next());
-        match (first, second, third) {
+        let first = match lone {
+            Some(node) if ops.is_empty() => node,
+            lone => {
+                operands.extend(lone);
+                let binary_span = Span::new(span.start, binary_end);
+                climb(&mut operands, &mut ops, 0, binary_span)?
+            }
+        };
+        match (Some(first), second, third) {
             (Some(node), None, None) => Ok(node),
             (Some((c, dc)), Some((a, da)), Some((b, db))) => {
                 let depth = dc.max(da).max(db) + 1;

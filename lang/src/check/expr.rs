@@ -16,7 +16,8 @@ use warptrace_ir::{BinOp, Special};
 
 impl Checker<'_> {
     /// An expression that must be an integer; `context` says what it is used as.
-    pub(super) fn int_expr(&mut self, e: &Expr, context: &str) -> Option<TExpr> {
+    /// (`context` is only formatted for the error.)
+    pub(super) fn int_expr(&mut self, e: &Expr, context: impl std::fmt::Display) -> Option<TExpr> {
         let t = self.expr(e)?;
         if t.ty == Ty::Kernel {
             self.errors.push(Error::KernelNotInt {
@@ -29,7 +30,7 @@ impl Checker<'_> {
     }
 
     /// A predicate or condition: an integer, non-zero for true.
-    pub(super) fn cond_expr(&mut self, e: &Expr, context: &str) -> Option<TExpr> {
+    pub(super) fn cond_expr(&mut self, e: &Expr, context: impl std::fmt::Display) -> Option<TExpr> {
         self.int_expr(e, context)
     }
 
@@ -94,13 +95,12 @@ impl Checker<'_> {
                 None
             }
             ExprKind::Unary(op, x) => {
-                let x = self.int_expr(x, &format!("an operand of `{}`", op.symbol()))?;
+                let x = self.int_expr(x, format_args!("an operand of `{}`", op.symbol()))?;
                 Some(unary(*op, x, span))
             }
             ExprKind::Binary(op, a, b) => {
-                let context = format!("an operand of `{}`", op.symbol());
-                let a = self.int_expr(a, &context);
-                let b = self.int_expr(b, &context);
+                let a = self.int_expr(a, format_args!("an operand of `{}`", op.symbol()));
+                let b = self.int_expr(b, format_args!("an operand of `{}`", op.symbol()));
                 self.binary(*op, a?, b?, span)
             }
             ExprKind::Cond(c, a, b) => {
@@ -197,9 +197,10 @@ impl Checker<'_> {
     }
 
     fn persist_read(&mut self, name: &str, span: Span) -> Option<TExpr> {
-        self.device_only(span, &format!("persistent register `%{name}`"))?;
+        self.device_only(span, format_args!("persistent register `%{name}`"))?;
         let slot = self.persist_slot(name);
         let known = self.persist.get(slot).and_then(|p| p.ty);
+        self.needs_prior |= known.is_none();
         let prior = self.prior.and_then(|p| p.persist.get(name)).copied();
         // The first pass does not know the type of a register whose first assignment
         // reads it (`%n = %n + 1`): it takes `u64` there, which that assignment then fixes.

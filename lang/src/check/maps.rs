@@ -266,10 +266,10 @@ impl Checker<'_> {
     /// The key types of a use of a map: a literal key takes the signedness of the key
     /// already there if it fits.
     fn key_types(&self, name: &str, keys: &[TExpr]) -> Vec<KeyType> {
-        let existing = self
-            .map_ids
-            .get(name)
-            .and_then(|&i| self.maps.get(i))
+        // (A miss here needs no `needs_prior`: maps are created in the same order in both
+        // passes, so a map not created yet has no entry in `self.maps` at `Prior`'s index.)
+        let known = self.map_ids.get(name).and_then(|&i| self.maps.get(i));
+        let existing = known
             .or_else(|| {
                 let i = self.prior.and_then(|p| p.maps.get(name))?;
                 self.maps.get(*i)
@@ -353,11 +353,10 @@ impl Checker<'_> {
         let Some(x) = args.first() else {
             return Some((TAgg::Count, ValueKind::Count));
         };
-        let context = match f {
-            Func::Sum => "summed".to_string(),
-            _ => format!("an argument of `{name}()`"),
+        let x = match f {
+            Func::Sum => self.int_expr(x, "summed"),
+            _ => self.int_expr(x, format_args!("an argument of `{name}()`")),
         };
-        let x = self.int_expr(x, &context);
         let bounds = if f == Func::Lhist {
             Some(self.lhist_bounds(span, args.get(1..).unwrap_or(&[]))?)
         } else {
@@ -463,11 +462,9 @@ impl Checker<'_> {
 
     /// A map named by `print`, `clear`, `zero` or `delete` (with its keys).
     pub(super) fn map_ref(&mut self, map: &MapRef, with_keys: bool) -> Option<MapId> {
-        let index = self
-            .map_ids
-            .get(&map.name)
-            .copied()
-            .or_else(|| self.prior.and_then(|p| p.maps.get(&map.name)).copied());
+        let index = self.map_ids.get(&map.name).copied();
+        self.needs_prior |= index.is_none();
+        let index = index.or_else(|| self.prior.and_then(|p| p.maps.get(&map.name)).copied());
         let Some(index) = index else {
             let mut names: Vec<String> = self.map_ids.keys().map(|n| format!("@{n}")).collect();
             if let Some(p) = self.prior {

@@ -6,6 +6,8 @@
 //! register (`%x` is typed by its first assignment in source order, but may be read
 //! earlier, e.g. in a probe that runs before it) and which maps exist (a host block may
 //! print a map that a later probe writes); the second pass, which knows both, reports.
+//! When the first pass never read a register before its first assignment nor named a
+//! map before its first write, the second would repeat it exactly, and is skipped.
 //! Semantics: `lang/README.md` and `docs/language.md`.
 
 mod expr;
@@ -46,7 +48,16 @@ pub(crate) fn config_hint() -> String {
 /// Checks a parsed program; all errors found are returned together.
 pub(crate) fn check(program: &ast::Program) -> Result<TProgram, Vec<Error>> {
     let mut first = Checker::new(None);
-    let _ = first.run(program);
+    let blocks = first.run(program);
+    // The second pass differs from the first only where the first looked something up
+    // that it had not yet seen (and so would have asked `Prior`); without such a lookup
+    // it would repeat the first exactly.
+    if !first.needs_prior {
+        if !first.errors.is_empty() {
+            return Err(first.errors);
+        }
+        return Ok(first.finish(blocks));
+    }
     let prior = Prior {
         persist: first
             .persist
@@ -87,6 +98,9 @@ struct ScratchVar {
 
 struct Checker<'a> {
     prior: Option<&'a Prior>,
+    /// Set in the first pass when a lookup missed where the second pass would consult
+    /// `Prior` (so the second pass may differ).
+    needs_prior: bool,
     errors: Vec<Error>,
     defaults: Defaults,
     config: Vec<ConfigEntry>,
@@ -111,6 +125,7 @@ impl<'a> Checker<'a> {
     fn new(prior: Option<&'a Prior>) -> Checker<'a> {
         Checker {
             prior,
+            needs_prior: false,
             errors: Vec::new(),
             defaults: Defaults::default(),
             config: Vec::new(),
@@ -333,7 +348,7 @@ impl<'a> Checker<'a> {
         };
         let fixed = self.scratch.get(var as usize)?;
         let (ty, first) = (fixed.ty, fixed.first);
-        let value = self.assignable(v, ty, first, &format!("${name}"))?;
+        let value = self.assignable(v, ty, first, format_args!("${name}"))?;
         if self.assigned.len() <= var as usize {
             self.assigned.resize(var as usize + 1, false);
         }
@@ -345,12 +360,12 @@ impl<'a> Checker<'a> {
 
     fn set_persist(&mut self, name: &str, at: Span, value: &Expr, span: Span) -> Option<TStmt> {
         let v = self.value_expr(value);
-        self.device_only(at, &format!("persistent register `%{name}`"))?;
+        self.device_only(at, format_args!("persistent register `%{name}`"))?;
         let v = v?;
         let slot = self.persist_slot(name);
         let entry = self.persist.get_mut(slot)?;
         let (ty, first) = *entry.ty.get_or_insert((v.ty, at));
-        let value = self.assignable(v, ty, first, &format!("%{name}"))?;
+        let value = self.assignable(v, ty, first, format_args!("%{name}"))?;
         Some(TStmt::SetPersist {
             slot: PersistId(u32::try_from(slot).ok()?),
             value,
@@ -373,7 +388,14 @@ impl<'a> Checker<'a> {
 
     /// `value` converted to a variable's fixed type `ty`: the same type, or a literal
     /// that fits.
-    fn assignable(&mut self, value: TExpr, ty: Ty, first: Span, name: &str) -> Option<TExpr> {
+    /// (`name` is only formatted for the error.)
+    fn assignable(
+        &mut self,
+        value: TExpr,
+        ty: Ty,
+        first: Span,
+        name: impl std::fmt::Display,
+    ) -> Option<TExpr> {
         if value.ty == ty {
             return Some(value);
         }
@@ -395,7 +417,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Records an error for each host block among the targets; `None` if there was one.
-    fn device_only(&mut self, span: Span, what: &str) -> Option<()> {
+    fn device_only(&mut self, span: Span, what: impl std::fmt::Display) -> Option<()> {
         let errors: Vec<Error> = self
             .targets
             .iter()
