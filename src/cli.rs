@@ -23,9 +23,9 @@ EXAMPLES:
     warptrace -l            (or -l 'mem*')
     warptrace -l -e 'mem:global:load { @n = count(); }' --ptx kernel.ptx
 
-The PTX back end of this version instruments kernel:entry, kernel:exit and mem:global:*
-probes with count() and sum(); kernels whose probes use more run unchanged and are counted
-as \"not supported yet\" in the summary.
+Kernels whose probes need what the PTX back end does not lower yet (loop: probes,
+mem:*:async, array maps, the launch builtin, device functions) run unchanged and are
+counted as \"not supported yet\" in the summary.
 
 Results print when the program exits, as bpftrace prints maps; a one-line summary on
 stderr counts the kernels instrumented and skipped (-v explains each).";
