@@ -62,13 +62,17 @@ pub(crate) fn entry_point(body: &Body) -> usize {
 }
 
 /// The `mem:` classification of a memory instruction: `ld`/`ldu` load, `st` store,
-/// `atom`/`red` atomic, in the global, shared, local or generic space. Parameter and
-/// constant accesses and asynchronous copies are not `mem:` sites in this cut.
+/// `atom`/`red` atomic, in the global, shared, local or generic space; and the
+/// non-bulk asynchronous copy `cp.async.{ca,cg}.shared{::cta}.global…`, an `async`
+/// access of its source space (global). Parameter and constant accesses, bulk/tensor
+/// copies (`cp.async.bulk*`, TMA) and `cp.async.commit_group`/`wait_group`/`wait_all`
+/// are not `mem:` sites in this cut.
 pub(crate) fn mem_site(i: &Instruction) -> Option<(MemSpace, MemOp)> {
     let op = match i.root() {
         "ld" | "ldu" => MemOp::Load,
         "st" => MemOp::Store,
         "atom" | "red" => MemOp::Atomic,
+        "cp" => return is_cp_async(i).then_some((MemSpace::Global, MemOp::Async)),
         _ => return None,
     };
     let mut space = MemSpace::Generic;
@@ -83,6 +87,19 @@ pub(crate) fn mem_site(i: &Instruction) -> Option<(MemSpace, MemOp)> {
         break;
     }
     Some((space, op))
+}
+
+/// A non-bulk `cp.async.{ca,cg}.shared{::cta}.global[…]` copy (global → shared).
+pub(crate) fn is_cp_async(i: &Instruction) -> bool {
+    let mut m = i.modifiers();
+    if i.root() != "cp" || m.next() != Some("async") {
+        return false;
+    }
+    if !matches!(m.next(), Some("ca" | "cg")) {
+        return false;
+    }
+    let dst = m.next().map(|d| d.split("::").next().unwrap_or(d));
+    dst == Some("shared") && m.next() == Some("global")
 }
 
 /// The first thing a probe selecting kernel `name` uses that this back end does not
@@ -212,6 +229,32 @@ mod tests {
     }
 
     #[test]
+    fn async_copies_are_global_async_sites() {
+        use MemOp::*;
+        use MemSpace::*;
+        for t in [
+            "cp.async.cg.shared.global [%r1], [%rd1], 16;",
+            "cp.async.ca.shared.global [%r1+16], [%rd1+32], 4;",
+            "@%p1 cp.async.cg.shared.global [%r1], [%rd1], 16, %r9;",
+            "cp.async.ca.shared::cta.global.L2::128B [%r1], [%rd1], 8;",
+            "cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %rd7;",
+            "cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, 8, %rd7;",
+        ] {
+            assert_eq!(site(t), Some((Global, Async)), "{t}");
+        }
+        for t in [
+            "cp.async.commit_group;",
+            "cp.async.wait_group 0;",
+            "cp.async.wait_all;",
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 256, [%r2];",
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4];",
+            "cp.async.mbarrier.arrive.shared.b64 [%r1];",
+        ] {
+            assert_eq!(site(t), None, "{t}");
+        }
+    }
+
+    #[test]
     fn memory_sites_by_space_and_kind() {
         use MemOp::*;
         use MemSpace::*;
@@ -233,7 +276,7 @@ mod tests {
         assert_eq!(site("st.shared.f32 [%r5], %f8;"), Some((Shared, Store)));
         assert_eq!(site("ld.shared::cta.b32 %r1, [%r5];"), Some((Shared, Load)));
         assert_eq!(site("ld.param.u64 %rd1, [p];"), None);
-        assert_eq!(site("cp.async.cg.shared.global [%r1], [%rd1], 16;"), None);
+        assert_eq!(site("ld.const.f32 %f1, [c];"), None);
         assert!(!point_matches(
             &AttachPoint::Mem {
                 space: Global,
@@ -241,6 +284,14 @@ mod tests {
             },
             Shared,
             Load
+        ));
+        assert!(point_matches(
+            &AttachPoint::Mem {
+                space: Global,
+                op: MemOp::Any
+            },
+            Global,
+            Async
         ));
         assert!(point_matches(
             &AttachPoint::Mem {

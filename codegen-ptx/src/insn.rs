@@ -6,7 +6,7 @@
 //! is both defined and used, and, if it has an address operand, it may load and store
 //! generic memory.
 
-use crate::parse::{AddrBase, Instruction, Operand};
+use crate::parse::{parse_int, AddrBase, Address, Instruction, Operand};
 use warptrace_verifier::{Access, Flow, MemRef, Space};
 
 /// What the model needs to know about one instruction.
@@ -399,6 +399,33 @@ pub fn access_bytes(opcode: &str) -> Option<u32> {
     elem.map(|e| vec * e)
 }
 
+/// Bytes one thread accesses at a `mem:` site: the `cp-size` immediate (4, 8 or 16) of a
+/// `cp.async` copy (its optional `src-size` only limits what is read; the rest of the
+/// `cp-size` bytes are zero-filled), else [`access_bytes`] of the opcode.
+pub(crate) fn site_bytes(i: &Instruction) -> Option<u32> {
+    if !crate::attach::is_cp_async(i) {
+        return access_bytes(&i.opcode);
+    }
+    match i.operands.get(2) {
+        Some(Operand::Imm(t)) => parse_int(t)
+            .and_then(|v| u32::try_from(v).ok())
+            .filter(|b| matches!(b, 4 | 8 | 16)),
+        _ => None,
+    }
+}
+
+/// The address `addr` reads at a `mem:` site: the source (second) address of a
+/// `cp.async` copy, else the instruction's (first) address operand.
+pub(crate) fn site_address(i: &Instruction) -> Option<&Address> {
+    if !crate::attach::is_cp_async(i) {
+        return i.address();
+    }
+    match i.operands.get(1) {
+        Some(Operand::Addr(a)) => Some(a),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -493,6 +520,68 @@ mod tests {
             ]
         );
         assert!(f("cp.async.wait_group 0;").mem.is_empty());
+    }
+
+    #[test]
+    fn cp_async_bytes_and_source_address() {
+        let p = |t: &str| parse_instruction(t).expect("parses");
+        // The opcode names no type: the width is the `cp-size` operand.
+        assert_eq!(access_bytes("cp.async.cg.shared.global"), None);
+        assert_eq!(access_bytes("cp.async.ca.shared.global.L2::128B"), None);
+        let cases = [
+            (
+                "cp.async.cg.shared.global [%r1], [%rd1], 16;",
+                16,
+                "%rd1",
+                0,
+            ),
+            (
+                "cp.async.ca.shared.global [%r1+4], [%rd2+8], 4;",
+                4,
+                "%rd2",
+                8,
+            ),
+            (
+                "cp.async.ca.shared::cta.global.L2::128B [%r1], [%rd3], 8;",
+                8,
+                "%rd3",
+                0,
+            ),
+            (
+                "@%p1 cp.async.cg.shared.global [ %r1 + 0 ], [ %rd4 + 0 ], 0x10, %r9;",
+                16,
+                "%rd4",
+                0,
+            ),
+            (
+                "cp.async.cg.shared.global [%r1], [%rd5+-16], 16, 16;",
+                16,
+                "%rd5",
+                -16,
+            ),
+            (
+                "cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd6], 16, 8, %rd7;",
+                16,
+                "%rd6",
+                0,
+            ),
+        ];
+        for (t, bytes, base, offset) in cases {
+            let i = p(t);
+            assert_eq!(site_bytes(&i), Some(bytes), "{t}");
+            let a = site_address(&i).expect("address");
+            assert_eq!(a.base, AddrBase::Reg(base.into()), "{t}");
+            assert_eq!(a.offset, offset, "{t}");
+        }
+        // Not an immediate 4/8/16: no width.
+        assert_eq!(
+            site_bytes(&p("cp.async.cg.shared.global [%r1], [%rd1], %r2;")),
+            None
+        );
+        // Other instructions keep the opcode width and their only address.
+        let i = p("ld.global.v2.f32 {%f1, %f2}, [%rd9+4];");
+        assert_eq!(site_bytes(&i), Some(8));
+        assert_eq!(site_address(&i).map(|a| a.offset), Some(4));
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! - `value`: the first element of the value operand (the loaded destination after a load
 //!   or atomic, the stored source before/after a store, the new value of an atomic before
 //!   it), its element's bits (the opcode's type) zero-extended to 64 bits; floating-point
-//!   values are their bit pattern.
+//!   values are their bit pattern. An asynchronous copy (`cp.async`) has no `value`.
 
 use crate::insn::type_bytes;
 use crate::parse::{Body, Instruction, Operand, StmtKind};
@@ -146,6 +146,13 @@ pub(crate) fn value_src(
     after: bool,
     reg_bits: &dyn Fn(&str) -> Option<u32>,
 ) -> ValueSrc {
+    if op == MemOp::Async {
+        // The copied data never passes through a register.
+        return ValueSrc::Unavailable(format!(
+            "site value of `{}` (an asynchronous copy moves no register value)",
+            i.opcode
+        ));
+    }
     let Some(bits) = elem_bits(&i.opcode) else {
         return ValueSrc::Unavailable(format!("site value of `{}` (no element type)", i.opcode));
     };
@@ -289,6 +296,12 @@ mod tests {
             v("red.global.add.u32 [%rd2], %r3;", Atomic, true),
             ValueSrc::Unavailable(_)
         ));
+        for after in [false, true] {
+            assert!(matches!(
+                v("cp.async.cg.shared.global [%r1], [%rd2], 16;", Async, after),
+                ValueSrc::Unavailable(_)
+            ));
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! declarations and the load of the map base), 1.. are the probe snippets.
 
 use crate::attach::{entry_point, mem_site, Site};
-use crate::insn::{access_bytes, facts};
+use crate::insn::{facts, site_address, site_bytes};
 use crate::lower::{lower_probe, reg, SiteInfo, SnippetCtx, BASE, TEMPS};
 use crate::model::PtxKernelModel;
 use crate::parse::{parse_at, Function, Module, StmtKind};
@@ -224,10 +224,8 @@ pub(crate) fn plan_kernel(
             guard: instr.and_then(|i| i.guard.as_ref()),
             instr: instr.is_some() && probe.attach.point.has_instruction(),
             mem: mem.is_some(),
-            bytes: instr
-                .filter(|_| mem.is_some())
-                .and_then(|i| access_bytes(&i.opcode)),
-            addr: instr.filter(|_| mem.is_some()).and_then(|i| i.address()),
+            bytes: instr.filter(|_| mem.is_some()).and_then(site_bytes),
+            addr: instr.filter(|_| mem.is_some()).and_then(site_address),
             value: value.as_ref(),
             opcode: instr.map(|i| kernel_id(&i.opcode)),
             imms,
@@ -282,7 +280,7 @@ fn after_allowed(
         }
     }
     if reads_addr {
-        if let Some(a) = i.address() {
+        if let Some(a) = site_address(i) {
             if a.regs.iter().any(|r| x.defs.contains(r)) {
                 return no("it overwrites its address register, so `addr` is gone after it");
             }

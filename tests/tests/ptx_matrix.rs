@@ -262,7 +262,8 @@ fn every_corpus_kernel_instruments_verifies_and_assembles_at_every_point_and_map
         let short: String = k.chars().take(40).collect();
         eprintln!("{f} {short}: {}", row.join(" | "));
     }
-    // `mem:global:*` covers loads, stores and atomics; `mem:*:*` covers `mem:global:*`.
+    // `mem:global:*` covers loads, stores and atomics (and `cp.async` copies, which are
+    // `mem:global:async` sites); `mem:*:*` covers `mem:global:*`.
     for (f, k) in &kernels {
         let get = |p: &str| table.get(&(f.clone(), k.clone(), p)).copied();
         if let (Some(l), Some(s), Some(a), Some(any)) = (
@@ -360,9 +361,6 @@ const CP_ASYNC: &[(&str, &str, u32)] = &[
 ];
 
 #[test]
-#[ignore = "reason: the PTX back end does not match `cp.async` at mem:global:async yet \
-            (codegen-ptx attach.rs `mem_site`: asynchronous copies are not `mem:` sites in \
-            this cut); every kernel comes out NoSites"]
 fn cp_async_copies_are_mem_global_async_sites() {
     let src = "mem:global:async { @async[kernel] = sum(bytes); }";
     let program = warptrace_lang::compile(src, "async.wt").expect("compiles");
