@@ -24,7 +24,7 @@ EXAMPLES:
     warptrace -l -e 'mem:global:load { @n = count(); }' --ptx kernel.ptx
 
 Kernels whose probes need what the PTX back end does not lower yet (loop: probes,
-mem:*:async, array maps, the launch builtin, device functions) run unchanged and are
+bulk/TMA copies, array maps, the launch builtin, device functions) run unchanged and are
 counted as \"not supported yet\" in the summary.
 
 Results print when the program exits, as bpftrace prints maps; a one-line summary on
