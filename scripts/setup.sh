@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
 # Installs, idempotently and into the project-local folder .tools/, every external tool
 # the tests need: the CUDA 13.0 toolchain from PyPI (nvcc, ptxas, fatbinary; no GPU needed)
-# and Triton 3.6 in a virtualenv (compiles real kernels to PTX on the CPU).
+# and Triton 3.6 in a virtualenv (compiles real kernels to PTX on the CPU); and, from the
+# distribution, libz3 (the verifier's SMT solver, linked by the build).
 # Prints the environment to source on its last line: `source .tools/env.sh`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/.tools"
 mkdir -p "$tools"
+
+# System packages: only what is missing, so a prepared machine needs no root.
+missing=()
+[ -e /usr/include/z3.h ] || missing+=(libz3-dev)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]} (apt)"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}" >/dev/null
+fi
 
 CUDA_VER=13.0.88
 CCCL_VER=13.0.85
