@@ -19,6 +19,10 @@ EXAMPLES:
   Histograms, host blocks and printf, as in bpftrace:
     warptrace -e 'begin { @x = hist(5); @x = hist(100); print(@x); }'
 
+  Prove a probe safe, keep the proof, and refuse to run anything unproved:
+    warptrace verify probe.wt --cert probe.cert.json
+    warptrace --require-cert probe.cert.json probe.wt -- ./app
+
   What the language offers, and where a probe attaches in a kernel:
     warptrace -l            (or -l 'mem*')
     warptrace -l -e 'mem:global:load { @n = count(); }' --ptx kernel.ptx
@@ -70,6 +74,10 @@ pub struct RunArgs {
     /// Explain every kernel instrumented or skipped, and why.
     #[arg(short = 'v', long)]
     pub verbose: bool,
+    /// Refuse to run unless this certificate (from `warptrace verify --cert`) proves
+    /// this exact program safe for this warptrace version.
+    #[arg(long, value_name = "CERT")]
+    pub require_cert: Option<PathBuf>,
     /// The runtime library to preload (default: libwarptrace_preload.so next to this
     /// executable; also $WARPTRACE_PRELOAD).
     #[arg(long, value_name = "PATH")]
@@ -88,6 +96,24 @@ pub enum Command {
         /// What to print.
         #[arg(long, value_enum, default_value_t = Emit::Ir)]
         emit: Emit,
+    },
+    /// Verify a probe program: every IR rule, every value obligation (intervals, then
+    /// z3), the translation validation of the PTX back end, and, with --ptx, the
+    /// kernel-level checks on each kernel it instruments. Prints a report; --cert writes
+    /// it as a JSON certificate that `--require-cert` accepts. Exit status 2 when
+    /// anything is not proved.
+    Verify {
+        #[command(flatten)]
+        program: ProgramArgs,
+        /// The back end to verify for.
+        #[arg(long, value_enum, default_value_t = Target::Ptx)]
+        target: Target,
+        /// Where to write the certificate (JSON).
+        #[arg(long, value_name = "FILE")]
+        cert: Option<PathBuf>,
+        /// PTX modules whose kernels to instrument and check (repeatable).
+        #[arg(long, value_name = "FILE")]
+        ptx: Vec<PathBuf>,
     },
     /// Instrument the kernels of a PTX file and write the spliced PTX.
     Instrument {
@@ -109,6 +135,25 @@ pub enum OutputFormat {
     Text,
     /// NDJSON records, as `bpftrace -f json`.
     Json,
+}
+
+/// A code generator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    /// NVIDIA PTX.
+    Ptx,
+    /// AMD GCN (not implemented yet).
+    Gcn,
+}
+
+impl Target {
+    /// The name certificates use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Ptx => "ptx",
+            Target::Gcn => "gcn",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -8,6 +8,7 @@ mod cli;
 mod host;
 mod list;
 mod run;
+mod verify;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
@@ -49,11 +50,22 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             ptx,
             output,
         }) => instrument(&program, &ptx, output.as_deref()),
+        Some(Command::Verify {
+            program,
+            target,
+            cert,
+            ptx,
+        }) => verify::verify(&program, target, cert.as_deref(), &ptx),
         None if cli.run.list.is_some() => list::list(&cli.run),
         None => {
             let Some((source, program)) = compile(&cli.run.program)? else {
                 return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
             };
+            if let Some(cert) = &cli.run.require_cert {
+                if !verify::admitted(&program, cert)? {
+                    return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
+                }
+            }
             run::run(source, program, &cli.run)
         }
     }
@@ -62,6 +74,22 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
 /// Reads, compiles and verifies the probe program. `Ok(None)` means diagnostics were
 /// printed and the program is unusable.
 pub(crate) fn compile(args: &ProgramArgs) -> Result<Option<(String, Program)>> {
+    let Some((source, file_name, program)) = compile_unverified(args)? else {
+        return Ok(None);
+    };
+    if let Err(errors) = warptrace_verifier::verify_program(&program) {
+        eprintln!("{file_name}: ERROR: the verifier rejected the probe program:");
+        for e in &errors.0 {
+            eprintln!("  {e}");
+        }
+        return Ok(None);
+    }
+    Ok(Some((source, program)))
+}
+
+/// Reads and compiles the probe program (source, file name, IR); `Ok(None)` means
+/// diagnostics were printed.
+pub(crate) fn compile_unverified(args: &ProgramArgs) -> Result<Option<(String, String, Program)>> {
     let (source, file_name) = match (&args.expr, &args.file) {
         (Some(expr), None) => (expr.clone(), "stdin".to_string()),
         (None, Some(path)) => (
@@ -72,22 +100,14 @@ pub(crate) fn compile(args: &ProgramArgs) -> Result<Option<(String, Program)>> {
         (Some(_), Some(_)) => bail!("give the probe program either with -e or as a file, not both"),
         (None, None) => bail!("no probe program: use -e 'PROGRAM' or a .wt file (see --help)"),
     };
-    let program = match warptrace_lang::compile(&source, &file_name) {
-        Ok(program) => program,
+    match warptrace_lang::compile(&source, &file_name) {
+        Ok(program) => Ok(Some((source, file_name, program))),
         Err(diagnostics) => {
             let mut stderr = codespan_stderr();
             diagnostics.emit(&mut stderr)?;
-            return Ok(None);
+            Ok(None)
         }
-    };
-    if let Err(errors) = warptrace_verifier::verify_program(&program) {
-        eprintln!("{file_name}: ERROR: the verifier rejected the probe program:");
-        for e in &errors.0 {
-            eprintln!("  {e}");
-        }
-        return Ok(None);
     }
-    Ok(Some((source, program)))
 }
 
 fn codespan_stderr() -> codespan_reporting::term::termcolor::StandardStream {

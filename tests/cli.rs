@@ -259,3 +259,107 @@ fn list_with_a_program_and_ptx_names_each_site() {
     assert!(text.contains("vector_add: <entry>"), "{text}");
     assert_eq!(text.matches("ld.global.v4.b32").count(), 4, "{text}");
 }
+
+/// A probe file and its certificate, in a fresh directory.
+fn certified(program: &str) -> (tempfile::TempDir, PathBuf, PathBuf, Output) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let probe = dir.path().join("probe.wt");
+    std::fs::write(&probe, program).expect("write probe");
+    let cert = dir.path().join("probe.cert.json");
+    let out = warptrace(&[
+        "verify",
+        probe.to_str().expect("UTF-8 path"),
+        "--cert",
+        cert.to_str().expect("UTF-8 path"),
+        "--ptx",
+        corpus("triton_matmul.ptx").to_str().expect("UTF-8 path"),
+    ]);
+    (dir, probe, cert, out)
+}
+
+#[test]
+fn verify_reports_every_level_and_writes_a_certificate() {
+    let (_dir, _probe, cert, out) = certified(SKELETON);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    assert!(text.contains("VERIFIED for ptx (sha256:"), "{text}");
+    assert!(text.contains("IR rules                 9/9 hold"), "{text}");
+    assert!(text.contains("kernel checks            1/1 hold"), "{text}");
+    assert!(text.contains("translation validation"), "{text}");
+    assert!(text.contains("value obligations"), "{text}");
+    assert!(text.contains("cost of probe 1 (mem:global:load)"), "{text}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cert).expect("certificate written"))
+            .expect("JSON");
+    assert_eq!(json["format"], "warptrace-certificate/1");
+    assert_eq!(json["verified"], true);
+    assert_eq!(json["target"], "ptx");
+    let checks = json["checks"].as_array().expect("checks");
+    let tv: Vec<_> = checks
+        .iter()
+        .filter(|c| c["level"] == "translation")
+        .collect();
+    assert!(tv.len() > 1000, "{} translation obligations", tv.len());
+    assert!(tv.iter().all(|c| c["result"] == "proved"));
+    assert!(checks.iter().any(|c| c["level"] == "kernel"
+        && c["result"] == "proved"
+        && c["scope"]
+            .as_str()
+            .is_some_and(|s| s.ends_with("triton_matmul.ptx: matmul"))));
+    assert!(json["obligations"]
+        .as_array()
+        .expect("obligations")
+        .iter()
+        .all(|o| o["result"] == "proved" && o["micros"].is_u64()));
+}
+
+#[test]
+fn require_cert_admits_the_certified_program_and_refuses_others() {
+    let (dir, probe, cert, out) = certified(SKELETON);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let cert = cert.to_str().expect("UTF-8 path");
+    let run = |probe: &Path| {
+        warptrace(&[
+            "--require-cert",
+            cert,
+            probe.to_str().expect("UTF-8 path"),
+            "--",
+            "sh",
+            "-c",
+            "echo ran",
+        ])
+    };
+    let ok = run(&probe);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    assert_eq!(stdout(&ok).lines().next(), Some("ran"));
+
+    // A different program (one more probe) is refused before anything runs.
+    let other = dir.path().join("other.wt");
+    std::fs::write(
+        &other,
+        format!("{SKELETON} kernel:exit {{ @e = count(); }}"),
+    )
+    .expect("write");
+    let refused = run(&other);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(!stdout(&refused).contains("ran"));
+    let err = stderr(&refused);
+    assert!(
+        err.contains("refusing to run") && err.contains("not this one"),
+        "{err}"
+    );
+
+    // A certificate edited to claim what was not proved is refused too.
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(cert).expect("read")).expect("JSON");
+    json["obligations"][0]["result"] = "unknown".into();
+    json["obligations"][0]["reason"] = "timeout".into();
+    std::fs::write(cert, json.to_string()).expect("write");
+    let tampered = run(&probe);
+    assert_eq!(tampered.status.code(), Some(2));
+    assert!(
+        stderr(&tampered).contains("records a failure"),
+        "{}",
+        stderr(&tampered)
+    );
+}

@@ -7,7 +7,7 @@
 //! generic memory.
 
 use crate::parse::{parse_int, AddrBase, Address, Instruction, Operand};
-use warptrace_verifier::{Access, Flow, MemRef, Space};
+use warptrace_verifier::{Access, Addr, Compute, Flow, Mask, MemRef, Space};
 
 /// What the model needs to know about one instruction.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,8 +18,12 @@ pub struct Facts {
     pub uses: Vec<String>,
     /// Control flow.
     pub flow: Flow,
-    /// Memory accesses.
+    /// Memory accesses, with their address operands.
     pub mem: Vec<MemRef>,
+    /// The guard predicate register, if predicated.
+    pub guard: Option<String>,
+    /// What it computes (pointer-width moves and sums, active masks, collectives).
+    pub compute: Compute,
 }
 
 /// How an opcode treats its first operand.
@@ -230,10 +234,48 @@ fn space_of(modifier: &str) -> Option<Space> {
     }
 }
 
-fn mem_refs(i: &Instruction, rule: DefRule) -> Vec<MemRef> {
+/// The verifier's view of an address operand.
+fn addr_of(a: &Address, is_reg: &dyn Fn(&str) -> bool) -> Addr {
+    match &a.base {
+        AddrBase::Reg(r) => Addr::Reg(r.clone()),
+        AddrBase::Symbol(s) if is_reg(s) => Addr::Reg(s.clone()),
+        AddrBase::Symbol(s) => Addr::Symbol(s.clone()),
+        AddrBase::Imm(_) => Addr::Absolute,
+        AddrBase::Complex => Addr::Other(a.regs.clone()),
+    }
+}
+
+/// The `n`-th (from 0) address operand of `i`.
+fn nth_address(i: &Instruction, n: usize, is_reg: &dyn Fn(&str) -> bool) -> Addr {
+    i.operands
+        .iter()
+        .filter_map(|o| match o {
+            Operand::Addr(a) => Some(a),
+            _ => None,
+        })
+        .nth(n)
+        .map_or(Addr::Unknown, |a| addr_of(a, is_reg))
+}
+
+fn mem_refs(i: &Instruction, rule: DefRule, is_reg: &dyn Fn(&str) -> bool) -> Vec<MemRef> {
     let spaces: Vec<Space> = i.modifiers().filter_map(space_of).collect();
     let first = spaces.first().copied().unwrap_or(Space::Generic);
-    let one = |space, access| vec![MemRef { space, access }];
+    let addr = || nth_address(i, 0, is_reg);
+    let one = |space, access| {
+        vec![MemRef {
+            space,
+            access,
+            addr: addr(),
+        }]
+    };
+    // Texture, surface and tensor-core operands are not plain addresses.
+    let opaque = |space, access| {
+        vec![MemRef {
+            space,
+            access,
+            addr: Addr::Unknown,
+        }]
+    };
     let first_mod = i.modifiers().next().unwrap_or("");
     match i.root() {
         "ld" | "ldu" | "prefetch" | "prefetchu" => one(first, Access::Load),
@@ -241,10 +283,10 @@ fn mem_refs(i: &Instruction, rule: DefRule) -> Vec<MemRef> {
         "atom" | "red" | "mbarrier" => one(first, Access::Atomic),
         "ldmatrix" => one(Space::Shared, Access::Load),
         "stmatrix" => one(Space::Shared, Access::Store),
-        "tex" | "tld4" | "suld" => one(Space::Global, Access::Load),
-        "sust" => one(Space::Global, Access::Store),
-        "sured" => one(Space::Global, Access::Atomic),
-        "wgmma" if first_mod == "mma_async" => one(Space::Shared, Access::Load),
+        "tex" | "tld4" | "suld" => opaque(Space::Global, Access::Load),
+        "sust" => opaque(Space::Global, Access::Store),
+        "sured" => opaque(Space::Global, Access::Atomic),
+        "wgmma" if first_mod == "mma_async" => opaque(Space::Shared, Access::Load),
         "wmma" if first_mod == "load" => one(first, Access::Load),
         "wmma" if first_mod == "store" => one(first, Access::Store),
         "multimem" => match first_mod {
@@ -274,10 +316,12 @@ fn mem_refs(i: &Instruction, rule: DefRule) -> Vec<MemRef> {
                     MemRef {
                         space: dst,
                         access: dst_access,
+                        addr: nth_address(i, 0, is_reg),
                     },
                     MemRef {
                         space: src,
                         access: Access::Load,
+                        addr: nth_address(i, 1, is_reg),
                     },
                 ]
             }
@@ -286,14 +330,110 @@ fn mem_refs(i: &Instruction, rule: DefRule) -> Vec<MemRef> {
             MemRef {
                 space: Space::Generic,
                 access: Access::Load,
+                addr: addr(),
             },
             MemRef {
                 space: Space::Generic,
                 access: Access::Store,
+                addr: addr(),
             },
         ],
         _ => Vec::new(),
     }
+}
+
+/// A pointer-width integer type.
+fn wide(ty: &str) -> bool {
+    matches!(ty, "u64" | "s64" | "b64")
+}
+
+/// What `i` computes (see [`Compute`]): only pointer-width moves, conversions to global,
+/// sums and loads are described, and only over registers and immediates (a symbol
+/// operand is a variable's address, never a map pointer).
+fn compute(
+    i: &Instruction,
+    defs: &[String],
+    flow: &Flow,
+    is_reg: &dyn Fn(&str) -> bool,
+) -> Compute {
+    let mods: Vec<&str> = i.modifiers().collect();
+    let ops = &i.operands;
+    // The register an operand names; `Err` for anything but a register or immediate.
+    let term = |o: &Operand| -> Result<Option<String>, ()> {
+        match o {
+            Operand::Reg(r) => Ok(Some(r.clone())),
+            Operand::Symbol(s) if is_reg(s) => Ok(Some(s.clone())),
+            Operand::Imm(_) => Ok(None),
+            _ => Err(()),
+        }
+    };
+    let terms = |list: &[&Operand]| -> Option<Vec<String>> {
+        let mut out = Vec::new();
+        for o in list {
+            out.extend(term(o).ok()?);
+        }
+        Some(out)
+    };
+    let sum = |addends: &[&Operand], offsets: &[&Operand]| match (terms(addends), terms(offsets)) {
+        (Some(addends), Some(offsets)) => Compute::Add { addends, offsets },
+        _ => Compute::Opaque,
+    };
+    let mask = |o: Option<&Operand>| match o {
+        Some(Operand::Reg(r)) => Mask::Reg(r.clone()),
+        Some(Operand::Symbol(s)) if is_reg(s) => Mask::Reg(s.clone()),
+        Some(Operand::Imm(t)) => parse_int(t).map_or(Mask::Implicit, Mask::Imm),
+        _ => Mask::Implicit,
+    };
+    let single = defs.len() == 1 && ops.len() >= 2;
+    match (i.root(), mods.as_slice()) {
+        ("mov", [t]) if wide(t) && single => match term(&ops[1]) {
+            Ok(Some(r)) => Compute::Copy(r),
+            _ => Compute::Opaque,
+        },
+        ("cvta", ["to", "global", t]) if wide(t) && single => match term(&ops[1]) {
+            Ok(Some(r)) => Compute::Copy(r),
+            _ => Compute::Opaque,
+        },
+        ("add", [t]) if wide(t) && single && ops.len() == 3 => sum(&[&ops[1], &ops[2]], &[]),
+        ("sub", [t]) if wide(t) && single && ops.len() == 3 => sum(&[&ops[1]], &[&ops[2]]),
+        ("mad", ["lo", t]) if wide(t) && single && ops.len() == 4 => {
+            sum(&[&ops[3]], &[&ops[1], &ops[2]])
+        }
+        ("mad", ["wide", "u32" | "s32"]) if single && ops.len() == 4 => {
+            sum(&[&ops[3]], &[&ops[1], &ops[2]])
+        }
+        ("ld", _)
+            if defs.len() == 1
+                && mods.last().is_some_and(|t| wide(t))
+                && !mods.iter().any(|m| matches!(*m, "v2" | "v4" | "v8")) =>
+        {
+            Compute::LoadWord
+        }
+        ("activemask", _) if defs.len() == 1 => Compute::ActiveMask,
+        ("shfl" | "vote" | "match" | "redux" | "elect", _) if mods.contains(&"sync") => {
+            Compute::Collective(mask(ops.last()))
+        }
+        ("bar" | "barrier", ["warp", "sync"]) => Compute::Collective(mask(ops.first())),
+        _ if *flow == Flow::WarpCollective => Compute::Collective(Mask::Implicit),
+        _ => Compute::Opaque,
+    }
+}
+
+/// Whether `root` is the first component of a PTX instruction this module knows.
+pub(crate) fn is_known_root(root: &str) -> bool {
+    const OTHER: &[&str] = &[
+        "bar",
+        "barrier",
+        "wgmma",
+        "wmma",
+        "multimem",
+        "tcgen05",
+        "ldu",
+        "vote",
+        "shfl",
+        "clusterlaunchcontrol",
+    ];
+    DEST_FIRST.contains(&root) || NO_DEF.contains(&root) || OTHER.contains(&root)
 }
 
 fn flow(i: &Instruction) -> Flow {
@@ -358,11 +498,15 @@ pub fn facts(i: &Instruction, is_reg: &dyn Fn(&str) -> bool) -> Facts {
             }
         }
     }
+    let flow = flow(i);
+    let compute = compute(i, &defs, &flow, is_reg);
     Facts {
+        mem: mem_refs(i, rule, is_reg),
+        guard: i.guard.as_ref().map(|g| g.reg.clone()),
+        compute,
         defs,
         uses,
-        flow: flow(i),
-        mem: mem_refs(i, rule),
+        flow,
     }
 }
 
@@ -436,7 +580,19 @@ mod tests {
     }
 
     fn mr(space: Space, access: Access) -> MemRef {
-        MemRef { space, access }
+        mra(space, access, Addr::Unknown)
+    }
+
+    fn mra(space: Space, access: Access, addr: Addr) -> MemRef {
+        MemRef {
+            space,
+            access,
+            addr,
+        }
+    }
+
+    fn reg(r: &str) -> Addr {
+        Addr::Reg(r.into())
     }
 
     #[test]
@@ -474,13 +630,20 @@ mod tests {
         let x = f("@%p1 ld.global.v4.b32 { %r1, %r2, %r3, %r4 }, [ %rd1 + 0 ];");
         assert_eq!(x.defs, ["%r1", "%r2", "%r3", "%r4"]);
         assert_eq!(x.uses, ["%p1", "%rd1"]);
-        assert_eq!(x.mem, [mr(Space::Global, Access::Load)]);
+        assert_eq!(x.mem, [mra(Space::Global, Access::Load, reg("%rd1"))]);
         let x = f("ld.global.nc.v2.b32 {%r1, _}, [%rd2];");
         assert_eq!(x.defs, ["%r1"]);
         let x = f("ld.param.u64 %rd1, [k_param_0];");
-        assert_eq!(x.mem, [mr(Space::Param, Access::Load)]);
+        assert_eq!(
+            x.mem,
+            [mra(
+                Space::Param,
+                Access::Load,
+                Addr::Symbol("k_param_0".into())
+            )]
+        );
         let x = f("ld.u32 %r1, [%rd1];");
-        assert_eq!(x.mem, [mr(Space::Generic, Access::Load)]);
+        assert_eq!(x.mem, [mra(Space::Generic, Access::Load, reg("%rd1"))]);
     }
 
     #[test]
@@ -499,12 +662,12 @@ mod tests {
         let x = f("atom.global.cas.b64 %rd1, [%rd2+8], %rd3, %rd4;");
         assert_eq!(x.defs, ["%rd1"]);
         assert_eq!(x.uses, ["%rd2", "%rd3", "%rd4"]);
-        assert_eq!(x.mem, [mr(Space::Global, Access::Atomic)]);
+        assert_eq!(x.mem, [mra(Space::Global, Access::Atomic, reg("%rd2"))]);
         let x = f("red.global.add.u64 [%rd2], %rd3;");
         assert!(x.defs.is_empty());
         assert_eq!(x.uses, ["%rd2", "%rd3"]);
         let x = f("atom.add.u32 %r1, [%rd2], 1;");
-        assert_eq!(x.mem, [mr(Space::Generic, Access::Atomic)]);
+        assert_eq!(x.mem, [mra(Space::Generic, Access::Atomic, reg("%rd2"))]);
     }
 
     #[test]
@@ -515,8 +678,8 @@ mod tests {
         assert_eq!(
             x.mem,
             [
-                mr(Space::Shared, Access::Store),
-                mr(Space::Global, Access::Load)
+                mra(Space::Shared, Access::Store, reg("%r1")),
+                mra(Space::Global, Access::Load, reg("%rd1"))
             ]
         );
         assert!(f("cp.async.wait_group 0;").mem.is_empty());
@@ -629,6 +792,82 @@ mod tests {
         assert_eq!(x.mem.len(), 2);
         let x = f("st.shared.f32 [%r5], %f8;");
         assert!(x.defs.is_empty());
-        assert_eq!(x.mem, [mr(Space::Shared, Access::Store)]);
+        assert_eq!(x.mem, [mra(Space::Shared, Access::Store, reg("%r5"))]);
+    }
+
+    #[test]
+    fn pointer_arithmetic_masks_and_collectives() {
+        let c = |t: &str| f(t).compute;
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(c("ld.param.u64 %rd1, [__wt_maps];"), Compute::LoadWord);
+        assert_eq!(c("ld.param.u32 %r1, [__wt_maps];"), Compute::Opaque);
+        assert_eq!(c("ld.global.v2.u64 {%rd1, %rd2}, [%rd3];"), Compute::Opaque);
+        assert_eq!(
+            c("cvta.to.global.u64 %rd1, %rd1;"),
+            Compute::Copy("%rd1".into())
+        );
+        assert_eq!(c("cvta.global.u64 %rd1, %rd1;"), Compute::Opaque);
+        assert_eq!(c("mov.b64 %rd1, %rd2;"), Compute::Copy("%rd2".into()));
+        assert_eq!(c("mov.u64 %rd1, some_global;"), Compute::Opaque);
+        assert_eq!(c("mov.u32 %r1, %r2;"), Compute::Opaque);
+        assert_eq!(
+            c("add.s64 %rd1, %rd2, 64;"),
+            Compute::Add {
+                addends: names(&["%rd2"]),
+                offsets: vec![]
+            }
+        );
+        assert_eq!(c("add.s64 %rd1, %rd2, sym;"), Compute::Opaque);
+        assert_eq!(c("add.s32 %r1, %r2, 4;"), Compute::Opaque);
+        assert_eq!(
+            c("sub.s64 %rd1, %rd2, %rd3;"),
+            Compute::Add {
+                addends: names(&["%rd2"]),
+                offsets: names(&["%rd3"])
+            }
+        );
+        assert_eq!(
+            c("mad.lo.u64 %rd1, %rd2, 24, %rd3;"),
+            Compute::Add {
+                addends: names(&["%rd3"]),
+                offsets: names(&["%rd2"])
+            }
+        );
+        assert_eq!(
+            c("mad.wide.u32 %rd1, %r2, 8, %rd3;"),
+            Compute::Add {
+                addends: names(&["%rd3"]),
+                offsets: names(&["%r2"])
+            }
+        );
+        assert_eq!(c("activemask.b32 %r1;"), Compute::ActiveMask);
+        assert_eq!(
+            c("shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, %r9;"),
+            Compute::Collective(Mask::Reg("%r9".into()))
+        );
+        assert_eq!(
+            c("vote.sync.ballot.b32 %r1, %p1, 0xffffffff;"),
+            Compute::Collective(Mask::Imm(0xffff_ffff))
+        );
+        assert_eq!(
+            c("bar.warp.sync %r3;"),
+            Compute::Collective(Mask::Reg("%r3".into()))
+        );
+        assert_eq!(
+            c("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32 {%f1}, {%r1}, {%r2}, {%f1};"),
+            Compute::Collective(Mask::Implicit)
+        );
+        assert_eq!(f("@!%p2 add.s64 %rd1, %rd1, 8;").guard, Some("%p2".into()));
+    }
+
+    #[test]
+    fn address_operands() {
+        let x = f("st.global.u32 [gvar+4], %r1;");
+        assert_eq!(x.mem[0].addr, Addr::Symbol("gvar".into()));
+        let x = f("st.global.u32 [256], %r1;");
+        assert_eq!(x.mem[0].addr, Addr::Absolute);
+        let x = f("tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tex0, {%r1}];");
+        assert_eq!(x.mem[0].addr, Addr::Unknown);
+        assert!(is_known_root("ld") && is_known_root("shfl") && !is_known_root("frobnicate"));
     }
 }

@@ -15,10 +15,12 @@ mod insn;
 mod lower;
 mod model;
 mod parse;
+pub mod raw;
 mod ring;
 mod site;
 mod special;
 mod splice;
+pub mod tv;
 
 pub use insn::{access_bytes, facts, Facts};
 pub use model::PtxKernelModel;
@@ -26,7 +28,8 @@ pub use parse::{
     parse, AddrBase, Address, Body, Function, FunctionKind, Guard, Instruction, Module, Operand,
     RegDecl, Stmt, StmtKind,
 };
-pub use splice::{splice_raw, RawSite, RawSnippet, RawSplice};
+pub use raw::{check_raw_probes, instrument_raw, load_probes, RawError, RawReport};
+pub use splice::{splice_raw, splice_raw_with_map, RawSite, RawSnippet, RawSplice};
 
 use warptrace_ir::{kernel_id, MapLayout};
 use warptrace_verifier::{verify_kernel, KernelErrors, VerifiedProgram};
@@ -243,7 +246,8 @@ pub fn list_sites(
 impl Module {
     /// The verifier's model of kernel `name` as parsed (every item of kernel origin).
     pub fn kernel_model(&self, name: &str) -> Option<PtxKernelModel> {
-        self.kernel(name)
-            .map(|f| PtxKernelModel::build(f, &|_| warptrace_verifier::Origin::Kernel))
+        self.kernel(name).map(|f| {
+            PtxKernelModel::build(self.source(), f, &|_| warptrace_verifier::Origin::Kernel)
+        })
     }
 }

@@ -214,38 +214,78 @@ fn is_shift(op: BinOp) -> bool {
     matches!(op, BinOp::Shl | BinOp::ShrU | BinOp::ShrS)
 }
 
-fn bin(e: &mut Emitter, op: BinOp, width: Width, dst: &str, a: &Operand, b: &Operand) {
+/// `dst = a OP b` for an ALU operation `name` at `bits`, where `a`/`b` are the operand
+/// texts of the IR operands `a_op`/`b_op`.
+///
+/// `div.s`/`rem.s` by -1 do not divide: PTX leaves the most negative value divided by -1
+/// unspecified, while the IR wraps (the quotient is the dividend negated, the remainder
+/// 0). Found by translation validation (`tv`).
+fn alu_op(
+    e: &mut Emitter,
+    op: BinOp,
+    name: &str,
+    bits: u32,
+    dst: &str,
+    (a_op, a): (&Operand, &str),
+    (b_op, b): (&Operand, &str),
+) {
+    if !matches!(op, BinOp::DivS | BinOp::RemS) {
+        e.ins(format!("{name} {dst}, {a}, {b}"));
+        return;
+    }
+    let mask = u64::MAX >> (64 - bits);
+    let by_minus_one = |e: &mut Emitter, guard: &str| match (op, a_op) {
+        (BinOp::DivS, Operand::Imm(v)) => {
+            let v = (*v as u64).wrapping_neg() & mask;
+            e.ins(format!("{guard}mov.b{bits} {dst}, 0x{v:X}"));
+        }
+        (BinOp::DivS, Operand::Reg(_)) => e.ins(format!("{guard}neg.s{bits} {dst}, {a}")),
+        _ => e.ins(format!("{guard}mov.b{bits} {dst}, 0")),
+    };
+    match *b_op {
+        Operand::Imm(v) if (v as u64) & mask == mask => by_minus_one(e, ""),
+        Operand::Imm(_) => e.ins(format!("{name} {dst}, {a}, {b}")),
+        Operand::Reg(_) => {
+            let p0 = reg("p", 0);
+            e.ins(format!("setp.eq.s{bits} {p0}, {b}, -1"));
+            by_minus_one(e, &format!("@{p0} "));
+            e.ins(format!("@!{p0} {name} {dst}, {a}, {b}"));
+        }
+    }
+}
+
+fn bin(e: &mut Emitter, op: BinOp, width: Width, dst: &str, a_op: &Operand, b_op: &Operand) {
     let p0 = reg("p", 0);
     match width {
         Width::W64 => {
             let (name, compare) = op_name(op, 64);
-            let a = e.src64(a, &reg("t", 5));
+            let a = e.src64(a_op, &reg("t", 5));
             let b = if is_shift(op) {
-                e.shift_amount(b, 64)
+                e.shift_amount(b_op, 64)
             } else {
-                e.src64(b, &reg("t", 6))
+                e.src64(b_op, &reg("t", 6))
             };
             if compare {
                 e.ins(format!("setp.{name} {p0}, {a}, {b}"));
                 e.ins(format!("selp.u64 {dst}, 1, 0, {p0}"));
             } else {
-                e.ins(format!("{name} {dst}, {a}, {b}"));
+                alu_op(e, op, &name, 64, dst, (a_op, &a), (b_op, &b));
             }
         }
         Width::W32 => {
             let (name, compare) = op_name(op, 32);
-            let a = e.src32(a, &reg("s", 0));
+            let a = e.src32(a_op, &reg("s", 0));
             let b = if is_shift(op) {
-                e.shift_amount(b, 32)
+                e.shift_amount(b_op, 32)
             } else {
-                e.src32(b, &reg("s", 1))
+                e.src32(b_op, &reg("s", 1))
             };
             if compare {
                 e.ins(format!("setp.{name} {p0}, {a}, {b}"));
                 e.ins(format!("selp.u64 {dst}, 1, 0, {p0}"));
             } else {
                 let s2 = reg("s", 2);
-                e.ins(format!("{name} {s2}, {a}, {b}"));
+                alu_op(e, op, &name, 32, &s2, (a_op, &a), (b_op, &b));
                 e.ins(format!("cvt.u64.u32 {dst}, {s2}"));
             }
         }

@@ -1,35 +1,72 @@
 //! The verifier's [`KernelModel`] for a parsed PTX kernel.
 
 use crate::insn::facts;
-use crate::parse::{Function, StmtKind};
+use crate::parse::{clean, Function, StmtKind};
+use crate::MAP_PARAM;
 use std::collections::HashSet;
-use warptrace_verifier::{Instr, Item, KernelModel, Origin};
+use warptrace_verifier::{Declaration, Instr, Item, KernelModel, Origin, Resource, ResourceKind};
 
 /// A PTX kernel as the verifier sees it: labels and instructions in program order with
-/// their facts and origin, and the registers declared in the body.
+/// their facts and origin, the registers declared in the body (with their lines), the
+/// map parameter if the instrumenter appended one, and the declarations that size the
+/// launch (shared and local variables, launch bounds of the header).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PtxKernelModel {
     name: String,
     items: Vec<Item>,
-    declared: Vec<(String, Origin)>,
+    declarations: Vec<Declaration>,
+    map_param: Option<String>,
+    resources: Vec<Resource>,
 }
 
+/// Header directives that bound a launch's threads, clusters or registers.
+const LAUNCH_BOUNDS: &[&str] = &[
+    ".maxntid",
+    ".reqntid",
+    ".minnctapersm",
+    ".maxnctapersm",
+    ".maxnreg",
+    ".reqnctapercluster",
+    ".maxclusterrank",
+    ".explicitcluster",
+];
+
 impl PtxKernelModel {
-    /// Builds the model of `f`; `origin_of` maps a statement's byte offset to who wrote it.
-    pub(crate) fn build(f: &Function, origin_of: &dyn Fn(usize) -> Origin) -> PtxKernelModel {
+    /// Builds the model of `f`, whose spans index into `src`; `origin_of` maps a byte
+    /// offset of `src` to who wrote the text there.
+    pub(crate) fn build(
+        src: &str,
+        f: &Function,
+        origin_of: &dyn Fn(usize) -> Origin,
+    ) -> PtxKernelModel {
         let mut items = Vec::new();
-        let mut declared = Vec::new();
+        let mut declarations = Vec::new();
+        let mut resources = header_resources(src, f, origin_of);
         let stmts = f.body.as_ref().map_or(&[][..], |b| &b.stmts[..]);
         for s in stmts {
-            if let StmtKind::Directive(Some(d)) = &s.kind {
-                let origin = origin_of(s.span.start);
-                declared.extend(d.names.iter().map(|n| (n.clone(), origin)));
+            let StmtKind::Directive(d) = &s.kind else {
+                continue;
+            };
+            let origin = origin_of(s.span.start);
+            if let Some(d) = d {
+                declarations.extend(d.names.iter().map(|n| Declaration {
+                    name: n.clone(),
+                    origin,
+                    line: s.line,
+                }));
+            } else if let Some(kind) = body_resource(&s.text) {
+                resources.push(Resource {
+                    kind,
+                    text: s.text.clone(),
+                    origin,
+                    line: s.line,
+                });
             }
         }
         // Registers declared without `%` (rare; call sequences of old compilers).
-        let plain: HashSet<&str> = declared
+        let plain: HashSet<&str> = declarations
             .iter()
-            .map(|(n, _)| n.as_str())
+            .map(|d| d.name.as_str())
             .filter(|n| !n.starts_with('%'))
             .collect();
         let is_reg = |name: &str| plain.contains(name);
@@ -48,6 +85,8 @@ impl PtxKernelModel {
                         uses: x.uses,
                         flow: x.flow,
                         mem: x.mem,
+                        guard: x.guard,
+                        compute: x.compute,
                         text: s.text.clone(),
                         line: s.line,
                     }));
@@ -55,12 +94,89 @@ impl PtxKernelModel {
                 StmtKind::Directive(_) | StmtKind::ScopeOpen | StmtKind::ScopeClose => {}
             }
         }
+        let map_param = f
+            .params
+            .iter()
+            .filter(|r| origin_of(r.start) != Origin::Kernel)
+            .filter_map(|r| src.get(r.clone()))
+            .any(|p| param_name(p) == MAP_PARAM)
+            .then(|| MAP_PARAM.to_string());
         PtxKernelModel {
             name: f.name.clone(),
             items,
-            declared,
+            declarations,
+            map_param,
+            resources,
         }
     }
+}
+
+/// The name a parameter declaration declares (`.param .u64 .ptr .align 8 name`,
+/// `.param .align 8 .b8 name[16]`).
+fn param_name(decl: &str) -> &str {
+    let last = decl.split_whitespace().last().unwrap_or("");
+    last.split('[').next().unwrap_or(last)
+}
+
+/// The kind of resource a body directive declares, if it declares one.
+fn body_resource(text: &str) -> Option<ResourceKind> {
+    let mut words = text
+        .split_whitespace()
+        .filter(|w| !matches!(*w, ".extern" | ".weak" | ".visible" | ".common"));
+    match words.next() {
+        Some(w) if w.starts_with(".shared") => Some(ResourceKind::Shared),
+        Some(".local") => Some(ResourceKind::Local),
+        _ => None,
+    }
+}
+
+/// The launch bounds between `f`'s parameter list and its body, each with its arguments.
+fn header_resources(src: &str, f: &Function, origin_of: &dyn Fn(usize) -> Origin) -> Vec<Resource> {
+    let Some(body) = &f.body else {
+        return Vec::new();
+    };
+    let after_params = f
+        .params
+        .last()
+        .map(|r| r.end)
+        .or(f.params_open)
+        .unwrap_or(f.name_end);
+    let start = src
+        .get(after_params..body.open)
+        .and_then(|t| t.find(')'))
+        .map_or(after_params, |n| after_params + n + 1);
+    let Some(header) = src.get(start..body.open) else {
+        return Vec::new();
+    };
+    let line_of = |offset: usize| {
+        let before = src.get(f.span.start..offset).unwrap_or("");
+        f.line + before.matches('\n').count() as u32
+    };
+    let mut out = Vec::new();
+    // Directive starts: a `.word` at the start of the header or after whitespace.
+    let mut starts: Vec<usize> = header
+        .char_indices()
+        .filter(|&(i, c)| {
+            c == '.' && (i == 0 || header[..i].ends_with(|p: char| p.is_whitespace()))
+        })
+        .map(|(i, _)| i)
+        .filter(|&i| {
+            let word = header[i..].split_whitespace().next().unwrap_or("");
+            LAUNCH_BOUNDS.contains(&word)
+        })
+        .collect();
+    starts.push(header.len());
+    for w in starts.windows(2) {
+        let text = clean(&header[w[0]..w[1]]);
+        let offset = start + w[0];
+        out.push(Resource {
+            kind: ResourceKind::LaunchBound,
+            text,
+            origin: origin_of(offset),
+            line: line_of(offset),
+        });
+    }
+    out
 }
 
 impl KernelModel for PtxKernelModel {
@@ -73,6 +189,62 @@ impl KernelModel for PtxKernelModel {
     }
 
     fn declared_registers(&self) -> Vec<(String, Origin)> {
-        self.declared.clone()
+        self.declarations
+            .iter()
+            .map(|d| (d.name.clone(), d.origin))
+            .collect()
+    }
+
+    fn declarations(&self) -> Vec<Declaration> {
+        self.declarations.clone()
+    }
+
+    fn map_param(&self) -> Option<String> {
+        self.map_param.clone()
+    }
+
+    fn resources(&self) -> Vec<Resource> {
+        self.resources.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KERNEL: &str = ".visible .entry k(\n\t.param .u64 k_param_0,\n\t.param .u64 .ptr .global .align 8 __wt_maps\n)\n.maxntid 128, 1, 1\n.minnctapersm 2\n{\n\t.reg .b32 %r<2>;\n\t.shared .align 4 .b8 smem[64];\n\tmov.u32 %r1, 0;\n\tret;\n}\n";
+
+    #[test]
+    fn declarations_resources_and_the_map_parameter() {
+        let m = crate::parse(KERNEL).expect("parses");
+        let f = m.kernel("k").expect("kernel");
+        let map_at = KERNEL.find("__wt_maps").expect("param");
+        let model = PtxKernelModel::build(m.source(), f, &|o| {
+            if (map_at - 40..map_at + 10).contains(&o) {
+                Origin::Inserted { snippet: 0 }
+            } else {
+                Origin::Kernel
+            }
+        });
+        assert_eq!(model.map_param(), Some(MAP_PARAM.to_string()));
+        let d = model.declarations();
+        assert_eq!(d.len(), 2);
+        assert_eq!((d[1].name.as_str(), d[1].line), ("%r1", 8));
+        let r: Vec<(ResourceKind, &str, u32)> = model
+            .resources
+            .iter()
+            .map(|r| (r.kind, r.text.as_str(), r.line))
+            .collect();
+        assert_eq!(
+            r,
+            [
+                (ResourceKind::LaunchBound, ".maxntid 128, 1, 1", 5),
+                (ResourceKind::LaunchBound, ".minnctapersm 2", 6),
+                (ResourceKind::Shared, ".shared .align 4 .b8 smem[64];", 9),
+            ]
+        );
+        // Every item of kernel origin: no map parameter.
+        let original = PtxKernelModel::build(m.source(), f, &|_| Origin::Kernel);
+        assert_eq!(original.map_param(), None);
     }
 }

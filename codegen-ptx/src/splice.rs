@@ -133,7 +133,7 @@ fn prologue(ir_regs: u32, persist: u32) -> String {
 }
 
 /// Width in bits of each register declared in `f`.
-fn reg_widths(f: &Function) -> HashMap<String, u32> {
+pub(crate) fn reg_widths(f: &Function) -> HashMap<String, u32> {
     let mut m = HashMap::new();
     for s in f.body.iter().flat_map(|b| &b.stmts) {
         if let StmtKind::Directive(Some(d)) = &s.kind {
@@ -298,6 +298,16 @@ pub(crate) fn splice_function(
     ins: &[Insertion],
     line_base: u32,
 ) -> Result<(PtxKernelModel, PtxKernelModel), PtxError> {
+    splice_function_text(module, f, ins, line_base).map(|(o, s, _)| (o, s))
+}
+
+/// [`splice_function`], also returning the spliced function's text.
+fn splice_function_text(
+    module: &Module,
+    f: &Function,
+    ins: &[Insertion],
+    line_base: u32,
+) -> Result<(PtxKernelModel, PtxKernelModel, String), PtxError> {
     let start = f.span.start;
     let local: Vec<Insertion> = ins
         .iter()
@@ -316,9 +326,23 @@ pub(crate) fn splice_function(
             line: line_base,
             message: format!("spliced kernel `{}` does not parse back", f.name),
         })?;
-    let original = PtxKernelModel::build(f, &|_| Origin::Kernel);
-    let spliced = PtxKernelModel::build(g, &|o| origin_at(&ranges, o));
-    Ok((original, spliced))
+    let original = PtxKernelModel::build(module.source(), f, &|_| Origin::Kernel);
+    let spliced = PtxKernelModel::build(spliced.source(), g, &|o| origin_at(&ranges, o));
+    Ok((original, spliced, text))
+}
+
+/// Where each insertion of `ins` starts in the text [`apply`] makes of them (insertions
+/// at one offset go in `order`).
+fn output_starts(ins: &[Insertion]) -> Vec<usize> {
+    let mut sorted: Vec<usize> = (0..ins.len()).collect();
+    sorted.sort_by_key(|&i| (ins[i].offset, ins[i].order));
+    let mut starts = vec![0; ins.len()];
+    let mut added = 0;
+    for i in sorted {
+        starts[i] = ins[i].offset + added;
+        added += ins[i].text.len();
+    }
+    starts
 }
 
 /// Number of lines `ins` adds.
@@ -335,6 +359,9 @@ pub enum RawSite {
     Entry,
     /// Before the first statement that starts on this 1-based line of the input.
     BeforeLine(u32),
+    /// Right after the statement that starts on this 1-based line of the input (before a
+    /// label that follows it, so branches to that label skip the snippet).
+    AfterLine(u32),
 }
 
 /// Raw PTX lines to insert at a site, as one snippet (numbered by its index).
@@ -346,21 +373,45 @@ pub struct RawSnippet {
     pub lines: Vec<String>,
 }
 
-/// The result of [`splice_raw`].
+/// The result of [`splice_raw`] and [`splice_raw_with_map`].
 #[derive(Debug, Clone)]
 pub struct RawSplice {
-    /// The whole module with the snippets inserted (no map parameter, no prologue).
+    /// The whole module with the snippets inserted.
     pub ptx: String,
     /// The model of the kernel as it was.
     pub original: PtxKernelModel,
     /// The model of the spliced kernel; snippet `i`'s lines are `Inserted { snippet: i }`.
     pub spliced: PtxKernelModel,
+    /// The 1-based line of `ptx` on which each snippet's first line stands, in snippet
+    /// order: snippet `i`'s line `j` is on line `first_lines[i] + j`.
+    pub first_lines: Vec<u32>,
 }
 
 /// Testing / raw-probe seam: inserts raw PTX lines into kernel `kernel` of `ptx`, marked
 /// as inserted code, and returns both models for `warptrace_verifier::verify_kernel`.
-/// Nothing is checked or lowered; the verifier decides whether the lines are safe.
+/// Nothing is checked or lowered; the verifier decides whether the lines are safe. No map
+/// parameter is added (see [`splice_raw_with_map`]).
 pub fn splice_raw(ptx: &str, kernel: &str, snippets: &[RawSnippet]) -> Result<RawSplice, PtxError> {
+    splice_raw_in(ptx, kernel, snippets, false)
+}
+
+/// [`splice_raw`], and also appends the map parameter [`MAP_PARAM`] to the kernel's
+/// parameters (as snippet 0's text), as the instrumenter does: inserted code may then load
+/// it and store through addresses derived from it.
+pub fn splice_raw_with_map(
+    ptx: &str,
+    kernel: &str,
+    snippets: &[RawSnippet],
+) -> Result<RawSplice, PtxError> {
+    splice_raw_in(ptx, kernel, snippets, true)
+}
+
+fn splice_raw_in(
+    ptx: &str,
+    kernel: &str,
+    snippets: &[RawSnippet],
+    map_param: bool,
+) -> Result<RawSplice, PtxError> {
     let module = crate::parse(ptx)?;
     let f = module
         .kernel(kernel)
@@ -369,35 +420,115 @@ pub fn splice_raw(ptx: &str, kernel: &str, snippets: &[RawSnippet]) -> Result<Ra
         .body
         .as_ref()
         .ok_or_else(|| PtxError::NoSuchKernel(kernel.to_owned()))?;
-    let mut ins = Vec::new();
-    for (n, snip) in snippets.iter().enumerate() {
+    let stmt_at = |line: u32| {
+        body.stmts
+            .iter()
+            .position(|s| s.line == line)
+            .ok_or(PtxError::NoStatement { line })
+    };
+    let mut planned = Vec::with_capacity(snippets.len());
+    for snip in snippets {
         let at = match snip.site {
-            RawSite::Entry => body
-                .stmts
-                .get(entry_point(body))
-                .map_or(body.close, |s| s.span.start),
-            RawSite::BeforeLine(line) => body
-                .stmts
-                .iter()
-                .find(|s| s.line == line)
-                .map(|s| s.span.start)
-                .ok_or(PtxError::NoStatement { line })?,
+            RawSite::Entry => At::Entry,
+            RawSite::BeforeLine(line) => At::Before(stmt_at(line)?),
+            RawSite::AfterLine(line) => At::After(stmt_at(line)?),
         };
-        let text: String = snip.lines.iter().map(|l| format!("{l}\n")).collect();
-        let (offset, text) = before_stmt(module.source(), at, text);
+        planned.push((at, snip.lines.clone()));
+    }
+    let planned = plan_raw(&module, f, &planned, map_param, f.line)?;
+    let (ptx, _) = apply(ptx, &planned.insertions);
+    Ok(RawSplice {
+        ptx,
+        original: planned.original,
+        spliced: planned.spliced,
+        first_lines: planned.first_lines,
+    })
+}
+
+/// Raw snippets planned into one kernel: the insertions (absolute offsets of the
+/// module), both models and where each snippet's first line stands.
+#[derive(Debug)]
+pub(crate) struct RawPlan {
+    pub insertions: Vec<Insertion>,
+    pub original: PtxKernelModel,
+    pub spliced: PtxKernelModel,
+    pub first_lines: Vec<u32>,
+}
+
+/// Where a planned raw snippet goes: the entry point, or before / right after the body
+/// statement with this index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum At {
+    Entry,
+    Before(usize),
+    After(usize),
+}
+
+/// Plans `snippets` (and, with `map_param`, the map parameter) into `f`; lines are
+/// numbered as if `f` started on `line_base`. Snippet `i` is `Inserted { snippet: i }`.
+pub(crate) fn plan_raw(
+    module: &Module,
+    f: &Function,
+    snippets: &[(At, Vec<String>)],
+    map_param: bool,
+    line_base: u32,
+) -> Result<RawPlan, PtxError> {
+    let body = f
+        .body
+        .as_ref()
+        .ok_or_else(|| PtxError::NoSuchKernel(f.name.clone()))?;
+    let stmt = |i: usize| {
+        body.stmts.get(i).ok_or_else(|| PtxError::Syntax {
+            line: f.line,
+            message: format!("no statement {i} in `{}`", f.name),
+        })
+    };
+    let mut ins = Vec::new();
+    for (n, (at, lines)) in snippets.iter().enumerate() {
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        let (offset, text) = match *at {
+            At::Entry => {
+                let at = body
+                    .stmts
+                    .get(entry_point(body))
+                    .map_or(body.close, |s| s.span.start);
+                before_stmt(module.source(), at, text)
+            }
+            At::Before(i) => before_stmt(module.source(), stmt(i)?.span.start, text),
+            At::After(i) => after_stmt(module.source(), stmt(i)?.span.end, text),
+        };
         ins.push(Insertion {
             offset,
-            order: n as u32,
+            order: n as u32 + 1,
             text,
             origin: Origin::Inserted { snippet: n as u32 },
         });
     }
-    let (original, spliced) = splice_function(&module, f, &ins, f.line)?;
-    let (ptx, _) = apply(ptx, &ins);
-    Ok(RawSplice {
-        ptx,
+    let snippet_count = ins.len();
+    if map_param {
+        ins.push(param_insertion(f));
+    }
+    let (original, spliced, text) = splice_function_text(module, f, &ins, line_base)?;
+    let local: Vec<Insertion> = ins
+        .iter()
+        .map(|i| Insertion {
+            offset: i.offset.saturating_sub(f.span.start),
+            ..i.clone()
+        })
+        .collect();
+    let starts = output_starts(&local);
+    let first_lines = (0..snippet_count)
+        .map(|i| {
+            let start = starts[i] + usize::from(ins[i].text.starts_with('\n'));
+            let before = text.get(..start).unwrap_or("");
+            line_base + before.matches('\n').count() as u32
+        })
+        .collect();
+    Ok(RawPlan {
+        insertions: ins,
         original,
         spliced,
+        first_lines,
     })
 }
 

@@ -1,7 +1,8 @@
 //! Host-side latency benchmarks (criterion): the language front end on a 300-line
-//! program, and instrument + verify of each PTX corpus kernel. Targets (issue text, not
-//! asserted here): compile of 300 lines ≤ 1 ms; instrument + verify of the largest corpus
-//! kernel ≤ 5 ms. Run: `cargo bench -p warptrace-tests --bench host`.
+//! program, the IR verifier with its z3 obligations, and instrument + verify of each PTX
+//! corpus kernel. Targets (issue text, not asserted here): compile of 300 lines ≤ 1 ms;
+//! verifying a typical probe, z3 included, ≤ 50 ms; instrument + verify of the largest
+//! corpus kernel ≤ 5 ms. Run: `cargo bench -p warptrace-tests --bench host`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
@@ -52,5 +53,50 @@ fn bench_instrument(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_lang, bench_instrument);
+/// A probe whose obligations need z3: a divisor only the tid < ntid relation proves
+/// non-zero, and per-thread and per-warp array maps (disjointness over every grid).
+const Z3_PROBE: &str = "\
+map @lat: hash(keys = 1024) [kernel] -> hist
+map @sched: array(per = thread, slots = 4) -> record(u64, u64)
+map @warps: array(per = warp, slots = 1) -> record(u64)
+persistent %c
+
+probe 0: kernel:exit
+  0: r0 = sreg clock64
+  1: r1 = sreg tid.x
+  2: r2 = sreg ntid.x
+  3: r3 = sub.64 r2, r1
+  4: r4 = div.u.64 r0, r3
+  5: r5 = sreg kernel
+  6: map.update @lat[r5] hist r4
+  7: map.save @sched, %c, (r0, r4)
+  8: map.save @warps, %c, (r0)
+  9: exit
+";
+
+fn bench_verify(c: &mut Criterion) {
+    let typical = programs::skeleton();
+    let z3 = warptrace_ir::Program::parse(Z3_PROBE).expect("the z3 probe parses");
+    for (name, p) in [("typical", &typical), ("z3_divisor_and_arrays", &z3)] {
+        let verified = warptrace_verifier::verify_program(p).expect("verifies");
+        assert!(verified.obligations().iter().all(|o| o.verdict.is_proved()));
+        c.bench_function(&format!("verify/{name}"), |b| {
+            b.iter(|| warptrace_verifier::verify_program(black_box(p)))
+        });
+    }
+    // The launch-time fast path, uncached: a new grid every iteration.
+    let mut blocks = 0u32;
+    c.bench_function("verify/launch_fast_path_uncached", |b| {
+        b.iter(|| {
+            blocks += 1;
+            let shape = warptrace_verifier::LaunchShape {
+                block: [256, 1, 1],
+                grid: [blocks, 1, 1],
+            };
+            warptrace_verifier::prove_launch(black_box(&z3), shape)
+        })
+    });
+}
+
+criterion_group!(benches, bench_lang, bench_verify, bench_instrument);
 criterion_main!(benches);

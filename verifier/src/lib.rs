@@ -6,11 +6,25 @@
 //! target-neutral [`KernelModel`].
 #![deny(missing_docs)]
 
+mod cert;
+mod cost;
+mod formula;
 mod ir_check;
 mod kernel_check;
+mod maps;
 mod model;
+mod obligation;
+mod smt;
 
-pub use model::{Access, Flow, Instr, Item, KernelModel, MemRef, Origin, Space};
+pub use cert::{program_hash, CertError, Certificate, Check, CERT_FORMAT};
+pub use cost::{probe_costs, ProbeCost};
+pub use maps::{prove_launch, LaunchShape};
+pub use model::{
+    Access, Addr, Compute, Declaration, Flow, Instr, Item, KernelModel, Mask, MemRef, Origin,
+    Resource, ResourceKind, Space,
+};
+pub use obligation::{Method, Obligation, Verdict};
+pub use smt::{solver, SOLVER_RLIMIT};
 
 use std::fmt;
 use warptrace_ir::Program;
@@ -20,12 +34,19 @@ use warptrace_ir::Program;
 #[derive(Debug, Clone)]
 pub struct VerifiedProgram {
     program: Program,
+    obligations: Vec<Obligation>,
 }
 
 impl VerifiedProgram {
     /// The verified IR.
     pub fn program(&self) -> &Program {
         &self.program
+    }
+
+    /// The value obligations discharged on the way (divisors, map offsets), each with
+    /// how it was proved and the solver time.
+    pub fn obligations(&self) -> &[Obligation] {
+        &self.obligations
     }
 }
 
@@ -52,6 +73,9 @@ pub enum IrRule {
     DivisorMayBeZero,
     /// The probe exceeds the instruction budget.
     Budget,
+    /// A map write may land outside its map's region, or array records of two threads
+    /// may overlap (a z3 obligation was refuted or not proved).
+    MapBounds,
 }
 
 /// One IR-level violation, located as `probe N (attach), insn I`.
@@ -94,13 +118,105 @@ impl fmt::Display for IrErrors {
 /// usage, site operands, divisors and the per-probe instruction budget. Returns every
 /// violation, ordered by probe and instruction.
 pub fn verify_program(program: &Program) -> Result<VerifiedProgram, IrErrors> {
-    let errors = ir_check::check_program(program);
+    let (mut errors, mut obligations) = ir_check::check_program(program);
+    if errors.is_empty() {
+        // Map offsets need valid map ids and aggregations, which the checks above ensure.
+        for ((probe, insn), o) in maps::obligations(program) {
+            let why = match &o.verdict {
+                Verdict::Proved => None,
+                Verdict::Refuted { counterexample } => Some(format!("refuted: {counterexample}")),
+                Verdict::Unknown { reason } => Some(format!("not proved: {reason}")),
+            };
+            if let Some(why) = why {
+                let context = program
+                    .probes
+                    .get(probe)
+                    .and_then(|p| Some((p, p.insns.get(insn)?)))
+                    .map(|(p, x)| format!("{} | {insn}: {}", p.attach, program.insn_text(x)))
+                    .unwrap_or_default();
+                errors.push(IrError {
+                    probe,
+                    insn: Some(insn),
+                    rule: IrRule::MapBounds,
+                    message: format!("{}: {} ({why})", o.location, o.name),
+                    context,
+                });
+            }
+            obligations.push(o);
+        }
+    }
     if errors.is_empty() {
         Ok(VerifiedProgram {
             program: program.clone(),
+            obligations,
         })
     } else {
         Err(IrErrors(errors))
+    }
+}
+
+impl IrRule {
+    /// Every IR rule, in the order a certificate lists them.
+    pub const ALL: [IrRule; 9] = [
+        IrRule::Budget,
+        IrRule::JumpTarget,
+        IrRule::MissingExit,
+        IrRule::UseBeforeDef,
+        IrRule::MapUsage,
+        IrRule::SiteOperand,
+        IrRule::HostOnly,
+        IrRule::DivisorMayBeZero,
+        IrRule::MapBounds,
+    ];
+}
+
+/// Verifies `program` and writes its certificate for `target`, issued by warptrace
+/// `version`: every IR rule and value obligation, the probes' static cost, and the
+/// caller's `extra` checks (kernel-level and translation-validation results, which need a
+/// code generator). `verified` holds when everything does.
+pub fn certify(program: &Program, target: &str, version: &str, extra: Vec<Check>) -> Certificate {
+    let start = std::time::Instant::now();
+    let (errors, obligations) = match verify_program(program) {
+        Ok(v) => (Vec::new(), v.obligations),
+        Err(e) => (e.0, Vec::new()),
+    };
+    let micros = start.elapsed().as_micros() as u64;
+    let mut checks: Vec<Check> = IrRule::ALL
+        .iter()
+        .map(|rule| {
+            let failures: Vec<String> = errors
+                .iter()
+                .filter(|e| e.rule == *rule)
+                .map(|e| e.to_string())
+                .collect();
+            Check {
+                level: "ir".into(),
+                name: format!("{rule:?}"),
+                scope: "program".into(),
+                verdict: if failures.is_empty() {
+                    Verdict::Proved
+                } else {
+                    Verdict::Refuted {
+                        counterexample: failures.join("; "),
+                    }
+                },
+                micros: 0,
+            }
+        })
+        .collect();
+    checks.extend(extra);
+    let verified = checks.iter().all(|c| c.verdict.is_proved())
+        && obligations.iter().all(|o| o.verdict.is_proved());
+    Certificate {
+        format: CERT_FORMAT.into(),
+        warptrace_version: version.into(),
+        probe_hash: program_hash(program),
+        target: target.into(),
+        verified,
+        checks,
+        obligations,
+        costs: probe_costs(program),
+        total_micros: micros,
     }
 }
 
@@ -109,13 +225,19 @@ pub fn verify_program(program: &Program) -> Result<VerifiedProgram, IrErrors> {
 pub enum KernelRule {
     /// Inserted code writes a register the kernel uses or declares.
     RegisterIsolation,
-    /// Inserted code leaves its snippet, branches backwards, or exits, calls, traps,
-    /// synchronizes or runs a warp collective; or kernel code branches into a snippet.
+    /// Inserted code leaves its snippet, branches backwards, or exits, calls, traps or
+    /// synchronizes the block; kernel code branches into a snippet; or the control-flow
+    /// graph with snippets contracted is not the original's.
     ControlFlow,
-    /// Inserted code touches shared memory, directly or through a generic address.
+    /// Inserted code touches shared memory, directly or through a generic address, or
+    /// the kernel's shared/local sizes or launch bounds change.
     SharedMemory,
-    /// Inserted code accesses memory other than its map buffer and parameter.
+    /// Inserted code loads from anything but the map parameter and the map buffer, or
+    /// stores or runs an atomic at an address not derived from the map parameter.
     MemorySafety,
+    /// Inserted code runs a warp collective whose member mask is not provably the set of
+    /// lanes active at it.
+    WarpCollective,
     /// The kernel's own instructions and labels are not exactly the original's.
     KernelPreserved,
 }
@@ -135,6 +257,9 @@ pub struct KernelViolation {
     pub text: String,
     /// What is wrong, naming the kernel register or instruction at stake.
     pub message: String,
+    /// The kernel register, label, instruction or memory the violation would corrupt,
+    /// when there is one (`%r1`, `$L__BB0_2`, `shared memory`, …).
+    pub corrupts: Option<String>,
 }
 
 impl fmt::Display for KernelViolation {
@@ -161,9 +286,10 @@ impl fmt::Display for KernelErrors {
     }
 }
 
-/// Checks a spliced kernel against its original: register isolation, control flow,
-/// shared memory, memory safety (state spaces only in this first cut) and preservation
-/// of the kernel's own code. Returns every violation, ordered by line.
+/// Checks a spliced kernel against its original: register isolation, control flow
+/// (linear rules and the contracted control-flow graph), shared memory (accesses and
+/// sizes), memory safety (address provenance from the map parameter), warp collectives
+/// and preservation of the kernel's own code. Returns every violation, ordered by line.
 pub fn verify_kernel(
     original: &dyn KernelModel,
     spliced: &dyn KernelModel,

@@ -63,13 +63,75 @@ pub enum Access {
     Atomic,
 }
 
+/// How a memory operand forms its address.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Addr {
+    /// A register plus an immediate offset (`[%rd1+8]`).
+    Reg(String),
+    /// A named variable or parameter plus an immediate offset (`[k_param_0]`).
+    Symbol(String),
+    /// An absolute address (`[0x100]`).
+    Absolute,
+    /// Any other form (tensor copies' `[%rd1, {%r1, %r2}]`, …): the registers it names.
+    Other(Vec<String>),
+    /// The back end does not decode this instruction's address (texture and surface
+    /// accesses, implicit operands, unknown opcodes).
+    Unknown,
+}
+
 /// One memory access of an instruction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct MemRef {
     /// State space accessed.
     pub space: Space,
     /// Kind of access.
     pub access: Access,
+    /// The address operand.
+    pub addr: Addr,
+}
+
+/// The member mask of a warp collective.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Mask {
+    /// A register operand.
+    Reg(String),
+    /// An immediate operand.
+    Imm(i64),
+    /// No mask operand: the whole warp takes part (`wmma`, `mma`, `ldmatrix`, `.aligned`
+    /// forms, the pre-`.sync` `shfl`/`vote`), or an operand the back end cannot read.
+    Implicit,
+}
+
+/// What an instruction computes, as far as the kernel-level checks need it: address
+/// provenance (is a register the map buffer's address plus an offset?) and warp masks
+/// (does a register hold the active mask?). Back ends describe only pointer-width
+/// (64-bit) arithmetic as [`Compute::Copy`] / [`Compute::Add`]; anything else is
+/// [`Compute::Opaque`], whose results are never addresses.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub enum Compute {
+    /// The defined registers hold new values (never an address the checks trust).
+    #[default]
+    Opaque,
+    /// `dst = src`: a pointer-width move, or a conversion that keeps a global address
+    /// (`cvta.to.global`).
+    Copy(String),
+    /// `dst = Σ addends + f(offsets)`: pointer-width integer addition, subtraction or
+    /// multiply-add. A register in `addends` is added as it is; one in `offsets` is
+    /// subtracted or multiplied (so the result is an address only when exactly one
+    /// addend is, and no offset is). Immediates are not listed.
+    Add {
+        /// Registers added unscaled.
+        addends: Vec<String>,
+        /// Registers subtracted or scaled.
+        offsets: Vec<String>,
+    },
+    /// A pointer-width load of the instruction's one memory operand into its one def.
+    LoadWord,
+    /// `activemask`: the def holds the mask of the lanes active at this instruction.
+    ActiveMask,
+    /// A warp collective (shuffle, vote, match, reduction, warp barrier, matrix
+    /// operation) over the lanes of its member mask.
+    Collective(Mask),
 }
 
 /// One instruction of the model.
@@ -85,6 +147,11 @@ pub struct Instr {
     pub flow: Flow,
     /// Memory accesses (a copy instruction may have two).
     pub mem: Vec<MemRef>,
+    /// The guard predicate, if the instruction is predicated (it is in `uses` too): its
+    /// defs then keep their old value in lanes where the guard is false.
+    pub guard: Option<String>,
+    /// What it computes, for address provenance and warp masks.
+    pub compute: Compute,
     /// The instruction as written, for messages and the sequence comparison.
     pub text: String,
     /// 1-based line in the assembly text.
@@ -105,6 +172,43 @@ pub enum Item {
     Instr(Instr),
 }
 
+/// One register declaration, located.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declaration {
+    /// The register (a range `%r<4>` is four declarations).
+    pub name: String,
+    /// Who declared it.
+    pub origin: Origin,
+    /// 1-based line of the declaration; 0 when the back end does not know it.
+    pub line: u32,
+}
+
+/// A declaration or directive that sizes a launch's on-chip resources: a shared variable
+/// (static, or `.extern` dynamic shared memory), a local variable, or a launch bound
+/// (`.maxntid`, `.reqntid`, `.minnctapersm`, `.maxnreg`, cluster dimensions, …).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resource {
+    /// What kind of resource it sizes.
+    pub kind: ResourceKind,
+    /// The declaration as written, whitespace collapsed, comments removed.
+    pub text: String,
+    /// Who wrote it.
+    pub origin: Origin,
+    /// 1-based line.
+    pub line: u32,
+}
+
+/// The kinds of [`Resource`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResourceKind {
+    /// A shared-memory variable, static or dynamic (`.extern .shared`).
+    Shared,
+    /// A local-memory variable (per-thread stack).
+    Local,
+    /// A launch bound or register limit of the kernel's header.
+    LaunchBound,
+}
+
 /// A kernel as the verifier sees it. Implemented by each back end for its parsed
 /// kernels, before and after splicing.
 pub trait KernelModel {
@@ -115,4 +219,26 @@ pub trait KernelModel {
     /// Registers declared in the body (e.g. PTX `.reg` declarations, `%r<4>` expanded
     /// to `%r0`..`%r3`) with who declared them.
     fn declared_registers(&self) -> Vec<(String, Origin)>;
+    /// The same declarations with their lines. The default gives every one line 0.
+    fn declarations(&self) -> Vec<Declaration> {
+        self.declared_registers()
+            .into_iter()
+            .map(|(name, origin)| Declaration {
+                name,
+                origin,
+                line: 0,
+            })
+            .collect()
+    }
+    /// The parameter the instrumenter appended to carry the map buffer's address, if
+    /// the kernel has one: the only parameter inserted code may load, and the only
+    /// source of an address inserted code may store through. The default is none.
+    fn map_param(&self) -> Option<String> {
+        None
+    }
+    /// The declarations and directives that size the launch's resources (shared and
+    /// local variables, launch bounds), in text order. The default is none.
+    fn resources(&self) -> Vec<Resource> {
+        Vec::new()
+    }
 }

@@ -6,16 +6,19 @@
 //! check stops the others, except that the dataflow is skipped for a probe over the
 //! budget (its cost is what the budget bounds, and the probe is rejected anyway).
 
+mod absint;
 mod cfg;
 mod defs;
-mod facts;
 #[cfg(test)]
 mod tests;
 
-use crate::{IrError, IrRule};
+use crate::smt::{self, Outcome, SymProbe};
+use crate::{IrError, IrRule, Method, Obligation, Verdict};
+use absint::Intervals;
 use cfg::ProbeCfg;
-use facts::{KnownNonZero, ValueFacts};
 use warptrace_ir::{Insn, MapKind, Probe, Program, Special, SpecialSource};
+
+pub(crate) use absint::special_range;
 
 /// The most IR instructions one probe may have. Hash updates are unrolled
 /// ([`warptrace_ir::HASH_MAX_PROBES`] tries each) when lowered, so this bounds the
@@ -24,19 +27,21 @@ pub(crate) const MAX_PROBE_INSNS: usize = 4096;
 
 /// Checks every probe of `program`; returns every violation, ordered by probe and then
 /// by instruction (probe-wide errors last).
-pub(crate) fn check_program(program: &Program) -> Vec<IrError> {
+pub(crate) fn check_program(program: &Program) -> (Vec<IrError>, Vec<Obligation>) {
     let mut errors = Vec::new();
+    let mut obligations = Vec::new();
     for (index, probe) in program.probes.iter().enumerate() {
         let mut report = ProbeReport {
             program,
             index,
             probe,
             errors: &mut errors,
+            obligations: &mut obligations,
         };
         check_probe(&mut report);
     }
     errors.sort_by_key(|e| (e.probe, e.insn.unwrap_or(usize::MAX)));
-    errors
+    (errors, obligations)
 }
 
 /// Collects the errors of one probe, locating each and adding its context.
@@ -45,6 +50,7 @@ pub(super) struct ProbeReport<'a> {
     index: usize,
     probe: &'a Probe,
     errors: &'a mut Vec<IrError>,
+    obligations: &'a mut Vec<Obligation>,
 }
 
 impl ProbeReport<'_> {
@@ -85,8 +91,8 @@ fn check_probe(report: &mut ProbeReport<'_>) {
     if within_budget {
         defs::check_def_before_use(report, &cfg);
     }
-    let facts = KnownNonZero::compute(&report.probe.insns, &cfg);
-    check_divisors(report, &facts);
+    let intervals = Intervals::compute(&report.probe.insns, &cfg);
+    check_divisors(report, &cfg, &intervals, within_budget);
 }
 
 /// `MapUsage`: every map, persistent register and format named exists; a hash update
@@ -293,23 +299,60 @@ fn check_host_only(report: &mut ProbeReport<'_>, i: usize, insn: &Insn) {
     }
 }
 
-/// `DivisorMayBeZero`: every division or remainder has a divisor `facts` proves
-/// non-zero.
-fn check_divisors(report: &mut ProbeReport<'_>, facts: &dyn ValueFacts) {
+/// `DivisorMayBeZero`: every division or remainder has a divisor proved non-zero at
+/// its width on every feasible path — by the intervals and known bits when they can, by
+/// z3 over the probe's symbolic execution when they cannot. A refutation carries the
+/// inputs (grid position, site operands, persistent registers) that make it zero.
+fn check_divisors(
+    report: &mut ProbeReport<'_>,
+    cfg: &ProbeCfg,
+    intervals: &Intervals,
+    within_budget: bool,
+) {
+    let mut sym: Option<SymProbe> = None;
     for (i, insn) in report.probe.insns.iter().enumerate() {
-        let Insn::Bin { op, b, .. } = insn else {
+        let Insn::Bin { op, width, b, .. } = insn else {
             continue;
         };
-        if op.divides() && facts.may_be_zero(i, *b) {
-            report.error(
-                Some(i),
-                IrRule::DivisorMayBeZero,
-                format!(
-                    "divisor {b} of {} may be zero ({})",
-                    op.mnemonic(),
-                    facts.describe()
-                ),
-            );
+        if !op.divides() || !cfg.is_reachable(i) {
+            continue;
         }
+        let name = format!("divisor of {} non-zero", op.mnemonic());
+        let location = format!("probe {}, insn {i}", report.index);
+        let known = intervals.value(i, *b, *width);
+        if known.is_none_or(|v| !v.may_be_zero()) {
+            report.obligations.push(Obligation {
+                name,
+                location,
+                method: Method::Intervals,
+                verdict: Verdict::Proved,
+                micros: 0,
+            });
+            continue;
+        }
+        let (outcome, micros) = if within_budget {
+            let sym = sym.get_or_insert_with(|| SymProbe::run(&report.probe.insns));
+            sym.may_be_zero(i, *b, *width)
+        } else {
+            (Outcome::Unknown("the probe is over budget".into()), 0)
+        };
+        let verdict = Verdict::from(&outcome);
+        report.obligations.push(Obligation {
+            name,
+            location,
+            method: Method::Smt,
+            verdict: verdict.clone(),
+            micros,
+        });
+        let why = match outcome {
+            Outcome::Proved => continue,
+            Outcome::Counterexample(values) => format!("z3: zero when {}", smt::render(&values)),
+            Outcome::Unknown(reason) => format!("neither intervals nor z3 proved it: {reason}"),
+        };
+        report.error(
+            Some(i),
+            IrRule::DivisorMayBeZero,
+            format!("divisor {b} of {} may be zero ({why})", op.mnemonic()),
+        );
     }
 }

@@ -460,3 +460,82 @@ fn a_non_zero_register_does_not_make_its_low_half_non_zero() {
     );
     rejects(&p, IrRule::DivisorMayBeZero, Some(3));
 }
+
+#[test]
+fn z3_proves_what_intervals_cannot() {
+    // ntid.x - tid.x >= 1 needs the relation tid.x < ntid.x.
+    let p = divisor_program(
+        "  1: r2 = sreg tid.x\n\
+         \x20 2: r4 = sreg ntid.x\n\
+         \x20 3: r1 = sub.64 r4, r2\n\
+         \x20 4: r3 = div.u.32 r0, r1\n\
+         \x20 5: map.update @m sum r3\n\
+         \x20 6: exit\n",
+    );
+    let v = verify_program(&p).expect("ntid.x - tid.x is never zero");
+    let o = v
+        .obligations()
+        .iter()
+        .find(|o| o.location == "probe 0, insn 4")
+        .expect("the divisor's obligation is recorded");
+    assert_eq!(o.method, crate::Method::Smt);
+    assert!(o.verdict.is_proved());
+}
+
+#[test]
+fn intervals_narrow_on_a_guard() {
+    // `if (x != 0) { smid / x }` with x a persistent register.
+    let p = Program::parse(
+        "map @m: hash(keys = 8) -> sum u64\n\
+         persistent %x\n\
+         \n\
+         probe 0: kernel:entry\n\
+         \x20 0: r0 = sreg smid\n\
+         \x20 1: r1 = load %x\n\
+         \x20 2: r2 = ne.64 r1, 0\n\
+         \x20 3: jz r2, 6\n\
+         \x20 4: r3 = div.u.64 r0, r1\n\
+         \x20 5: map.update @m sum r3\n\
+         \x20 6: exit\n",
+    )
+    .expect("parses");
+    let v = verify_program(&p).expect("the guard excludes zero");
+    assert!(v
+        .obligations()
+        .iter()
+        .any(|o| o.method == crate::Method::Intervals && o.location == "probe 0, insn 4"));
+}
+
+#[test]
+fn a_refuted_divisor_names_its_counterexample() {
+    let p = divisor_program(
+        "  1: r1 = sreg tid.x\n\
+         \x20 2: r3 = div.u.64 r0, r1\n\
+         \x20 3: map.update @m sum r3\n\
+         \x20 4: exit\n",
+    );
+    let e = rejects(&p, IrRule::DivisorMayBeZero, Some(2));
+    assert!(e.message.contains("z3: zero when"), "{e}");
+    assert!(e.message.contains("tid.x = 0x0"), "{e}");
+}
+
+#[test]
+fn a_64_bit_guard_does_not_protect_a_32_bit_division() {
+    // x = 1 << 32 passes `x != 0` and reaches `div.u.32` with a zero low half.
+    let p = Program::parse(
+        "map @m: hash(keys = 8) -> sum u64\n\
+         persistent %x\n\
+         \n\
+         probe 0: kernel:entry\n\
+         \x20 0: r0 = sreg smid\n\
+         \x20 1: r1 = load %x\n\
+         \x20 2: r2 = ne.64 r1, 0\n\
+         \x20 3: jz r2, 6\n\
+         \x20 4: r3 = div.u.32 r0, r1\n\
+         \x20 5: map.update @m sum r3\n\
+         \x20 6: exit\n",
+    )
+    .expect("parses");
+    let e = rejects(&p, IrRule::DivisorMayBeZero, Some(4));
+    assert!(e.message.contains("persistent 0 = 0x"), "{e}");
+}

@@ -2,8 +2,8 @@
 //!
 //! The rules, all on the spliced body in program order:
 //!
-//! 1. No inserted instruction exits, calls, traps, synchronizes the block or runs a warp
-//!    collective.
+//! 1. No inserted instruction exits, calls, traps or synchronizes the block (warp
+//!    collectives are `WarpCollective`'s, in `warp.rs`).
 //! 2. An inserted branch targets a label defined exactly once, by the same snippet,
 //!    after the branch, and every item between the branch and the label belongs to that
 //!    snippet (the branch skips only snippet code, never kernel code or another snippet).
@@ -20,9 +20,10 @@
 //! the original, and labels keep their place among the kernel items, so after contracting
 //! every run of inserted items each kernel instruction has exactly its original
 //! successors. A run cannot be entered other than by falling into its first item, since
-//! no kernel branch targets an inserted label.
+//! no kernel branch targets an inserted label. `cfg.rs` checks the same conclusion on
+//! the graphs themselves.
 
-use super::{describe, snippet_of, Body, Violations};
+use super::{describe, snippet_of, subject, Body, Finding, Violations};
 use crate::{Flow, Item, KernelRule, Origin};
 use std::collections::HashMap;
 
@@ -32,20 +33,38 @@ pub(super) fn check(spliced: &Body, out: &mut Violations) {
     for (pos, item) in spliced.items.iter().enumerate() {
         let Item::Instr(x) = item else { continue };
         let snippet = snippet_of(x.origin);
-        // The snippet at fault and the message.
+        // The snippet at fault, the message and what it would corrupt.
         let violation = match (&x.flow, snippet) {
-            (Flow::Next, _) => None,
+            (Flow::Next | Flow::WarpCollective, _) => None,
             (Flow::Branch { target, .. }, Some(s)) => {
-                inserted_branch(spliced, &labels, pos, s, target).map(|m| (snippet, m))
+                inserted_branch(spliced, &labels, pos, s, target).map(|(m, c)| (snippet, m, c))
             }
-            (Flow::Branch { target, .. }, None) => kernel_branch(&labels, target),
-            (flow, Some(_)) => Some((snippet, forbidden_flow(flow))),
+            (Flow::Branch { target, .. }, None) => {
+                kernel_branch(&labels, target).map(|(s, m)| (s, m, Some(x.text.clone())))
+            }
+            (flow, Some(_)) => Some((snippet, forbidden_flow(flow), next_kernel(spliced, pos))),
             (_, None) => None,
         };
-        if let Some((at_fault, message)) = violation {
-            out.push(KernelRule::ControlFlow, at_fault, x.line, &x.text, message);
+        if let Some((at_fault, message, corrupts)) = violation {
+            out.push(Finding {
+                rule: KernelRule::ControlFlow,
+                snippet: at_fault,
+                line: x.line,
+                text: &x.text,
+                message,
+                corrupts,
+            });
         }
     }
+}
+
+/// The first kernel instruction after item `pos`: the one inserted code at `pos` must
+/// fall into.
+fn next_kernel(body: &Body, pos: usize) -> Option<String> {
+    body.items[pos + 1..].iter().find_map(|item| match item {
+        Item::Instr(x) if x.origin == Origin::Kernel => Some(x.text.clone()),
+        _ => None,
+    })
 }
 
 /// Every definition of each label name: (item index, origin).
@@ -85,13 +104,16 @@ fn check_inserted_labels(
             } else {
                 "another label"
             };
-            out.push(
-                KernelRule::ControlFlow,
-                Some(snippet),
-                body.item_line(pos),
-                &format!("{name}:"),
-                format!("inserted label `{name}` reuses the name of {whose} ({count} definitions)"),
-            );
+            out.push(Finding {
+                rule: KernelRule::ControlFlow,
+                snippet: Some(snippet),
+                line: body.item_line(pos),
+                text: &format!("{name}:"),
+                message: format!(
+                    "inserted label `{name}` reuses the name of {whose} ({count} definitions)"
+                ),
+                corrupts: Some(name.clone()),
+            });
         }
     }
 }
@@ -103,51 +125,63 @@ fn forbidden_flow(flow: &Flow) -> String {
         Flow::Call => "calls a function",
         Flow::Trap => "traps",
         Flow::Barrier => "synchronizes the block at a barrier",
-        Flow::WarpCollective => "runs a warp collective",
-        Flow::Next | Flow::Branch { .. } => "changes control flow",
+        Flow::Next | Flow::Branch { .. } | Flow::WarpCollective => "changes control flow",
     };
     format!("inserted instruction {what}; probes may only fall through or branch forward within their snippet")
 }
 
-/// Rule 2 (and 4) for the branch at `pos` of snippet `snippet`.
+/// Rule 2 (and 4) for the branch at `pos` of snippet `snippet`: the message and the
+/// kernel label or instruction at stake.
 fn inserted_branch(
     body: &Body,
     labels: &HashMap<&str, Vec<(usize, Origin)>>,
     pos: usize,
     snippet: u32,
     target: &str,
-) -> Option<String> {
+) -> Option<(String, Option<String>)> {
     let defs = labels.get(target).map_or(&[][..], Vec::as_slice);
     let (label_pos, origin) = match defs {
         [] => {
-            return Some(format!(
-                "branch target `{target}` is not a label of the kernel"
+            return Some((
+                format!("branch target `{target}` is not a label of the kernel"),
+                next_kernel(body, pos),
             ))
         }
         [one] => *one,
         _ => {
-            return Some(format!(
-                "branch target `{target}` is defined {} times; its destination is ambiguous",
-                defs.len()
+            return Some((
+                format!(
+                    "branch target `{target}` is defined {} times; its destination is ambiguous",
+                    defs.len()
+                ),
+                Some(target.to_string()),
             ))
         }
     };
     match snippet_of(origin) {
         None => {
-            return Some(format!(
-                "inserted branch leaves snippet {snippet} for kernel label `{target}`"
+            return Some((
+                format!("inserted branch leaves snippet {snippet} for kernel label `{target}`"),
+                Some(target.to_string()),
             ))
         }
         Some(other) if other != snippet => {
-            return Some(format!(
-                "inserted branch leaves snippet {snippet} for label `{target}` of snippet {other}"
+            return Some((
+                format!(
+                    "inserted branch leaves snippet {snippet} for label `{target}` of snippet \
+                     {other}"
+                ),
+                next_kernel(body, pos),
             ))
         }
         Some(_) => {}
     }
     if label_pos < pos {
-        return Some(format!(
-            "inserted branch goes backwards to `{target}`; snippet branches must go forward"
+        return Some((
+            format!(
+                "inserted branch goes backwards to `{target}`; snippet branches must go forward"
+            ),
+            next_kernel(body, pos),
         ));
     }
     let own = Origin::Inserted { snippet };
@@ -158,9 +192,12 @@ fn inserted_branch(
             Item::Instr(x) => x.origin != own,
         });
     skipped.map(|item| {
-        format!(
-            "inserted branch to `{target}` jumps over {} outside snippet {snippet}",
-            describe(item)
+        (
+            format!(
+                "inserted branch to `{target}` jumps over {} outside snippet {snippet}",
+                describe(item)
+            ),
+            Some(subject(item)),
         )
     })
 }

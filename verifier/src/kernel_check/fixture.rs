@@ -2,8 +2,8 @@
 //! clean splice, and helpers to edit it before lines are numbered.
 
 use crate::{
-    verify_kernel, Access, Flow, Instr, Item, KernelModel, KernelRule, KernelViolation, MemRef,
-    Origin, Space,
+    verify_kernel, Access, Addr, Compute, Flow, Instr, Item, KernelModel, KernelRule,
+    KernelViolation, Mask, MemRef, Origin, Resource, ResourceKind, Space,
 };
 
 /// A kernel model written out by hand.
@@ -11,6 +11,8 @@ use crate::{
 pub(super) struct Fixture {
     pub(super) items: Vec<Item>,
     pub(super) declared: Vec<(String, Origin)>,
+    pub(super) map_param: Option<String>,
+    pub(super) resources: Vec<Resource>,
 }
 
 impl KernelModel for Fixture {
@@ -23,17 +25,32 @@ impl KernelModel for Fixture {
     fn declared_registers(&self) -> Vec<(String, Origin)> {
         self.declared.clone()
     }
+    fn map_param(&self) -> Option<String> {
+        self.map_param.clone()
+    }
+    fn resources(&self) -> Vec<Resource> {
+        self.resources.clone()
+    }
 }
 
+/// The map parameter of the spliced fixture.
+pub(super) const MAP_PARAM: &str = "__wt_maps";
+
 impl Fixture {
-    /// A body whose items sit on lines 1, 2, … (labels take a line too).
+    /// A body whose items sit on lines 1, 2, … (labels take a line too), with the
+    /// kernel's shared array and launch bound.
     pub(super) fn numbered(mut items: Vec<Item>, declared: Vec<(String, Origin)>) -> Fixture {
         for (i, item) in items.iter_mut().enumerate() {
             if let Item::Instr(x) = item {
                 x.line = i as u32 + 1;
             }
         }
-        Fixture { items, declared }
+        Fixture {
+            items,
+            declared,
+            map_param: None,
+            resources: kernel_resources(),
+        }
     }
 
     /// The line of the instruction whose text is `text`.
@@ -58,24 +75,97 @@ pub(super) fn names(regs: &[&str]) -> Vec<String> {
     regs.iter().map(|r| r.to_string()).collect()
 }
 
+/// The kernel's declared shared array and its launch bound.
+pub(super) fn kernel_resources() -> Vec<Resource> {
+    vec![
+        Resource {
+            kind: ResourceKind::LaunchBound,
+            text: ".reqntid 128".into(),
+            origin: K,
+            line: 0,
+        },
+        Resource {
+            kind: ResourceKind::Shared,
+            text: ".shared .align 4 .b8 smem[512];".into(),
+            origin: K,
+            line: 0,
+        },
+    ]
+}
+
+/// An instruction; a leading `@%p`/`@!%p` in `text` is its guard.
 pub(super) fn op(origin: Origin, text: &str, defs: &[&str], uses: &[&str]) -> Item {
+    let guard = text
+        .strip_prefix('@')
+        .and_then(|g| g.split_whitespace().next())
+        .map(|g| g.trim_start_matches('!').to_string());
     Item::Instr(Instr {
         origin,
         defs: names(defs),
         uses: names(uses),
         flow: Flow::Next,
         mem: Vec::new(),
+        guard,
+        compute: Compute::Opaque,
         text: text.to_string(),
         line: 0,
     })
 }
 
+/// The address inside the brackets of `text`, decoded like a back end would.
+fn addr_of(text: &str) -> Addr {
+    let Some(inner) = text.split_once('[').and_then(|(_, r)| r.split_once(']')) else {
+        return Addr::Unknown;
+    };
+    let base = inner.0.split('+').next().unwrap_or("").trim();
+    match base.chars().next() {
+        Some('%') => Addr::Reg(base.to_string()),
+        Some(c) if c.is_ascii_digit() => Addr::Absolute,
+        Some(_) => Addr::Symbol(base.to_string()),
+        None => Addr::Unknown,
+    }
+}
+
+/// Adds a memory access (its address read from the text) to `item`; a pointer-wide
+/// scalar load is [`Compute::LoadWord`].
 pub(super) fn mem(item: Item, space: Space, access: Access) -> Item {
     let Item::Instr(mut x) = item else {
         panic!("not an instruction")
     };
-    x.mem.push(MemRef { space, access });
+    let addr = addr_of(&x.text);
+    x.mem.push(MemRef {
+        space,
+        access,
+        addr,
+    });
+    let wide = x.text.contains(".u64 ") || x.text.contains(".b64 ");
+    if access == Access::Load && wide && x.defs.len() == 1 {
+        x.compute = Compute::LoadWord;
+    }
     Item::Instr(x)
+}
+
+/// Sets what `item` computes.
+pub(super) fn compute(item: Item, compute: Compute) -> Item {
+    let Item::Instr(mut x) = item else {
+        panic!("not an instruction")
+    };
+    x.compute = compute;
+    Item::Instr(x)
+}
+
+/// A warp collective of snippet `origin` with member mask `mask`.
+pub(super) fn collective(
+    origin: Origin,
+    text: &str,
+    defs: &[&str],
+    uses: &[&str],
+    mask: Mask,
+) -> Item {
+    compute(
+        flow(op(origin, text, defs, uses), Flow::WarpCollective),
+        Compute::Collective(mask),
+    )
 }
 
 pub(super) fn flow(item: Item, flow: Flow) -> Item {
@@ -218,7 +308,9 @@ pub(super) fn spliced_with(edit: impl FnOnce(&mut Vec<Item>)) -> Fixture {
         .into_iter()
         .chain(inserted_declared())
         .collect();
-    Fixture::numbered(items, declared)
+    let mut f = Fixture::numbered(items, declared);
+    f.map_param = Some(MAP_PARAM.to_string());
+    f
 }
 
 /// Inserts `new` into `items` just before the instruction `before`.

@@ -3,17 +3,33 @@
 //! The checks see only the target-neutral [`KernelModel`]; each rule lives in its own
 //! module and pushes into one [`Violations`] list, so every violation of every rule is
 //! reported. The list is ordered by line.
+//!
+//! | module | rule |
+//! |---|---|
+//! | `registers` | `RegisterIsolation` |
+//! | `control_flow` | `ControlFlow` (linear rules, located) |
+//! | `cfg` | `ControlFlow` (the contracted control-flow graph equals the original's) |
+//! | `memory`, `provenance` | `SharedMemory` (accesses), `MemorySafety` |
+//! | `resources` | `SharedMemory` (shared sizes, launch bounds), `MemorySafety` (local) |
+//! | `warp` | `WarpCollective` |
+//! | `preserved` | `KernelPreserved` |
 
+mod cfg;
 mod control_flow;
 #[cfg(test)]
 mod fixture;
 mod memory;
 mod preserved;
+mod provenance;
 mod registers;
+mod resources;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_flow;
+mod warp;
 
-use crate::{Item, KernelModel, KernelRule, KernelViolation, Origin};
+use crate::{Declaration, Item, KernelModel, KernelRule, KernelViolation, Origin, Resource};
 
 /// Checks `spliced` against `original`; returns every violation found.
 pub(crate) fn check_kernel(
@@ -26,10 +42,24 @@ pub(crate) fn check_kernel(
         kernel: spliced.name.clone(),
         list: Vec::new(),
     };
+    let graph = cfg::Cfg::build(&spliced);
     registers::check(&original, &spliced, &mut out);
     control_flow::check(&spliced, &mut out);
-    memory::check(&spliced, &mut out);
+    memory::check(&spliced, &graph, &mut out);
+    resources::check(&original, &spliced, &mut out);
+    warp::check(&spliced, &mut out);
     preserved::check(&original, &spliced, &mut out);
+    // The graph comparison re-proves what the linear control-flow rules and
+    // `KernelPreserved` establish; when they found something it would only repeat it.
+    let linear = out.list.iter().any(|v| {
+        matches!(
+            v.rule,
+            KernelRule::ControlFlow | KernelRule::KernelPreserved
+        )
+    });
+    if !linear {
+        cfg::check(&original, &spliced, &graph, &mut out);
+    }
     out.list.sort_by_key(|v| v.line);
     out.list
 }
@@ -39,7 +69,9 @@ pub(crate) fn check_kernel(
 pub(super) struct Body {
     name: String,
     items: Vec<Item>,
-    declared: Vec<(String, Origin)>,
+    declared: Vec<Declaration>,
+    map_param: Option<String>,
+    resources: Vec<Resource>,
 }
 
 impl Body {
@@ -47,7 +79,9 @@ impl Body {
         Body {
             name: model.kernel_name().to_string(),
             items: model.items(),
-            declared: model.declared_registers(),
+            declared: model.declarations(),
+            map_param: model.map_param(),
+            resources: model.resources(),
         }
     }
 
@@ -92,6 +126,26 @@ pub(super) fn describe(item: &Item) -> String {
     }
 }
 
+/// What an item is, for [`KernelViolation::corrupts`]: the label's name or the
+/// instruction's text.
+pub(super) fn subject(item: &Item) -> String {
+    match item {
+        Item::Label { name, .. } => name.clone(),
+        Item::Instr(x) => x.text.clone(),
+    }
+}
+
+/// One violation before the kernel's name is attached.
+#[derive(Debug)]
+pub(super) struct Finding<'a> {
+    pub rule: KernelRule,
+    pub snippet: Option<u32>,
+    pub line: u32,
+    pub text: &'a str,
+    pub message: String,
+    pub corrupts: Option<String>,
+}
+
 /// The violations found so far for one kernel.
 #[derive(Debug)]
 pub(super) struct Violations {
@@ -101,21 +155,15 @@ pub(super) struct Violations {
 
 impl Violations {
     /// Records one violation.
-    pub(super) fn push(
-        &mut self,
-        rule: KernelRule,
-        snippet: Option<u32>,
-        line: u32,
-        text: &str,
-        message: String,
-    ) {
+    pub(super) fn push(&mut self, f: Finding<'_>) {
         self.list.push(KernelViolation {
-            rule,
+            rule: f.rule,
             kernel: self.kernel.clone(),
-            snippet,
-            line,
-            text: text.to_string(),
-            message,
+            snippet: f.snippet,
+            line: f.line,
+            text: f.text.to_string(),
+            message: f.message,
+            corrupts: f.corrupts,
         });
     }
 }

@@ -4,11 +4,12 @@
 //! instructions by text, defs, uses, control flow and memory accesses (not by line:
 //! splicing moves lines). The first divergence is reported, at the spliced line, and
 //! said to be a dropped, moved or changed item where that can be told. The registers
-//! declared with kernel origin must be the same set.
+//! declared with kernel origin must be the same set; a missing declaration is reported
+//! at line 0 (it has no line in the spliced kernel), an extra one at its own line.
 
-use super::{describe, Body, Violations};
+use super::{describe, Body, Finding, Violations};
 use crate::{Item, KernelRule, Origin};
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 pub(super) fn check(original: &Body, spliced: &Body, out: &mut Violations) {
     check_items(original, spliced, out);
@@ -41,6 +42,8 @@ fn same(a: &Item, b: &Item) -> bool {
                 && x.uses == y.uses
                 && x.flow == y.flow
                 && x.mem == y.mem
+                && x.guard == y.guard
+                && x.compute == y.compute
         }
         _ => false,
     }
@@ -75,41 +78,44 @@ fn check_items(original: &Body, spliced: &Body, out: &mut Violations) {
                 (false, true) => "dropped",
                 (false, false) => "changed",
             };
-            out.push(
-                KernelRule::KernelPreserved,
-                None,
-                spliced.item_line(*pos),
-                &text(found),
-                format!(
+            out.push(Finding {
+                rule: KernelRule::KernelPreserved,
+                snippet: None,
+                line: spliced.item_line(*pos),
+                text: &text(found),
+                message: format!(
                     "kernel item {} (original line {}) is {how}: the spliced kernel has {} in \
                      its place",
                     describe_original(expected),
                     original.item_line(before[k].0),
                     describe(found)
                 ),
-            );
+                corrupts: Some(text(expected)),
+            });
         }
-        (Some((index, expected)), None) => out.push(
-            KernelRule::KernelPreserved,
-            None,
-            spliced.item_line(spliced.items.len()),
-            &text(expected),
-            format!(
+        (Some((index, expected)), None) => out.push(Finding {
+            rule: KernelRule::KernelPreserved,
+            snippet: None,
+            line: spliced.item_line(spliced.items.len()),
+            text: &text(expected),
+            message: format!(
                 "kernel item {} (original line {}) is missing from the end of the spliced kernel",
                 describe_original(expected),
                 original.item_line(*index)
             ),
-        ),
-        (None, Some((pos, extra))) => out.push(
-            KernelRule::KernelPreserved,
-            None,
-            spliced.item_line(*pos),
-            &text(extra),
-            format!(
+            corrupts: Some(text(expected)),
+        }),
+        (None, Some((pos, extra))) => out.push(Finding {
+            rule: KernelRule::KernelPreserved,
+            snippet: None,
+            line: spliced.item_line(*pos),
+            text: &text(extra),
+            message: format!(
                 "{} is marked as kernel code but the original kernel ends before it",
                 describe(extra)
             ),
-        ),
+            corrupts: Some(text(extra)),
+        }),
         (None, None) => {}
     }
 }
@@ -123,34 +129,39 @@ fn describe_original(item: &Item) -> String {
 }
 
 fn check_declarations(original: &Body, spliced: &Body, out: &mut Violations) {
-    let declared = |body: &Body| -> BTreeSet<String> {
+    let declared = |body: &Body| -> BTreeMap<String, u32> {
         body.declared
             .iter()
-            .filter(|(_, o)| *o == Origin::Kernel)
-            .map(|(name, _)| name.clone())
+            .filter(|d| d.origin == Origin::Kernel)
+            .map(|d| (d.name.clone(), d.line))
             .collect()
     };
     let before = declared(original);
     let after = declared(spliced);
-    for name in before.difference(&after) {
-        out.push(
-            KernelRule::KernelPreserved,
-            None,
-            0,
-            &format!("declaration of {name}"),
-            format!("kernel register `{name}` is no longer declared (declarations carry no line)"),
-        );
-    }
-    for name in after.difference(&before) {
-        out.push(
-            KernelRule::KernelPreserved,
-            None,
-            0,
-            &format!("declaration of {name}"),
-            format!(
-                "`{name}` is declared with kernel origin but the original kernel does not declare \
-                 it (declarations carry no line)"
+    for name in before.keys().filter(|n| !after.contains_key(*n)) {
+        out.push(Finding {
+            rule: KernelRule::KernelPreserved,
+            snippet: None,
+            line: 0,
+            text: &format!("declaration of {name}"),
+            message: format!(
+                "kernel register `{name}` (declared on original line {}) is no longer declared",
+                before[name]
             ),
-        );
+            corrupts: Some(name.clone()),
+        });
+    }
+    for (name, line) in after.iter().filter(|(n, _)| !before.contains_key(*n)) {
+        out.push(Finding {
+            rule: KernelRule::KernelPreserved,
+            snippet: None,
+            line: *line,
+            text: &format!("declaration of {name}"),
+            message: format!(
+                "`{name}` is declared with kernel origin but the original kernel does not declare \
+                 it"
+            ),
+            corrupts: Some(name.clone()),
+        });
     }
 }

@@ -8,7 +8,7 @@
 //! included, as the model lists them — must lie outside the set, and no inserted
 //! declaration may redeclare one (a redeclaration in a nested scope would shadow it).
 
-use super::{snippet_of, Body, Violations};
+use super::{snippet_of, Body, Finding, Violations};
 use crate::{Item, KernelRule, Origin};
 use std::collections::BTreeSet;
 
@@ -17,8 +17,8 @@ pub(super) fn kernel_registers(original: &Body) -> BTreeSet<&str> {
     let declared = original
         .declared
         .iter()
-        .filter(|(_, origin)| *origin == Origin::Kernel)
-        .map(|(name, _)| name.as_str());
+        .filter(|d| d.origin == Origin::Kernel)
+        .map(|d| d.name.as_str());
     let touched = original.items.iter().flat_map(|item| match item {
         Item::Instr(x) if x.origin == Origin::Kernel => {
             x.defs.iter().chain(&x.uses).map(String::as_str).collect()
@@ -44,31 +44,40 @@ pub(super) fn check(original: &Body, spliced: &Body, out: &mut Violations) {
         clobbered.sort_unstable();
         clobbered.dedup();
         for reg in clobbered {
-            out.push(
-                KernelRule::RegisterIsolation,
-                Some(snippet),
-                x.line,
-                &x.text,
-                format!("inserted instruction writes kernel register `{reg}`"),
-            );
+            out.push(Finding {
+                rule: KernelRule::RegisterIsolation,
+                snippet: Some(snippet),
+                line: x.line,
+                text: &x.text,
+                message: format!("inserted instruction writes kernel register `{reg}`"),
+                corrupts: Some(reg.to_string()),
+            });
         }
     }
-    for (name, origin) in &spliced.declared {
-        let Some(snippet) = snippet_of(*origin) else {
+    for d in &spliced.declared {
+        let Some(snippet) = snippet_of(d.origin) else {
             continue;
         };
-        if kernel.contains(name.as_str()) {
-            let line = spliced.snippet_line(snippet);
-            out.push(
-                KernelRule::RegisterIsolation,
-                Some(snippet),
+        if kernel.contains(d.name.as_str()) {
+            let (line, at) = if d.line > 0 {
+                (d.line, "")
+            } else {
+                (
+                    spliced.snippet_line(snippet),
+                    " (reported at the snippet's first instruction)",
+                )
+            };
+            out.push(Finding {
+                rule: KernelRule::RegisterIsolation,
+                snippet: Some(snippet),
                 line,
-                &format!("declaration of {name}"),
-                format!(
-                    "snippet {snippet} redeclares kernel register `{name}` (reported at the \
-                     snippet's first instruction)"
+                text: &format!("declaration of {}", d.name),
+                message: format!(
+                    "snippet {snippet} redeclares kernel register `{}`{at}",
+                    d.name
                 ),
-            );
+                corrupts: Some(d.name.clone()),
+            });
         }
     }
 }

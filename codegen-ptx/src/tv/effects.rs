@@ -1,0 +1,390 @@
+//! The obligations about memory operations (`aggregate::combine`, `hashmap::map_update`,
+//! `ring::append`): the snippet's operations, in text order, against the ones the IR
+//! semantics calls for — same operations, equivalent guards, and under each guard the
+//! same addresses and operands.
+
+use super::check::{inputs, operand, refuted};
+use super::ir::{self, WordKind};
+use super::obligations::{hash_layout, ring_layout, VALUE_OFFSET};
+use super::prove::{prove, Goal};
+use super::ptx::{self, Exec, Val};
+use super::TvOutcome;
+use warptrace_ir::{Aggregation, Operand, Overflow, ValueKind, HASH_MAX_PROBES};
+use z3::ast::{Ast, Bool, BV};
+
+/// The PTX operation of a value-word combination.
+fn word_op(kind: WordKind) -> &'static str {
+    match kind {
+        WordKind::Add => "red.global.add.u64",
+        WordKind::Max => "red.global.max.u64",
+        WordKind::Exchange => "atom.global.exch.b64",
+    }
+}
+
+fn agg_operand(agg: Aggregation) -> Option<Operand> {
+    match agg {
+        Aggregation::Count => None,
+        Aggregation::Sum(x)
+        | Aggregation::Min(x)
+        | Aggregation::Max(x)
+        | Aggregation::Avg(x)
+        | Aggregation::Stats(x)
+        | Aggregation::Hist(x)
+        | Aggregation::Lhist(x)
+        | Aggregation::Assign(x) => Some(x),
+    }
+}
+
+/// An address that depends on which of disjoint cases holds (`None`: always).
+type Cases = Vec<(Option<Bool>, BV)>;
+
+fn shift(cases: &Cases, by: &BV) -> Cases {
+    cases
+        .iter()
+        .map(|(c, a)| (c.clone(), a.bvadd(by)))
+        .collect()
+}
+
+/// A memory operation the IR semantics calls for.
+struct SpecEffect {
+    guard: Bool,
+    op: &'static str,
+    addr: Cases,
+    vals: Vec<BV>,
+    /// Whether the goals about it may use the abstraction of `effects`' `slots`.
+    at_slot: bool,
+}
+
+/// The value-word operations of `agg` on the slot at `slot`.
+fn combine_spec(
+    agg: Aggregation,
+    value: &ValueKind,
+    slot: &Cases,
+    value_offset: u64,
+    guard: &Bool,
+) -> Option<Vec<SpecEffect>> {
+    let x = agg_operand(agg).map(|o| operand(&o));
+    let ops = ir::word_ops(agg, x.as_ref(), value)?;
+    Some(
+        ops.into_iter()
+            .map(|(word, kind, v)| SpecEffect {
+                guard: guard.clone(),
+                op: word_op(kind),
+                addr: shift(
+                    slot,
+                    &BV::from_u64(value_offset, 64).bvadd(word.bvmul(BV::from_u64(8, 64))),
+                ),
+                vals: vec![v],
+                at_slot: true,
+            })
+            .collect(),
+    )
+}
+
+/// Compares the snippet's memory operations with `spec`, in order: same operations,
+/// equivalent guards, and under each guard the same address and operands. Spec effects
+/// whose guard is false (paths the emitter folds away) are dropped first.
+///
+/// Abstractions (each a term and a fresh constant replacing it): proving a goal for
+/// every value of the constant proves it for the term, so they are sound; they keep work
+/// out of the bit-blasted problem wherever the snippet computes exactly the same term.
+/// `slots` apply to the goals of effects `at_slot` only (they name snippet terms whose
+/// equality with the IR's is proved by other goals), then `everywhere` to all goals.
+fn effects(
+    exec: &Exec,
+    spec: Vec<SpecEffect>,
+    slots: &[(BV, BV)],
+    everywhere: &[(BV, BV)],
+) -> TvOutcome {
+    let spec: Vec<SpecEffect> = spec
+        .into_iter()
+        .filter(|e| e.guard.simplify().as_bool() != Some(false))
+        .collect();
+    let got: Vec<&ptx::Effect> = exec
+        .effects
+        .iter()
+        .filter(|e| e.guard.simplify().as_bool() != Some(false))
+        .collect();
+    let names = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(", ");
+    if got.len() != spec.len() || got.iter().zip(&spec).any(|(g, s)| g.op != s.op) {
+        return refuted(format!(
+            "memory operations differ: the snippet does [{}], the IR calls for [{}]",
+            names(&mut got.iter().map(|e| e.op.clone())),
+            names(&mut spec.iter().map(|e| e.op.to_string())),
+        ));
+    }
+    let mut goals = Vec::new();
+    let substitute = |holds: &Bool, list: &[(BV, BV)]| {
+        if list.is_empty() {
+            return holds.clone();
+        }
+        let p: Vec<(&BV, &BV)> = list.iter().map(|(t, c)| (t, c)).collect();
+        holds.substitute(&p)
+    };
+    for (i, (g, s)) in got.iter().zip(&spec).enumerate() {
+        let first = goals.len();
+        goals.push(Goal {
+            label: format!(
+                "operation {i} ({}) happens exactly when the IR's does",
+                s.op
+            ),
+            holds: g.guard.iff(&s.guard),
+            sides: vec![
+                ("ptx".into(), Val::Pred(g.guard.clone())),
+                ("ir".into(), Val::Pred(s.guard.clone())),
+            ],
+        });
+        let addr = match (&g.addr, s.addr.is_empty()) {
+            (None, true) => continue, // a fence
+            (Some(a), false) => a,
+            _ => return refuted(format!("operation {i} ({}): address differs", s.op)),
+        };
+        for (case, a) in &s.addr {
+            let when = match case {
+                Some(c) => Bool::and(&[&s.guard, c]),
+                None => s.guard.clone(),
+            };
+            goals.push(Goal::eq(
+                format!("operation {i} ({}) address", s.op),
+                addr,
+                a,
+                Some(&when),
+            ));
+        }
+        if g.vals.len() != s.vals.len()
+            || g.vals
+                .iter()
+                .zip(&s.vals)
+                .any(|(a, b)| a.get_size() != b.get_size())
+        {
+            return refuted(format!(
+                "operation {i} ({}): operand count or width differs",
+                s.op
+            ));
+        }
+        for (j, (a, b)) in g.vals.iter().zip(&s.vals).enumerate() {
+            goals.push(Goal::eq(
+                format!("operation {i} ({}) operand {j}", s.op),
+                a,
+                b,
+                Some(&s.guard),
+            ));
+        }
+        for goal in &mut goals[first..] {
+            if s.at_slot {
+                goal.holds = substitute(&goal.holds, slots);
+            }
+            goal.holds = substitute(&goal.holds, everywhere);
+        }
+    }
+    prove(&[], &goals, &inputs(exec))
+}
+
+pub(super) fn combine(agg: Aggregation, value: &ValueKind, exec: &Exec) -> TvOutcome {
+    let slot = vec![(None, BV::new_const(crate::lower::reg("t", 2), 64))];
+    let Some(spec) = combine_spec(agg, value, &slot, VALUE_OFFSET, &Bool::from_bool(true)) else {
+        return TvOutcome::Unknown {
+            reason: "the aggregation does not fit the value".into(),
+        };
+    };
+    effects(exec, spec, &[], &[])
+}
+
+pub(super) fn hash(
+    keys: &[Operand],
+    capacity: u32,
+    agg: Aggregation,
+    value: &ValueKind,
+    exec: &Exec,
+) -> TvOutcome {
+    let layout = hash_layout(keys.len(), capacity, value);
+    let Some(region) = layout.regions.first() else {
+        return TvOutcome::Unknown {
+            reason: "no region".into(),
+        };
+    };
+    let k = |v: u64| BV::from_u64(v, 64);
+    let base = BV::new_const(crate::lower::BASE, 64);
+    let key_vals: Vec<BV> = keys.iter().map(operand).collect();
+    let tag = ir::tag(&key_vals);
+    let slot_addr = |i: &BV| {
+        base.bvadd(k(region.slots_offset))
+            .bvadd(i.bvmul(k(region.slot_bytes())))
+    };
+    let zero = tag.eq(k(0));
+    let mut spec = Vec::new();
+    let mut live = zero.not();
+    let mut hits: Vec<(Bool, Bool, BV)> = Vec::new();
+    for j in 0..HASH_MAX_PROBES {
+        let probe = if j == 0 {
+            tag.clone()
+        } else {
+            ir::add(&tag, &k(u64::from(j)))
+        };
+        let idx = probe.bvurem(k(u64::from(capacity)));
+        let addr = slot_addr(&idx);
+        let old = BV::new_const(format!("atom#{j}"), 64);
+        spec.push(SpecEffect {
+            guard: live.clone(),
+            op: "atom.global.cas.b64",
+            addr: vec![(None, addr.clone())],
+            vals: vec![k(0), tag.clone()],
+            at_slot: false,
+        });
+        let claim = Bool::and(&[&live, &old.eq(k(0))]);
+        let found = Bool::and(&[&live, &old.eq(k(0)).not(), &old.eq(&tag)]);
+        live = Bool::and(&[&live, &old.eq(k(0)).not(), &old.eq(&tag).not()]);
+        hits.push((claim, found, addr));
+    }
+    spec.push(SpecEffect {
+        guard: live,
+        op: "red.global.add.u64",
+        addr: vec![(None, base.bvadd(k(region.drops_offset)))],
+        vals: vec![k(1)],
+        at_slot: false,
+    });
+    let zero_slot = slot_addr(&k(u64::from(capacity)));
+    spec.push(SpecEffect {
+        guard: zero.clone(),
+        op: "st.global.u64",
+        addr: vec![(None, zero_slot.clone())],
+        vals: vec![k(1)],
+        at_slot: false,
+    });
+    let mut claimed: Vec<&Bool> = vec![&zero];
+    claimed.extend(hits.iter().map(|h| &h.0));
+    let claimed = Bool::or(&claimed);
+    // The slot: the extra one for tag 0, else the probe that claimed or found it. Its
+    // address is the IR's (`addr`), or, when the snippet has its eight CAS, the address
+    // of the snippet's CAS `j` — equal to the IR's by the goals of that CAS — abstracted
+    // to a constant `slot#j` in the goals of the later operations.
+    let cas: Vec<&BV> = exec
+        .effects
+        .iter()
+        .filter(|e| e.op == "atom.global.cas.b64")
+        .filter_map(|e| e.addr.as_ref())
+        .collect();
+    let use_cas = cas.len() == hits.len();
+    let mut slots = Vec::new();
+    let mut slot: Cases = vec![(Some(zero.clone()), zero_slot)];
+    for (j, (claim, found, addr)) in hits.iter().enumerate() {
+        let a = match cas.get(j) {
+            Some(&a) if use_cas => {
+                slots.push((a.clone(), BV::new_const(format!("slot#{j}"), 64)));
+                a.clone()
+            }
+            _ => addr.clone(),
+        };
+        slot.push((Some(Bool::or(&[claim, found])), a));
+    }
+    for (n, key) in key_vals.iter().enumerate() {
+        spec.push(SpecEffect {
+            guard: claimed.clone(),
+            op: "st.global.u64",
+            addr: shift(&slot, &k(8 * (n as u64 + 1))),
+            vals: vec![key.clone()],
+            at_slot: true,
+        });
+    }
+    let mut added: Vec<&Bool> = vec![&claimed];
+    added.extend(hits.iter().map(|h| &h.1));
+    let added = Bool::or(&added);
+    let Some(words) = combine_spec(agg, value, &slot, region.value_offset_in_slot(), &added) else {
+        return TvOutcome::Unknown {
+            reason: "the aggregation does not fit the value".into(),
+        };
+    };
+    spec.extend(words);
+    let everywhere = if keys.iter().any(|k| matches!(k, Operand::Reg(_))) {
+        vec![(tag.clone(), BV::new_const("tag", 64))]
+    } else {
+        Vec::new()
+    };
+    effects(exec, spec, &slots, &everywhere)
+}
+
+pub(super) fn ring(
+    fields: &[Operand],
+    capacity: u32,
+    overflow: Overflow,
+    exec: &Exec,
+) -> TvOutcome {
+    let layout = ring_layout(fields.len(), capacity, overflow);
+    let Some(region) = layout.regions.first() else {
+        return TvOutcome::Unknown {
+            reason: "no region".into(),
+        };
+    };
+    let k = |v: u64| BV::from_u64(v, 64);
+    let base = BV::new_const(crate::lower::BASE, 64);
+    let cursor = base.bvadd(k(region.slots_offset));
+    let drops = base.bvadd(k(region.drops_offset));
+    let n = BV::new_const("atom#0", 64);
+    let always = Bool::from_bool(true);
+    let effect =
+        |guard: &Bool, op: &'static str, addr: Option<BV>, vals: Vec<BV>, at: bool| SpecEffect {
+            guard: guard.clone(),
+            op,
+            addr: addr.map(|a| vec![(None, a)]).unwrap_or_default(),
+            vals,
+            at_slot: at,
+        };
+    let mut spec = vec![effect(
+        &always,
+        "atom.global.add.u64",
+        Some(cursor.clone()),
+        vec![k(1)],
+        false,
+    )];
+    let cap = u64::from(capacity);
+    if cap == 0 {
+        spec.push(effect(
+            &always,
+            "red.global.add.u64",
+            Some(drops),
+            vec![k(1)],
+            false,
+        ));
+        return effects(exec, spec, &[], &[]);
+    }
+    let full = n.bvuge(k(cap));
+    spec.push(effect(
+        &full,
+        "red.global.add.u64",
+        Some(drops),
+        vec![k(1)],
+        false,
+    ));
+    // Drop: nothing more when full; overwrite: the record n mod capacity.
+    let (written, slot) = match overflow {
+        Overflow::Drop => (full.not(), n.clone()),
+        Overflow::Overwrite => (always, n.bvurem(k(cap))),
+    };
+    // Records follow the cursor word.
+    let record = cursor.bvadd(k(8)).bvadd(slot.bvmul(k(region.slot_bytes())));
+    for (i, f) in fields.iter().enumerate() {
+        let addr = record.bvadd(k(8 * (i as u64 + 1)));
+        spec.push(effect(
+            &written,
+            "st.global.u64",
+            Some(addr),
+            vec![operand(f)],
+            false,
+        ));
+    }
+    spec.push(effect(
+        &written,
+        "fence.acq_rel.gpu",
+        None,
+        Vec::new(),
+        false,
+    ));
+    spec.push(effect(
+        &written,
+        "st.relaxed.gpu.global.u64",
+        Some(record),
+        vec![n.bvadd(k(1))],
+        false,
+    ));
+    effects(exec, spec, &[], &[])
+}

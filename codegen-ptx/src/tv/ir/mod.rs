@@ -1,0 +1,386 @@
+//! The IR side: z3 terms for the semantics `docs/ir.md` defines, written from the
+//! document (not from the back end), and cross-checked against the reference interpreter
+//! (`warptrace_ir::interp::{alu, extend}`, the interpreter's special values, and the
+//! layout's `hist_bucket`, `lhist_bucket`, `min/max_encode`, `MapLayout::tag`,
+//! `Update::word_ops`) by the tests in `tv/tests.rs`.
+//!
+//! [`exec`] runs the pure part of a probe body (`mov`, ALU, `ext`, `sreg`, `site`,
+//! persistent registers, branches, jumps, `exit`) symbolically, with the same register
+//! correspondence the back end uses: IR register `rN` is `%__wt_rN`, persistent `%x` slot
+//! `N` is `%__wt_xN`.
+
+mod exec;
+
+pub(crate) use exec::{exec, persist_name, reg_name, IrEnv};
+
+use crate::special::SiteImms;
+use warptrace_ir::{lhist_buckets, BinOp, ExtFrom, Special, Width};
+use z3::ast::{Ast, Bool, BV};
+
+/// `a + b` with the operands in a canonical order (the same pair of terms always gives
+/// the same term), so that two computations differing only by commutativity build equal
+/// terms and z3 need not prove adders or multipliers equivalent. Used by both sides.
+pub(crate) fn add(a: &BV, b: &BV) -> BV {
+    if a.get_z3_ast() <= b.get_z3_ast() {
+        a.bvadd(b)
+    } else {
+        b.bvadd(a)
+    }
+}
+
+/// `a * b` with the operands in a canonical order (see [`add`]).
+pub(crate) fn mul(a: &BV, b: &BV) -> BV {
+    if a.get_z3_ast() <= b.get_z3_ast() {
+        a.bvmul(b)
+    } else {
+        b.bvmul(a)
+    }
+}
+
+/// Bits of an ALU width.
+pub(crate) fn width_bits(w: Width) -> u32 {
+    match w {
+        Width::W32 => 32,
+        Width::W64 => 64,
+    }
+}
+
+fn k64(v: u64) -> BV {
+    BV::from_u64(v, 64)
+}
+
+fn bool01(c: &Bool) -> BV {
+    c.ite(&k64(1), &k64(0))
+}
+
+/// `op.width a, b` on 64-bit values: computed on the low `width` bits, the result
+/// zero-extended; shift amounts modulo the width; `div.s` of the most negative value by
+/// -1 wraps (SMT-LIB's `bvsdiv`/`bvsrem` truncate toward zero and wrap, as `docs/ir.md`
+/// says). Only meaningful where [`defined`] holds.
+pub(crate) fn bin(op: BinOp, width: Width, a: &BV, b: &BV) -> BV {
+    let w = width_bits(width);
+    let low = |v: &BV| match (w, v.as_u64()) {
+        (64, _) => v.clone(),
+        (_, Some(c)) => BV::from_u64(c & 0xffff_ffff, w),
+        _ => v.extract(w - 1, 0),
+    };
+    let (x, y) = (low(a), low(b));
+    let widen = |v: BV| if w == 64 { v } else { v.zero_ext(64 - w) };
+    let amount = || y.bvurem(BV::from_u64(u64::from(w), w));
+    match op {
+        BinOp::Add => widen(x.bvadd(&y)),
+        BinOp::Sub => widen(x.bvsub(&y)),
+        BinOp::Mul => widen(x.bvmul(&y)),
+        BinOp::DivU => widen(x.bvudiv(&y)),
+        BinOp::DivS => widen(x.bvsdiv(&y)),
+        BinOp::RemU => widen(x.bvurem(&y)),
+        BinOp::RemS => widen(x.bvsrem(&y)),
+        BinOp::And => widen(x.bvand(&y)),
+        BinOp::Or => widen(x.bvor(&y)),
+        BinOp::Xor => widen(x.bvxor(&y)),
+        BinOp::Shl => widen(x.bvshl(amount())),
+        BinOp::ShrU => widen(x.bvlshr(amount())),
+        BinOp::ShrS => widen(x.bvashr(amount())),
+        BinOp::Eq => bool01(&x.eq(&y)),
+        BinOp::Ne => bool01(&x.eq(&y).not()),
+        BinOp::LtU => bool01(&x.bvult(&y)),
+        BinOp::LtS => bool01(&x.bvslt(&y)),
+        BinOp::LeU => bool01(&x.bvule(&y)),
+        BinOp::LeS => bool01(&x.bvsle(&y)),
+        BinOp::GtU => bool01(&x.bvugt(&y)),
+        BinOp::GtS => bool01(&x.bvsgt(&y)),
+        BinOp::GeU => bool01(&x.bvuge(&y)),
+        BinOp::GeS => bool01(&x.bvsge(&y)),
+    }
+}
+
+/// Where the IR gives `op.width a, b` a meaning: everywhere, except a division or
+/// remainder by a divisor whose low `width` bits are zero (the verifier rejects those
+/// programs, the interpreter traps).
+pub(crate) fn defined(op: BinOp, width: Width, b: &BV) -> Bool {
+    if !op.divides() {
+        return Bool::from_bool(true);
+    }
+    let w = width_bits(width);
+    let low = if w == 64 {
+        b.clone()
+    } else {
+        b.extract(w - 1, 0)
+    };
+    low.eq(BV::from_u64(0, w)).not()
+}
+
+/// `sext.N` / `zext.N`.
+pub(crate) fn ext(v: &BV, from: ExtFrom, signed: bool) -> BV {
+    let n = from.bits();
+    let low = v.extract(n - 1, 0);
+    if signed {
+        low.sign_ext(64 - n)
+    } else {
+        low.zero_ext(64 - n)
+    }
+}
+
+/// A 32-bit hardware special register, named as PTX names it (`%tid.x`).
+pub(crate) fn hw(name: &str) -> BV {
+    BV::new_const(name, 32)
+}
+
+/// The mask of lanes active at the site (`activemask.b32`).
+pub(crate) fn activemask() -> BV {
+    BV::new_const("activemask", 32)
+}
+
+/// The hardware limits the computed specials depend on (CUDA: `ntid.x/y <= 1024`,
+/// `ntid.z <= 64`; grids of at most `2^31 - 1` × 65535 × 65535 blocks; ids below their
+/// dimensions; 32 lanes, the executing lane active, `%lanemask_eq` its bit). The limit of
+/// 1024 threads per block is not needed, so not assumed.
+pub(crate) fn hw_assumptions() -> Vec<Bool> {
+    let u = |v: u64| BV::from_u64(v, 32);
+    let mut out = Vec::new();
+    let dims = ["x", "y", "z"];
+    let ntid_max = [1024, 1024, 64];
+    let nctaid_max = [(1 << 31) - 1, 65535, 65535];
+    for (i, d) in dims.iter().enumerate() {
+        let (tid, ntid) = (hw(&format!("%tid.{d}")), hw(&format!("%ntid.{d}")));
+        let (ctaid, nctaid) = (hw(&format!("%ctaid.{d}")), hw(&format!("%nctaid.{d}")));
+        out.push(ntid.bvuge(u(1)));
+        out.push(ntid.bvule(u(ntid_max[i])));
+        out.push(tid.bvult(&ntid));
+        out.push(nctaid.bvuge(u(1)));
+        out.push(nctaid.bvule(u(nctaid_max[i])));
+        out.push(ctaid.bvult(&nctaid));
+    }
+    let lane = hw("%laneid");
+    out.push(lane.bvult(u(32)));
+    out.push(hw("%lanemask_eq").eq(u(1).bvshl(&lane)));
+    out.push(activemask().bvlshr(&lane).bvand(u(1)).eq(u(1)));
+    out
+}
+
+/// The hardware registers whose limits leave their high bits zero, each with the
+/// zero-extension of a narrower constant to substitute for it (`ntid.x/y`, `tid.x/y`: 11
+/// bits; `.z`: 7; `nctaid.x`, `ctaid.x`: 31; `.y/.z`: 16; `laneid`: 5). Every input the
+/// [`hw_assumptions`] allow is such an extension, so proving a claim over the narrower
+/// constants proves it over the allowed inputs; it keeps the bit-blasted multipliers of
+/// the computed specials small.
+pub(crate) fn hw_narrowing() -> Vec<(BV, BV)> {
+    let mut out = Vec::new();
+    let mut narrow = |name: String, bits: u32| {
+        let small = BV::new_const(format!("{name}#{bits}"), bits).zero_ext(32 - bits);
+        out.push((hw(&name), small));
+    };
+    for (i, d) in ["x", "y", "z"].iter().enumerate() {
+        let (nt, nc) = ([11, 11, 7][i], [31, 16, 16][i]);
+        narrow(format!("%ntid.{d}"), nt);
+        narrow(format!("%tid.{d}"), nt);
+        narrow(format!("%nctaid.{d}"), nc);
+        narrow(format!("%ctaid.{d}"), nc);
+    }
+    narrow("%laneid".into(), 5);
+    out
+}
+
+/// Unsigned arithmetic on 32-bit values that records, for each operation, the condition
+/// under which it does not wrap: where every condition holds, the result is the exact
+/// (unbounded-integer) value `docs/ir.md`'s formulas define. The conditions become goals.
+#[derive(Default)]
+struct Exact32 {
+    exact: Vec<Bool>,
+}
+
+impl Exact32 {
+    fn add(&mut self, a: &BV, b: &BV) -> BV {
+        self.exact.push(a.bvadd_no_overflow(b, false));
+        add(a, b)
+    }
+
+    fn mul(&mut self, a: &BV, b: &BV) -> BV {
+        self.exact.push(a.bvmul_no_overflow(b, false));
+        mul(a, b)
+    }
+
+    /// `tid.x + ntid.x*(tid.y + ntid.y*tid.z)`.
+    fn linear_tid(&mut self) -> BV {
+        let inner = self.mul(&hw("%ntid.y"), &hw("%tid.z"));
+        let inner = self.add(&hw("%tid.y"), &inner);
+        let outer = self.mul(&hw("%ntid.x"), &inner);
+        self.add(&hw("%tid.x"), &outer)
+    }
+
+    /// `ntid.x * ntid.y * ntid.z`.
+    fn threads_per_block(&mut self) -> BV {
+        let xy = self.mul(&hw("%ntid.x"), &hw("%ntid.y"));
+        self.mul(&xy, &hw("%ntid.z"))
+    }
+}
+
+/// `ctaid.x + nctaid.x*(ctaid.y + nctaid.y*ctaid.z)` modulo 2^`bits` (64 or 32; only
+/// `+` and `*`, so the low bits are exact), with `ctaid.y + nctaid.y*ctaid.z` computed
+/// exactly in 32 bits.
+fn linear_block(ex: &mut Exact32, bits: u32) -> BV {
+    let ext = |v: BV| if bits > 32 { v.zero_ext(bits - 32) } else { v };
+    let inner = ex.mul(&hw("%nctaid.y"), &hw("%ctaid.z"));
+    let inner = ex.add(&hw("%ctaid.y"), &inner);
+    add(
+        &ext(hw("%ctaid.x")),
+        &mul(&ext(hw("%nctaid.x")), &ext(inner)),
+    )
+}
+
+/// Population count, as a 64-bit value (an adder chain, independent of the PTX side's).
+fn popcount64(x: &BV) -> BV {
+    let w = x.get_size();
+    (0..w).fold(k64(0), |acc, i| acc.bvadd(x.extract(i, i).zero_ext(63)))
+}
+
+/// `sreg sp` per `docs/ir.md`'s table, in terms of the hardware registers and the
+/// compile-time immediates, with the conditions under which the 32-bit evaluation of its
+/// formula is exact (goals); `None` for values the back end does not lower (`launch`) or a
+/// per-site value at a site without an instruction.
+pub(crate) fn special(sp: Special, imms: &SiteImms) -> Option<(BV, Vec<Bool>)> {
+    let z32 = |name: &str| hw(name).zero_ext(32);
+    let mut ex = Exact32::default();
+    let v = match sp {
+        Special::Clock => z32("%clock"),
+        Special::Clock64 => BV::new_const("%clock64", 64),
+        Special::GlobalTimer => BV::new_const("%globaltimer", 64),
+        Special::Smid => z32("%smid"),
+        Special::Nsmid => z32("%nsmid"),
+        Special::Lane => z32("%laneid"),
+        Special::TidX => z32("%tid.x"),
+        Special::TidY => z32("%tid.y"),
+        Special::TidZ => z32("%tid.z"),
+        Special::NtidX => z32("%ntid.x"),
+        Special::NtidY => z32("%ntid.y"),
+        Special::NtidZ => z32("%ntid.z"),
+        Special::CtaidX => z32("%ctaid.x"),
+        Special::CtaidY => z32("%ctaid.y"),
+        Special::CtaidZ => z32("%ctaid.z"),
+        Special::NctaidX => z32("%nctaid.x"),
+        Special::NctaidY => z32("%nctaid.y"),
+        Special::NctaidZ => z32("%nctaid.z"),
+        // linear tid / 32 (a 32-bit value).
+        // linear tid / 32.
+        Special::Warp => ex.linear_tid().bvudiv(BV::from_u64(32, 32)).zero_ext(32),
+        // The linear block's low 32 bits.
+        Special::Block => linear_block(&mut ex, 32).zero_ext(32),
+        // block * threads per block + linear tid, modulo 2^64.
+        Special::Thread => {
+            let block = linear_block(&mut ex, 64);
+            let tpb = ex.threads_per_block().zero_ext(32);
+            let tid = ex.linear_tid().zero_ext(32);
+            add(&mul(&block, &tpb), &tid)
+        }
+        Special::ActiveMask => activemask().zero_ext(32),
+        Special::Active => popcount64(&activemask()),
+        Special::KernelId => k64(imms.kernel_id),
+        Special::Pc => k64(u64::from(imms.pc?)),
+        Special::File => k64(imms.file?),
+        Special::Line => k64(u64::from(imms.line?)),
+        Special::Launch => return None,
+    };
+    Some((v, ex.exact))
+}
+
+/// Whether this lane is the first (lowest) active lane of its warp: no active lane below
+/// `%laneid`.
+pub(crate) fn is_leader() -> Bool {
+    let lane = hw("%laneid");
+    let below = BV::from_u64(1, 32).bvshl(&lane).bvsub(BV::from_u64(1, 32));
+    activemask().bvand(&below).eq(BV::from_u64(0, 32))
+}
+
+/// `hist_bucket(x, 0)`: 0 for negative `x`, else `1 +` the number of powers of two
+/// `<= x` (1 for 0, `2 + k` for `[2^k, 2^(k+1))`).
+pub(crate) fn hist_bucket(x: &BV) -> BV {
+    let negative = x.bvslt(k64(0));
+    let powers = (0..63).fold(k64(1), |acc, k| acc.bvadd(bool01(&x.bvuge(k64(1u64 << k)))));
+    negative.ite(&k64(0), &powers)
+}
+
+/// `lhist_bucket(x, min, max, step)`: 0 below `min`, the last bucket at or above `max`
+/// (or for `step <= 0`), else `min(1 + (x - min) / step, last)`. Where that branch is
+/// taken, `min <= x < max` (both signed 64-bit), so `x - min` is below `2^64 - 1` as an
+/// unsigned 64-bit value and neither it nor `+ 1` wraps: 64-bit arithmetic is exact.
+pub(crate) fn lhist_bucket(x: &BV, min: i64, max: i64, step: i64) -> BV {
+    let last = k64(u64::from(lhist_buckets(min, max, step)) - 1);
+    let (lo, hi) = (BV::from_i64(min, 64), BV::from_i64(max, 64));
+    let linear = if step > 0 {
+        let b = x.bvsub(&lo).bvudiv(k64(step as u64)).bvadd(k64(1));
+        b.bvult(&last).ite(&b, &last)
+    } else {
+        last.clone()
+    };
+    x.bvslt(&lo).ite(&k64(0), &x.bvsge(&hi).ite(&last, &linear))
+}
+
+fn bias(signed: bool) -> BV {
+    k64(if signed { 1 << 63 } else { 0 })
+}
+
+/// `max_encode(x)`: `x ^ bias`.
+pub(crate) fn max_encode(x: &BV, signed: bool) -> BV {
+    x.bvxor(bias(signed))
+}
+
+/// `min_encode(x)`: `!(x ^ bias)`.
+pub(crate) fn min_encode(x: &BV, signed: bool) -> BV {
+    x.bvxor(bias(signed)).bvnot()
+}
+
+/// The splitmix64 finalizer.
+pub(crate) fn mix64(x: &BV) -> BV {
+    let x = x.bvxor(x.bvlshr(k64(30)));
+    let x = mul(&x, &k64(0xbf58_476d_1ce4_e5b9));
+    let x = x.bvxor(x.bvlshr(k64(27)));
+    let x = mul(&x, &k64(0x94d0_49bb_1331_11eb));
+    x.bvxor(x.bvlshr(k64(31)))
+}
+
+/// `MapLayout::tag`: `h = 0; for k in keys { h = mix64(h ^ k) }` (the first step is
+/// `mix64(k_0)`, as `0 ^ k = k`), 1 for no keys.
+pub(crate) fn tag(keys: &[BV]) -> BV {
+    let Some((first, rest)) = keys.split_first() else {
+        return k64(1);
+    };
+    rest.iter().fold(mix64(first), |h, k| mix64(&h.bvxor(k)))
+}
+
+/// How a value word is combined (`warptrace_ir::WordOp`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WordKind {
+    Add,
+    Max,
+    Exchange,
+}
+
+/// `Update::word_ops` with a symbolic operand: `(word index, kind, operand)`.
+pub(crate) fn word_ops(
+    agg: warptrace_ir::Aggregation,
+    x: Option<&BV>,
+    value: &warptrace_ir::ValueKind,
+) -> Option<Vec<(BV, WordKind, BV)>> {
+    use warptrace_ir::{Aggregation as A, ValueKind as V};
+    let one = || k64(1);
+    Some(match (agg, value, x) {
+        (A::Count, V::Count, _) => vec![(k64(0), WordKind::Add, one())],
+        (A::Sum(_), V::Sum { .. }, Some(x)) => vec![(k64(0), WordKind::Add, x.clone())],
+        (A::Min(_), V::Min { signed }, Some(x)) => {
+            vec![(k64(0), WordKind::Max, min_encode(x, *signed))]
+        }
+        (A::Max(_), V::Max { signed }, Some(x)) => {
+            vec![(k64(0), WordKind::Max, max_encode(x, *signed))]
+        }
+        (A::Avg(_), V::Avg { .. }, Some(x)) | (A::Stats(_), V::Stats { .. }, Some(x)) => vec![
+            (k64(0), WordKind::Add, one()),
+            (k64(1), WordKind::Add, x.clone()),
+        ],
+        (A::Hist(_), V::Hist, Some(x)) => vec![(hist_bucket(x), WordKind::Add, one())],
+        (A::Lhist(_), &V::Lhist { min, max, step }, Some(x)) => {
+            vec![(lhist_bucket(x, min, max, step), WordKind::Add, one())]
+        }
+        (A::Assign(_), V::Value { .. }, Some(x)) => vec![(k64(0), WordKind::Exchange, x.clone())],
+        _ => return None,
+    })
+}

@@ -1,0 +1,227 @@
+//! The obligations: every IR operation the back end lowers to straight-line PTX (and the
+//! forward-branching helpers), each with a stable name, and how to obtain the PTX the
+//! real emitter produces for it (`lower::lower_probe`, `aggregate::combine`,
+//! `hashmap::map_update`, `special::warp_leader` — never re-typed by hand).
+
+mod catalog;
+
+#[cfg(test)]
+pub(crate) use catalog::LHIST_PARAMS;
+pub(crate) use catalog::{all, insn_name, site_imms};
+
+use crate::lower::{lower_probe, Emitter, SiteInfo, SnippetCtx};
+use crate::parse::{Address, Guard};
+use crate::site::ValueSrc;
+use crate::special::SiteImms;
+use crate::{aggregate, hashmap, ring, special, PtxError};
+use warptrace_ir::{
+    Aggregation, AttachPoint, AttachSpec, Insn, KeyType, MapDecl, MapKind, MapLayout, MemOp,
+    MemSpace, Operand, Overflow, Probe, Program, ValueKind,
+};
+
+/// The guard predicate of a predicated site in the `guarded` obligations.
+pub(crate) const SITE_GUARD: &str = "%p9";
+/// Byte offset of the value words in the slot of the `agg.*` obligations.
+pub(crate) const VALUE_OFFSET: u64 = 24;
+/// The warp-leader predicate (`lower::LEADER`).
+pub(crate) const LEADER: &str = "%__wt_p1";
+
+/// What an instruction site offers a pure probe body.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Site {
+    /// A predicated site (guard `SITE_GUARD`).
+    pub guarded: bool,
+    /// An instruction site (not kernel entry).
+    pub instr: bool,
+    /// A memory access.
+    pub mem: bool,
+    /// Bytes accessed.
+    pub bytes: Option<u32>,
+    /// The address operand.
+    pub addr: Option<Address>,
+    /// Where `value` is.
+    pub value: Option<ValueSrc>,
+    /// The opcode id.
+    pub opcode: Option<u64>,
+    /// Per-kernel and per-site immediates.
+    pub imms: SiteImms,
+}
+
+/// What is proved.
+#[derive(Debug, Clone)]
+pub(crate) enum What {
+    /// A pure probe body (ending in `exit`) lowered by `lower_probe` at `site`: every IR
+    /// register it names and every persistent register ends equal to the IR's.
+    Body { insns: Vec<Insn>, site: Site },
+    /// `aggregate::combine`: the value-word operations equal `Update::word_ops`.
+    Combine { agg: Aggregation, value: ValueKind },
+    /// `hashmap::map_update` with `keys` on a hash map of `capacity` slots: tag, probe
+    /// sequence, slot addresses, the tag-0 slot, drops, key stores and the combine.
+    Hash {
+        keys: Vec<Operand>,
+        capacity: u32,
+        agg: Aggregation,
+        value: ValueKind,
+    },
+    /// `special::warp_leader`: the predicate is "first active lane".
+    Leader,
+    /// `ring::append` of `fields` to a ring of `capacity` records: cursor, drop policy,
+    /// record slot, fields, then the fence and `seq = n + 1`.
+    Ring {
+        fields: Vec<Operand>,
+        capacity: u32,
+        overflow: Overflow,
+    },
+}
+
+/// One obligation.
+#[derive(Debug, Clone)]
+pub(crate) struct Obligation {
+    /// Stable name, e.g. `bin.div.u.w32.reg-reg`.
+    pub name: String,
+    /// What it proves.
+    pub what: What,
+}
+
+impl Obligation {
+    fn new(name: impl Into<String>, what: What) -> Obligation {
+        Obligation {
+            name: name.into(),
+            what,
+        }
+    }
+
+    /// A pure body at kernel entry.
+    fn body(name: impl Into<String>, insns: Vec<Insn>) -> Obligation {
+        Obligation::new(
+            name,
+            What::Body {
+                insns,
+                site: Site::default(),
+            },
+        )
+    }
+
+    /// The PTX the back end emits for it.
+    pub fn emit(&self) -> Result<String, PtxError> {
+        match &self.what {
+            What::Body { insns, site } => emit_body(insns, site),
+            What::Combine { agg, value } => {
+                let mut e = Emitter::default();
+                aggregate::combine(&mut e, *agg, value, VALUE_OFFSET)?;
+                Ok(e.finish())
+            }
+            What::Hash {
+                keys,
+                capacity,
+                agg,
+                value,
+            } => {
+                let layout = hash_layout(keys.len(), *capacity, value);
+                let region = layout
+                    .regions
+                    .first()
+                    .ok_or_else(|| PtxError::Unsupported {
+                        what: "no region".into(),
+                    })?;
+                let mut e = Emitter::default();
+                hashmap::map_update(&mut e, region, keys, *agg, value, "$__wt_1_m0")?;
+                Ok(e.finish())
+            }
+            What::Leader => {
+                let mut e = Emitter::default();
+                special::warp_leader(&mut e, LEADER);
+                Ok(e.finish())
+            }
+            What::Ring {
+                fields,
+                capacity,
+                overflow,
+            } => {
+                let layout = ring_layout(fields.len(), *capacity, *overflow);
+                let region = layout
+                    .regions
+                    .first()
+                    .ok_or_else(|| PtxError::Unsupported {
+                        what: "no region".into(),
+                    })?;
+                let mut e = Emitter::default();
+                ring::append(&mut e, region, fields, "$__wt_1_a0");
+                Ok(e.finish())
+            }
+        }
+    }
+}
+
+/// The layout of the one ring of a `ring.*` obligation.
+pub(crate) fn ring_layout(fields: usize, capacity: u32, overflow: Overflow) -> MapLayout {
+    MapLayout::new(&[MapDecl {
+        name: "r".into(),
+        kind: MapKind::Ring { capacity, overflow },
+        keys: Vec::new(),
+        value: ValueKind::Record(vec![KeyType::Int { signed: false }; fields]),
+    }])
+}
+
+/// The layout of the one hash map of a `hash.*` obligation.
+pub(crate) fn hash_layout(keys: usize, capacity: u32, value: &ValueKind) -> MapLayout {
+    MapLayout::new(&[MapDecl {
+        name: "m".into(),
+        kind: MapKind::Hash { capacity },
+        keys: vec![KeyType::Int { signed: false }; keys],
+        value: value.clone(),
+    }])
+}
+
+/// The attach point a body is lowered at: an instruction site (a memory one when the
+/// site is a memory access) or kernel entry.
+fn point(site: &Site) -> AttachPoint {
+    match (site.instr, site.mem) {
+        (true, true) => AttachPoint::Mem {
+            space: MemSpace::Any,
+            op: MemOp::Any,
+        },
+        (true, false) => AttachPoint::Opcode {
+            isa: warptrace_ir::Isa::Ptx,
+            glob: "*".into(),
+        },
+        _ => AttachPoint::KernelEntry,
+    }
+}
+
+fn emit_body(insns: &[Insn], site: &Site) -> Result<String, PtxError> {
+    let program = Program::default();
+    let layout = MapLayout::new(&program.maps);
+    let probe = Probe {
+        attach: AttachSpec::new(point(site), None),
+        insns: insns.to_vec(),
+        spans: vec![None; insns.len()],
+    };
+    let ctx = SnippetCtx {
+        kernel: "tv",
+        snippet: 1,
+        line: 1,
+        layout: &layout,
+        program: &program,
+    };
+    let guard = Guard {
+        reg: SITE_GUARD.into(),
+        negated: false,
+    };
+    let reg_bits = |r: &str| match super::ptx::reg_class(r) {
+        Some(super::ptx::Class::Bits(b)) => Some(b),
+        _ => None,
+    };
+    let info = SiteInfo {
+        guard: site.guarded.then_some(&guard),
+        instr: site.instr,
+        mem: site.mem,
+        bytes: site.bytes,
+        addr: site.addr.as_ref(),
+        value: site.value.as_ref(),
+        opcode: site.opcode,
+        imms: site.imms,
+        reg_bits: &reg_bits,
+    };
+    lower_probe(&probe, 0, &ctx, &info)
+}
