@@ -155,6 +155,30 @@ def main():
     counted = "not supported yet: 2" in p.stderr
     rows.append(("unsupported", "-", "kernels counted", "not supported yet: 2", "yes" if counted else "no", counted))
 
+    # z3 travels with the binaries: the CLI and the preloaded runtime resolve libz3 from
+    # the package, not from the machine (which has only the NVIDIA driver's libraries).
+    for f in ("warptrace", "libwarptrace_preload.so"):
+        ldd = subprocess.run(["ldd", os.path.join(args.bin, f)], capture_output=True, text=True).stdout
+        z3 = [l.split("=>")[1].split("(")[0].strip() for l in ldd.splitlines() if "libz3" in l]
+        ok = len(z3) == 1 and os.path.dirname(os.path.realpath(z3[0])) == os.path.realpath(args.bin)
+        rows.append(("z3 shipped", f, "libz3 from the package", "yes", z3[0] if z3 else "missing", ok))
+    # Verify on the GPU machine, write a certificate, and run the certified probe with
+    # --require-cert; a different program is refused and nothing runs.
+    probe_file, cert = f"{work}/probe.wt", f"{work}/probe.cert.json"
+    with open(probe_file, "w") as fh:
+        fh.write(PROBE)
+    v, _ = run([wt, "verify", probe_file, "--cert", cert], f"{args.out}/verify.log")
+    rows.append(("verify", "-", "verified, certificate", "exit 0",
+                 f"exit {v.returncode}", v.returncode == 0 and os.path.exists(cert)))
+    cout = f"{work}/nvcc_cert.bin"
+    c, _ = run([wt, "--require-cert", cert, probe_file, "--", app, cout], f"{args.out}/cert-run.log")
+    ok = c.returncode == 0 and same_bytes(f"{work}/nvcc_ref.bin", cout) and "@blocks" in c.stdout
+    rows.append(("verify", "-", "--require-cert run", "runs, maps", f"exit {c.returncode}", ok))
+    r, _ = run([wt, "--require-cert", cert, "-e", PROBE + " kernel:exit { @e = count(); }", "--", app,
+                f"{work}/nvcc_refused.bin"], f"{args.out}/cert-refused.log")
+    refused = r.returncode == 2 and not os.path.exists(f"{work}/nvcc_refused.bin")
+    rows.append(("verify", "-", "uncertified program refused", "exit 2", f"exit {r.returncode}", refused))
+
     script = "tests/workloads/triton_workload.py"
     ref, out = f"{work}/triton_ref.bin", f"{work}/triton_wt.bin"
     check_workload("triton", [sys.executable, script, ref],

@@ -19,7 +19,7 @@ for f in .gpu/*; do
   ldd "$f" 2>/dev/null | awk '/=>/ {print $3}' | while read -r lib; do
     case "$(basename "$lib")" in
       libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|libgcc_s.so*|ld-linux*|libstdc++.so*) ;;
-      *) echo "package-gpu: copying non-system library $lib"; cp -n "$lib" .gpu/ ;;
+      *) [ -e ".gpu/$(basename "$lib")" ] || { echo "package-gpu: copying non-system library $lib"; cp "$lib" .gpu/; } ;;
     esac
   done
 done
