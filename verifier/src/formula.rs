@@ -8,7 +8,7 @@ use crate::smt::{self, k64, Outcome};
 use z3::ast::{Bool, BV};
 
 /// A 64-bit unsigned expression over bounded variables.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Expr {
     /// A named input in `[lo, hi]`.
     Var(&'static str, u64, u64),
@@ -29,7 +29,7 @@ pub(crate) enum Expr {
 }
 
 /// A condition of an [`Expr::Ite`].
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Cond {
     /// Unsigned `a >= b`.
     Uge(Expr, Expr),
@@ -90,10 +90,14 @@ impl Expr {
                 a.range()
                     .map_or(k.checked_sub(1)?, |r| r.1.min(k.saturating_sub(1))),
             ),
-            Expr::Ite(_, a, b) => {
-                let (a, b) = (a.range()?, b.range()?);
-                (a.0.min(b.0), a.1.max(b.1))
-            }
+            // A clamp `e > k ? k : e` is at most k whatever e is.
+            Expr::Ite(c, a, b) => match (c.as_ref(), a.as_ref()) {
+                (Cond::Ugt(e, Expr::K(k)), Expr::K(k2)) if k == k2 && e == b.as_ref() => (0, *k),
+                _ => {
+                    let (a, b) = (a.range()?, b.range()?);
+                    (a.0.min(b.0), a.1.max(b.1))
+                }
+            },
         })
     }
 
@@ -213,5 +217,10 @@ mod tests {
         .mul(Expr::K(8));
         let (m, v, _) = prove_inside(&guarded, 8, 0, 80);
         assert_eq!((m, v), (Method::Smt, Verdict::Proved));
+        // A clamp bounds even a value that may wrap.
+        let e = || Expr::Var("x", 0, 10).sub(Expr::K(1));
+        let clamp = Expr::ite(Cond::Ugt(e(), Expr::K(9)), Expr::K(9), e()).mul(Expr::K(8));
+        let (m, v, _) = prove_inside(&clamp, 8, 0, 80);
+        assert_eq!((m, v), (Method::Intervals, Verdict::Proved));
     }
 }

@@ -100,14 +100,7 @@ pub(crate) fn obligations(program: &Program) -> Vec<((usize, usize), Obligation)
             }
             MapKind::Ring { overflow, .. } => out.push(ring_record(region, overflow, &location)),
             MapKind::Array { per, slots } => {
-                out.extend(array_obligations(
-                    region,
-                    per,
-                    slots,
-                    None,
-                    &location,
-                    "every launch",
-                ));
+                out.extend(array_obligations(region, per, slots, &location));
             }
         }
         let mine: Vec<Obligation> = out.drain(start..).collect();
@@ -231,6 +224,95 @@ fn ring_record(region: &MapRegion, overflow: Overflow, location: &str) -> Obliga
     located("ring record inside the region", location, proof)
 }
 
+/// The array lemmas that hold for every map and launch (steps 1, 2 and 4 below), proved
+/// once per process: each is a small nonlinear query of a few hundred milliseconds.
+struct Lemmas {
+    linear_index: Obligation,
+    warp_row: Obligation,
+    injective: Obligation,
+}
+
+fn lemmas() -> &'static Lemmas {
+    static LEMMAS: OnceLock<Lemmas> = OnceLock::new();
+    LEMMAS.get_or_init(|| {
+        let v = |n: &str| Int::new_const(n);
+        let zero = || Int::from_u64(0);
+        let one = || Int::from_u64(1);
+        let (a, aa, b, bb) = (v("a"), v("A"), v("b"), v("B"));
+        let q = vec![
+            a.ge(zero()),
+            a.lt(&aa),
+            b.ge(zero()),
+            b.lt(&bb),
+            Bool::and(&[(&a + &aa * &b).ge(zero()), (&a + &aa * &b).lt(&aa * &bb)]).not(),
+        ];
+        let linear_index = obligation(
+            "linear thread and block indices below threads per block and blocks: a + A·b < A·B",
+            "lemma",
+            smt::refute_int(
+                &q,
+                &[
+                    ("a".into(), a),
+                    ("A".into(), aa),
+                    ("b".into(), b),
+                    ("B".into(), bb),
+                ],
+            ),
+        );
+        let (x, tt) = (v("x"), v("T"));
+        let k32 = || Int::from_u64(32);
+        let q = vec![
+            tt.ge(one()),
+            x.ge(zero()),
+            x.lt(&tt),
+            x.div(k32()).ge((&tt + Int::from_u64(31)).div(k32())),
+        ];
+        let warp_row = obligation(
+            "warp row below the warps per block: x < T implies x / 32 < ceil(T / 32)",
+            "lemma",
+            smt::refute_int(&q, &[("thread".into(), x), ("threads".into(), tt)]),
+        );
+        let (b1, r1, b2, r2, rows) = (v("B1"), v("r1"), v("B2"), v("r2"), v("R"));
+        let q = vec![
+            rows.ge(one()),
+            b1.ge(zero()),
+            b2.ge(zero()),
+            r1.ge(zero()),
+            r1.lt(&rows),
+            r2.ge(zero()),
+            r2.lt(&rows),
+            Bool::and(&[b1.eq(&b2), r1.eq(&r2)]).not(),
+            (&b1 * &rows + &r1).eq(&b2 * &rows + &r2),
+        ];
+        let injective = obligation(
+            "distinct (block, row) pairs get distinct rows: (B, r) -> B·R + r injective for r < R",
+            "lemma",
+            smt::refute_int(
+                &q,
+                &[
+                    ("B1".into(), b1),
+                    ("r1".into(), r1),
+                    ("B2".into(), b2),
+                    ("r2".into(), r2),
+                ],
+            ),
+        );
+        Lemmas {
+            linear_index,
+            warp_row,
+            injective,
+        }
+    })
+}
+
+/// A lemma's obligation, located at this map.
+fn at(lemma: &Obligation, location: &str) -> Obligation {
+    Obligation {
+        location: location.into(),
+        ..lemma.clone()
+    }
+}
+
 /// The array obligations, as a structured proof whose every step is one small z3 query
 /// over integer atoms (one query over the whole offset formula with the grid's products
 /// is beyond z3's nonlinear arithmetic in reasonable time; each step is milliseconds):
@@ -249,88 +331,39 @@ fn ring_record(region: &MapRegion, overflow: Overflow, location: &str) -> Obliga
 /// 1–3 give "in bounds", 1, 2, 4 and 5 "distinct writers never overlap". The steps hold
 /// for every positive number of rows and blocks, so they need no hardware limit; a
 /// launch's shape only fixes `rows` and `blocks` in 3 and 4.
-fn array_obligations(
-    region: &MapRegion,
-    per: Per,
-    slots: u32,
-    launch: Option<LaunchShape>,
-    location: &str,
-    scope: &str,
-) -> Vec<Obligation> {
-    let zero = || Int::from_u64(0);
-    let one = || Int::from_u64(1);
-    let writer = match per {
-        Per::Thread => "thread",
-        Per::Warp => "warp",
-    };
-    let mut out = Vec::new();
-
-    let v = |n: &str| Int::new_const(n);
-    // Steps 1 and 2: the linear thread index `x + X·(y + Y·z)` and block index have the
-    // shape `a + A·b` twice over, with `a < A`, `b < B` (`b` itself below `Y·Z`).
-    let (a, aa, b, bb_) = (v("a"), v("A"), v("b"), v("B_"));
-    let q = vec![
-        a.ge(zero()),
-        a.lt(&aa),
-        b.ge(zero()),
-        b.lt(&bb_),
-        Bool::and(&[(&a + &aa * &b).ge(zero()), (&a + &aa * &b).lt(&aa * &bb_)]).not(),
-    ];
-    out.push(obligation(
-        &format!(
-            "linear thread and block indices below threads per block and blocks: a + A·b < A·B ({scope})"
-        ),
-        location,
-        smt::refute_int(&q, &[("a".into(), a), ("A".into(), aa), ("b".into(), b), ("B".into(), bb_)]),
-    ));
+fn array_obligations(region: &MapRegion, per: Per, slots: u32, location: &str) -> Vec<Obligation> {
+    let lemmas = lemmas();
+    let mut out = vec![at(&lemmas.linear_index, location)];
     if per == Per::Warp {
-        // Over atoms: a thread index x < T lies in warp x / 32 < ceil(T / 32).
-        let (x, tt) = (Int::new_const("x"), Int::new_const("T"));
-        let k32 = || Int::from_u64(32);
-        let q = vec![
-            tt.ge(one()),
-            x.ge(zero()),
-            x.lt(&tt),
-            x.div(k32()).ge((&tt + Int::from_u64(31)).div(k32())),
-        ];
-        out.push(obligation(
-            &format!("warp row below the warps per block ({scope})"),
-            location,
-            smt::refute_int(&q, &[("thread".into(), x), ("threads".into(), tt)]),
-        ));
+        out.push(at(&lemmas.warp_row, location));
     }
+    let (inside, disjoint) = record_steps(slots, region.slot_bytes());
+    out.push(at(&inside, location));
+    out.push(at(&lemmas.injective, location));
+    out.push(at(&disjoint, location));
+    out
+}
 
-    // Steps 3-5 over atoms: B, r, rows R, blocks N (constants for one launch).
-    let (bb, rr, big_r, big_n, slot) = (v("B"), v("r"), v("R"), v("N"), v("s"));
-    let s = Int::from_u64(u64::from(slots));
-    let sb = Int::from_u64(region.slot_bytes());
-    let mut atoms = vec![
-        big_r.ge(one()),
-        big_n.ge(one()),
-        bb.ge(zero()),
-        bb.lt(&big_n),
-        rr.ge(zero()),
-        rr.lt(&big_r),
-        slot.ge(zero()),
-        slot.lt(&s),
-    ];
-    if let Some(l) = launch {
-        let per_block = u64::from(l.block[0]) * u64::from(l.block[1]) * u64::from(l.block[2]);
-        let rows = match per {
-            Per::Thread => per_block,
-            Per::Warp => per_block.div_ceil(32),
-        };
-        let grid = u64::from(l.grid[0]) * u64::from(l.grid[1]) * u64::from(l.grid[2]);
-        atoms.push(big_r.eq(Int::from_u64(rows)));
-        atoms.push(big_n.eq(Int::from_u64(grid)));
+/// Steps 3 and 5 by (slots, slot bytes).
+type RecordCache = HashMap<(u32, u64), (Obligation, Obligation)>;
+
+/// Steps 3 and 5 for records of `slots` slots of `sb` bytes (linear queries, cached).
+fn record_steps(slots: u32, slot_bytes: u64) -> (Obligation, Obligation) {
+    static CACHE: OnceLock<Mutex<RecordCache>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(hit) = cache
+        .lock()
+        .ok()
+        .and_then(|c| c.get(&(slots, slot_bytes)).cloned())
+    {
+        return hit;
     }
-    let atom_inputs = [
-        ("block".to_string(), bb.clone()),
-        ("row".to_string(), rr.clone()),
-        ("rows".to_string(), big_r.clone()),
-        ("blocks".to_string(), big_n.clone()),
-        ("slot".to_string(), slot.clone()),
-    ];
+    let zero = || Int::from_u64(0);
+    let v = |n: &str| Int::new_const(n);
+    let (rr, slot) = (v("r"), v("s"));
+    let s = Int::from_u64(u64::from(slots));
+    let sb = Int::from_u64(slot_bytes);
+    let mut out = Vec::new();
     // Step 3, linear over atoms: P = B·rows (P >= 0) and M = blocks·rows·slots. By step
     // 1 (twice: i = r + rows·B < rows·blocks, then j = s + slots·i < M) the record index
     // j lies below M; the rest scales by constants.
@@ -357,20 +390,12 @@ fn array_obligations(
         Bool::and(&chain).not(),
     ];
     out.push(obligation(
-        &format!("array record inside the region, 64-bit offset exact ({scope})"),
-        location,
-        smt::refute_int(&q, &[("P".into(), p), ("row".into(), rr.clone()), ("M".into(), m)]),
-    ));
-
-    let (b2, r2) = (v("B'"), v("r'"));
-    let mut q = atoms.clone();
-    q.extend([b2.ge(zero()), b2.lt(&big_n), r2.ge(zero()), r2.lt(&big_r)]);
-    q.push(Bool::and(&[bb.eq(&b2), rr.eq(&r2)]).not());
-    q.push((&bb * &big_r + &rr).eq(&b2 * &big_r + &r2));
-    out.push(obligation(
-        &format!("distinct (block, {writer}) pairs get distinct rows ({scope})"),
-        location,
-        smt::refute_int(&q, &atom_inputs),
+        "array record inside the region, 64-bit offset exact",
+        "records",
+        smt::refute_int(
+            &q,
+            &[("P".into(), p), ("row".into(), rr.clone()), ("M".into(), m)],
+        ),
     ));
 
     let (i1, i2, s2) = (v("i"), v("i'"), v("s'"));
@@ -387,19 +412,24 @@ fn array_obligations(
         start(&i2, &s2).lt(start(&i1, &slot) + &sb),
     ];
     out.push(obligation(
-        &format!("records of distinct rows disjoint ({scope})"),
-        location,
+        "records of distinct rows disjoint",
+        "records",
         smt::refute_int(&q, &[("row".into(), i1), ("other row".into(), i2)]),
     ));
-    out
+    let pair = (out.remove(0), out.remove(0));
+    if let Ok(mut c) = cache.lock() {
+        c.insert((slots, slot_bytes), pair.clone());
+    }
+    pair
 }
 
 /// Launch proofs by (program text, shape).
 type LaunchCache = HashMap<(String, LaunchShape), Vec<Obligation>>;
 
 /// The launch-time fast path: the array obligations for one launch's concrete shape.
-/// Results are cached by (program, shape): a kernel launched again with the same grid
-/// costs a hash lookup.
+/// The structured proof holds for every shape whose array regions fit in 64 bits, so
+/// for a launch this is that size check (exact arithmetic, no solver) plus the cached
+/// shape-independent steps; results are cached by (program, shape).
 pub fn prove_launch(program: &Program, shape: LaunchShape) -> Vec<Obligation> {
     static CACHE: OnceLock<Mutex<LaunchCache>> = OnceLock::new();
     let key = (program.to_string(), shape);
@@ -409,9 +439,11 @@ pub fn prove_launch(program: &Program, shape: LaunchShape) -> Vec<Obligation> {
     }
     let layout = MapLayout::new(&program.maps);
     let scope = format!(
-        "launch {}x{}x{} blocks of {}x{}x{}",
+        "launch of {}x{}x{} blocks of {}x{}x{} threads",
         shape.grid[0], shape.grid[1], shape.grid[2], shape.block[0], shape.block[1], shape.block[2]
     );
+    let threads = shape.block.iter().map(|&d| u64::from(d)).product::<u64>();
+    let blocks = shape.grid.iter().map(|&d| u64::from(d)).product::<u64>();
     let mut out = Vec::new();
     for (m, _, _) in written_maps(program) {
         let (Some(decl), Some(region)) = (program.maps.get(m), layout.regions.get(m)) else {
@@ -421,14 +453,26 @@ pub fn prove_launch(program: &Program, shape: LaunchShape) -> Vec<Obligation> {
             continue;
         };
         let location = format!("map @{}", decl.name);
-        out.extend(array_obligations(
-            region,
-            per,
-            slots,
-            Some(shape),
-            &location,
-            &scope,
-        ));
+        let rows = warptrace_ir::array_rows(per, u32::try_from(threads).unwrap_or(u32::MAX));
+        let size = blocks
+            .checked_mul(rows)
+            .and_then(|x| x.checked_mul(u64::from(slots)))
+            .and_then(|x| x.checked_mul(region.slot_bytes()));
+        out.push(Obligation {
+            name: format!("array region fits in 64 bits ({scope})"),
+            location: location.clone(),
+            method: Method::Intervals,
+            verdict: match size {
+                Some(_) => Verdict::Proved,
+                None => Verdict::Refuted {
+                    counterexample: format!(
+                        "{blocks} blocks x {rows} rows x {slots} slots overflow"
+                    ),
+                },
+            },
+            micros: 0,
+        });
+        out.extend(array_obligations(region, per, slots, &location));
     }
     if let Ok(mut c) = cache.lock() {
         c.insert(key, out.clone());
@@ -502,6 +546,12 @@ mod tests {
              \x20 8: exit\n",
         );
         let obligations: Vec<Obligation> = obligations(&p).into_iter().map(|(_, o)| o).collect();
+        for o in &obligations {
+            eprintln!(
+                "{:>8} us  {:?}  {}: {}",
+                o.micros, o.method, o.location, o.name
+            );
+        }
         assert_eq!(obligations.len(), 17, "{obligations:#?}");
         for o in &obligations {
             assert!(o.verdict.is_proved(), "{o:?}");
@@ -513,7 +563,7 @@ mod tests {
                 grid: [4096, 3, 1],
             },
         );
-        assert_eq!(launch.len(), 9);
+        assert_eq!(launch.len(), 11);
         assert!(launch.iter().all(|o| o.verdict.is_proved()), "{launch:#?}");
     }
 

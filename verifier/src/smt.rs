@@ -10,7 +10,9 @@ use z3::ast::{Bool, Int, BV};
 use z3::{Model, Params, SatResult, Solver};
 
 /// The solver's resource limit per query (z3 `rlimit`), after which the verifier gives
-/// up and rejects: about 3 s of the hardest nonlinear query on a 2-core development VM.
+/// up and rejects. Every obligation warptrace itself generates needs a small fraction of
+/// it; translation validation's hardest counterexample searches (64-bit division
+/// circuits) need most of it; a query at the limit takes seconds.
 ///
 /// A deterministic resource count rather than a wall-clock `timeout`: the same query
 /// gives the same verdict on every machine (a certificate must be reproducible), and
