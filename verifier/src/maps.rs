@@ -249,15 +249,7 @@ fn lemmas() -> &'static Lemmas {
         let linear_index = obligation(
             "linear thread and block indices below threads per block and blocks: a + A·b < A·B",
             "lemma",
-            smt::refute_int(
-                &q,
-                &[
-                    ("a".into(), a),
-                    ("A".into(), aa),
-                    ("b".into(), b),
-                    ("B".into(), bb),
-                ],
-            ),
+            smt::refute_int(&q, &[&a, &aa, &b, &bb]),
         );
         let (x, tt) = (v("x"), v("T"));
         let k32 = || Int::from_u64(32);
@@ -270,7 +262,7 @@ fn lemmas() -> &'static Lemmas {
         let warp_row = obligation(
             "warp row below the warps per block: x < T implies x / 32 < ceil(T / 32)",
             "lemma",
-            smt::refute_int(&q, &[("thread".into(), x), ("threads".into(), tt)]),
+            smt::refute_int(&q, &[&x, &tt]),
         );
         let (b1, r1, b2, r2, rows) = (v("B1"), v("r1"), v("B2"), v("r2"), v("R"));
         let q = vec![
@@ -287,15 +279,7 @@ fn lemmas() -> &'static Lemmas {
         let injective = obligation(
             "distinct (block, row) pairs get distinct rows: (B, r) -> B·R + r injective for r < R",
             "lemma",
-            smt::refute_int(
-                &q,
-                &[
-                    ("B1".into(), b1),
-                    ("r1".into(), r1),
-                    ("B2".into(), b2),
-                    ("r2".into(), r2),
-                ],
-            ),
+            smt::refute_int(&q, &[&b1, &r1, &b2, &r2]),
         );
         Lemmas {
             linear_index,
@@ -392,10 +376,7 @@ fn record_steps(slots: u32, slot_bytes: u64) -> (Obligation, Obligation) {
     out.push(obligation(
         "array record inside the region, 64-bit offset exact",
         "records",
-        smt::refute_int(
-            &q,
-            &[("P".into(), p), ("row".into(), rr.clone()), ("M".into(), m)],
-        ),
+        smt::refute_int(&q, &[&p, &rr, &m]),
     ));
 
     let (i1, i2, s2) = (v("i"), v("i'"), v("s'"));
@@ -414,7 +395,7 @@ fn record_steps(slots: u32, slot_bytes: u64) -> (Obligation, Obligation) {
     out.push(obligation(
         "records of distinct rows disjoint",
         "records",
-        smt::refute_int(&q, &[("row".into(), i1), ("other row".into(), i2)]),
+        smt::refute_int(&q, &[&i1, &i2]),
     ));
     let pair = (out.remove(0), out.remove(0));
     if let Ok(mut c) = cache.lock() {
@@ -583,7 +564,7 @@ mod tests {
             Bool::and(&[b1.eq(&b2), r1.eq(&r2)]).not(),
             (&b1 + &r1).eq(&b2 + &r2),
         ];
-        let (outcome, _) = smt::refute_int(&q, &[("b1".into(), b1), ("r1".into(), r1)]);
+        let (outcome, _) = smt::refute_int(&q, &[&b1, &r1]);
         assert!(matches!(outcome, Outcome::Counterexample(_)), "{outcome:?}");
     }
 }

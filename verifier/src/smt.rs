@@ -35,36 +35,34 @@ pub(crate) enum Outcome {
     Proved,
     /// A model of `¬P`: the named inputs and their values.
     Counterexample(Vec<(String, u64)>),
-    /// The solver gave up (timeout or incompleteness).
+    /// The solver gave up (resource limit or incompleteness).
     Unknown(String),
 }
 
 /// Checks that `negated` (the negation of an obligation, conjoined with its
 /// assumptions) is unsatisfiable; on a model, reports the values of `inputs`.
 pub(crate) fn refute(negated: &[Bool], inputs: &[(String, BV)]) -> (Outcome, u64) {
-    let start = Instant::now();
-    let solver = solver();
-    for b in negated {
-        solver.assert(b);
-    }
-    dump(&solver);
-    let outcome = match solver.check() {
-        SatResult::Unsat => Outcome::Proved,
-        SatResult::Sat => match solver.get_model() {
-            Some(model) => Outcome::Counterexample(values(&model, inputs)),
-            None => Outcome::Unknown("the solver found a model but did not return it".into()),
-        },
-        SatResult::Unknown => Outcome::Unknown(
-            solver
-                .get_reason_unknown()
-                .unwrap_or_else(|| "unknown".into()),
-        ),
-    };
-    (outcome, start.elapsed().as_micros() as u64)
+    query(negated, |model| {
+        inputs
+            .iter()
+            .filter_map(|(n, v)| Some((n.clone(), model.eval(v, true)?.as_u64()?)))
+            .collect()
+    })
 }
 
-/// [`refute`] over integer inputs (nonlinear integer arithmetic).
-pub(crate) fn refute_int(negated: &[Bool], inputs: &[(String, Int)]) -> (Outcome, u64) {
+/// [`refute`] over integer inputs (nonlinear integer arithmetic), each named by its
+/// constant's name.
+pub(crate) fn refute_int(negated: &[Bool], inputs: &[&Int]) -> (Outcome, u64) {
+    query(negated, |model| {
+        inputs
+            .iter()
+            .filter_map(|v| Some((v.to_string(), model.eval(*v, true)?.as_u64()?)))
+            .collect()
+    })
+}
+
+/// Runs one query; `values` reads a counterexample out of a model.
+fn query(negated: &[Bool], values: impl FnOnce(&Model) -> Vec<(String, u64)>) -> (Outcome, u64) {
     let start = Instant::now();
     let solver = solver();
     for b in negated {
@@ -74,12 +72,7 @@ pub(crate) fn refute_int(negated: &[Bool], inputs: &[(String, Int)]) -> (Outcome
     let outcome = match solver.check() {
         SatResult::Unsat => Outcome::Proved,
         SatResult::Sat => match solver.get_model() {
-            Some(model) => Outcome::Counterexample(
-                inputs
-                    .iter()
-                    .filter_map(|(n, v)| Some((n.clone(), model.eval(v, true)?.as_u64()?)))
-                    .collect(),
-            ),
+            Some(model) => Outcome::Counterexample(values(&model)),
             None => Outcome::Unknown("the solver found a model but did not return it".into()),
         },
         SatResult::Unknown => Outcome::Unknown(
@@ -102,16 +95,6 @@ fn dump(solver: &Solver) {
         // Best effort: a debugging aid must not change the verdict.
         let _ = std::fs::write(path, format!("{}\n(check-sat)\n", solver.to_smt2()));
     }
-}
-
-fn values(model: &Model, inputs: &[(String, BV)]) -> Vec<(String, u64)> {
-    inputs
-        .iter()
-        .filter_map(|(name, bv)| {
-            let v = model.eval(bv, true)?.as_u64()?;
-            Some((name.clone(), v))
-        })
-        .collect()
 }
 
 /// Renders a counterexample as `name = value, …`.
