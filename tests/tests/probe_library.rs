@@ -17,7 +17,10 @@ fn library() -> Vec<(String, String)> {
         .filter(|p| p.extension().is_some_and(|x| x == "wt"))
         .map(|p| {
             let name = p.file_stem().map(|n| n.to_string_lossy().into_owned());
-            (name.unwrap_or_default(), std::fs::read_to_string(&p).expect("UTF-8"))
+            (
+                name.unwrap_or_default(),
+                std::fs::read_to_string(&p).expect("UTF-8"),
+            )
         })
         .collect();
     probes.sort();
@@ -36,7 +39,10 @@ fn every_library_probe_verifies_and_is_never_rejected_on_the_corpus() {
             .unwrap_or_else(|e| panic!("probes/{name}.wt does not compile:\n{}", e.render()));
         let cert = warptrace_verifier::certify(&program, "ptx", "test", Vec::new());
         if !cert.verified {
-            failures.push(format!("{name}: certificate not verified: {}", cert.to_json()));
+            failures.push(format!(
+                "{name}: certificate not verified: {}",
+                cert.to_json()
+            ));
             continue;
         }
         let verified = warptrace_verifier::verify_program(&program).expect("certified");
