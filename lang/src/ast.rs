@@ -1,4 +1,7 @@
-//! The syntax tree: what the source says, before any name or type is resolved.
+//! The syntax tree: what the source says, before any name or type is resolved. Names
+//! are borrowed from the source (`'s`); only string literals are copied (unescaped).
+
+use std::borrow::Cow;
 
 /// A byte range of the source text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -37,29 +40,29 @@ impl From<pest::Span<'_>> for Span {
 
 /// A whole program: its blocks, map declarations and `config` entries, each in source order.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Program {
-    pub blocks: Vec<Block>,
-    pub maps: Vec<MapDeclAst>,
-    pub config: Vec<ConfigAst>,
+pub(crate) struct Program<'s> {
+    pub blocks: Vec<Block<'s>>,
+    pub maps: Vec<MapDeclAst<'s>>,
+    pub config: Vec<ConfigAst<'s>>,
 }
 
 /// `map @name: kind(key = value, ...);`
 #[derive(Debug, Clone)]
-pub(crate) struct MapDeclAst {
+pub(crate) struct MapDeclAst<'s> {
     /// Without the `@`.
-    pub name: String,
+    pub name: &'s str,
     pub name_span: Span,
     /// `hash`, `array` or `ring`.
-    pub kind: String,
+    pub kind: &'s str,
     pub kind_span: Span,
-    pub args: Vec<DeclArg>,
+    pub args: Vec<DeclArg<'s>>,
     pub span: Span,
 }
 
 /// `key = value` in a map declaration.
 #[derive(Debug, Clone)]
-pub(crate) struct DeclArg {
-    pub key: String,
+pub(crate) struct DeclArg<'s> {
+    pub key: &'s str,
     pub key_span: Span,
     pub value: DeclValue,
     pub value_span: Span,
@@ -78,8 +81,8 @@ pub(crate) enum DeclValue {
 
 /// `key = value;` in a `config` block.
 #[derive(Debug, Clone)]
-pub(crate) struct ConfigAst {
-    pub key: String,
+pub(crate) struct ConfigAst<'s> {
+    pub key: &'s str,
     pub key_span: Span,
     pub value: DeclValue,
     pub value_span: Span,
@@ -87,30 +90,30 @@ pub(crate) struct ConfigAst {
 
 /// `probe[, probe ...] [/predicate/] { statement; ... }`
 #[derive(Debug, Clone)]
-pub(crate) struct Block {
-    pub attaches: Vec<Attach>,
-    pub predicate: Option<Expr>,
-    pub body: Vec<Stmt>,
+pub(crate) struct Block<'s> {
+    pub attaches: Vec<Attach<'s>>,
+    pub predicate: Option<Expr<'s>>,
+    pub body: Vec<Stmt<'s>>,
     /// The closing `}`.
     pub end: Span,
 }
 
 /// An attach point as written, e.g. `warp after mem:global:load:*gemm*`.
 #[derive(Debug, Clone)]
-pub(crate) struct Attach {
+pub(crate) struct Attach<'s> {
     /// `warp` was written, and where.
     pub warp: Option<Span>,
     /// `after` was written, and where.
     pub after: Option<Span>,
     /// The `:`-separated components, strings unquoted.
-    pub parts: Vec<String>,
+    pub parts: Vec<Cow<'s, str>>,
     /// The whole attach point, modifiers included.
     pub span: Span,
     /// The text of the point (without modifiers) as written.
-    pub text: String,
+    pub text: &'s str,
 }
 
-impl Attach {
+impl Attach<'_> {
     /// The attach point as written, modifiers included.
     pub fn text(&self) -> String {
         let mut t = String::new();
@@ -120,89 +123,92 @@ impl Attach {
         if self.after.is_some() {
             t.push_str("after ");
         }
-        t.push_str(&self.text);
+        t.push_str(self.text);
         t
     }
 }
 
 /// A statement.
 #[derive(Debug, Clone)]
-pub(crate) enum Stmt {
+pub(crate) enum Stmt<'s> {
     /// `target = value`
     Assign {
-        target: Target,
-        value: Expr,
+        target: Target<'s>,
+        value: Expr<'s>,
         span: Span,
     },
     /// A call as a statement: `printf(...)`, `print(@m)`, `exit()`.
-    Call { call: Expr, span: Span },
+    Call { call: Expr<'s>, span: Span },
     /// `if (cond) { ... } else ...`; `else if` is an `If` alone in `els`.
     If {
-        cond: Expr,
-        then: Vec<Stmt>,
-        els: Vec<Stmt>,
+        cond: Expr<'s>,
+        then: Vec<Stmt<'s>>,
+        els: Vec<Stmt<'s>>,
         span: Span,
     },
     /// `unroll(count) { ... }`
-    Unroll { count: Expr, body: Vec<Stmt> },
+    Unroll {
+        count: Expr<'s>,
+        body: Vec<Stmt<'s>>,
+    },
 }
 
 /// What an assignment writes.
 #[derive(Debug, Clone)]
-pub(crate) enum Target {
-    Map(MapRef),
+pub(crate) enum Target<'s> {
+    Map(MapRef<'s>),
     /// `$name` (without the `$`).
-    Scratch(String, Span),
+    Scratch(&'s str, Span),
     /// `%name` (without the `%`).
-    Persist(String, Span),
+    Persist(&'s str, Span),
 }
 
 /// `@name` or `@name[k1, k2, ...]`.
 #[derive(Debug, Clone)]
-pub(crate) struct MapRef {
+pub(crate) struct MapRef<'s> {
     /// Without the `@`.
-    pub name: String,
-    pub keys: Vec<Expr>,
+    pub name: &'s str,
+    pub keys: Vec<Expr<'s>>,
     pub span: Span,
 }
 
 /// An expression and where it is.
 #[derive(Debug, Clone)]
-pub(crate) struct Expr {
-    pub kind: ExprKind,
+pub(crate) struct Expr<'s> {
+    pub kind: ExprKind<'s>,
     pub span: Span,
 }
 
 /// The kinds of expression.
 #[derive(Debug, Clone)]
-pub(crate) enum ExprKind {
+pub(crate) enum ExprKind<'s> {
     /// An integer literal (a hex literal above `i64::MAX` keeps its bits).
     Int(i64),
     /// A string literal, escapes resolved (printf formats).
     Str(String),
     /// A builtin or other bare name, e.g. `tid.x`, `kernel`.
-    Ident(String),
+    Ident(&'s str),
     /// `$name`
-    Scratch(String),
+    Scratch(&'s str),
     /// `%name`
-    Persist(String),
+    Persist(&'s str),
     /// `@name[keys]` read as a value (only meaningful as an argument of `print` etc.).
-    Map(MapRef),
+    Map(MapRef<'s>),
     /// `op operand`
-    Unary(UnaryOp, Box<Expr>),
+    Unary(UnaryOp, Box<Expr<'s>>),
     /// `lhs op rhs`
-    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    Binary(BinaryOp, Box<Expr<'s>>, Box<Expr<'s>>),
     /// `cond ? a : b`
-    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Cond(Box<Expr<'s>>, Box<Expr<'s>>, Box<Expr<'s>>),
     /// `(T)x`
-    Cast(TypeName, Box<Expr>),
+    Cast(TypeName, Box<Expr<'s>>),
     /// `(a, b, ...)`: a record.
-    Tuple(Vec<Expr>),
+    Tuple(Vec<Expr<'s>>),
     /// `name(args)`
     Call {
-        name: String,
+        name: &'s str,
         name_span: Span,
-        args: Vec<Expr>,
+        args: Vec<Expr<'s>>,
     },
 }
 

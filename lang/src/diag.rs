@@ -29,6 +29,10 @@ pub(crate) const MAX_DEPTH: usize = 256;
 /// bracket is deep, so this bounds its stack.
 pub(crate) const MAX_BRACKETS: usize = 64;
 
+/// Deepest nesting of statements: a body and an `else if` are each one level. Brackets
+/// bound bodies, but not `else if` chains, which the later stages walk recursively.
+pub(crate) const MAX_STMT_DEPTH: usize = 1024;
+
 /// "1 key", "2 keys", "no keys".
 fn keys(n: usize) -> String {
     match n {
@@ -50,6 +54,8 @@ pub(crate) enum Error {
     IntTooLarge { span: Span, text: String },
     #[error("expression nested too deeply (more than {limit} levels)")]
     TooDeep { span: Span, limit: usize },
+    #[error("statements nested too deeply (more than {limit} levels, counting each `else if`)")]
+    StmtTooDeep { span: Span, limit: usize },
     #[error("unknown attach point `{name}`")]
     UnknownAttach { span: Span, name: String },
     #[error("`{modifier}` is not valid at {attach}")]
@@ -204,7 +210,10 @@ impl Error {
         use Error::*;
         let first_use = "a map's keys and value are fixed by its first use";
         let (span, secondary, hints): (Span, Option<(Span, &str)>, Vec<String>) = match self {
-            Syntax { span, .. } | TooDeep { span, .. } | DivisionByZero { span } => {
+            Syntax { span, .. }
+            | TooDeep { span, .. }
+            | StmtTooDeep { span, .. }
+            | DivisionByZero { span } => {
                 (*span, None, vec![])
             }
             TooManyRegisters { span } | TooManyInsns { span } => {

@@ -11,6 +11,7 @@
 mod ast;
 mod check;
 mod diag;
+mod hash;
 mod lower;
 mod names;
 mod parse;

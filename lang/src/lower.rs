@@ -8,9 +8,9 @@
 
 use crate::ast::Span;
 use crate::diag::Error;
+use crate::hash::FxHashMap;
 use crate::names::{Builtin, Target};
 use crate::typed::{HostOp, TAgg, TBlock, TExpr, TKind, TProgram, TStmt};
-use std::collections::HashMap;
 use warptrace_ir::{
     Aggregation, HostBlock, Insn, MapId, Operand, PersistId, Probe, Program, Reg, Width,
 };
@@ -63,20 +63,20 @@ struct Body<'a> {
     spans: Vec<Option<warptrace_ir::Span>>,
     next_reg: u16,
     /// The register of each scratch variable.
-    vars: HashMap<u32, Reg>,
-    cursors: &'a HashMap<MapId, PersistId>,
+    vars: FxHashMap<u32, Reg>,
+    cursors: &'a FxHashMap<MapId, PersistId>,
 }
 
 type Lowered = (Vec<Insn>, Vec<Option<warptrace_ir::Span>>);
 
 impl Body<'_> {
-    fn lower(block: &TBlock, cursors: &HashMap<MapId, PersistId>) -> Result<Lowered, Error> {
+    fn lower(block: &TBlock, cursors: &FxHashMap<MapId, PersistId>) -> Result<Lowered, Error> {
         // Room for a typical body, so that pushing rarely reallocates.
         let mut body = Body {
             insns: Vec::with_capacity(32),
             spans: Vec::with_capacity(32),
             next_reg: 0,
-            vars: HashMap::new(),
+            vars: FxHashMap::default(),
             cursors,
         };
         // Where the predicate's branch is, to patch its target once `exit`'s index is known.

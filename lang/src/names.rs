@@ -467,8 +467,8 @@ pub(crate) enum Target {
 }
 
 /// Resolves an attach point's components (without modifiers); `None` if unknown.
-pub(crate) fn attach_point(parts: &[String]) -> Option<Target> {
-    let strs: Vec<&str> = parts.iter().map(String::as_str).collect();
+pub(crate) fn attach_point(parts: &[impl AsRef<str>]) -> Option<Target> {
+    let strs: Vec<&str> = parts.iter().map(AsRef::as_ref).collect();
     match strs.as_slice() {
         ["BEGIN"] => return Some(Target::Host(HostEvent::Begin)),
         ["END"] => return Some(Target::Host(HostEvent::End)),
@@ -480,8 +480,8 @@ pub(crate) fn attach_point(parts: &[String]) -> Option<Target> {
 fn resolve(e: &Entry, parts: &[&str]) -> Option<Target> {
     let (point, rest) = match (e.sem, parts) {
         (Sem::Host(event), _) => {
-            let name: Vec<&str> = e.name.split(':').collect();
-            return (name == parts).then_some(Target::Host(event));
+            let same = e.name.split(':').eq(parts.iter().copied());
+            return same.then_some(Target::Host(event));
         }
         (Sem::Fixed(fixed), _) => {
             let n = e.name.split(':').count();

@@ -1,15 +1,18 @@
 //! Source text → [`ast::Program`]: the pest grammar (`grammar.pest`), precedence
 //! climbing for binary operators, and pest's errors turned into readable ones.
+//!
+//! The tree is built in one walk over pest's token stream (each pair's start, its
+//! children, its end), which costs a fraction of materialising a `Pair` per node.
 
 use crate::ast::{
     self, Attach, BinaryOp, Block, ConfigAst, DeclArg, DeclValue, Expr, ExprKind, MapDeclAst,
     MapRef, Span, Stmt, Target, TypeName, UnaryOp,
 };
-use crate::diag::{Error, MAX_BRACKETS, MAX_DEPTH};
+use crate::diag::{Error, MAX_BRACKETS, MAX_DEPTH, MAX_STMT_DEPTH};
 use pest::error::{ErrorVariant, InputLocation};
-use pest::iterators::Pair;
-use pest::Parser as _;
-use std::collections::VecDeque;
+use pest::iterators::Tokens;
+use pest::{Parser as _, Token};
+use std::borrow::Cow;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "grammar.pest"]
@@ -17,7 +20,7 @@ struct Grammar;
 
 /// Parses a whole program. A syntax error stops parsing; errors found while building
 /// the tree (literals out of range, too deep nesting) are accumulated.
-pub(crate) fn parse(source: &str) -> Result<ast::Program, Vec<Error>> {
+pub(crate) fn parse(source: &str) -> Result<ast::Program<'_>, Vec<Error>> {
     if let Some(span) = too_deep(source) {
         return Err(vec![Error::TooDeep {
             span,
@@ -26,14 +29,25 @@ pub(crate) fn parse(source: &str) -> Result<ast::Program, Vec<Error>> {
     }
     let pairs =
         Grammar::parse(Rule::program, source).map_err(|e| vec![syntax_error(source, &e)])?;
-    let mut builder = Builder { errors: Vec::new() };
+    let c = &mut Cursor {
+        tokens: pairs.tokens(),
+        source,
+        depth: 0,
+    };
+    let mut builder = Builder {
+        errors: Vec::new(),
+        operands: Vec::new(),
+        ops: Vec::new(),
+    };
     let mut program = ast::Program::default();
-    for top in pairs {
-        for pair in top.into_inner() {
-            match pair.as_rule() {
-                Rule::block => program.blocks.push(builder.block(pair)),
-                Rule::map_decl => program.maps.push(builder.map_decl(pair)),
-                Rule::config => program.config.extend(builder.config(pair)),
+    // `program`: declarations, `config` blocks and probe blocks.
+    if let Some(Tok::Start(..)) = c.next() {
+        let (d, mut end) = (c.depth, 0);
+        while let Some((rule, start)) = c.child(d, &mut end) {
+            match rule {
+                Rule::block => program.blocks.push(builder.block(c, start)),
+                Rule::map_decl => program.maps.push(builder.map_decl(c, start)),
+                Rule::config => builder.config(c, &mut program.config),
                 _ => {}
             }
         }
@@ -87,43 +101,120 @@ fn too_deep(source: &str) -> Option<Span> {
     None
 }
 
-/// An expression and the depth of its tree.
-type Node = (Expr, usize);
-
-struct Builder {
-    errors: Vec<Error>,
+/// A token of the parse: a pair starts (its rule, where) or ends (where).
+enum Tok {
+    Start(Rule, usize),
+    End(usize),
 }
 
-impl Builder {
-    fn map_decl(&mut self, pair: Pair<'_, Rule>) -> MapDeclAst {
-        let span = Span::from(pair.as_span());
+/// A walk over pest's tokens. Each builder method is called just after its pair's start
+/// (with the cursor at that pair's depth) and reads its children with
+/// [`child`](Cursor::child), which skips whatever of the previous child was left unread,
+/// so a method may ignore children or stop early (on an error).
+struct Cursor<'s> {
+    tokens: Tokens<'s, Rule>,
+    source: &'s str,
+    /// The pairs started and not yet ended.
+    depth: usize,
+}
+
+impl<'s> Cursor<'s> {
+    fn next(&mut self) -> Option<Tok> {
+        match self.tokens.next()? {
+            Token::Start { rule, pos } => {
+                self.depth += 1;
+                Some(Tok::Start(rule, pos.pos()))
+            }
+            Token::End { pos, .. } => {
+                self.depth = self.depth.saturating_sub(1);
+                Some(Tok::End(pos.pos()))
+            }
+        }
+    }
+
+    /// Reads the rest of the pair open at `depth` (the depth just after its start) up to
+    /// its end, and returns where it ends (`None` if it had ended already).
+    fn close(&mut self, depth: usize) -> Option<usize> {
+        let mut end = None;
+        while self.depth >= depth {
+            match self.next() {
+                Some(Tok::End(pos)) => end = Some(pos),
+                Some(Tok::Start(..)) => {}
+                None => break,
+            }
+        }
+        end
+    }
+
+    /// The next child (rule, start) of the pair open at `depth`, or `None` once that
+    /// pair has ended (where: `*end`).
+    fn child(&mut self, depth: usize, end: &mut usize) -> Option<(Rule, usize)> {
+        self.close(depth + 1);
+        match self.next()? {
+            Tok::Start(rule, start) => Some((rule, start)),
+            Tok::End(pos) => {
+                *end = pos;
+                None
+            }
+        }
+    }
+
+    /// The span and text of a child just started at `start` (read to its end).
+    fn rest(&mut self, start: usize) -> (Span, &'s str) {
+        let end = self.close(self.depth).unwrap_or(start);
+        let text = self.source.get(start..end).unwrap_or("");
+        (Span::new(start, end), text)
+    }
+}
+
+/// An expression and the depth of its tree.
+type Node<'s> = (Expr<'s>, usize);
+
+struct Builder<'s> {
+    errors: Vec<Error>,
+    /// The operands and operators of the binary chains being built: an expression's
+    /// operand chain is the top of these (nested expressions, built while its operands
+    /// are, take theirs off before it pushes the next).
+    operands: Vec<Node<'s>>,
+    ops: Vec<BinaryOp>,
+}
+
+impl<'s> Builder<'s> {
+    fn map_decl(&mut self, c: &mut Cursor<'s>, start: usize) -> MapDeclAst<'s> {
+        let (d, mut end) = (c.depth, start);
+        let at = Span::new(start, start);
         let mut decl = MapDeclAst {
-            name: String::new(),
-            name_span: span,
-            kind: String::new(),
-            kind_span: span,
+            name: "",
+            name_span: at,
+            kind: "",
+            kind_span: at,
             args: Vec::new(),
-            span,
+            span: at,
         };
-        for p in pair.into_inner() {
-            match p.as_rule() {
+        let mut seen = (false, false);
+        while let Some((rule, s)) = c.child(d, &mut end) {
+            match rule {
                 Rule::map_name => {
-                    decl.name = p.as_str().trim_start_matches('@').to_string();
-                    decl.name_span = p.as_span().into();
+                    let (span, text) = c.rest(s);
+                    decl.name = text.trim_start_matches('@');
+                    decl.name_span = span;
+                    seen.0 = true;
                 }
                 Rule::name => {
-                    decl.kind = p.as_str().to_string();
-                    decl.kind_span = p.as_span().into();
+                    let (span, text) = c.rest(s);
+                    decl.kind = text;
+                    decl.kind_span = span;
+                    seen.1 = true;
                 }
                 Rule::decl_arg => {
-                    let mut inner = p.into_inner().filter(|q| q.as_rule() != Rule::assign);
-                    if let (Some(k), Some(v)) = (inner.next(), inner.next()) {
-                        if let Some(value) = self.decl_value(&v) {
+                    let [key, value] = self.key_value(c);
+                    if let (Some((_, key_span, key)), Some(value)) = (key, value) {
+                        if let Some((value, value_span)) = self.decl_value(value) {
                             decl.args.push(DeclArg {
-                                key: k.as_str().to_string(),
-                                key_span: k.as_span().into(),
+                                key,
+                                key_span,
                                 value,
-                                value_span: v.as_span().into(),
+                                value_span,
                             });
                         }
                     }
@@ -131,36 +222,59 @@ impl Builder {
                 _ => {}
             }
         }
+        decl.span = Span::new(start, end);
+        // (Without a name or kind, as the grammar never leaves them, the spans are the
+        // declaration's.)
+        if !seen.0 {
+            decl.name_span = decl.span;
+        }
+        if !seen.1 {
+            decl.kind_span = decl.span;
+        }
         decl
     }
 
-    fn config(&mut self, pair: Pair<'_, Rule>) -> Vec<ConfigAst> {
-        let mut entries = Vec::new();
-        for e in pair
-            .into_inner()
-            .filter(|p| p.as_rule() == Rule::config_entry)
-        {
-            let mut inner = e
-                .into_inner()
-                .filter(|q| !matches!(q.as_rule(), Rule::assign | Rule::semi));
-            if let (Some(k), Some(v)) = (inner.next(), inner.next()) {
-                if let Some(value) = self.decl_value(&v) {
+    fn config(&mut self, c: &mut Cursor<'s>, entries: &mut Vec<ConfigAst<'s>>) {
+        let (d, mut end) = (c.depth, 0);
+        while let Some((rule, _)) = c.child(d, &mut end) {
+            if rule != Rule::config_entry {
+                continue;
+            }
+            let [key, value] = self.key_value(c);
+            if let (Some((_, key_span, key)), Some(value)) = (key, value) {
+                if let Some((value, value_span)) = self.decl_value(value) {
                     entries.push(ConfigAst {
-                        key: k.as_str().to_string(),
-                        key_span: k.as_span().into(),
+                        key,
+                        key_span,
                         value,
-                        value_span: v.as_span().into(),
+                        value_span,
                     });
                 }
             }
         }
-        entries
     }
 
-    /// A size (`64K`), a name or a string.
-    fn decl_value(&mut self, p: &Pair<'_, Rule>) -> Option<DeclValue> {
-        let text = p.as_str();
-        match p.as_rule() {
+    /// The first two children of a `key = value` pair other than `=` and `;`.
+    fn key_value(&mut self, c: &mut Cursor<'s>) -> [Option<(Rule, Span, &'s str)>; 2] {
+        let (d, mut end) = (c.depth, 0);
+        let mut found = [None, None];
+        let mut n = 0;
+        while let Some((rule, s)) = c.child(d, &mut end) {
+            if matches!(rule, Rule::assign | Rule::semi) {
+                continue;
+            }
+            if let Some(slot) = found.get_mut(n) {
+                let (span, text) = c.rest(s);
+                *slot = Some((rule, span, text));
+                n += 1;
+            }
+        }
+        found
+    }
+
+    /// A size (`64K`), a name or a string, and its span.
+    fn decl_value(&mut self, (rule, span, text): (Rule, Span, &str)) -> Option<(DeclValue, Span)> {
+        let value = match rule {
             Rule::size => {
                 let (digits, unit) = match text.strip_suffix(['K', 'M', 'G']) {
                     Some(d) => (d, text.len() - d.len()),
@@ -177,132 +291,138 @@ impl Builder {
                     .ok()
                     .and_then(|v| v.checked_mul(1 << shift));
                 match value {
-                    Some(v) => Some(DeclValue::Size(v)),
+                    Some(v) => DeclValue::Size(v),
                     None => {
                         self.errors.push(Error::IntTooLarge {
-                            span: p.as_span().into(),
+                            span,
                             text: text.to_string(),
                         });
-                        None
+                        return None;
                     }
                 }
             }
-            Rule::string => Some(DeclValue::Str(unescape(text))),
-            _ => Some(DeclValue::Name(text.to_string())),
-        }
+            Rule::string => DeclValue::Str(unescape(text)),
+            _ => DeclValue::Name(text.to_string()),
+        };
+        Some((value, span))
     }
 
-    fn block(&mut self, pair: Pair<'_, Rule>) -> Block {
+    fn block(&mut self, c: &mut Cursor<'s>, start: usize) -> Block<'s> {
+        let (d, mut end) = (c.depth, start);
         let mut block = Block {
             attaches: Vec::new(),
             predicate: None,
             body: Vec::new(),
-            end: Span::from(pair.as_span()),
+            end: Span::new(start, start),
         };
-        for p in pair.into_inner() {
-            match p.as_rule() {
+        let mut body_end = None;
+        while let Some((rule, s)) = c.child(d, &mut end) {
+            match rule {
                 Rule::attach_list => {
-                    block.attaches = p
-                        .into_inner()
-                        .filter(|a| a.as_rule() == Rule::attach)
-                        .map(attach)
-                        .collect();
+                    let (d, mut end) = (c.depth, 0);
+                    while let Some((rule, s)) = c.child(d, &mut end) {
+                        if rule == Rule::attach {
+                            block.attaches.push(attach(c, s));
+                        }
+                    }
                 }
                 Rule::predicate => {
-                    block.predicate = p
-                        .into_inner()
-                        .find(|e| e.as_rule() == Rule::expr)
-                        .and_then(|e| self.top_expr(e));
+                    let (d, mut end) = (c.depth, 0);
+                    while let Some((rule, s)) = c.child(d, &mut end) {
+                        if rule == Rule::expr {
+                            block.predicate = self.top_expr(c, s);
+                            break;
+                        }
+                    }
                 }
                 Rule::body => {
-                    let (body, end) = self.body(p);
+                    let (body, end) = self.body(c, s, 1);
                     block.body = body;
-                    block.end = end;
+                    body_end = Some(end);
                 }
                 _ => {}
             }
         }
+        block.end = body_end.unwrap_or(Span::new(start, end));
         block
     }
 
-    /// `{ statements }`: the statements and the closing brace.
-    fn body(&mut self, pair: Pair<'_, Rule>) -> (Vec<Stmt>, Span) {
-        let mut end = Span::from(pair.as_span());
+    /// `{ statements }` at statement nesting `depth`: the statements and the closing brace.
+    fn body(&mut self, c: &mut Cursor<'s>, start: usize, depth: usize) -> (Vec<Stmt<'s>>, Span) {
+        let (d, mut end) = (c.depth, start);
+        let mut rbrace = None;
         let mut stmts = Vec::new();
-        for s in pair.into_inner() {
-            if s.as_rule() == Rule::rbrace {
-                end = s.as_span().into();
-            } else {
-                stmts.extend(self.stmt(s));
+        while let Some((rule, s)) = c.child(d, &mut end) {
+            match rule {
+                Rule::rbrace => rbrace = Some(c.rest(s).0),
+                Rule::lbrace | Rule::semi => {}
+                _ => stmts.extend(self.stmt(c, rule, s, depth)),
             }
         }
-        (stmts, end)
+        (stmts, rbrace.unwrap_or(Span::new(start, end)))
     }
 
-    fn stmt(&mut self, pair: Pair<'_, Rule>) -> Option<Stmt> {
-        let span = Span::from(pair.as_span());
-        match pair.as_rule() {
+    /// A statement nested `depth` levels deep (a body or an `else if` is one level).
+    fn stmt(
+        &mut self,
+        c: &mut Cursor<'s>,
+        rule: Rule,
+        start: usize,
+        depth: usize,
+    ) -> Option<Stmt<'s>> {
+        let (d, mut end) = (c.depth, start);
+        match rule {
             Rule::assignment => {
                 let mut target = None;
                 let mut value = None;
-                for p in pair.into_inner() {
-                    match p.as_rule() {
-                        Rule::map => target = Some(Target::Map(self.map_ref(p))),
+                while let Some((rule, s)) = c.child(d, &mut end) {
+                    match rule {
+                        Rule::map => target = Some(Target::Map(self.map_ref(c, s))),
                         Rule::scratch => {
-                            let name = p.as_str().trim_start_matches('$').to_string();
-                            target = Some(Target::Scratch(name, p.as_span().into()));
+                            let (span, text) = c.rest(s);
+                            target = Some(Target::Scratch(text.get(1..).unwrap_or(""), span));
                         }
                         Rule::persist => {
-                            let name = p.as_str().trim_start_matches('%').to_string();
-                            target = Some(Target::Persist(name, p.as_span().into()));
+                            let (span, text) = c.rest(s);
+                            target = Some(Target::Persist(text.get(1..).unwrap_or(""), span));
                         }
-                        Rule::expr => value = self.top_expr(p),
+                        Rule::expr => value = self.top_expr(c, s),
                         _ => {}
                     }
                 }
                 Some(Stmt::Assign {
                     target: target?,
                     value: value?,
-                    span,
+                    span: Span::new(start, end),
                 })
             }
             Rule::call_stmt => {
-                let call = match self.call(pair, 0) {
-                    Ok((call, _)) => call,
+                let (name, name_span) = match c.child(d, &mut end) {
+                    Some((Rule::stmt_name, s)) => {
+                        let (span, text) = c.rest(s);
+                        (text, span)
+                    }
+                    _ => return None,
+                };
+                match self.call(c, start, name, name_span, 0) {
+                    Ok((call, _)) => {
+                        let span = call.span;
+                        Some(Stmt::Call { call, span })
+                    }
                     Err(e) => {
                         self.errors.push(e);
-                        return None;
-                    }
-                };
-                Some(Stmt::Call { call, span })
-            }
-            Rule::if_stmt => {
-                let mut cond = None;
-                let mut then = None;
-                let mut els = Vec::new();
-                for p in pair.into_inner() {
-                    match p.as_rule() {
-                        Rule::expr => cond = self.top_expr(p),
-                        Rule::body if then.is_none() => then = Some(self.body(p).0),
-                        Rule::body => els = self.body(p).0,
-                        Rule::if_stmt => els = self.stmt(p).into_iter().collect(),
-                        _ => {}
+                        None
                     }
                 }
-                Some(Stmt::If {
-                    cond: cond?,
-                    then: then.unwrap_or_default(),
-                    els,
-                    span,
-                })
             }
+            Rule::if_stmt => self.if_chain(c, start, depth),
             Rule::unroll => {
                 let mut count = None;
                 let mut body = Vec::new();
-                for p in pair.into_inner() {
-                    match p.as_rule() {
-                        Rule::expr => count = self.top_expr(p),
-                        Rule::body => body = self.body(p).0,
+                while let Some((rule, s)) = c.child(d, &mut end) {
+                    match rule {
+                        Rule::expr => count = self.top_expr(c, s),
+                        Rule::body => body = self.body(c, s, depth + 1).0,
                         _ => {}
                     }
                 }
@@ -315,23 +435,96 @@ impl Builder {
         }
     }
 
-    fn map_ref(&mut self, pair: Pair<'_, Rule>) -> MapRef {
-        let span = Span::from(pair.as_span());
-        let mut name = String::new();
+    /// `if (c) { } else if (c) { } ... else { }` at statement nesting `depth`. The `else
+    /// if`s nest, each in the one before, but are read in a loop (a chain may be long)
+    /// and nested from the last.
+    fn if_chain(&mut self, c: &mut Cursor<'s>, start: usize, depth: usize) -> Option<Stmt<'s>> {
+        struct Level<'s> {
+            start: usize,
+            /// The cursor depth of its pair.
+            depth: usize,
+            cond: Option<Expr<'s>>,
+            then: Option<Vec<Stmt<'s>>>,
+            els: Vec<Stmt<'s>>,
+        }
+        let level = |start, depth| Level {
+            start,
+            depth,
+            cond: None,
+            then: None,
+            els: Vec::new(),
+        };
+        if depth > MAX_STMT_DEPTH {
+            // The `if` of the statement one level too deep.
+            self.errors.push(Error::StmtTooDeep {
+                span: Span::new(start, start + 2),
+                limit: MAX_STMT_DEPTH,
+            });
+            return None;
+        }
+        let mut chain = vec![level(start, c.depth)];
+        let mut end = start;
+        loop {
+            // The statement nesting of the innermost `if`'s bodies and `else if`.
+            let nesting = depth + chain.len();
+            let top = chain.last_mut()?;
+            match c.child(top.depth, &mut end) {
+                Some((Rule::expr, s)) => top.cond = self.top_expr(c, s),
+                Some((Rule::body, s)) => {
+                    let body = self.body(c, s, nesting);
+                    if top.then.is_none() {
+                        top.then = Some(body.0);
+                    } else {
+                        top.els = body.0;
+                    }
+                }
+                Some((Rule::if_stmt, s)) if nesting > MAX_STMT_DEPTH => {
+                    // The `if` of the statement one level too deep.
+                    self.errors.push(Error::StmtTooDeep {
+                        span: Span::new(s, s + 2),
+                        limit: MAX_STMT_DEPTH,
+                    });
+                }
+                Some((Rule::if_stmt, s)) => chain.push(level(s, c.depth)),
+                Some(_) => {}
+                None => {
+                    let done = chain.pop()?;
+                    let stmt = done.cond.map(|cond| Stmt::If {
+                        cond,
+                        then: done.then.unwrap_or_default(),
+                        els: done.els,
+                        span: Span::new(done.start, end),
+                    });
+                    match chain.last_mut() {
+                        Some(outer) => outer.els = stmt.into_iter().collect(),
+                        None => return stmt,
+                    }
+                }
+            }
+        }
+    }
+
+    fn map_ref(&mut self, c: &mut Cursor<'s>, start: usize) -> MapRef<'s> {
+        let (d, mut end) = (c.depth, start);
+        let mut name = "";
         let mut keys = Vec::new();
-        for p in pair.into_inner() {
-            match p.as_rule() {
-                Rule::map_name => name = p.as_str().trim_start_matches('@').to_string(),
-                Rule::expr => keys.extend(self.top_expr(p)),
+        while let Some((rule, s)) = c.child(d, &mut end) {
+            match rule {
+                Rule::map_name => name = c.rest(s).1.trim_start_matches('@'),
+                Rule::expr => keys.extend(self.top_expr(c, s)),
                 _ => {}
             }
         }
-        MapRef { name, keys, span }
+        MapRef {
+            name,
+            keys,
+            span: Span::new(start, end),
+        }
     }
 
     /// An expression at statement level; records its error and returns `None` on failure.
-    fn top_expr(&mut self, pair: Pair<'_, Rule>) -> Option<Expr> {
-        match self.expr(pair, 0) {
+    fn top_expr(&mut self, c: &mut Cursor<'s>, start: usize) -> Option<Expr<'s>> {
+        match self.expr(c, start, 0) {
             Ok((e, _)) => Some(e),
             Err(e) => {
                 self.errors.push(e);
@@ -340,41 +533,51 @@ impl Builder {
         }
     }
 
-    /// `operand (infix operand)* (? expr : expr)?`, the operators by precedence climbing
-    /// (`binary` is silent in the grammar). `nesting` counts the parentheses, calls and
-    /// conditionals around it.
-    fn expr(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
-        let span = Span::from(pair.as_span());
+    /// `operand (infix operand)* (? expr : expr)?`, the operators by precedence climbing.
+    /// `nesting` counts the parentheses, calls and conditionals around it.
+    fn expr(
+        &mut self,
+        c: &mut Cursor<'s>,
+        start: usize,
+        nesting: usize,
+    ) -> Result<Node<'s>, Error> {
         if nesting > MAX_DEPTH {
+            let end = c.close(c.depth).unwrap_or(start);
             return Err(Error::TooDeep {
-                span,
+                span: Span::new(start, end),
                 limit: MAX_DEPTH,
             });
         }
+        let (base, ops_base) = (self.operands.len(), self.ops.len());
+        let result = self.expr_parts(c, start, nesting, base, ops_base);
+        self.operands.truncate(base);
+        self.ops.truncate(ops_base);
+        result
+    }
+
+    /// [`expr`](Self::expr) once its chain's stacks are marked (`base`, `ops_base`).
+    fn expr_parts(
+        &mut self,
+        c: &mut Cursor<'s>,
+        start: usize,
+        nesting: usize,
+        base: usize,
+        ops_base: usize,
+    ) -> Result<Node<'s>, Error> {
+        let (d, mut end) = (c.depth, start);
         // The parts after the binary operand chain (`? a : b`); more are never used.
         let (mut second, mut third) = (None, None);
-        // A lone operand needs no queue (nor an allocation).
-        let mut lone = None;
-        let mut operands = VecDeque::new();
-        let mut ops = VecDeque::new();
-        let mut binary_end = span.end;
-        for p in pair.into_inner() {
-            match p.as_rule() {
+        let mut binary_end = None;
+        while let Some((rule, s)) = c.child(d, &mut end) {
+            match rule {
                 Rule::operand => {
-                    binary_end = p.as_span().end();
-                    let node = self.operand(p, nesting)?;
-                    if let Some(prev) = lone.take() {
-                        operands.push_back(prev);
-                        operands.push_back(node);
-                    } else if operands.is_empty() {
-                        lone = Some(node);
-                    } else {
-                        operands.push_back(node);
-                    }
+                    let (node, operand_end) = self.operand(c, s, nesting)?;
+                    binary_end = Some(operand_end);
+                    self.operands.push(node);
                 }
-                Rule::infix => ops.extend(binary_op(p.as_str())),
+                Rule::infix => self.ops.extend(binary_op(c.rest(s).1)),
                 Rule::expr => {
-                    let node = self.expr(p, nesting + 1)?;
+                    let node = self.expr(c, s, nesting + 1)?;
                     if second.is_none() {
                         second = Some(node);
                     } else if third.is_none() {
@@ -384,15 +587,16 @@ impl Builder {
                 _ => {}
             }
         }
-        let first = match lone {
-            Some(node) if ops.is_empty() => node,
-            lone => {
-                operands.extend(lone);
-                let binary_span = Span::new(span.start, binary_end);
-                climb(&mut operands, &mut ops, 0, binary_span)?
-            }
+        let span = Span::new(start, end);
+        let first = if self.operands.len() == base + 1 && self.ops.len() == ops_base {
+            self.operands.pop()
+        } else {
+            let binary_span = Span::new(start, binary_end.unwrap_or(end));
+            let mut operands = self.operands.drain(base..);
+            let ops = self.ops.get(ops_base..).unwrap_or(&[]);
+            Some(climb(&mut operands, ops, &mut 0, 0, binary_span)?)
         };
-        match (Some(first), second, third) {
+        match (first, second, third) {
             (Some(node), None, None) => Ok(node),
             (Some((c, dc)), Some((a, da)), Some((b, db))) => {
                 let depth = dc.max(da).max(db) + 1;
@@ -409,48 +613,63 @@ impl Builder {
         }
     }
 
-    /// `prefix* primary`
-    fn operand(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
-        let whole = Span::from(pair.as_span());
+    /// `prefix* primary`, and where it ends.
+    fn operand(
+        &mut self,
+        c: &mut Cursor<'s>,
+        start: usize,
+        nesting: usize,
+    ) -> Result<(Node<'s>, usize), Error> {
+        let (d, mut end) = (c.depth, start);
         let mut prefixes = Vec::new();
         let mut primary = None;
-        for p in pair.into_inner() {
-            let span = Span::from(p.as_span());
-            let leaf = |kind| Some((Expr { kind, span }, 1));
-            match p.as_rule() {
-                Rule::prefix => match p.as_str() {
-                    "-" => prefixes.push((UnaryOp::Neg, span)),
-                    "!" => prefixes.push((UnaryOp::Not, span)),
-                    _ => prefixes.push((UnaryOp::BitNot, span)),
-                },
-                Rule::paren => primary = Some(self.paren(p, nesting)?),
-                Rule::cast => primary = Some(self.cast(p, nesting)?),
-                Rule::named => primary = Some(self.named(p, nesting)?),
+        while let Some((rule, s)) = c.child(d, &mut end) {
+            let leaf = |kind, span| Some((Expr { kind, span }, 1));
+            match rule {
+                Rule::named => primary = Some(self.named(c, s, nesting)?),
+                Rule::int => {
+                    let (span, text) = c.rest(s);
+                    primary = leaf(ExprKind::Int(int_literal(text, span)?), span);
+                }
                 Rule::map => {
                     if nesting > MAX_DEPTH {
+                        let end = c.close(c.depth).unwrap_or(s);
                         return Err(Error::TooDeep {
-                            span,
+                            span: Span::new(s, end),
                             limit: MAX_DEPTH,
                         });
                     }
-                    let map = self.map_ref(p);
-                    primary = leaf(ExprKind::Map(map));
+                    let map = self.map_ref(c, s);
+                    let span = map.span;
+                    primary = leaf(ExprKind::Map(map), span);
                 }
                 Rule::scratch => {
-                    primary = leaf(ExprKind::Scratch(p.as_str()[1..].to_string()));
+                    let (span, text) = c.rest(s);
+                    primary = leaf(ExprKind::Scratch(text.get(1..).unwrap_or("")), span);
                 }
                 Rule::persist => {
-                    primary = leaf(ExprKind::Persist(p.as_str()[1..].to_string()));
+                    let (span, text) = c.rest(s);
+                    primary = leaf(ExprKind::Persist(text.get(1..).unwrap_or("")), span);
                 }
-                Rule::string => primary = leaf(ExprKind::Str(unescape(p.as_str()))),
-                Rule::dec | Rule::hex => {
-                    let kind = ExprKind::Int(int_literal(p.as_rule(), p.as_str(), span)?);
-                    primary = leaf(kind);
+                Rule::string => {
+                    let (span, text) = c.rest(s);
+                    primary = leaf(ExprKind::Str(unescape(text)), span);
                 }
+                Rule::prefix => {
+                    let (span, text) = c.rest(s);
+                    let op = match text {
+                        "-" => UnaryOp::Neg,
+                        "!" => UnaryOp::Not,
+                        _ => UnaryOp::BitNot,
+                    };
+                    prefixes.push((op, span));
+                }
+                Rule::paren => primary = Some(self.paren(c, s, nesting)?),
+                Rule::cast => primary = Some(self.cast(c, s, nesting)?),
                 _ => {}
             }
         }
-        let (mut expr, mut depth) = primary.ok_or_else(|| malformed(whole))?;
+        let (mut expr, mut depth) = primary.ok_or_else(|| malformed(Span::new(start, end)))?;
         for (op, span) in prefixes.into_iter().rev() {
             depth += 1;
             let span = span.to(expr.span);
@@ -465,19 +684,27 @@ impl Builder {
                 span,
             };
         }
-        Ok((expr, depth))
+        Ok(((expr, depth), end))
     }
 
     /// `(a)` or `(a, b, ...)`
-    fn paren(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
-        let span = Span::from(pair.as_span());
+    fn paren(
+        &mut self,
+        c: &mut Cursor<'s>,
+        start: usize,
+        nesting: usize,
+    ) -> Result<Node<'s>, Error> {
+        let (d, mut end) = (c.depth, start);
         let mut items = Vec::new();
         let mut depth = 1;
-        for p in pair.into_inner().filter(|p| p.as_rule() == Rule::expr) {
-            let (e, d) = self.expr(p, nesting + 1)?;
-            depth = depth.max(d + 1);
-            items.push(e);
+        while let Some((rule, s)) = c.child(d, &mut end) {
+            if rule == Rule::expr {
+                let (e, d) = self.expr(c, s, nesting + 1)?;
+                depth = depth.max(d + 1);
+                items.push(e);
+            }
         }
+        let span = Span::new(start, end);
         if items.len() == 1 {
             return items
                 .pop()
@@ -494,23 +721,30 @@ impl Builder {
     }
 
     /// `(T)x`
-    fn cast(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
-        let span = Span::from(pair.as_span());
+    fn cast(
+        &mut self,
+        c: &mut Cursor<'s>,
+        start: usize,
+        nesting: usize,
+    ) -> Result<Node<'s>, Error> {
         if nesting > MAX_DEPTH {
+            let end = c.close(c.depth).unwrap_or(start);
             return Err(Error::TooDeep {
-                span,
+                span: Span::new(start, end),
                 limit: MAX_DEPTH,
             });
         }
+        let (d, mut end) = (c.depth, start);
         let mut ty = None;
         let mut operand = None;
-        for p in pair.into_inner() {
-            match p.as_rule() {
-                Rule::type_name => ty = type_name(p.as_str()),
-                Rule::operand => operand = Some(self.operand(p, nesting + 1)?),
+        while let Some((rule, s)) = c.child(d, &mut end) {
+            match rule {
+                Rule::type_name => ty = type_name(c.rest(s).1),
+                Rule::operand => operand = Some(self.operand(c, s, nesting + 1)?.0),
                 _ => {}
             }
         }
+        let span = Span::new(start, end);
         let ((x, depth), ty) = operand.zip(ty).ok_or_else(|| malformed(span))?;
         if depth + 1 > MAX_DEPTH {
             return Err(Error::TooDeep {
@@ -522,107 +756,100 @@ impl Builder {
         Ok((Expr { kind, span }, depth + 1))
     }
 
-    /// `name(args)` (a call) or `name`, `name.name` (an identifier).
-    fn named(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
-        let span = Span::from(pair.as_span());
-        let mut inner = pair.clone().into_inner();
-        let name = inner.next();
-        match (name, inner.next()) {
-            (Some(name), Some(args)) if args.as_rule() == Rule::call_args => {
-                let name = (name.as_str().to_string(), Span::from(name.as_span()));
-                self.call_args(name, args, span, nesting)
-            }
-            _ => {
-                let kind = ExprKind::Ident(pair.as_str().to_string());
-                Ok((Expr { kind, span }, 1))
-            }
-        }
+    /// `name(args)` (a call: `(`, the arguments and `)` are inside) or `name`,
+    /// `name.name` (an identifier: nothing inside).
+    fn named(
+        &mut self,
+        c: &mut Cursor<'s>,
+        start: usize,
+        nesting: usize,
+    ) -> Result<Node<'s>, Error> {
+        let source = c.source;
+        let rest = source.get(start..).unwrap_or("");
+        let name_len = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        let name = rest.get(..name_len).unwrap_or("");
+        let name_span = Span::new(start, start + name_len);
+        self.call(c, start, name, name_span, nesting)
     }
 
-    /// `(args)` after a function's name.
-    fn call_args(
+    /// A call, as a statement or in an expression: `name`, then `(`, the arguments and
+    /// `)` as the children still to read. A `named` pair without children is the
+    /// identifier it spells.
+    fn call(
         &mut self,
-        name: (String, Span),
-        pair: Pair<'_, Rule>,
-        span: Span,
+        c: &mut Cursor<'s>,
+        start: usize,
+        name: &'s str,
+        name_span: Span,
         nesting: usize,
-    ) -> Result<Node, Error> {
+    ) -> Result<Node<'s>, Error> {
+        let (d, mut end) = (c.depth, start);
         let mut args = Vec::new();
         let mut depth = 1;
-        for p in pair.into_inner() {
-            if p.as_rule() == Rule::expr {
-                let (arg, d) = self.expr(p, nesting + 1)?;
+        let mut call = false;
+        while let Some((rule, s)) = c.child(d, &mut end) {
+            call = true;
+            if rule == Rule::expr {
+                let (arg, d) = self.expr(c, s, nesting + 1)?;
                 depth = depth.max(d + 1);
                 args.push(arg);
             }
         }
-        let kind = ExprKind::Call {
-            name: name.0,
-            name_span: name.1,
-            args,
-        };
-        Ok((Expr { kind, span }, depth))
-    }
-
-    /// `name(args)` as a statement.
-    fn call(&mut self, pair: Pair<'_, Rule>, nesting: usize) -> Result<Node, Error> {
-        let span = Span::from(pair.as_span());
-        let mut name = (String::new(), span);
-        let mut args = Vec::new();
-        let mut depth = 1;
-        for p in pair.into_inner() {
-            match p.as_rule() {
-                Rule::name | Rule::stmt_name => {
-                    name = (p.as_str().to_string(), p.as_span().into());
-                }
-                Rule::expr => {
-                    let (arg, d) = self.expr(p, nesting + 1)?;
-                    depth = depth.max(d + 1);
-                    args.push(arg);
-                }
-                _ => {}
+        let span = Span::new(start, end);
+        let kind = if call {
+            ExprKind::Call {
+                name,
+                name_span,
+                args,
             }
-        }
-        let kind = ExprKind::Call {
-            name: name.0,
-            name_span: name.1,
-            args,
+        } else {
+            ExprKind::Ident(c.source.get(start..end).unwrap_or(""))
         };
         Ok((Expr { kind, span }, depth))
     }
 }
 
 /// An attach point: modifiers and `:`-separated components (strings unquoted).
-fn attach(pair: Pair<'_, Rule>) -> Attach {
-    let span = Span::from(pair.as_span());
+fn attach<'s>(c: &mut Cursor<'s>, start: usize) -> Attach<'s> {
+    let (d, mut end) = (c.depth, start);
     let mut a = Attach {
         warp: None,
         after: None,
         parts: Vec::new(),
-        span,
-        text: String::new(),
+        span: Span::new(start, start),
+        text: "",
     };
-    for p in pair.into_inner() {
-        match p.as_rule() {
-            Rule::modifier if p.as_str() == "warp" => a.warp = Some(p.as_span().into()),
-            Rule::modifier => a.after = Some(p.as_span().into()),
+    while let Some((rule, s)) = c.child(d, &mut end) {
+        match rule {
+            Rule::modifier => {
+                let (span, text) = c.rest(s);
+                if text == "warp" {
+                    a.warp = Some(span);
+                } else {
+                    a.after = Some(span);
+                }
+            }
             Rule::attach_path => {
-                a.text = p.as_str().to_string();
-                a.parts = p
-                    .into_inner()
-                    .map(|part| {
-                        let text = part.as_str();
-                        if text.starts_with('"') {
-                            unescape(text)
+                let (d, mut end) = (c.depth, s);
+                while let Some((rule, s)) = c.child(d, &mut end) {
+                    if rule == Rule::attach_part {
+                        let text = c.rest(s).1;
+                        a.parts.push(if text.starts_with('"') {
+                            Cow::Owned(unescape(text))
                         } else {
-                            text.to_string()
-                        }
-                    })
-                    .collect();
+                            Cow::Borrowed(text)
+                        });
+                    }
+                }
+                a.text = c.source.get(s..end).unwrap_or("");
             }
             _ => {}
         }
     }
+    a.span = Span::new(start, end);
     a
 }
 
@@ -666,17 +893,19 @@ fn unescape(quoted: &str) -> String {
 }
 
 /// Precedence climbing over `operand (op operand)*`; every operator is left-associative.
-/// Recursion is bounded by the number of precedence levels.
-fn climb(
-    operands: &mut VecDeque<Node>,
-    ops: &mut VecDeque<BinaryOp>,
+/// `ops[*next..]` are the operators not yet taken. Recursion is bounded by the number of
+/// precedence levels.
+fn climb<'s>(
+    operands: &mut impl Iterator<Item = Node<'s>>,
+    ops: &[BinaryOp],
+    next: &mut usize,
     min: u8,
     span: Span,
-) -> Result<Node, Error> {
-    let (mut lhs, mut depth) = operands.pop_front().ok_or_else(|| malformed(span))?;
-    while let Some(op) = ops.front().copied().filter(|op| op.precedence() >= min) {
-        ops.pop_front();
-        let (rhs, rhs_depth) = climb(operands, ops, op.precedence() + 1, span)?;
+) -> Result<Node<'s>, Error> {
+    let (mut lhs, mut depth) = operands.next().ok_or_else(|| malformed(span))?;
+    while let Some(&op) = ops.get(*next).filter(|op| op.precedence() >= min) {
+        *next += 1;
+        let (rhs, rhs_depth) = climb(operands, ops, next, op.precedence() + 1, span)?;
         depth = depth.max(rhs_depth) + 1;
         let span = lhs.span.to(rhs.span);
         if depth > MAX_DEPTH {
@@ -720,13 +949,13 @@ fn binary_op(text: &str) -> Option<BinaryOp> {
 
 /// Decimal literals must fit in `i64`; hex literals may use all 64 bits (their bit
 /// pattern is kept, so `0xffffffffffffffff` is -1).
-fn int_literal(rule: Rule, text: &str, span: Span) -> Result<i64, Error> {
-    let value = match rule {
-        Rule::hex => text
-            .get(2..)
-            .and_then(|digits| u64::from_str_radix(digits, 16).ok())
-            .map(|v| v as i64),
-        _ => text.parse::<i64>().ok(),
+fn int_literal(text: &str, span: Span) -> Result<i64, Error> {
+    let value = match text
+        .strip_prefix(['0'])
+        .and_then(|t| t.strip_prefix(['x', 'X']))
+    {
+        Some(digits) => u64::from_str_radix(digits, 16).ok().map(|v| v as i64),
+        None => text.parse::<i64>().ok(),
     };
     value.ok_or_else(|| Error::IntTooLarge {
         span,
@@ -767,13 +996,10 @@ fn phrase(rule: Rule) -> &'static str {
         | Rule::stmt_name => "statement",
         Rule::kw_else => "`else`",
         Rule::expr
-        | Rule::binary
         | Rule::operand
         | Rule::named
-        | Rule::call_args
         | Rule::name
-        | Rule::hex
-        | Rule::dec
+        | Rule::int
         | Rule::string
         | Rule::scratch
         | Rule::persist

@@ -2,8 +2,8 @@
 //! `check` builds it from the AST; `lower` turns it into IR without further decisions.
 
 use crate::ast::Span;
+use crate::hash::FxHashMap;
 use crate::names::{Builtin, Target};
-use std::collections::HashMap;
 use warptrace_ir::{
     BinOp, ConfigEntry, ExtFrom, FormatId, KeyType, MapDecl, MapId, PersistDecl, PersistId,
 };
@@ -276,7 +276,7 @@ pub(crate) struct TProgram {
     pub formats: Vec<String>,
     pub config: Vec<ConfigEntry>,
     /// The slot-cursor register of each array map.
-    pub cursors: HashMap<MapId, PersistId>,
+    pub cursors: FxHashMap<MapId, PersistId>,
     pub blocks: Vec<TBlock>,
 }
 

@@ -86,3 +86,77 @@ fn garbage() {
     compile_does_not_panic(&format!("kernel:entry {{ @a = sum({deep}); }}"));
     compile_does_not_panic(&format!("kernel:entry /{}1/ {{ }}", "!".repeat(100_000)));
 }
+
+/// Deep nesting of every recursive shape gives an error or compiles, never a crash: the
+/// parser's stack guard and the bracket, expression and statement limits bound every
+/// stage's recursion (on the test thread's default 2 MiB stack).
+#[test]
+fn deep_nesting() {
+    let shapes: [fn(usize) -> String; 9] = [
+        |n| format!("kernel:entry {{ @a = sum({}1); }}", "(u8)".repeat(n)),
+        |n| format!("kernel:entry {{ @a = sum({}1); }}", "(u8)-".repeat(n)),
+        |n| format!("kernel:entry {{ @a = sum({}1); }}", "-~".repeat(n)),
+        |n| format!("kernel:entry {{ @a = sum({}1); }}", "1 ? 2 : ".repeat(n)),
+        |n| {
+            let (open, close) = ("smid ? ".repeat(n), " : 2".repeat(n));
+            format!("kernel:entry {{ @a = sum({open}1{close}); }}")
+        },
+        |n| format!("kernel:entry {{ @a = sum({}1); }}", "1 + ".repeat(n)),
+        |n| {
+            format!(
+                "kernel:entry {{ @a = sum({}1{}); }}",
+                "sum(".repeat(n),
+                ")".repeat(n)
+            )
+        },
+        |n| {
+            let chain = "else if (smid == 1) { @a = count(); } ".repeat(n);
+            format!("kernel:entry {{ if (smid == 0) {{ }} {chain}else {{ }} }}")
+        },
+        |n| {
+            let (open, close) = ("unroll(2) { ".repeat(n), " }".repeat(n));
+            format!("kernel:entry {{ {open}@a = count();{close} }}")
+        },
+    ];
+    for n in [2_000, 20_000, 100_000] {
+        for shape in shapes {
+            compile_does_not_panic(&shape(n));
+        }
+    }
+}
+
+/// An `else if` is an `if` nested in the one before, and the checker and lowering recurse
+/// per level: a chain of up to 1023 `else if`s (1024 levels) compiles, a longer one is an
+/// error, not a stack overflow. (On a large stack, which a debug build's parser needs to
+/// get that far.)
+#[test]
+fn long_else_if_chains() {
+    let chain = |n: usize| {
+        let chain = "else if (smid == 1) { @a = count(); } ".repeat(n);
+        format!(
+            "kernel:entry {{ if (smid == 0) {{ @a = count(); }} {chain}else {{ @a = count(); }} }}"
+        )
+    };
+    let compile = move |n| {
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || {
+                warptrace_lang::compile(&chain(n), "stdin")
+                    .map(|_| ())
+                    .map_err(|e| e.render())
+            })
+            .expect("spawn")
+            .join()
+            .expect("join")
+    };
+    if let Err(e) = compile(1023) {
+        panic!("1023 `else if`s must compile:\n{e}");
+    }
+    match compile(1024) {
+        Ok(()) => panic!("1024 `else if`s must be an error"),
+        Err(e) => assert!(
+            e.contains("ERROR: statements nested too deeply (more than 1024 levels"),
+            "{e}"
+        ),
+    }
+}

@@ -17,7 +17,11 @@ use warptrace_ir::{BinOp, Special};
 impl Checker<'_> {
     /// An expression that must be an integer; `context` says what it is used as.
     /// (`context` is only formatted for the error.)
-    pub(super) fn int_expr(&mut self, e: &Expr, context: impl std::fmt::Display) -> Option<TExpr> {
+    pub(super) fn int_expr(
+        &mut self,
+        e: &Expr<'_>,
+        context: impl std::fmt::Display,
+    ) -> Option<TExpr> {
         let t = self.expr(e)?;
         if t.ty == Ty::Kernel {
             self.errors.push(Error::KernelNotInt {
@@ -30,19 +34,23 @@ impl Checker<'_> {
     }
 
     /// A predicate or condition: an integer, non-zero for true.
-    pub(super) fn cond_expr(&mut self, e: &Expr, context: impl std::fmt::Display) -> Option<TExpr> {
+    pub(super) fn cond_expr(
+        &mut self,
+        e: &Expr<'_>,
+        context: impl std::fmt::Display,
+    ) -> Option<TExpr> {
         self.int_expr(e, context)
     }
 
     /// The value of an assignment: any expression but a record.
-    pub(super) fn value_expr(&mut self, e: &Expr) -> Option<TExpr> {
+    pub(super) fn value_expr(&mut self, e: &Expr<'_>) -> Option<TExpr> {
         if let ExprKind::Call { name, args, .. } = &e.kind {
             if names::function(name).is_some_and(|f| f.is_aggregation()) {
                 // `$x = count()`: an aggregation needs a map.
                 let _ = args;
                 self.errors.push(Error::AggregationInExpr {
                     span: e.span,
-                    name: name.clone(),
+                    name: name.to_string(),
                 });
                 return None;
             }
@@ -50,7 +58,7 @@ impl Checker<'_> {
         self.expr(e)
     }
 
-    pub(super) fn expr(&mut self, e: &Expr) -> Option<TExpr> {
+    pub(super) fn expr(&mut self, e: &Expr<'_>) -> Option<TExpr> {
         let span = e.span;
         match &e.kind {
             ExprKind::Int(v) => Some(TExpr::literal(*v, span)),
@@ -81,15 +89,15 @@ impl Checker<'_> {
                 self.errors.push(match names::function(name) {
                     Some(f) if f.is_aggregation() => Error::AggregationInExpr {
                         span,
-                        name: name.clone(),
+                        name: name.to_string(),
                     },
                     Some(_) => Error::StatementCall {
                         span,
-                        name: name.clone(),
+                        name: name.to_string(),
                     },
                     None => Error::UnknownFunction {
                         span: *name_span,
-                        name: name.clone(),
+                        name: name.to_string(),
                     },
                 });
                 None

@@ -4,9 +4,9 @@
 use super::Checker;
 use crate::ast::{self, DeclValue, Expr, ExprKind, MapRef, Span};
 use crate::diag::Error;
+use crate::hash::FxHashMap;
 use crate::names::{self, Func};
 use crate::typed::{TAgg, TExpr, TStmt, Ty};
-use std::collections::HashMap;
 use warptrace_ir::{
     KeyType, MapDecl, MapId, MapKind, Overflow, Per, PersistDecl, PersistId, ValueKind,
 };
@@ -51,8 +51,8 @@ enum Write {
 }
 
 impl Checker<'_> {
-    pub(super) fn map_decl(&mut self, d: &ast::MapDeclAst) {
-        if let Some((_, first)) = self.decls.get(&d.name) {
+    pub(super) fn map_decl(&mut self, d: &ast::MapDeclAst<'_>) {
+        if let Some((_, first)) = self.decls.get(d.name) {
             self.errors.push(Error::Duplicate {
                 span: d.name_span,
                 first: *first,
@@ -61,7 +61,7 @@ impl Checker<'_> {
             return;
         }
         let bad = |message: String, span: Span| Error::MapDecl { span, message };
-        let params: &[&str] = match d.kind.as_str() {
+        let params: &[&str] = match d.kind {
             "hash" => &["keys"],
             "array" => &["per", "slots"],
             "ring" => &["capacity", "overflow"],
@@ -71,9 +71,9 @@ impl Checker<'_> {
                 return;
             }
         };
-        let mut values: HashMap<&str, (&DeclValue, Span)> = HashMap::new();
+        let mut values: FxHashMap<&str, (&DeclValue, Span)> = FxHashMap::default();
         for a in &d.args {
-            if !params.contains(&a.key.as_str()) || values.contains_key(a.key.as_str()) {
+            if !params.contains(&a.key) || values.contains_key(a.key) {
                 let message = format!(
                     "`{}` is not a parameter of {} maps here (parameters: {})",
                     a.key,
@@ -83,7 +83,7 @@ impl Checker<'_> {
                 self.errors.push(bad(message, a.key_span));
                 return;
             }
-            values.insert(&a.key, (&a.value, a.value_span));
+            values.insert(a.key, (&a.value, a.value_span));
         }
         let size = |key: &str, default: u32| -> Result<u32, (String, Span)> {
             match values.get(key) {
@@ -105,7 +105,7 @@ impl Checker<'_> {
                     .ok_or_else(|| (format!("`{key}` is {}", options.join(" or ")), *span)),
                 Some((_, span)) => Err((format!("`{key}` is {}", options.join(" or ")), *span)),
             };
-        let kind = match d.kind.as_str() {
+        let kind = match d.kind {
             "hash" => size("keys", self.defaults.hash).and_then(|capacity| {
                 if capacity.is_power_of_two() {
                     Ok(MapKind::Hash { capacity })
@@ -135,34 +135,36 @@ impl Checker<'_> {
         };
         match kind {
             Ok(kind) => {
-                self.decls.insert(d.name.clone(), (kind, d.name_span));
+                self.decls.insert(d.name.to_string(), (kind, d.name_span));
             }
             Err((message, span)) => self.errors.push(bad(message, span)),
         }
     }
 
     /// `@m[keys] = value`: an aggregation, a value or a record.
-    pub(super) fn map_write(&mut self, map: &MapRef, value: &Expr, span: Span) -> Option<TStmt> {
-        let keys: Vec<Option<TExpr>> = map.keys.iter().map(|k| self.expr(k)).collect();
+    pub(super) fn map_write(
+        &mut self,
+        map: &MapRef<'_>,
+        value: &Expr<'_>,
+        span: Span,
+    ) -> Option<TStmt> {
+        let keys = self.each(&map.keys, Self::expr);
         let write = match &value.kind {
             ExprKind::Call { name, args, .. }
                 if names::function(name).is_some_and(|f| f.is_aggregation()) =>
             {
                 let f = names::function(name)?;
-                self.aggregation(&map.name, f, value.span, args)
+                self.aggregation(map.name, f, value.span, args)
                     .map(|(agg, kind)| Write::Agg(agg, kind))
             }
-            ExprKind::Tuple(fields) => {
-                let fields: Vec<Option<TExpr>> = fields.iter().map(|f| self.expr(f)).collect();
-                fields.into_iter().collect::<Option<_>>().map(Write::Record)
-            }
+            ExprKind::Tuple(fields) => self.each(fields, Self::expr).map(Write::Record),
             _ => self.value_expr(value).map(Write::Value),
         };
-        let keys: Vec<TExpr> = keys.into_iter().collect::<Option<_>>()?;
+        let keys = keys?;
         let write = write?;
-        let kind = match self.map_ids.get(&map.name).and_then(|&i| self.maps.get(i)) {
+        let kind = match self.map_ids.get(map.name).and_then(|&i| self.maps.get(i)) {
             Some(m) => m.decl.kind,
-            None => match (self.decls.get(&map.name), &write) {
+            None => match (self.decls.get(map.name), &write) {
                 (Some((kind, _)), _) => *kind,
                 (None, Write::Record(_)) => MapKind::Ring {
                     capacity: self.defaults.ring,
@@ -173,11 +175,11 @@ impl Checker<'_> {
                 },
             },
         };
-        let declared = self.decls.get(&map.name).map(|d| d.1);
+        let declared = self.decls.get(map.name).map(|d| d.1);
         let kind_error = |what, hint| Error::MapKind {
             span: value.span,
             declared,
-            name: map.name.clone(),
+            name: map.name.to_string(),
             kind: kind_name(&kind),
             what,
             hint,
@@ -200,7 +202,7 @@ impl Checker<'_> {
             }
             Write::Agg(agg, kind) => (Write::Agg(agg, kind.clone()), kind),
             Write::Value(v) if is_hash => {
-                let v = self.adapt_to_map(&map.name, v, 0);
+                let v = self.adapt_to_map(map.name, v, 0);
                 let kind = ValueKind::Value {
                     signed: v.ty.is_signed(),
                 };
@@ -222,7 +224,7 @@ impl Checker<'_> {
                     self.errors.push(Error::MapKind {
                         span: map.span,
                         declared,
-                        name: map.name.clone(),
+                        name: map.name.to_string(),
                         kind: kind_name(&kind),
                         what: "records take no keys",
                         hint: "write `@m = (a, b, ...)`",
@@ -233,7 +235,7 @@ impl Checker<'_> {
                 let fields: Vec<TExpr> = fields
                     .into_iter()
                     .enumerate()
-                    .map(|(i, f)| self.adapt_to_map(&map.name, f, i))
+                    .map(|(i, f)| self.adapt_to_map(map.name, f, i))
                     .collect();
                 let kind = ValueKind::Record(fields.iter().map(|f| f.ty.key_type()).collect());
                 (Write::Record(fields), kind)
@@ -328,7 +330,7 @@ impl Checker<'_> {
         map: &str,
         f: Func,
         span: Span,
-        args: &[Expr],
+        args: &[Expr<'_>],
     ) -> Option<(TAgg, ValueKind)> {
         let name = names::function_name(f);
         let expected = match f {
@@ -378,7 +380,7 @@ impl Checker<'_> {
         })
     }
 
-    fn lhist_bounds(&mut self, span: Span, args: &[Expr]) -> Option<(i64, i64, i64)> {
+    fn lhist_bounds(&mut self, span: Span, args: &[Expr<'_>]) -> Option<(i64, i64, i64)> {
         let mut values = Vec::new();
         for a in args {
             let v = self.int_expr(a, "an lhist bound")?;
@@ -412,19 +414,19 @@ impl Checker<'_> {
     /// Fixes a map's kind, keys and value at its first write; checks them at later ones.
     fn map_use(
         &mut self,
-        map: &MapRef,
+        map: &MapRef<'_>,
         keys: &[TExpr],
         kind: MapKind,
         value: ValueKind,
         declared: Option<Span>,
         value_span: Span,
     ) -> Option<MapId> {
-        let key_types = self.key_types(&map.name, keys);
-        let Some(&index) = self.map_ids.get(&map.name) else {
+        let key_types = self.key_types(map.name, keys);
+        let Some(&index) = self.map_ids.get(map.name) else {
             let index = self.maps.len();
             self.maps.push(MapEntry {
                 decl: MapDecl {
-                    name: map.name.clone(),
+                    name: map.name.to_string(),
                     kind,
                     keys: key_types,
                     value,
@@ -434,7 +436,7 @@ impl Checker<'_> {
                 key_spans: keys.iter().map(|k| k.span).collect(),
                 value_span,
             });
-            self.map_ids.insert(map.name.clone(), index);
+            self.map_ids.insert(map.name.to_string(), index);
             return map_id(index);
         };
         let first = self.maps.get(index)?;
@@ -444,7 +446,7 @@ impl Checker<'_> {
             Some(Error::MapValue {
                 span: value_span,
                 first: first.value_span,
-                name: map.name.clone(),
+                name: map.name.to_string(),
                 expected: value_name(&first.decl.value),
                 found: value_name(&value),
             })
@@ -461,10 +463,10 @@ impl Checker<'_> {
     }
 
     /// A map named by `print`, `clear`, `zero` or `delete` (with its keys).
-    pub(super) fn map_ref(&mut self, map: &MapRef, with_keys: bool) -> Option<MapId> {
-        let index = self.map_ids.get(&map.name).copied();
+    pub(super) fn map_ref(&mut self, map: &MapRef<'_>, with_keys: bool) -> Option<MapId> {
+        let index = self.map_ids.get(map.name).copied();
         self.needs_prior |= index.is_none();
-        let index = index.or_else(|| self.prior.and_then(|p| p.maps.get(&map.name)).copied());
+        let index = index.or_else(|| self.prior.and_then(|p| p.maps.get(map.name)).copied());
         let Some(index) = index else {
             let mut names: Vec<String> = self.map_ids.keys().map(|n| format!("@{n}")).collect();
             if let Some(p) = self.prior {
@@ -479,7 +481,7 @@ impl Checker<'_> {
             };
             self.errors.push(Error::UnknownMap {
                 span: map.span,
-                name: map.name.clone(),
+                name: map.name.to_string(),
                 known,
             });
             return None;
@@ -490,13 +492,13 @@ impl Checker<'_> {
                 .iter()
                 .map(|k| self.expr(k))
                 .collect::<Option<_>>()?;
-            let key_types = self.key_types(&map.name, &keys);
+            let key_types = self.key_types(map.name, &keys);
             if let Some(first) = self.maps.get(index) {
                 if !matches!(first.decl.kind, MapKind::Hash { .. }) {
                     self.errors.push(Error::MapKind {
                         span: map.span,
                         declared: first.declared,
-                        name: map.name.clone(),
+                        name: map.name.to_string(),
                         kind: kind_name(&first.decl.kind),
                         what: "delete() removes keys of hash maps",
                         hint: "clear() empties a ring or an array",
@@ -517,8 +519,8 @@ impl Checker<'_> {
     pub(super) fn array_cursors(
         &self,
         persistent: &mut Vec<PersistDecl>,
-    ) -> HashMap<MapId, PersistId> {
-        let mut cursors = HashMap::new();
+    ) -> FxHashMap<MapId, PersistId> {
+        let mut cursors = FxHashMap::default();
         for (i, m) in self.maps.iter().enumerate() {
             if !matches!(m.decl.kind, MapKind::Array { .. }) {
                 continue;
@@ -560,13 +562,17 @@ pub(super) fn printf_ring(maps: &[MapDecl], args: u32, capacity: u32) -> MapDecl
 }
 
 /// A key-arity or key-type mismatch against the map's first write.
-fn keys_error(first: &MapEntry, map: &MapRef, keys: &[TExpr], types: &[KeyType]) -> Option<Error> {
-    let name = map.name.clone();
+fn keys_error(
+    first: &MapEntry,
+    map: &MapRef<'_>,
+    keys: &[TExpr],
+    types: &[KeyType],
+) -> Option<Error> {
     if first.decl.keys.len() != types.len() {
         return Some(Error::MapArity {
             span: map.span,
             first: first.map_span,
-            name,
+            name: map.name.to_string(),
             expected: first.decl.keys.len(),
             found: types.len(),
         });
@@ -575,7 +581,7 @@ fn keys_error(first: &MapEntry, map: &MapRef, keys: &[TExpr], types: &[KeyType])
     Some(Error::MapKeyType {
         span: keys.get(i).map_or(map.span, |k| k.span),
         first: first.key_spans.get(i).copied().unwrap_or(first.map_span),
-        name,
+        name: map.name.to_string(),
         index: i + 1,
         expected: key_name(first.decl.keys.get(i)),
         found: key_name(types.get(i)),

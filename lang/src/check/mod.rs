@@ -16,10 +16,10 @@ mod printf;
 
 use crate::ast::{self, Expr, ExprKind, Span, Stmt, Target as AstTarget};
 use crate::diag::Error;
+use crate::hash::FxHashMap;
 use crate::names::{self, Func, Target};
 use crate::typed::{HostOp, TBlock, TExpr, TProgram, TStmt, Ty};
 use maps::{Defaults, MapEntry};
-use std::collections::HashMap;
 use warptrace_ir::{
     ConfigEntry, ConfigValue, FormatId, Granularity, MapKind, PersistDecl, PersistId, Position,
 };
@@ -46,7 +46,7 @@ pub(crate) fn config_hint() -> String {
 }
 
 /// Checks a parsed program; all errors found are returned together.
-pub(crate) fn check(program: &ast::Program) -> Result<TProgram, Vec<Error>> {
+pub(crate) fn check(program: &ast::Program<'_>) -> Result<TProgram, Vec<Error>> {
     let mut first = Checker::new(None);
     let blocks = first.run(program);
     // The second pass differs from the first only where the first looked something up
@@ -77,9 +77,9 @@ pub(crate) fn check(program: &ast::Program) -> Result<TProgram, Vec<Error>> {
 /// What the first pass learnt.
 struct Prior {
     /// Each persistent register's type and its first assignment.
-    persist: HashMap<String, (Ty, Span)>,
+    persist: FxHashMap<String, (Ty, Span)>,
     /// Map ids by name (the second pass creates them in the same order).
-    maps: HashMap<String, usize>,
+    maps: FxHashMap<String, usize>,
 }
 
 /// A thread-persistent register.
@@ -105,18 +105,18 @@ struct Checker<'a> {
     defaults: Defaults,
     config: Vec<ConfigEntry>,
     /// Declared kind and declaration of each declared map.
-    decls: HashMap<String, (MapKind, Span)>,
+    decls: FxHashMap<String, (MapKind, Span)>,
     maps: Vec<MapEntry>,
-    map_ids: HashMap<String, usize>,
+    map_ids: FxHashMap<String, usize>,
     persist: Vec<PersistVar>,
-    persist_ids: HashMap<String, usize>,
+    persist_ids: FxHashMap<String, usize>,
     formats: Vec<String>,
     /// The most arguments of a device `printf`; `None` without one.
     printf_args: Option<u32>,
     /// The attach points of the block being checked, as written and resolved.
     targets: Vec<(String, Target)>,
     scratch: Vec<ScratchVar>,
-    scratch_ids: HashMap<String, u32>,
+    scratch_ids: FxHashMap<String, u32>,
     /// Whether each scratch variable is set on every path to here.
     assigned: Vec<bool>,
 }
@@ -129,24 +129,24 @@ impl<'a> Checker<'a> {
             errors: Vec::new(),
             defaults: Defaults::default(),
             config: Vec::new(),
-            decls: HashMap::new(),
+            decls: FxHashMap::default(),
             maps: Vec::new(),
-            map_ids: HashMap::new(),
+            map_ids: FxHashMap::default(),
             persist: Vec::new(),
-            persist_ids: HashMap::new(),
+            persist_ids: FxHashMap::default(),
             formats: Vec::new(),
             printf_args: None,
             targets: Vec::new(),
             scratch: Vec::new(),
-            scratch_ids: HashMap::new(),
+            scratch_ids: FxHashMap::default(),
             assigned: Vec::new(),
         }
     }
 
-    fn run(&mut self, program: &ast::Program) -> Vec<TBlock> {
-        let mut seen: HashMap<&str, Span> = HashMap::new();
+    fn run(&mut self, program: &ast::Program<'_>) -> Vec<TBlock> {
+        let mut seen: FxHashMap<&str, Span> = FxHashMap::default();
         for c in &program.config {
-            if let Some(first) = seen.insert(&c.key, c.key_span) {
+            if let Some(first) = seen.insert(c.key, c.key_span) {
                 self.errors.push(Error::Duplicate {
                     span: c.key_span,
                     first,
@@ -166,7 +166,7 @@ impl<'a> Checker<'a> {
             .collect()
     }
 
-    fn config_entry(&mut self, c: &ast::ConfigAst) {
+    fn config_entry(&mut self, c: &ast::ConfigAst<'_>) {
         let Some((key, _)) = CONFIG_KEYS.iter().find(|(k, _)| *k == c.key) else {
             self.errors.push(Error::Config {
                 span: c.key_span,
@@ -200,12 +200,12 @@ impl<'a> Checker<'a> {
             _ => self.defaults.printf = n,
         }
         self.config.push(ConfigEntry {
-            key: c.key.clone(),
+            key: c.key.to_string(),
             value: ConfigValue::Int(i64::from(n)),
         });
     }
 
-    fn block(&mut self, block: &ast::Block) -> Option<TBlock> {
+    fn block(&mut self, block: &ast::Block<'_>) -> Option<TBlock> {
         let mut targets = Vec::new();
         self.targets.clear();
         self.scratch.clear();
@@ -262,22 +262,38 @@ impl<'a> Checker<'a> {
         })
     }
 
-    fn bad_modifier(&mut self, span: Span, modifier: &'static str, a: &ast::Attach) -> bool {
+    fn bad_modifier(&mut self, span: Span, modifier: &'static str, a: &ast::Attach<'_>) -> bool {
         self.errors.push(Error::ModifierNotValid {
             span,
             modifier,
-            attach: a.text.clone(),
+            attach: a.text.to_string(),
         });
         false
     }
 
     /// Statements; `None` if any failed (errors are recorded).
-    fn stmts(&mut self, stmts: &[Stmt]) -> Option<Vec<TStmt>> {
-        let checked: Vec<Option<TStmt>> = stmts.iter().map(|s| self.stmt(s)).collect();
-        checked.into_iter().collect()
+    fn stmts(&mut self, stmts: &[Stmt<'_>]) -> Option<Vec<TStmt>> {
+        self.each(stmts, Self::stmt)
     }
 
-    fn stmt(&mut self, stmt: &Stmt) -> Option<TStmt> {
+    /// `check` of every item, so that each one's errors are recorded; `None` if any failed.
+    fn each<T, U>(
+        &mut self,
+        items: &[T],
+        mut check: impl FnMut(&mut Self, &T) -> Option<U>,
+    ) -> Option<Vec<U>> {
+        let mut checked = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for item in items {
+            match check(self, item) {
+                Some(u) => checked.push(u),
+                None => ok = false,
+            }
+        }
+        ok.then_some(checked)
+    }
+
+    fn stmt(&mut self, stmt: &Stmt<'_>) -> Option<TStmt> {
         match stmt {
             Stmt::Assign {
                 target,
@@ -332,7 +348,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn set_scratch(&mut self, name: &str, at: Span, value: &Expr, span: Span) -> Option<TStmt> {
+    fn set_scratch(&mut self, name: &str, at: Span, value: &Expr<'_>, span: Span) -> Option<TStmt> {
         let v = self.value_expr(value)?;
         let var = match self.scratch_ids.get(name) {
             Some(&var) => var,
@@ -358,7 +374,7 @@ impl<'a> Checker<'a> {
         Some(TStmt::SetScratch { var, value, span })
     }
 
-    fn set_persist(&mut self, name: &str, at: Span, value: &Expr, span: Span) -> Option<TStmt> {
+    fn set_persist(&mut self, name: &str, at: Span, value: &Expr<'_>, span: Span) -> Option<TStmt> {
         let v = self.value_expr(value);
         self.device_only(at, format_args!("persistent register `%{name}`"))?;
         let v = v?;
@@ -451,7 +467,7 @@ impl<'a> Checker<'a> {
     }
 
     /// A call as a statement: `printf`, `print`, `clear`, `zero`, `delete`, `exit`.
-    fn call_stmt(&mut self, call: &Expr, span: Span) -> Option<TStmt> {
+    fn call_stmt(&mut self, call: &Expr<'_>, span: Span) -> Option<TStmt> {
         let ExprKind::Call {
             name,
             name_span,
@@ -463,14 +479,14 @@ impl<'a> Checker<'a> {
         let Some(f) = names::function(name) else {
             self.errors.push(Error::UnknownFunction {
                 span: *name_span,
-                name: name.clone(),
+                name: name.to_string(),
             });
             return None;
         };
         if f.is_aggregation() {
             self.errors.push(Error::AggregationInExpr {
                 span: call.span,
-                name: name.clone(),
+                name: name.to_string(),
             });
             return None;
         }
@@ -484,7 +500,7 @@ impl<'a> Checker<'a> {
         Some(TStmt::Host(op?, span))
     }
 
-    fn host_op(&mut self, f: Func, span: Span, args: &[Expr]) -> Option<HostOp> {
+    fn host_op(&mut self, f: Func, span: Span, args: &[Expr<'_>]) -> Option<HostOp> {
         let name = names::function_name(f);
         let expected = if f == Func::Exit {
             "no arguments"
@@ -542,10 +558,7 @@ impl<'a> Checker<'a> {
             Func::Print => HostOp::Print(id),
             Func::Clear => HostOp::Clear(id),
             Func::Zero => HostOp::Zero(id),
-            _ => {
-                let keys = map.keys.iter().map(|k| self.expr(k)).collect::<Vec<_>>();
-                HostOp::Delete(id, keys.into_iter().collect::<Option<_>>()?)
-            }
+            _ => HostOp::Delete(id, self.each(&map.keys, Self::expr)?),
         })
     }
 

@@ -18,7 +18,11 @@ enum Conv {
 
 impl Checker<'_> {
     /// `printf("fmt", args...)`: the format's id and the checked arguments.
-    pub(super) fn printf(&mut self, span: Span, args: &[Expr]) -> Option<(FormatId, Vec<TExpr>)> {
+    pub(super) fn printf(
+        &mut self,
+        span: Span,
+        args: &[Expr<'_>],
+    ) -> Option<(FormatId, Vec<TExpr>)> {
         let Some((format, rest)) = args.split_first() else {
             self.errors.push(Error::Printf {
                 span,
