@@ -109,14 +109,12 @@ pub(crate) fn obligations(program: &Program) -> Vec<((usize, usize), Obligation)
     located
 }
 
-fn obligation(name: &str, location: &str, result: (Outcome, u64)) -> Obligation {
-    Obligation {
-        name: name.into(),
-        location: location.into(),
-        method: Method::Smt,
-        verdict: Verdict::from(&result.0),
-        micros: result.1,
-    }
+fn obligation(name: &str, location: &str, (outcome, micros): (Outcome, u64)) -> Obligation {
+    located(
+        name,
+        location,
+        (Method::Smt, Verdict::from(&outcome), micros),
+    )
 }
 
 fn located(

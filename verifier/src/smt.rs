@@ -210,19 +210,17 @@ impl GridVars {
 
     /// `tid < ntid ≤ hardware`, `ctaid < nctaid ≤ hardware`, `lane < 32`.
     pub(crate) fn hardware(&self) -> Vec<Bool> {
-        const NTID: [u64; 3] = [1024, 1024, 64];
-        const NCTAID: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
+        use crate::ir_check::{MAX_NCTAID, MAX_NTID, MAX_THREADS_PER_BLOCK};
         let mut c = Vec::new();
         for d in 0..3 {
             c.push(self.ntid[d].bvuge(k64(1)));
-            c.push(self.ntid[d].bvule(k64(NTID[d])));
+            c.push(self.ntid[d].bvule(k64(MAX_NTID[d])));
             c.push(self.tid[d].bvult(&self.ntid[d]));
             c.push(self.nctaid[d].bvuge(k64(1)));
-            c.push(self.nctaid[d].bvule(k64(NCTAID[d])));
+            c.push(self.nctaid[d].bvule(k64(MAX_NCTAID[d])));
             c.push(self.ctaid[d].bvult(&self.nctaid[d]));
         }
-        // A block has at most 1024 threads.
-        c.push(self.threads_per_block().bvule(k64(1024)));
+        c.push(self.threads_per_block().bvule(k64(MAX_THREADS_PER_BLOCK)));
         c.push(self.lane.bvult(k64(32)));
         c
     }

@@ -147,19 +147,31 @@ fn width_bits(w: Width) -> u32 {
     }
 }
 
-/// The hardware's limits on a special value (PTX ISA: `%ntid.x,y ≤ 1024`, `%ntid.z ≤ 64`,
-/// `%nctaid.x < 2^31`, `%nctaid.y,z ≤ 65535`, 32 lanes).
+/// The hardware's limits (PTX ISA): `%ntid` per dimension, `%nctaid` per dimension, and
+/// threads per block. The one definition the abstract domain and the z3 encodings use.
+pub(crate) const MAX_NTID: [u64; 3] = [1024, 1024, 64];
+/// See [`MAX_NTID`].
+pub(crate) const MAX_NCTAID: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
+/// See [`MAX_NTID`].
+pub(crate) const MAX_THREADS_PER_BLOCK: u64 = 1024;
+
+/// The hardware's limits on a special value ([`MAX_NTID`], [`MAX_NCTAID`], 32 lanes).
 pub(crate) fn special_range(s: Special) -> AbsVal {
-    const GRID_X: u64 = (1 << 31) - 1;
+    let below = |max: u64| AbsVal::range(0, max - 1);
+    let upto = |max: u64| AbsVal::range(1, max);
     match s {
-        Special::TidX | Special::TidY => AbsVal::range(0, 1023),
-        Special::TidZ => AbsVal::range(0, 63),
-        Special::NtidX | Special::NtidY => AbsVal::range(1, 1024),
-        Special::NtidZ => AbsVal::range(1, 64),
-        Special::CtaidX => AbsVal::range(0, GRID_X - 1),
-        Special::CtaidY | Special::CtaidZ => AbsVal::range(0, 65534),
-        Special::NctaidX => AbsVal::range(1, GRID_X),
-        Special::NctaidY | Special::NctaidZ => AbsVal::range(1, 65535),
+        Special::TidX => below(MAX_NTID[0]),
+        Special::TidY => below(MAX_NTID[1]),
+        Special::TidZ => below(MAX_NTID[2]),
+        Special::NtidX => upto(MAX_NTID[0]),
+        Special::NtidY => upto(MAX_NTID[1]),
+        Special::NtidZ => upto(MAX_NTID[2]),
+        Special::CtaidX => below(MAX_NCTAID[0]),
+        Special::CtaidY => below(MAX_NCTAID[1]),
+        Special::CtaidZ => below(MAX_NCTAID[2]),
+        Special::NctaidX => upto(MAX_NCTAID[0]),
+        Special::NctaidY => upto(MAX_NCTAID[1]),
+        Special::NctaidZ => upto(MAX_NCTAID[2]),
         Special::Lane | Special::Warp => AbsVal::range(0, 31),
         Special::Active => AbsVal::range(1, 32),
         // The reading lane is always active.
