@@ -28,12 +28,13 @@ pub fn list(args: &RunArgs) -> Result<ExitCode> {
              kernels' PTX with --ptx FILE"
         );
     };
-    let Some((_, program)) = crate::compile(&args.program)? else {
+    let Some((_, verified)) = crate::compile(&args.program)? else {
         return Ok(ExitCode::from(crate::EXIT_BAD_PROGRAM));
     };
+    let program = verified.program();
     let ptx = std::fs::read_to_string(ptx_path)
         .with_context(|| format!("cannot read PTX file {}", ptx_path.display()))?;
-    let sites = warptrace_codegen_ptx::list_sites(&ptx, &program)
+    let sites = warptrace_codegen_ptx::list_sites(&ptx, program)
         .with_context(|| format!("cannot parse {}", ptx_path.display()))?;
     let file = ptx_path.display();
     let mut out = String::new();

@@ -16,6 +16,7 @@ use cli::{Cli, Command, Emit, ProgramArgs};
 use std::io::Write;
 use std::process::ExitCode;
 use warptrace_ir::{Bundle, Program};
+use warptrace_verifier::VerifiedProgram;
 
 /// Exit status for a probe program that does not compile or verify (bpftrace's usage
 /// errors are 1; warptrace separates "your probe is wrong" from "the run failed").
@@ -35,12 +36,12 @@ fn main() -> ExitCode {
 fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Compile { program, emit }) => {
-            let Some((source, program)) = compile(&program)? else {
+            let Some((source, verified)) = compile(&program)? else {
                 return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
             };
             let text = match emit {
-                Emit::Ir => program.to_string(),
-                Emit::Bundle => Bundle::new(source, program).to_json() + "\n",
+                Emit::Ir => verified.program().to_string(),
+                Emit::Bundle => Bundle::new(source, verified.program().clone()).to_json() + "\n",
             };
             std::io::stdout().write_all(text.as_bytes())?;
             Ok(ExitCode::SUCCESS)
@@ -58,33 +59,35 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         }) => verify::verify(&program, target, cert.as_deref(), &ptx),
         None if cli.run.list.is_some() => list::list(&cli.run),
         None => {
-            let Some((source, program)) = compile(&cli.run.program)? else {
+            let Some((source, verified)) = compile(&cli.run.program)? else {
                 return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
             };
             if let Some(cert) = &cli.run.require_cert {
-                if !verify::admitted(&program, cert)? {
+                if !verify::admitted(verified.program(), cert)? {
                     return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
                 }
             }
-            run::run(source, program, &cli.run)
+            run::run(source, verified.program().clone(), &cli.run)
         }
     }
 }
 
 /// Reads, compiles and verifies the probe program. `Ok(None)` means diagnostics were
 /// printed and the program is unusable.
-pub(crate) fn compile(args: &ProgramArgs) -> Result<Option<(String, Program)>> {
+pub(crate) fn compile(args: &ProgramArgs) -> Result<Option<(String, VerifiedProgram)>> {
     let Some((source, file_name, program)) = compile_unverified(args)? else {
         return Ok(None);
     };
-    if let Err(errors) = warptrace_verifier::verify_program(&program) {
-        eprintln!("{file_name}: ERROR: the verifier rejected the probe program:");
-        for e in &errors.0 {
-            eprintln!("  {e}");
+    match warptrace_verifier::verify_program(&program) {
+        Ok(verified) => Ok(Some((source, verified))),
+        Err(errors) => {
+            eprintln!("{file_name}: ERROR: the verifier rejected the probe program:");
+            for e in &errors.0 {
+                eprintln!("  {e}");
+            }
+            Ok(None)
         }
-        return Ok(None);
     }
-    Ok(Some((source, program)))
 }
 
 /// Reads and compiles the probe program (source, file name, IR); `Ok(None)` means
@@ -126,14 +129,11 @@ fn instrument(
     ptx_path: &std::path::Path,
     output: Option<&std::path::Path>,
 ) -> Result<ExitCode> {
-    let Some((_, program)) = compile(args)? else {
+    let Some((_, verified)) = compile(args)? else {
         return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
     };
     let ptx = std::fs::read_to_string(ptx_path)
         .with_context(|| format!("cannot read PTX file {}", ptx_path.display()))?;
-    // `compile` verified the program already; this returns the typed proof of it.
-    let verified = warptrace_verifier::verify_program(&program)
-        .map_err(|e| anyhow::anyhow!("verifier: {e}"))?;
     let result = warptrace_codegen_ptx::instrument(&ptx, &verified)
         .with_context(|| format!("cannot instrument {}", ptx_path.display()))?;
     let mut rejected = 0;

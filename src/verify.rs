@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use warptrace_ir::Program;
-use warptrace_verifier::{Certificate, Check, Method, Verdict};
+use warptrace_verifier::{Certificate, Check, Method, Verdict, VerifiedProgram};
 
 /// The version certificates name.
 pub(crate) const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -26,9 +26,12 @@ pub fn verify(
         return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
     };
     let start = Instant::now();
+    let outcome = warptrace_verifier::verify_program(&program);
     let mut extra = translation_checks();
-    extra.extend(kernel_checks(&program, ptx)?);
-    let mut cert = warptrace_verifier::certify(&program, target.name(), VERSION, extra);
+    if let Ok(verified) = &outcome {
+        extra.extend(kernel_checks(verified, ptx)?);
+    }
+    let mut cert = warptrace_verifier::certify(&program, &outcome, target.name(), VERSION, extra);
     cert.total_micros = start.elapsed().as_micros() as u64;
     print!("{}", render(&cert, &file_name));
     if let Some(path) = cert_path {
@@ -65,21 +68,15 @@ fn translation_checks() -> Vec<Check> {
         .collect()
 }
 
-/// Instruments every kernel of each PTX file and records the kernel-level verdicts.
-fn kernel_checks(program: &Program, ptx: &[PathBuf]) -> Result<Vec<Check>> {
-    if ptx.is_empty() {
-        return Ok(Vec::new());
-    }
-    let Ok(verified) = warptrace_verifier::verify_program(program) else {
-        // The IR checks fail; the certificate says so and no kernel is instrumented.
-        return Ok(Vec::new());
-    };
+/// Instruments every kernel of each PTX file and records the kernel-level verdicts (only
+/// for a program that passed the IR checks: code generators take nothing else).
+fn kernel_checks(verified: &VerifiedProgram, ptx: &[PathBuf]) -> Result<Vec<Check>> {
     let mut checks = Vec::new();
     for path in ptx {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read PTX file {}", path.display()))?;
         let start = Instant::now();
-        let result = warptrace_codegen_ptx::instrument(&text, &verified)
+        let result = warptrace_codegen_ptx::instrument(&text, verified)
             .with_context(|| format!("cannot instrument {}", path.display()))?;
         let micros = start.elapsed().as_micros() as u64;
         for kernel in &result.kernels {

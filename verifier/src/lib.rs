@@ -170,17 +170,23 @@ impl IrRule {
     ];
 }
 
-/// Verifies `program` and writes its certificate for `target`, issued by warptrace
-/// `version`: every IR rule and value obligation, the probes' static cost, and the
-/// caller's `extra` checks (kernel-level and translation-validation results, which need a
-/// code generator). `verified` holds when everything does.
-pub fn certify(program: &Program, target: &str, version: &str, extra: Vec<Check>) -> Certificate {
-    let start = std::time::Instant::now();
-    let (errors, obligations) = match verify_program(program) {
-        Ok(v) => (Vec::new(), v.obligations),
-        Err(e) => (e.0, Vec::new()),
+/// The certificate of `program` for `target`, issued by warptrace `version`, from the
+/// outcome of [`verify_program`] on it: every IR rule and value obligation, the probes'
+/// static cost, and the caller's `extra` checks (kernel-level and translation-validation
+/// results, which need a code generator). `verified` holds when everything does;
+/// `total_micros` is the time recorded by the checks and obligations (a caller that
+/// measures wall time may replace it).
+pub fn certify(
+    program: &Program,
+    outcome: &Result<VerifiedProgram, IrErrors>,
+    target: &str,
+    version: &str,
+    extra: Vec<Check>,
+) -> Certificate {
+    let (errors, obligations): (&[IrError], &[Obligation]) = match outcome {
+        Ok(v) => (&[], &v.obligations),
+        Err(e) => (&e.0, &[]),
     };
-    let micros = start.elapsed().as_micros() as u64;
     let mut checks: Vec<Check> = IrRule::ALL
         .iter()
         .map(|rule| {
@@ -207,6 +213,8 @@ pub fn certify(program: &Program, target: &str, version: &str, extra: Vec<Check>
     checks.extend(extra);
     let verified = checks.iter().all(|c| c.verdict.is_proved())
         && obligations.iter().all(|o| o.verdict.is_proved());
+    let total_micros = checks.iter().map(|c| c.micros).sum::<u64>()
+        + obligations.iter().map(|o| o.micros).sum::<u64>();
     Certificate {
         format: CERT_FORMAT.into(),
         warptrace_version: version.into(),
@@ -214,9 +222,9 @@ pub fn certify(program: &Program, target: &str, version: &str, extra: Vec<Check>
         target: target.into(),
         verified,
         checks,
-        obligations,
+        obligations: obligations.to_vec(),
         costs: probe_costs(program),
-        total_micros: micros,
+        total_micros,
     }
 }
 
