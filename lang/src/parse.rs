@@ -515,6 +515,10 @@ impl<'s> Builder<'s> {
                 _ => {}
             }
         }
+        if keys.is_empty() {
+            // The rule takes the whitespace after a map without keys; the span does not.
+            end = start + 1 + name.len();
+        }
         MapRef {
             name,
             keys,

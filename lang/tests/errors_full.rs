@@ -214,6 +214,15 @@ error_test!(record_on_a_hash, "map @h: hash(keys = 64);\nkernel:entry { @h = (sm
         ~~
     HINT: declare a ring or an array for records, e.g. `map @m: ring(capacity = 1M);`
 "#);
+error_test!(per_warp_array_from_a_thread_probe, "map @s: array(per = warp);\nkernel:entry { @s = (clock64, smid); }", @r#"
+    stdin:2:16-18: ERROR: map `@s` is a per-warp array map: it holds one record per warp, but this probe runs in every lane
+    kernel:entry { @s = (clock64, smid); }
+                   ~~
+    stdin:1:5-7: HINT: declared here
+    map @s: array(per = warp);
+        ~~
+    HINT: save it from a `warp` probe (`warp kernel:entry { @m = (clock64); }`), or declare `array(per = thread)`
+"#);
 error_test!(record_with_keys, "kernel:entry { @r[smid] = (smid, 1); }", @r#"
     stdin:1:16-24: ERROR: map `@r` is a ring map: records take no keys
     kernel:entry { @r[smid] = (smid, 1); }

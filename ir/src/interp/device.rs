@@ -283,13 +283,20 @@ impl Env for DeviceEnv<'_> {
         };
         check_fields(decl, fields.len())?;
         let c = self.persist_index(cursor)?;
+        let s = self.persist[c];
+        let Some(slot) = u32::try_from(s).ok().filter(|&s| s < slots) else {
+            return if self.writes {
+                self.buf.add(region.drops_offset, 1)
+            } else {
+                Ok(())
+            };
+        };
+        // Every lane that runs the save advances its cursor; only the writer (every lane
+        // of a per-thread probe, the leader of a `warp` probe) writes.
+        self.persist[c] = s + 1;
         if !self.writes {
             return Ok(());
         }
-        let s = self.persist[c];
-        let Some(slot) = u32::try_from(s).ok().filter(|&s| s < slots) else {
-            return self.buf.add(region.drops_offset, 1);
-        };
         let t = &self.view.thread;
         let row = match per {
             Per::Thread => u64::from(t.linear_tid),
@@ -305,10 +312,13 @@ impl Env for DeviceEnv<'_> {
             .zip(array_record_offset(region, self.dims, t.block, row, slot))
             .and_then(|(b, o)| b.checked_add(o))
             .ok_or_else(|| Fault::Internal(format!("no record ({}, {row}, {slot})", t.block)))?;
+        // A warp's record is written by whichever lane leads at the save; a leader whose
+        // cursor lags (it missed saves of its warp) finds the slot taken: a counted drop.
+        if per == Per::Warp && self.buf.read(at)? != 0 {
+            return self.buf.add(region.drops_offset, 1);
+        }
         self.buf.write_words(at + 8, fields)?;
-        self.buf.write(at, s + 1)?;
-        self.persist[c] = s + 1;
-        Ok(())
+        self.buf.write(at, s + 1)
     }
 
     fn ring_append(&mut self, id: MapId, fields: &[u64]) -> Result<(), Fault> {

@@ -8,7 +8,7 @@ use crate::hash::FxHashMap;
 use crate::names::{self, Func};
 use crate::typed::{TAgg, TExpr, TStmt, Ty};
 use warptrace_ir::{
-    KeyType, MapDecl, MapId, MapKind, Overflow, Per, PersistDecl, PersistId, ValueKind,
+    Granularity, KeyType, MapDecl, MapId, MapKind, Overflow, Per, PersistDecl, PersistId, ValueKind,
 };
 
 /// The most buckets an `lhist` may have.
@@ -232,6 +232,21 @@ impl Checker<'_> {
                     return None;
                 }
                 self.device_only(value.span, "a record write")?;
+                let per_thread = self.targets.iter().any(|(_, t)| {
+                    matches!(t, names::Target::Device(s) if s.granularity == Granularity::Thread)
+                });
+                if matches!(kind, MapKind::Array { per: Per::Warp, .. }) && per_thread {
+                    self.errors.push(Error::MapKind {
+                        span: map.span,
+                        declared,
+                        name: map.name.to_string(),
+                        kind: "per-warp array",
+                        what: "it holds one record per warp, but this probe runs in every lane",
+                        hint: "save it from a `warp` probe (`warp kernel:entry { @m = (clock64); }`), \
+                               or declare `array(per = thread)`",
+                    });
+                    return None;
+                }
                 let fields: Vec<TExpr> = fields
                     .into_iter()
                     .enumerate()

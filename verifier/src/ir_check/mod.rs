@@ -195,6 +195,28 @@ fn check_map_usage(report: &mut ProbeReport<'_>, i: usize, insn: &Insn) {
         );
         return;
     }
+    let per_warp = matches!(
+        decl.kind,
+        MapKind::Array {
+            per: warptrace_ir::Per::Warp,
+            ..
+        }
+    );
+    if matches!(insn, Insn::ArraySave { .. })
+        && per_warp
+        && report.probe.attach.granularity == warptrace_ir::Granularity::Thread
+    {
+        // Every lane would write its warp's record: distinct threads, one record.
+        report.error(
+            Some(i),
+            IrRule::MapBounds,
+            format!(
+                "map.save to @{}, a per-warp array, from a per-thread probe: the lanes of a \
+                 warp would write the same record",
+                decl.name
+            ),
+        );
+    }
     match insn {
         Insn::MapUpdate { agg, .. } if !agg.fits(&decl.value) => {
             report.error(
