@@ -54,6 +54,10 @@ pub struct ProgramArgs {
     /// Probe program file (.wt).
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
+    /// A probe of the shipped library by name (`warptrace -l` lists them), e.g.
+    /// `-p block_sched`.
+    #[arg(short = 'p', long = "probe", value_name = "NAME")]
+    pub probe: Option<String>,
 }
 
 /// Running a program under probes.
@@ -78,6 +82,17 @@ pub struct RunArgs {
     /// this exact program safe for this warptrace version.
     #[arg(long, value_name = "CERT")]
     pub require_cert: Option<PathBuf>,
+    /// Pass over the first N launches of the selected kernels (after --sample), as
+    /// Nsight Compute's --launch-skip.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub launch_skip: u64,
+    /// Probe only M launches (after --launch-skip and --sample), as Nsight Compute's
+    /// --launch-count; the rest run the original kernels.
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u64).range(1..))]
+    pub launch_count: Option<u64>,
+    /// Probe every K-th launch of each kernel (its 1st, (K+1)-th, ...).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub sample: u64,
     /// The runtime library to preload (default: libwarptrace_preload.so next to this
     /// executable; also $WARPTRACE_PRELOAD).
     #[arg(long, value_name = "PATH")]

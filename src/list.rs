@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use warptrace_lang::Entry;
 
 pub fn list(args: &RunArgs) -> Result<ExitCode> {
-    let has_program = args.program.expr.is_some() || args.program.file.is_some();
+    let has_program =
+        args.program.expr.is_some() || args.program.file.is_some() || args.program.probe.is_some();
     if !has_program {
         if args.ptx.is_some() {
             bail!(
@@ -76,6 +77,18 @@ fn language(glob: &str) -> Result<String> {
         let _ = writeln!(out, "{title}:");
         for e in shown {
             let _ = writeln!(out, "  {:width$}  {} [{}]", e.name, e.doc, e.valid);
+        }
+    }
+    let probes: Vec<(&str, String)> = crate::library::PROBES
+        .iter()
+        .filter(|(name, _)| matcher.is_match(name))
+        .map(|(name, src)| (*name, crate::library::summary(src)))
+        .collect();
+    if !probes.is_empty() {
+        let width = probes.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        let _ = writeln!(out, "library probes (warptrace -p NAME -- cmd):");
+        for (name, summary) in probes {
+            let _ = writeln!(out, "  {name:width$}  {summary}");
         }
     }
     Ok(out)

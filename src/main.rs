@@ -4,8 +4,14 @@
 //! `LD_PRELOAD` runtime of the child process, waits, and prints the maps; `compile`
 //! and `instrument` expose the compiler stages for inspection and scripting.
 
+/// Instrumenting and verifying allocate many small strings; see
+/// docs/decisions/0006-mimalloc.md.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod cli;
 mod host;
+mod library;
 mod list;
 mod run;
 mod verify;
@@ -93,15 +99,25 @@ pub(crate) fn compile(args: &ProgramArgs) -> Result<Option<(String, VerifiedProg
 /// Reads and compiles the probe program (source, file name, IR); `Ok(None)` means
 /// diagnostics were printed.
 pub(crate) fn compile_unverified(args: &ProgramArgs) -> Result<Option<(String, String, Program)>> {
-    let (source, file_name) = match (&args.expr, &args.file) {
-        (Some(expr), None) => (expr.clone(), "stdin".to_string()),
-        (None, Some(path)) => (
+    let (source, file_name) = match (&args.expr, &args.file, &args.probe) {
+        (Some(expr), None, None) => (expr.clone(), "stdin".to_string()),
+        (None, Some(path), None) => (
             std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read probe file {}", path.display()))?,
             path.display().to_string(),
         ),
-        (Some(_), Some(_)) => bail!("give the probe program either with -e or as a file, not both"),
-        (None, None) => bail!("no probe program: use -e 'PROGRAM' or a .wt file (see --help)"),
+        (None, None, Some(name)) => match library::source(name) {
+            Some(src) => (src.to_string(), format!("probes/{name}.wt")),
+            None => bail!(
+                "no library probe named `{name}`; the library has: {} (`warptrace -l` \
+                 describes each)",
+                library::names()
+            ),
+        },
+        (None, None, None) => {
+            bail!("no probe program: use -e 'PROGRAM', a .wt file or -p NAME (see --help)")
+        }
+        _ => bail!("give the probe program one way: -e, a file, or -p NAME"),
     };
     match warptrace_lang::compile(&source, &file_name) {
         Ok(program) => Ok(Some((source, file_name, program))),
@@ -144,7 +160,13 @@ fn instrument(
                 eprintln!(
                     "warptrace: {}: instrumented, {sites} probe sites",
                     kernel.name
-                )
+                );
+                for f in &kernel.functions {
+                    eprintln!(
+                        "warptrace: {}:   device function {} as {} ({} sites)",
+                        kernel.name, f.name, f.clone, f.sites
+                    );
+                }
             }
             KernelStatus::NoSites => {
                 eprintln!(

@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use warptrace_ir::{Bundle, HostEvent, Program};
-use warptrace_runtime::Report;
+use warptrace_runtime::{Report, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_SAMPLE};
 
 /// The runtime library's file name, built by the `warptrace-preload` crate.
 const PRELOAD_NAME: &str = "libwarptrace_preload.so";
@@ -71,12 +71,20 @@ fn trace(
         .command
         .split_first()
         .context("no command to run after `--`")?;
-    let mut child = std::process::Command::new(cmd)
+    let mut command = std::process::Command::new(cmd);
+    command
         .args(cmd_args)
         .env("LD_PRELOAD", ld_preload)
         .env("WARPTRACE_BUNDLE", &bundle_path)
         .env("WARPTRACE_RESULTS", &results)
         .env("WARPTRACE_VERBOSE", if args.verbose { "1" } else { "0" })
+        .env(ENV_LAUNCH_SKIP, args.launch_skip.to_string())
+        .env(ENV_SAMPLE, args.sample.to_string());
+    match args.launch_count {
+        Some(m) => command.env(ENV_LAUNCH_COUNT, m.to_string()),
+        None => command.env_remove(ENV_LAUNCH_COUNT),
+    };
+    let mut child = command
         .spawn()
         .with_context(|| format!("cannot run `{cmd}`"))?;
     // Ctrl-C reaches the child through the terminal's process group; warptrace itself

@@ -146,6 +146,93 @@ fn a_program_without_cuda_runs_unchanged_under_the_runtime() {
 }
 
 #[test]
+fn launch_selection_reaches_the_runtime_and_bad_values_are_refused() {
+    let out = warptrace(&[
+        "-e",
+        SKELETON,
+        "--launch-skip",
+        "3",
+        "--launch-count",
+        "2",
+        "--sample",
+        "4",
+        "--",
+        "sh",
+        "-c",
+        "echo $WARPTRACE_LAUNCH_SKIP $WARPTRACE_LAUNCH_COUNT $WARPTRACE_SAMPLE",
+    ]);
+    assert_eq!(
+        stdout(&out).lines().next(),
+        Some("3 2 4"),
+        "{}",
+        stderr(&out)
+    );
+    // Without --launch-count none is set, even if the environment had one.
+    let out = Command::new(env!("CARGO_BIN_EXE_warptrace"))
+        .args([
+            "-e",
+            SKELETON,
+            "--",
+            "sh",
+            "-c",
+            "echo ${WARPTRACE_LAUNCH_COUNT-unset} $WARPTRACE_SAMPLE",
+        ])
+        .env("WARPTRACE_LAUNCH_COUNT", "9")
+        .output()
+        .expect("runs");
+    assert_eq!(
+        stdout(&out).lines().next(),
+        Some("unset 1"),
+        "{}",
+        stderr(&out)
+    );
+    for bad in [
+        ["--sample", "0"],
+        ["--launch-count", "0"],
+        ["--launch-skip", "many"],
+    ] {
+        let out = warptrace(&["-e", SKELETON, bad[0], bad[1], "--", "true"]);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(bad[0]), "{bad:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn library_probes_run_by_name_and_are_listed() {
+    let out = warptrace(&["compile", "-p", "block_sched"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("warp kernel:exit"),
+        "{}",
+        stdout(&out)
+    );
+    let out = warptrace(&["compile", "-p", "no_such_probe"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("no library probe named `no_such_probe`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("block_sched") && err.contains("gmem_bytes"),
+        "{err}"
+    );
+    let out = warptrace(&["compile", "-p", "blocks", "-e", "kernel:entry { }"]);
+    assert!(stderr(&out).contains("one way"), "{}", stderr(&out));
+    let out = warptrace(&["-l", "block*"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("library probes (warptrace -p NAME -- cmd):"),
+        "{text}"
+    );
+    assert!(
+        text.contains("block_sched  per warp, cycles from kernel entry to exit, by SM"),
+        "{text}"
+    );
+    assert!(!text.contains("gmem_bytes"), "{text}");
+}
+
+#[test]
 fn running_without_a_command_explains_how() {
     let out = warptrace(&["-e", SKELETON]);
     assert!(!out.status.success());
@@ -362,4 +449,26 @@ fn require_cert_admits_the_certified_program_and_refuses_others() {
         "{}",
         stderr(&tampered)
     );
+}
+
+#[test]
+fn instrument_combines_warp_uniform_updates_unless_turned_off() {
+    let program = "mem:global:load { @c[kernel] = count(); @s[kernel] = sum(tid.x); }";
+    let ptx = corpus("nvcc_app.ptx");
+    let run = |off: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_warptrace"));
+        cmd.args(["instrument", "-e", program, "--ptx"]).arg(&ptx);
+        if off {
+            cmd.env("WARPTRACE_NO_WARP_COMBINE", "1");
+        } else {
+            cmd.env_remove("WARPTRACE_NO_WARP_COMBINE");
+        }
+        let out = cmd.output().expect("warptrace runs");
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let on = run(false);
+    assert!(on.contains("warp-combined count") && on.contains("redux.sync.add.u32"));
+    let off = run(true);
+    assert!(!off.contains("warp-combined") && !off.contains("activemask"));
 }

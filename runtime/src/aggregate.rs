@@ -2,7 +2,7 @@
 //! decoder the interpreter's oracle uses too) and merged into one process-wide store.
 
 use crate::report::{store_reports, MapReport};
-use warptrace_ir::{MapLayout, MapStore, Program};
+use warptrace_ir::{LaunchDims, MapLayout, MapStore, Program};
 
 /// The merged contents of every map over all launches read back so far.
 #[derive(Debug, Default)]
@@ -23,20 +23,26 @@ impl Aggregator {
 
     /// Merges one launch's buffer, decoded with the program of the loaded bundle (no
     /// bundle, nothing to decode). See [`Aggregator::merge_launch`].
-    pub fn merge_buffer(&mut self, layout: &MapLayout, buf: &[u8]) {
+    pub fn merge_buffer(&mut self, layout: &MapLayout, dims: LaunchDims, buf: &[u8]) {
         if let Some(config) = crate::config::config() {
-            self.merge_launch(config.program.program(), layout, buf);
+            self.merge_launch(config.program.program(), layout, Some(dims), buf);
         }
     }
 
     /// Merges one launch's buffer of `program`'s maps: hash values combine per value kind
     /// (counters add, min/max keep the extreme, an assigned value is the last launch's),
-    /// drop counters add, ring records append. A buffer shorter than the layout is read
-    /// as far as it goes. Array records are not decoded: the runtime does not place them
-    /// per launch yet (no launch dimensions here).
-    pub fn merge_launch(&mut self, program: &Program, layout: &MapLayout, buf: &[u8]) {
+    /// drop counters add, ring records append, and array records (placed by `dims`, the
+    /// launch's grid) append in (block, row, slot) order. A buffer shorter than the layout
+    /// is read as far as it goes.
+    pub fn merge_launch(
+        &mut self,
+        program: &Program,
+        layout: &MapLayout,
+        dims: Option<LaunchDims>,
+        buf: &[u8],
+    ) {
         self.store
-            .merge(MapStore::decode_launch(program, layout, None, buf));
+            .merge(MapStore::decode_launch(program, layout, dims, buf));
     }
 
     /// The maps as report entries, named after `program`'s declarations, keys sorted;
@@ -117,8 +123,8 @@ mod tests {
         let layout = MapLayout::new(&p.maps);
         assert_eq!(MapLayout::tag(&[0]), 0, "key 0 must be the extra-slot key");
         let mut agg = Aggregator::new(p.maps.len());
-        agg.merge_launch(&p, &layout, &buffer(&layout, -3, 8));
-        agg.merge_launch(&p, &layout, &buffer(&layout, 5, 2));
+        agg.merge_launch(&p, &layout, None, &buffer(&layout, -3, 8));
+        agg.merge_launch(&p, &layout, None, &buffer(&layout, 5, 2));
         let r = agg.to_reports(&p);
         let e = |keys: &[u64], value: u64, words: &[u64]| MapEntry {
             keys: keys.to_vec(),
@@ -173,8 +179,8 @@ mod tests {
             buf
         };
         let mut agg = Aggregator::new(1);
-        agg.merge_launch(&p, &layout, &launch(10));
-        agg.merge_launch(&p, &layout, &launch(20));
+        agg.merge_launch(&p, &layout, None, &launch(10));
+        agg.merge_launch(&p, &layout, None, &launch(20));
         let report = &agg.to_reports(&p)[0];
         let firsts: Vec<u64> = report.records.iter().map(|r| r.fields[0]).collect();
         assert_eq!(firsts, [10, 11, 12, 13, 20, 21, 22, 23]);
@@ -190,7 +196,7 @@ mod tests {
         let full = buffer(&layout, 1, 1);
         let mut agg = Aggregator::new(3);
         for n in [0, 7, 30, 100, full.len() - 1] {
-            agg.merge_launch(&p, &layout, &full[..n]);
+            agg.merge_launch(&p, &layout, None, &full[..n]);
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The environment: `WARPTRACE_BUNDLE`, `WARPTRACE_RESULTS`, `WARPTRACE_VERBOSE`,
-//! `WARPTRACE_FAULT`; set once by [`init`] from the preload library's constructor.
+//! `WARPTRACE_FAULT`, `WARPTRACE_LAUNCH_SKIP`, `WARPTRACE_LAUNCH_COUNT`,
+//! `WARPTRACE_SAMPLE`; set once by [`init`] from the preload library's constructor.
 
-use crate::select::KernelSelector;
+use crate::select::{KernelSelector, LaunchFilter};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
@@ -16,6 +17,12 @@ pub const ENV_RESULTS: &str = "WARPTRACE_RESULTS";
 pub const ENV_VERBOSE: &str = "WARPTRACE_VERBOSE";
 /// `jit` or `alloc`: force that failure path (tests).
 pub const ENV_FAULT: &str = "WARPTRACE_FAULT";
+/// Launches of the selected kernels to pass over before probing (`--launch-skip`).
+pub const ENV_LAUNCH_SKIP: &str = "WARPTRACE_LAUNCH_SKIP";
+/// Launches to probe after the skipped ones (`--launch-count`; unset: all).
+pub const ENV_LAUNCH_COUNT: &str = "WARPTRACE_LAUNCH_COUNT";
+/// Probe every K-th launch of each kernel (`--sample`).
+pub const ENV_SAMPLE: &str = "WARPTRACE_SAMPLE";
 
 /// A failure path forced by [`ENV_FAULT`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +44,8 @@ pub struct Config {
     pub results: Option<PathBuf>,
     /// A forced failure.
     pub fault: Option<Fault>,
+    /// Which launches are probed.
+    pub launches: LaunchFilter,
 }
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
@@ -108,10 +117,24 @@ pub fn init() -> bool {
         Ok("alloc") => Some(Fault::Alloc),
         _ => None,
     };
+    let number = |name: &str| -> Option<u64> {
+        let v = std::env::var(name).ok()?;
+        let n = v.trim().parse().ok();
+        if n.is_none() {
+            warn(format_args!("{name}={v} is not a number; ignored"));
+        }
+        n
+    };
+    let launches = LaunchFilter::new(
+        number(ENV_LAUNCH_SKIP).unwrap_or(0),
+        number(ENV_LAUNCH_COUNT),
+        number(ENV_SAMPLE).unwrap_or(1),
+    );
     let config = Config {
         selector: KernelSelector::new(program.program()),
         results: std::env::var_os(ENV_RESULTS).map(PathBuf::from),
         fault,
+        launches,
         program,
     };
     crate::state::init_maps(config.program.program().maps.len());

@@ -103,11 +103,14 @@ driver_fns! {
     cuLaunchKernel_ptsz: c"cuLaunchKernel_ptsz" => fn(CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream, *mut *mut c_void, *mut *mut c_void);
     cuLaunchKernelEx: c"cuLaunchKernelEx" => fn(*const CUlaunchConfig, CUfunction, *mut *mut c_void, *mut *mut c_void);
     cuLaunchKernelEx_ptsz: c"cuLaunchKernelEx_ptsz" => fn(*const CUlaunchConfig, CUfunction, *mut *mut c_void, *mut *mut c_void);
+    cuLaunchCooperativeKernel: c"cuLaunchCooperativeKernel" => fn(CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream, *mut *mut c_void);
+    cuLaunchCooperativeKernel_ptsz: c"cuLaunchCooperativeKernel_ptsz" => fn(CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream, *mut *mut c_void);
     cuGetProcAddress: c"cuGetProcAddress" => fn(*const c_char, *mut *mut c_void, c_int, u64);
     cuGetProcAddress_v2: c"cuGetProcAddress_v2" => fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int);
     cuMemAllocAsync: c"cuMemAllocAsync" => fn(*mut CUdeviceptr, usize, CUstream);
     cuMemsetD8Async: c"cuMemsetD8Async" => fn(CUdeviceptr, u8, usize, CUstream);
     cuMemcpyDtoHAsync: c"cuMemcpyDtoHAsync_v2" => fn(*mut c_void, CUdeviceptr, usize, CUstream);
+    cuMemcpyHtoDAsync: c"cuMemcpyHtoDAsync_v2" => fn(CUdeviceptr, *const c_void, usize, CUstream);
     cuMemFreeAsync: c"cuMemFreeAsync" => fn(CUdeviceptr, CUstream);
     cuMemAllocHost: c"cuMemAllocHost_v2" => fn(*mut *mut c_void, usize);
     cuLaunchHostFunc: c"cuLaunchHostFunc" => fn(CUstream, CUhostFn, *mut c_void);

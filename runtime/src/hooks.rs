@@ -24,6 +24,8 @@ pub enum Hook {
     LaunchKernelPtsz,
     LaunchKernelEx,
     LaunchKernelExPtsz,
+    LaunchCooperativeKernel,
+    LaunchCooperativeKernelPtsz,
     GetProcAddress,
     GetProcAddressV2,
 }
@@ -38,7 +40,7 @@ pub struct HookEntry {
 }
 
 /// Every wrapped function, in [`Hook`] order.
-pub const HOOKS: [HookEntry; 19] = {
+pub const HOOKS: [HookEntry; 21] = {
     use Hook::*;
     const fn e(hook: Hook, name: &'static CStr) -> HookEntry {
         HookEntry { hook, name }
@@ -61,6 +63,11 @@ pub const HOOKS: [HookEntry; 19] = {
         e(LaunchKernelPtsz, c"cuLaunchKernel_ptsz"),
         e(LaunchKernelEx, c"cuLaunchKernelEx"),
         e(LaunchKernelExPtsz, c"cuLaunchKernelEx_ptsz"),
+        e(LaunchCooperativeKernel, c"cuLaunchCooperativeKernel"),
+        e(
+            LaunchCooperativeKernelPtsz,
+            c"cuLaunchCooperativeKernel_ptsz",
+        ),
         e(GetProcAddress, c"cuGetProcAddress"),
         e(GetProcAddressV2, c"cuGetProcAddress_v2"),
     ]
@@ -119,6 +126,9 @@ impl HookTable {
         let hook = match symbol {
             b"cuLaunchKernel" if per_thread => Some(Hook::LaunchKernelPtsz as usize),
             b"cuLaunchKernelEx" if per_thread => Some(Hook::LaunchKernelExPtsz as usize),
+            b"cuLaunchCooperativeKernel" if per_thread => {
+                Some(Hook::LaunchCooperativeKernelPtsz as usize)
+            }
             b"cuGetProcAddress" if cuda_version >= 12000 => Some(Hook::GetProcAddressV2 as usize),
             _ => Self::by_name(symbol),
         };

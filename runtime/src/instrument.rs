@@ -287,3 +287,16 @@ pub fn forget(d: &Driver, owner: Owner) {
         }
     }
 }
+
+/// Whether a device probe of `program` reads the `launch` special.
+pub(crate) fn reads_launch(program: &warptrace_ir::Program) -> bool {
+    program.probes.iter().flat_map(|p| &p.insns).any(|i| {
+        matches!(
+            i,
+            warptrace_ir::Insn::ReadSpecial {
+                special: warptrace_ir::Special::Launch,
+                ..
+            }
+        )
+    })
+}

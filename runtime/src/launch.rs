@@ -12,9 +12,10 @@ use cudarc::driver::sys::{CUdeviceptr, CUfunction, CUlaunchConfig, CUstream};
 use std::collections::HashMap;
 use std::ffi::{c_int, c_uint, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use warptrace_ir::MapLayout;
+use warptrace_ir::{LaunchDims, MapLayout, Program};
+use warptrace_verifier::{prove_launch, LaunchShape};
 
 /// `CU_STREAM_PER_THREAD`.
 const STREAM_PER_THREAD: usize = 2;
@@ -40,6 +41,8 @@ pub struct Launch {
     pub config: *const CUlaunchConfig,
     /// Called through a `_ptsz` entry point.
     pub per_thread: bool,
+    /// Made with `cuLaunchCooperativeKernel(_ptsz)` (no `extra`).
+    pub cooperative: bool,
 }
 
 impl Launch {
@@ -54,6 +57,31 @@ impl Launch {
     ) -> CuResult {
         let [gx, gy, gz] = self.grid;
         let [bx, by, bz] = self.block;
+        if self.cooperative {
+            let f = if self.per_thread {
+                d.cuLaunchCooperativeKernel_ptsz
+            } else {
+                d.cuLaunchCooperativeKernel
+            };
+            return match f {
+                // SAFETY: as below; cooperative launches take no `extra` (always null here).
+                Some(f) => unsafe {
+                    f(
+                        func,
+                        gx,
+                        gy,
+                        gz,
+                        bx,
+                        by,
+                        bz,
+                        self.shared,
+                        self.stream,
+                        params,
+                    )
+                },
+                None => 500,
+            };
+        }
         if self.config.is_null() {
             let f = if self.per_thread {
                 d.cuLaunchKernel_ptsz
@@ -107,6 +135,22 @@ impl Launch {
         }
     }
 
+    /// The launch's grid and block dimensions, from its arguments or its config.
+    fn shape(&self) -> LaunchShape {
+        if self.config.is_null() {
+            return LaunchShape {
+                grid: self.grid,
+                block: self.block,
+            };
+        }
+        // SAFETY: config is the caller's valid CUlaunchConfig.
+        let c = unsafe { &*self.config };
+        LaunchShape {
+            grid: [c.gridDimX, c.gridDimY, c.gridDimZ],
+            block: [c.blockDimX, c.blockDimY, c.blockDimZ],
+        }
+    }
+
     /// The original launch, untouched.
     unsafe fn original(&self, d: &Driver) -> CuResult {
         // SAFETY: exactly the caller's arguments.
@@ -128,6 +172,11 @@ pub unsafe fn launch(d: &Driver, l: &Launch) -> CuResult {
         // SAFETY: forwarding.
         return unsafe { l.original(d) }; // not a selected kernel
     };
+    if !cfg.launches.admit(&info.name) {
+        state::tables().launch(&info.name, false, Some(Reason::NotSelected));
+        // SAFETY: forwarding.
+        return unsafe { l.original(d) };
+    }
     let plan = catch_unwind(AssertUnwindSafe(|| prepare(d, cfg, l, &info)));
     let plan = match plan {
         Ok(Ok(p)) => p,
@@ -151,6 +200,57 @@ struct Plan {
     probed: Arc<Probed>,
     device: CUdeviceptr,
     host: HostBuf,
+    dims: LaunchDims,
+}
+
+/// The process's instrumented launches so far: the `launch` builtin is this count at the
+/// launch (1-based, in the order the host made them).
+static LAUNCHES: AtomicU64 = AtomicU64::new(0);
+
+/// Whether each (instrumented function, shape) passed `prove_launch`.
+static PROVED: Mutex<Option<HashMap<(usize, LaunchShape), bool>>> = Mutex::new(None);
+
+/// What the runtime writes into a zeroed buffer before a launch of `shape` of the
+/// instrumented function `func`: (offset, value) words — each array's records offset, the
+/// `launch` word when a probe reads it — the buffer's size and the launch's dimensions.
+/// `Err` when the verifier refutes the launch's array regions (they would not fit in
+/// 64 bits); the launch then runs uninstrumented.
+fn header(
+    program: &Program,
+    func: usize,
+    layout: &MapLayout,
+    shape: LaunchShape,
+) -> Result<(Vec<(u64, u64)>, u64, LaunchDims), Reason> {
+    let dims = LaunchDims {
+        blocks: shape.grid.iter().map(|&g| u64::from(g)).product(),
+        threads_per_block: shape.block.iter().fold(1u32, |a, &b| a.saturating_mul(b)),
+    };
+    let launch = layout.for_launch(dims);
+    let mut words: Vec<(u64, u64)> = layout
+        .regions
+        .iter()
+        .zip(&launch.array_offsets)
+        .filter_map(|(r, o)| o.map(|o| (r.slots_offset, o)))
+        .collect();
+    if !words.is_empty() {
+        let mut proved = PROVED.lock().unwrap_or_else(|p| p.into_inner());
+        let ok = *proved
+            .get_or_insert_with(HashMap::new)
+            .entry((func, shape))
+            .or_insert_with(|| {
+                prove_launch(program, shape)
+                    .iter()
+                    .all(|o| o.verdict.is_proved())
+            });
+        if !ok {
+            return Err(Reason::ArrayBounds);
+        }
+    }
+    let n = LAUNCHES.fetch_add(1, Ordering::Relaxed) + 1;
+    if instrument::reads_launch(program) {
+        words.push((layout.launch_offset, n));
+    }
+    Ok((words, launch.total_bytes, dims))
 }
 
 fn prepare(
@@ -175,7 +275,14 @@ fn prepare(
     if probed.params > 0 && l.params.is_null() {
         return Err(Some(Reason::ExtraParams));
     }
-    let bytes = probed.layout.total_bytes as usize;
+    let (words, bytes, dims) = header(
+        cfg.program.program(),
+        probed.func,
+        &probed.layout,
+        l.shape(),
+    )
+    .map_err(Some)?;
+    let bytes = usize::try_from(bytes).map_err(|_| Some(Reason::MapAlloc))?;
     if cfg.fault == Some(Fault::Alloc) {
         return Err(Some(Reason::MapAlloc));
     }
@@ -189,6 +296,9 @@ fn prepare(
         },
         _ => false,
     };
+    // SAFETY: host is a pinned buffer of `bytes` that nothing else uses until it is given
+    // back; device a live allocation of `bytes`.
+    let ok = ok && unsafe { write_words(d, &host, device, &words, stream) };
     if !ok {
         free_async(d, device, stream);
         host.give();
@@ -198,6 +308,38 @@ fn prepare(
         probed,
         device,
         host,
+        dims,
+    })
+}
+
+/// Writes `words` (offset, value) into the zeroed device buffer, each through its place
+/// in the pinned host buffer (stream-ordered copies; the read-back overwrites them later).
+///
+/// # Safety
+/// `host` and `device` span the whole buffer; every offset is below its size minus 8.
+unsafe fn write_words(
+    d: &Driver,
+    host: &HostBuf,
+    device: CUdeviceptr,
+    words: &[(u64, u64)],
+    stream: CUstream,
+) -> bool {
+    let Some(copy) = d.cuMemcpyHtoDAsync else {
+        return words.is_empty();
+    };
+    words.iter().all(|&(offset, value)| {
+        let Ok(at) = usize::try_from(offset) else {
+            return false;
+        };
+        if at.checked_add(8).is_none_or(|end| end > host.len) {
+            return false;
+        }
+        // SAFETY: `at + 8 <= len` inside the pinned buffer; unaligned-safe write.
+        unsafe {
+            let p = (host.ptr as *mut u8).add(at);
+            std::ptr::write_unaligned(p.cast::<u64>(), value);
+            copy(device + offset, p.cast::<c_void>(), 8, stream) == CUDA_SUCCESS
+        }
     })
 }
 
@@ -240,7 +382,7 @@ unsafe fn execute(d: &Driver, l: &Launch, name: &str, plan: Plan) -> CuResult {
         return unsafe { l.original(d) };
     }
     state::tables().launch(name, true, None);
-    let bytes = plan.probed.layout.total_bytes as usize;
+    let bytes = plan.host.len;
     let copied = match d.cuMemcpyDtoHAsync {
         // SAFETY: host is a pinned buffer of `bytes`, device a live allocation of `bytes`.
         Some(copy) => unsafe {
@@ -257,6 +399,7 @@ unsafe fn execute(d: &Driver, l: &Launch, name: &str, plan: Plan) -> CuResult {
     let readback = Box::new(Readback {
         host: plan.host,
         layout: plan.probed.layout.clone(),
+        dims: plan.dims,
     });
     let user = Box::into_raw(readback);
     IN_FLIGHT.fetch_add(1, Ordering::AcqRel);
@@ -276,6 +419,7 @@ unsafe fn execute(d: &Driver, l: &Launch, name: &str, plan: Plan) -> CuResult {
 struct Readback {
     host: HostBuf,
     layout: Arc<MapLayout>,
+    dims: LaunchDims,
 }
 
 /// The host callback: decode and merge, return the buffer. Makes no CUDA calls.
@@ -285,7 +429,7 @@ unsafe extern "C" fn on_readback(user: *mut c_void) {
         let rb = unsafe { Box::from_raw(user.cast::<Readback>()) };
         // SAFETY: the stream-ordered copy into this buffer completed before this callback.
         let bytes = unsafe { std::slice::from_raw_parts(rb.host.ptr as *const u8, rb.host.len) };
-        state::aggregator().merge_buffer(&rb.layout, bytes);
+        state::aggregator().merge_buffer(&rb.layout, rb.dims, bytes);
         rb.host.give();
         IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
     }));
@@ -329,5 +473,80 @@ impl HostBuf {
             .entry(self.len)
             .or_default()
             .push(self.ptr);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(src: &str) -> Program {
+        warptrace_verifier::verify_program(&warptrace_lang::compile(src, "t.wt").expect("compiles"))
+            .expect("verifies")
+            .program()
+            .clone()
+    }
+
+    #[test]
+    fn the_header_places_each_array_and_numbers_the_launch() {
+        let p = program(
+            "map @t: array(per = thread, slots = 2);\n\
+             map @w: array(per = warp, slots = 1);\n\
+             kernel:entry { @t = (clock64, launch); }\n\
+             warp kernel:exit { @w = (smid); @n[kernel] = count(); }",
+        );
+        let layout = MapLayout::new(&p.maps);
+        let shape = LaunchShape {
+            grid: [3, 2, 1],
+            block: [64, 2, 1],
+        };
+        let (words, bytes, dims) = header(&p, 1, &layout, shape).expect("proved");
+        assert_eq!(dims.blocks, 6);
+        assert_eq!(dims.threads_per_block, 128);
+        let expected = layout.for_launch(dims);
+        assert_eq!(bytes, expected.total_bytes);
+        // 6 blocks × 128 threads × 2 slots × 24 bytes, then 6 × 4 warps × 1 × 16.
+        assert_eq!(bytes, layout.total_bytes + 6 * 128 * 2 * 24 + 6 * 4 * 16);
+        let arrays: Vec<(u64, u64)> = layout
+            .regions
+            .iter()
+            .zip(&expected.array_offsets)
+            .filter_map(|(r, o)| o.map(|o| (r.slots_offset, o)))
+            .collect();
+        assert_eq!(arrays.len(), 2);
+        assert_eq!(words[..2], arrays[..]);
+        let (at, n) = words[2];
+        assert_eq!(at, layout.launch_offset);
+        // Launches are numbered from 1 in the order they are made.
+        let (again, ..) = header(&p, 1, &layout, shape).expect("proved");
+        assert!(n >= 1 && again[2].1 > n, "{n} then {}", again[2].1);
+    }
+
+    #[test]
+    fn a_launch_whose_arrays_overflow_is_refused() {
+        let p =
+            program("map @t: array(per = thread, slots = 64);\nkernel:entry { @t = (clock64); }");
+        let layout = MapLayout::new(&p.maps);
+        let huge = LaunchShape {
+            grid: [u32::MAX, 65535, 65535],
+            block: [1024, 1, 1],
+        };
+        assert_eq!(
+            header(&p, 2, &layout, huge).map(|_| ()),
+            Err(Reason::ArrayBounds)
+        );
+    }
+
+    #[test]
+    fn without_arrays_or_launch_nothing_is_written() {
+        let p = program("kernel:entry { @n[kernel] = count(); }");
+        let layout = MapLayout::new(&p.maps);
+        let shape = LaunchShape {
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+        };
+        let (words, bytes, _) = header(&p, 3, &layout, shape).expect("no arrays");
+        assert!(words.is_empty());
+        assert_eq!(bytes, layout.total_bytes);
     }
 }

@@ -26,7 +26,9 @@ mod image_tests;
 #[cfg(test)]
 mod report_tests;
 
-pub use config::{ENV_BUNDLE, ENV_FAULT, ENV_RESULTS, ENV_VERBOSE};
+pub use config::{
+    ENV_BUNDLE, ENV_FAULT, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_RESULTS, ENV_SAMPLE, ENV_VERBOSE,
+};
 pub use output::{
     hist, json, printf, text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, PrintArgs, RingOutput,
     Value,
@@ -42,10 +44,11 @@ pub use report::{
 pub mod exports {
     pub use crate::wrappers::{
         cuFuncSetAttribute, cuFuncSetCacheConfig, cuGetProcAddress, cuGetProcAddress_v2,
-        cuKernelGetFunction, cuKernelSetAttribute, cuLaunchKernel, cuLaunchKernelEx,
-        cuLaunchKernelEx_ptsz, cuLaunchKernel_ptsz, cuLibraryGetKernel, cuLibraryLoadData,
-        cuLibraryLoadFromFile, cuLibraryUnload, cuModuleGetFunction, cuModuleLoad,
-        cuModuleLoadData, cuModuleLoadDataEx, cuModuleUnload, dlsym,
+        cuKernelGetFunction, cuKernelSetAttribute, cuLaunchCooperativeKernel,
+        cuLaunchCooperativeKernel_ptsz, cuLaunchKernel, cuLaunchKernelEx, cuLaunchKernelEx_ptsz,
+        cuLaunchKernel_ptsz, cuLibraryGetKernel, cuLibraryLoadData, cuLibraryLoadFromFile,
+        cuLibraryUnload, cuModuleGetFunction, cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx,
+        cuModuleUnload, dlsym,
     };
 
     /// The address of the C library's `dlsym` (0 if not found), for forwarding `RTLD_NEXT`.

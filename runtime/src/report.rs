@@ -176,6 +176,10 @@ pub enum Reason {
     ExtraParams,
     /// The instrumented launch or its read-back could not be enqueued.
     LaunchError,
+    /// The launch's array regions do not fit in 64 bits (`prove_launch` refuted them).
+    ArrayBounds,
+    /// The launch is outside `--launch-skip`/`--launch-count`/`--sample`.
+    NotSelected,
 }
 
 impl Reason {
@@ -183,7 +187,12 @@ impl Reason {
     pub fn is_kernel_level(self) -> bool {
         !matches!(
             self,
-            Reason::MapAlloc | Reason::Capture | Reason::ExtraParams | Reason::LaunchError
+            Reason::MapAlloc
+                | Reason::Capture
+                | Reason::ExtraParams
+                | Reason::LaunchError
+                | Reason::ArrayBounds
+                | Reason::NotSelected
         )
     }
 
@@ -200,6 +209,8 @@ impl Reason {
             Reason::Capture => "graph capture",
             Reason::ExtraParams => "extra params",
             Reason::LaunchError => "launch error",
+            Reason::ArrayBounds => "array regions too large",
+            Reason::NotSelected => "not selected (--launch-skip/--launch-count/--sample)",
         }
     }
 }
@@ -469,8 +480,7 @@ fn ring_records<'a>(
         .collect()
 }
 
-/// Every ring of `program` other than the printf ring, with `store`'s records in append
-/// order, for the exit listing ([`text::exit_with_rings`]); `kernels` names kernel ids
+/// Every ring and array of `program` other than the printf ring, with `store`'s records, for the exit listing ([`text::exit_with_rings`]); `kernels` names kernel ids
 /// (mangled names, demangled here). Rings without records are included (they print
 /// nothing).
 pub fn ring_outputs(
@@ -483,8 +493,10 @@ pub fn ring_outputs(
         .collect()
 }
 
-/// One ring of a host-side store, as [`ring_outputs`] types it (for `print(@m)`); `None`
-/// for an unknown map, a hash or array map, or the printf ring.
+/// One ring or array of a host-side store, as [`ring_outputs`] types it (for
+/// `print(@m)`): its records in the store's order (a ring's append order; an array's
+/// launch by launch, each in (block, row, slot) order); `None` for an unknown map, a hash
+/// map, or the printf ring.
 pub fn ring_output(
     program: &Program,
     store: &MapStore,
@@ -492,7 +504,9 @@ pub fn ring_output(
     kernels: &BTreeMap<u64, String>,
 ) -> Option<RingOutput> {
     let decl = program.map(map)?;
-    let (MapKind::Ring { .. }, ValueKind::Record(fields)) = (&decl.kind, &decl.value) else {
+    let (MapKind::Ring { .. } | MapKind::Array { .. }, ValueKind::Record(fields)) =
+        (&decl.kind, &decl.value)
+    else {
         return None;
     };
     let records = store
@@ -532,16 +546,25 @@ pub fn printf_text(fmt: &str, args: &[u64], kernels: &BTreeMap<u64, String>) -> 
     printf::format(fmt, args, &|v| kernels.get(&v).map(|n| demangle(n)))
 }
 
-/// The rings of `program` (the printf ring included) that lost records in `store`, with
-/// their names and lost counts, in program order — one bpftrace "lost events" line
+/// The rings (the printf ring included) and arrays of `program` that lost records in
+/// `store` (ring: lost and dropped appends; array: saves dropped for want of a free slot
+/// and stale records), with their names and lost counts, in program order — one bpftrace "lost events" line
 /// ([`text::lost_events`]) each.
 pub fn lost_records(program: &Program, store: &MapStore) -> Vec<(String, u64)> {
     program
         .maps
         .iter()
         .zip(&store.maps)
-        .filter(|(decl, m)| matches!(decl.kind, MapKind::Ring { .. }) && m.lost > 0)
-        .map(|(decl, m)| (decl.name.clone(), m.lost))
+        .filter_map(|(decl, m)| {
+            let lost = match decl.kind {
+                // A ring's lost count already includes its drops.
+                MapKind::Ring { .. } => m.lost,
+                // An array's: saves with no slot left or a taken one, and stale records.
+                MapKind::Array { .. } => m.lost.saturating_add(m.drops),
+                MapKind::Hash { .. } => 0,
+            };
+            (lost > 0).then(|| (decl.name.clone(), lost))
+        })
         .collect()
 }
 

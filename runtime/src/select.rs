@@ -1,7 +1,11 @@
-//! Which kernels the probes select: each probe's glob against the mangled name, the
-//! demangled name and the demangled name without its parameter list.
+//! Which kernels the probes select (each probe's glob against the mangled name, the
+//! demangled name and the demangled name without its parameter list) and which of their
+//! launches are probed (`--launch-skip`, `--launch-count`, `--sample`).
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use warptrace_ir::Program;
 
 /// The union of the probes' kernel globs.
@@ -56,9 +60,81 @@ impl KernelSelector {
     }
 }
 
+/// Which launches of the selected kernels are probed, as Nsight Compute selects them:
+/// `--sample K` keeps a kernel's launches 0, K, 2K, … (counted per kernel name); of those,
+/// in launch order across kernels, `--launch-skip N` passes over the first N and
+/// `--launch-count M` probes the M after them. The others run the original kernel and are
+/// counted as unprobed ("not selected").
+#[derive(Debug, Default)]
+pub struct LaunchFilter {
+    skip: u64,
+    count: Option<u64>,
+    sample: u64,
+    /// Launches so far per kernel name.
+    per_kernel: Mutex<HashMap<String, u64>>,
+    /// Launches that passed the sampling so far.
+    candidates: AtomicU64,
+}
+
+impl LaunchFilter {
+    /// A filter; `sample` 0 or 1 keeps every launch.
+    pub fn new(skip: u64, count: Option<u64>, sample: u64) -> LaunchFilter {
+        LaunchFilter {
+            skip,
+            count,
+            sample: sample.max(1),
+            ..LaunchFilter::default()
+        }
+    }
+
+    /// Whether the filter keeps every launch (nothing to count).
+    pub fn is_all(&self) -> bool {
+        self.skip == 0 && self.count.is_none() && self.sample == 1
+    }
+
+    /// Decides the next launch of `kernel` (call once per launch, in launch order).
+    pub fn admit(&self, kernel: &str) -> bool {
+        if self.is_all() {
+            return true;
+        }
+        let k = {
+            let mut per = self.per_kernel.lock().unwrap_or_else(|p| p.into_inner());
+            let k = per.entry(kernel.to_string()).or_insert(0);
+            let this = *k;
+            *k += 1;
+            this
+        };
+        if k % self.sample != 0 {
+            return false;
+        }
+        let n = self.candidates.fetch_add(1, Ordering::Relaxed);
+        n >= self.skip && self.count.is_none_or(|c| n - self.skip < c)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn launches_are_sampled_per_kernel_then_skipped_and_counted_across_kernels() {
+        let all = LaunchFilter::new(0, None, 1);
+        assert!((0..5).all(|_| all.admit("k")));
+        // Every 2nd launch of each kernel; of those, skip 1 and keep 3.
+        let f = LaunchFilter::new(1, Some(3), 2);
+        let launches = ["a", "b", "a", "a", "b", "a", "b", "a", "a"];
+        let kept: Vec<bool> = launches.iter().map(|k| f.admit(k)).collect();
+        // a0 b0 a1 a2 b1 a3 b2 a4 a5: sampled a0 b0 a2 b2 a4 → candidates 0..5; skip a0,
+        // keep b0 a2 b2, not a4.
+        assert_eq!(
+            kept,
+            [false, true, false, true, false, false, true, false, false]
+        );
+        let first_two = LaunchFilter::new(0, Some(2), 1);
+        let kept: Vec<bool> = (0..4).map(|_| first_two.admit("k")).collect();
+        assert_eq!(kept, [true, true, false, false]);
+    }
+
     use warptrace_ir::{AttachPoint, AttachSpec, Insn, Probe};
 
     fn program(globs: &[Option<&str>]) -> Program {

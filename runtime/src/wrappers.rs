@@ -65,6 +65,10 @@ pub fn wrapper_addresses() -> [usize; HOOKS.len()] {
             Hook::LaunchKernelPtsz => cuLaunchKernel_ptsz as *const () as usize,
             Hook::LaunchKernelEx => cuLaunchKernelEx as *const () as usize,
             Hook::LaunchKernelExPtsz => cuLaunchKernelEx_ptsz as *const () as usize,
+            Hook::LaunchCooperativeKernel => cuLaunchCooperativeKernel as *const () as usize,
+            Hook::LaunchCooperativeKernelPtsz => {
+                cuLaunchCooperativeKernel_ptsz as *const () as usize
+            }
             Hook::GetProcAddress => cuGetProcAddress as *const () as usize,
             Hook::GetProcAddressV2 => cuGetProcAddress_v2 as *const () as usize,
         };
@@ -521,7 +525,7 @@ pub unsafe extern "C" fn cuKernelSetAttribute(
 }
 
 unsafe fn launch_kernel(
-    per_thread: bool,
+    (per_thread, cooperative): (bool, bool),
     f: CUfunction,
     gx: c_uint,
     gy: c_uint,
@@ -547,6 +551,7 @@ unsafe fn launch_kernel(
         extra,
         config: std::ptr::null(),
         per_thread,
+        cooperative,
     };
     // SAFETY: the application's launch.
     unsafe { launch(d, &l) }
@@ -578,6 +583,7 @@ unsafe fn launch_kernel_ex(
         extra,
         config,
         per_thread,
+        cooperative: false,
     };
     if config.is_null() {
         // A null config is the driver's error to report: forward it as is.
@@ -613,7 +619,18 @@ pub unsafe extern "C" fn cuLaunchKernel(
     // SAFETY: same contract.
     unsafe {
         launch_kernel(
-            false, f, gx, gy, gz, bx, by, bz, shared, stream, params, extra,
+            (false, false),
+            f,
+            gx,
+            gy,
+            gz,
+            bx,
+            by,
+            bz,
+            shared,
+            stream,
+            params,
+            extra,
         )
     }
 }
@@ -635,7 +652,82 @@ pub unsafe extern "C" fn cuLaunchKernel_ptsz(
     // SAFETY: same contract.
     unsafe {
         launch_kernel(
-            true, f, gx, gy, gz, bx, by, bz, shared, stream, params, extra,
+            (true, false),
+            f,
+            gx,
+            gy,
+            gz,
+            bx,
+            by,
+            bz,
+            shared,
+            stream,
+            params,
+            extra,
+        )
+    }
+}
+
+/// `cuLaunchCooperativeKernel`.
+pub unsafe extern "C" fn cuLaunchCooperativeKernel(
+    f: CUfunction,
+    gx: c_uint,
+    gy: c_uint,
+    gz: c_uint,
+    bx: c_uint,
+    by: c_uint,
+    bz: c_uint,
+    shared: c_uint,
+    stream: CUstream,
+    params: *mut *mut c_void,
+) -> CuResult {
+    // SAFETY: same contract as cuLaunchKernel without `extra`.
+    unsafe {
+        launch_kernel(
+            (false, true),
+            f,
+            gx,
+            gy,
+            gz,
+            bx,
+            by,
+            bz,
+            shared,
+            stream,
+            params,
+            std::ptr::null_mut(),
+        )
+    }
+}
+
+/// `cuLaunchCooperativeKernel_ptsz`.
+pub unsafe extern "C" fn cuLaunchCooperativeKernel_ptsz(
+    f: CUfunction,
+    gx: c_uint,
+    gy: c_uint,
+    gz: c_uint,
+    bx: c_uint,
+    by: c_uint,
+    bz: c_uint,
+    shared: c_uint,
+    stream: CUstream,
+    params: *mut *mut c_void,
+) -> CuResult {
+    // SAFETY: as above.
+    unsafe {
+        launch_kernel(
+            (true, true),
+            f,
+            gx,
+            gy,
+            gz,
+            bx,
+            by,
+            bz,
+            shared,
+            stream,
+            params,
+            std::ptr::null_mut(),
         )
     }
 }

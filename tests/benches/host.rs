@@ -4,6 +4,10 @@
 //! verifying a typical probe, z3 included, ≤ 50 ms; instrument + verify of the largest
 //! corpus kernel ≤ 5 ms. Run: `cargo bench -p warptrace-tests --bench host`.
 
+/// The allocator the `warptrace` binary and the preload library use.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use warptrace_tests::{corpus, programs};
@@ -76,6 +80,7 @@ map @lat: hash(keys = 1024) [kernel] -> hist
 map @sched: array(per = thread, slots = 4) -> record(u64, u64)
 map @warps: array(per = warp, slots = 1) -> record(u64)
 persistent %c
+persistent %w
 
 probe 0: kernel:exit
   0: r0 = sreg clock64
@@ -86,8 +91,12 @@ probe 0: kernel:exit
   5: r5 = sreg kernel
   6: map.update @lat[r5] hist r4
   7: map.save @sched, %c, (r0, r4)
-  8: map.save @warps, %c, (r0)
-  9: exit
+  8: exit
+
+probe 1: warp kernel:exit
+  0: r0 = sreg clock64
+  1: map.save @warps, %w, (r0)
+  2: exit
 ";
 
 fn bench_verify(c: &mut Criterion) {

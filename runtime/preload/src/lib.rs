@@ -13,6 +13,11 @@ use warptrace_runtime::exports as rt;
 
 type CuResult = c_uint;
 
+/// The runtime instruments kernels in the application's process: its allocations (many
+/// small strings) go to mimalloc, not the application's malloc (docs/decisions/0006-mimalloc.md).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The C library's `dlsym`, read by the `dlsym` trampoline for `RTLD_NEXT` lookups.
 static REAL_DLSYM: AtomicUsize = AtomicUsize::new(0);
 
@@ -95,4 +100,6 @@ export! {
     cuLaunchKernel_ptsz(f: CUfunction, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: CUstream, params: *mut *mut c_void, extra: *mut *mut c_void);
     cuLaunchKernelEx(config: *const CUlaunchConfig, f: CUfunction, params: *mut *mut c_void, extra: *mut *mut c_void);
     cuLaunchKernelEx_ptsz(config: *const CUlaunchConfig, f: CUfunction, params: *mut *mut c_void, extra: *mut *mut c_void);
+    cuLaunchCooperativeKernel(f: CUfunction, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: CUstream, params: *mut *mut c_void);
+    cuLaunchCooperativeKernel_ptsz(f: CUfunction, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: CUstream, params: *mut *mut c_void);
 }
