@@ -20,8 +20,8 @@ pub use cert::{program_hash, CertError, Certificate, Check, CERT_FORMAT};
 pub use cost::{probe_costs, ProbeCost};
 pub use maps::{prove_launch, LaunchShape};
 pub use model::{
-    Access, Addr, Compute, Declaration, Flow, Instr, Item, KernelModel, Mask, MemRef, Origin,
-    Resource, ResourceKind, Space,
+    Access, Addr, CallSite, Compute, Declaration, Flow, Instr, Item, KernelModel, Mask, MemRef,
+    Origin, Resource, ResourceKind, Space,
 };
 pub use obligation::{Method, Obligation, Verdict};
 pub use smt::{solver, SOLVER_RLIMIT};
@@ -248,6 +248,10 @@ pub enum KernelRule {
     WarpCollective,
     /// The kernel's own instructions and labels are not exactly the original's.
     KernelPreserved,
+    /// A call is changed other than by redirecting it to the verified instrumented clone
+    /// of its callee with the caller's map parameter as one extra, last argument; or a
+    /// clone's parameters are not its original's followed by the map parameter.
+    CallRewrite,
 }
 
 /// One kernel-level violation.
@@ -303,6 +307,46 @@ pub fn verify_kernel(
     spliced: &dyn KernelModel,
 ) -> Result<(), KernelErrors> {
     let violations = kernel_check::check_kernel(original, spliced);
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(KernelErrors(violations))
+    }
+}
+
+/// A spliced body and its original: a kernel, or the instrumented clone of a device
+/// function (whose model is named after the clone, the original's after the function).
+#[derive(Clone, Copy)]
+pub struct Spliced<'a> {
+    /// The body as compiled.
+    pub original: &'a dyn KernelModel,
+    /// The body as instrumented.
+    pub spliced: &'a dyn KernelModel,
+}
+
+impl fmt::Debug for Spliced<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Spliced")
+            .field("original", &self.original.kernel_name())
+            .field("spliced", &self.spliced.kernel_name())
+            .finish()
+    }
+}
+
+/// [`verify_kernel`] for a kernel that calls instrumented clones of device functions:
+/// checks the kernel and every clone in `callees` against its original with every rule,
+/// and each call any of them redirects to a clone (`CallRewrite`): the callee may only
+/// become a clone in `callees` of the original callee, with one extra, last argument
+/// holding exactly the caller's map parameter; each clone's parameters must be its
+/// original's followed by the map parameter. The clones are named by their models, so a
+/// call can only be redirected to a body verified here, under the same assumption for
+/// the calls it makes (recursion included): together, every body the launch can run is
+/// checked. Returns every violation of every body.
+pub fn verify_kernel_with_callees(
+    kernel: Spliced<'_>,
+    callees: &[Spliced<'_>],
+) -> Result<(), KernelErrors> {
+    let violations = kernel_check::check_with_callees(kernel, callees);
     if violations.is_empty() {
         Ok(())
     } else {

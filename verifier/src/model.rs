@@ -132,6 +132,25 @@ pub enum Compute {
     /// A warp collective (shuffle, vote, match, reduction, warp barrier, matrix
     /// operation) over the lanes of its member mask.
     Collective(Mask),
+    /// A call (`Flow::Call`) and its operands, so that a call redirected to an
+    /// instrumented clone of its callee can be checked (`CallRewrite`). Boxed: calls are
+    /// rare and every instruction carries a `Compute`.
+    Call(Box<CallSite>),
+}
+
+/// The operands of a call, as a back end decodes them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct CallSite {
+    /// The callee's name; `None` for an indirect call (through a register).
+    pub callee: Option<String>,
+    /// The return parameters, in order.
+    pub rets: Vec<String>,
+    /// The argument parameters, in order.
+    pub args: Vec<String>,
+    /// Everything else the call is written with that decides what it does (opcode and
+    /// modifiers such as `.uni`, an indirect call's prototype or target list), which a
+    /// rewrite must keep.
+    pub form: String,
 }
 
 /// One instruction of the model.
@@ -239,6 +258,12 @@ pub trait KernelModel {
     /// The declarations and directives that size the launch's resources (shared and
     /// local variables, launch bounds), in text order. The default is none.
     fn resources(&self) -> Vec<Resource> {
+        Vec::new()
+    }
+    /// The parameters of the kernel or function, in order, by name, with who declared
+    /// them (the map parameter is inserted). Checked for the clones of device functions
+    /// (`verify_kernel_with_callees`); the default is none.
+    fn params(&self) -> Vec<(String, Origin)> {
         Vec::new()
     }
 }

@@ -15,7 +15,8 @@
 //! inside the map's own region is the IR-level verifier's proof (map indices in bounds);
 //! raw probes never write an address of their own (see `codegen-ptx`'s `raw` module).
 //! An inserted access that no path reaches is not trusted to stay dead: nothing is a map
-//! pointer there.
+//! pointer there. The one inserted store to parameter space allowed, the map argument of
+//! a call redirected to an instrumented clone, is `calls.rs`'s to judge.
 //!
 //! [`KernelModel::map_param`]: crate::KernelModel::map_param
 
@@ -23,8 +24,11 @@ use super::cfg::Cfg;
 use super::provenance::Provenance;
 use super::{snippet_of, Body, Finding, Violations};
 use crate::{Access, Addr, Item, KernelRule, MemRef, Space};
+use std::collections::HashSet;
 
-pub(super) fn check(spliced: &Body, cfg: &Cfg, out: &mut Violations) {
+/// `call_setup`: the inserted stores of a map argument right before a redirected call,
+/// which `calls.rs` judges (the only inserted stores to parameter space it allows).
+pub(super) fn check(spliced: &Body, cfg: &Cfg, call_setup: &HashSet<usize>, out: &mut Violations) {
     let inserted_access = spliced.items.iter().any(|item| {
         matches!(item, Item::Instr(x) if snippet_of(x.origin).is_some() && !x.mem.is_empty())
     });
@@ -42,6 +46,9 @@ pub(super) fn check(spliced: &Body, cfg: &Cfg, out: &mut Violations) {
         let is_ptr = |reg: &str| node.is_some_and(|n| provenance.is_map_pointer(n, reg));
         let reached = node.is_some_and(|n| provenance.reaches(n));
         for m in &x.mem {
+            if call_setup.contains(&i) && (m.space, m.access) == (Space::Param, Access::Store) {
+                continue;
+            }
             if let Some((rule, mut message, corrupts)) = classify(m, map_param, &is_ptr) {
                 if !reached && rule == KernelRule::MemorySafety {
                     message.push_str(

@@ -13,7 +13,9 @@
 //! | `resources` | `SharedMemory` (shared sizes, launch bounds), `MemorySafety` (local) |
 //! | `warp` | `WarpCollective` |
 //! | `preserved` | `KernelPreserved` |
+//! | `calls` | `CallRewrite` |
 
+mod calls;
 mod cfg;
 mod control_flow;
 #[cfg(test)]
@@ -26,15 +28,43 @@ mod resources;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_calls;
+#[cfg(test)]
 mod tests_flow;
 mod warp;
 
-use crate::{Declaration, Item, KernelModel, KernelRule, KernelViolation, Origin, Resource};
+use crate::{
+    Declaration, Item, KernelModel, KernelRule, KernelViolation, Origin, Resource, Spliced,
+};
+use calls::Clones;
 
 /// Checks `spliced` against `original`; returns every violation found.
 pub(crate) fn check_kernel(
     original: &dyn KernelModel,
     spliced: &dyn KernelModel,
+) -> Vec<KernelViolation> {
+    check_body(original, spliced, &Clones::default())
+}
+
+/// Checks a kernel and the clones of device functions it calls (see
+/// `crate::verify_kernel_with_callees`); every violation of every body.
+pub(crate) fn check_with_callees(
+    kernel: Spliced<'_>,
+    callees: &[Spliced<'_>],
+) -> Vec<KernelViolation> {
+    let (clones, mut list) = calls::clone_table(callees);
+    list.extend(check_body(kernel.original, kernel.spliced, &clones));
+    for c in callees {
+        list.extend(check_body(c.original, c.spliced, &clones));
+    }
+    list
+}
+
+/// Checks one body against its original; calls may be redirected to `clones`.
+fn check_body(
+    original: &dyn KernelModel,
+    spliced: &dyn KernelModel,
+    clones: &Clones,
 ) -> Vec<KernelViolation> {
     let original = Body::of(original);
     let spliced = Body::of(spliced);
@@ -43,22 +73,32 @@ pub(crate) fn check_kernel(
         list: Vec::new(),
     };
     let graph = cfg::Cfg::build(&spliced);
-    registers::check(&original, &spliced, &mut out);
-    control_flow::check(&spliced, &mut out);
-    memory::check(&spliced, &graph, &mut out);
-    resources::check(&original, &spliced, &mut out);
-    warp::check(&spliced, &mut out);
-    preserved::check(&original, &spliced, &mut out);
+    // The graph comparison runs beside the other rules (it is the costliest, and they
+    // are independent); its findings are kept only if theirs allow (below).
+    let mut graph_out = Violations {
+        kernel: spliced.name.clone(),
+        list: Vec::new(),
+    };
+    std::thread::scope(|s| {
+        s.spawn(|| cfg::check(&original, &spliced, &graph, &mut graph_out));
+        registers::check(&original, &spliced, &mut out);
+        control_flow::check(&spliced, &mut out);
+        let call_setup = calls::check(&original, &spliced, clones, &mut out);
+        memory::check(&spliced, &graph, &call_setup, &mut out);
+        resources::check(&original, &spliced, &mut out);
+        warp::check(&spliced, &mut out);
+        preserved::check(&original, &spliced, &mut out);
+    });
     // The graph comparison re-proves what the linear control-flow rules and
     // `KernelPreserved` establish; when they found something it would only repeat it.
     let linear = out.list.iter().any(|v| {
         matches!(
             v.rule,
-            KernelRule::ControlFlow | KernelRule::KernelPreserved
+            KernelRule::ControlFlow | KernelRule::KernelPreserved | KernelRule::CallRewrite
         )
     });
     if !linear {
-        cfg::check(&original, &spliced, &graph, &mut out);
+        out.list.extend(graph_out.list);
     }
     out.list.sort_by_key(|v| v.line);
     out.list
