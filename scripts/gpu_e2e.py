@@ -3,7 +3,9 @@
 For each workload: run it plainly, run it under the skeleton probe, and check that
   - the program's output files are bit-identical,
   - @blocks[kernel] equals the launch grid,
-  - @ldbytes[kernel] equals the analytic global-load bytes.
+  - @ldbytes[kernel] equals the analytic global-load bytes, and so does @ldafter[kernel]
+    (the same bytes summed `after` each load): a load whose predicate is false (the
+    masked tail of Triton's vector_add) fires neither the probe before it nor the one after.
 Prints a table last; exits non-zero if any check fails.
 """
 import argparse
@@ -16,7 +18,8 @@ import tempfile
 import time
 
 PROBE = ("kernel:entry /tid.x == 0 && tid.y == 0 && tid.z == 0/ { @blocks[kernel] = count(); } "
-         "mem:global:load { @ldbytes[kernel] = sum(bytes); }")
+         "mem:global:load { @ldbytes[kernel] = sum(bytes); } "
+         "after mem:global:load { @ldafter[kernel] = sum(bytes); }")
 
 N = 1 << 20  # nvcc_app's problem size
 NVCC_EXPECT = {
@@ -38,6 +41,15 @@ ORACLE_PROGRAMS = [
     "warp kernel:exit { @w[kernel] = count(); } warp mem:global:load { @wl[kernel, warp] = count(); }",
     "sync:barrier { @bars[kernel] = count(); } kernel:entry { @nt = max(ntid.x); @nb = max(nctaid.x); "
     "@th = max(thread); @bl[kernel] = max(block); @ln = max(lane); }",
+    # Natural loops: block_sum's reduction loop runs 8 iterations in every thread (a header
+    # each, 7 back edges taken, one exit through the latch's fall-through); per warp too.
+    "loop:header { @lh[kernel] = count(); } loop:backedge { @lb[kernel] = count(); } "
+    "loop:exit { @lx[kernel] = count(); } warp loop:header { @wh[kernel, warp] = count(); }",
+    # Array maps and `launch`: per-thread records, per-warp records from the leader (block_sum's
+    # warp 0 leaves through two exits: its second save finds the slot taken, one lost event).
+    "map @t: array(per = thread, slots = 2); map @w: array(per = warp, slots = 1); "
+    "kernel:entry /ctaid.x < 2 && tid.x < 3/ { @t = (tid.x, launch); } "
+    "warp kernel:exit /ctaid.x == 5/ { @w = (warp, launch); } kernel:exit { @l[launch] = count(); }",
 ]
 
 MAP_LINE = re.compile(r"^@(\w+)\[(.*)\]: (-?\d+)$")
@@ -81,9 +93,9 @@ def check_workload(name, plain_cmd, traced_cmd, ref_out, wt_out, expect, args, r
                  p1.returncode == 0 and same_bytes(ref_out, wt_out)))
     maps = parse_maps(p1.stdout)
     for kernel, want in expect.items():
-        for metric in ("blocks", "ldbytes"):
+        for metric, key in (("blocks", "blocks"), ("ldbytes", "ldbytes"), ("ldafter", "ldbytes")):
             got = maps.get(metric, {}).get(kernel)
-            rows.append((name, kernel, metric, str(want[metric]), str(got), got == want[metric]))
+            rows.append((name, kernel, metric, str(want[key]), str(got), got == want[key]))
     rows.append((name, "-", "wall s plain/warptrace", f"{t0:.2f}", f"{t1:.2f}", True))
     # The CLI's summary: its last "kernels instrumented" line and the per-kernel lines after it.
     lines = p1.stderr.splitlines()
@@ -123,8 +135,9 @@ def main():
         oout = f"{work}/nvcc_oracle_{i}.bin"
         p, _ = run([wt, "-e", program, "--", app, oout], f"{args.out}/oracle-{i}-gpu.log")
         q, _ = run([oracle, "-e", program], f"{args.out}/oracle-{i}-interp.log")
-        # The program prints one line of its own before warptrace's maps.
-        gpu = p.stdout.splitlines()[1:]
+        # The program prints one line of its own before warptrace's maps; lost events go
+        # to stderr (the oracle prints them last).
+        gpu = p.stdout.splitlines()[1:] + [l for l in p.stderr.splitlines() if l.startswith("Lost ")]
         sim = q.stdout.splitlines()
         ok = p.returncode == 0 and q.returncode == 0 and gpu == sim and len(gpu) > 0
         rows.append((f"oracle:{i}", "-", "GPU maps == interpreter", f"{len(sim)} lines",
@@ -145,9 +158,38 @@ def main():
     want = [f"blk 7 thr {i}" for i in range(3)]
     rows.append(("printf", "-", "device printf records", " / ".join(want), " / ".join(lines), lines == want))
 
-    # A probe the PTX back end cannot lower yet (`launch` needs a load from the map
-    # buffer): every kernel must run unchanged, counted as "not supported yet".
-    unsupported = "kernel:entry { @l[launch] = count(); }"
+    # Launch selection as Nsight Compute's: skip block_sum's launch, probe the next one.
+    sel_out = f"{work}/nvcc_select.bin"
+    p, _ = run([wt, "-v", "--launch-skip", "1", "--launch-count", "1", "-e", PROBE, "--", app, sel_out],
+               f"{args.out}/nvcc-select.log")
+    got = parse_maps(p.stdout).get("blocks", {})
+    want = {"scale_add(float const*, float*, float, int)": N // 256}
+    ok = p.returncode == 0 and got == want and same_bytes(ref, sel_out) and "not selected" in p.stderr
+    rows.append(("select", "-", "--launch-skip 1 --launch-count 1", f"scale_add={N // 256} only",
+                 ", ".join(f"{k.split('(')[0]}={v}" for k, v in got.items()) or "none", ok))
+
+    # A library probe by name.
+    p, _ = run([wt, "-p", "blocks", "--", app, f"{work}/nvcc_lib.bin"], f"{args.out}/nvcc-lib.log")
+    got = parse_maps(p.stdout).get("blocks", {})
+    want = {k: v["blocks"] for k, v in NVCC_EXPECT.items()}
+    rows.append(("-p blocks", "-", "library probe by name", f"{N // 256} per kernel",
+                 ", ".join(str(v) for v in got.values()) or "none", p.returncode == 0 and got == want))
+
+    # A cooperative launch (cudaLaunchCooperativeKernel → cuLaunchCooperativeKernel) with a
+    # grid.sync(): probed, 64 blocks counted, outputs bit-identical.
+    coop = os.path.join(args.bin, "coop_app")
+    cref, cout = f"{work}/coop_ref.bin", f"{work}/coop_wt.bin"
+    run([coop, cref], f"{args.out}/coop-plain.log")
+    p, _ = run([wt, "-v", "-e", PROBE, "--", coop, cout], f"{args.out}/coop-traced.log")
+    blocks = parse_maps(p.stdout).get("blocks", {})
+    got = sum(blocks.values())
+    ok = p.returncode == 0 and os.path.exists(cref) and same_bytes(cref, cout) and got == 64
+    rows.append(("coop_app", "grid_sum", "cooperative launch probed, output identical", "64 blocks",
+                 f"{got} blocks", ok))
+
+    # A probe the PTX back end cannot place (`after` a `ret`: nothing runs after it): every
+    # kernel must run unchanged, counted as "not supported yet".
+    unsupported = "after ptx:ret { @r = count(); }"
     uout = f"{work}/nvcc_unsupported.bin"
     p, _ = run([wt, "-v", "-e", unsupported, "--", app, uout], f"{args.out}/nvcc-unsupported.log")
     same = p.returncode == 0 and same_bytes(ref, uout)
@@ -178,6 +220,30 @@ def main():
                 f"{work}/nvcc_refused.bin"], f"{args.out}/cert-refused.log")
     refused = r.returncode == 2 and not os.path.exists(f"{work}/nvcc_refused.bin")
     rows.append(("verify", "-", "uncertified program refused", "exit 2", f"exit {r.returncode}", refused))
+
+    # Warp combining (one atomic per warp for a warp-uniform key) against one per lane
+    # (WARPTRACE_NO_WARP_COMBINE=1): Triton vector add's kernel time, same map contents.
+    timing = "tests/workloads/triton_timing.py"
+    hot = "mem:global:load { @n[kernel] = count(); @b[kernel] = sum(bytes); }"
+    base, _ = run([sys.executable, timing], f"{args.out}/timing-plain.log")
+    comb, _ = run([wt, "-e", hot, "--", sys.executable, timing], f"{args.out}/timing-combined.log")
+    lane, _ = run([wt, "-e", hot, "--", sys.executable, timing], f"{args.out}/timing-per-lane.log",
+                  dict(os.environ, WARPTRACE_NO_WARP_COMBINE="1"))
+    us = [re.search(r"median_us=([\d.]+)", q.stdout) for q in (base, comb, lane)]
+    same = parse_maps(comb.stdout) == parse_maps(lane.stdout) and bool(parse_maps(comb.stdout))
+    figures = " / ".join(m.group(1) if m else "?" for m in us)
+    rows.append(("warp combine", "vector_add", "us plain / combined / per lane", "maps equal", figures,
+                 all(us) and same))
+
+    # Warp-combined map updates (one atomic per warp for warp-uniform keys): atomics per
+    # site, nvcc_bench's kernel time and maps with combining on and off
+    # (WARPTRACE_NO_WARP_COMBINE=1), per-lane reductions against the interpreter.
+    import warp_combine
+    wargs = argparse.Namespace(bin=args.bin, out=args.out, ptx="tests/corpus/ptx/nvcc_app.ptx",
+                               n=1 << 24, iters=20)
+    warp_combine.static(wargs, rows, warp_combine.PROBE, "bench")
+    warp_combine.static(wargs, rows, warp_combine.LANES, "lanes")
+    warp_combine.gpu(wargs, rows, work)
 
     script = "tests/workloads/triton_workload.py"
     ref, out = f"{work}/triton_ref.bin", f"{work}/triton_wt.bin"

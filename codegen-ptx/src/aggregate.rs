@@ -15,6 +15,11 @@
 //! `bias` = 2^63 for signed values, else 0. With an immediate operand the encoding or the
 //! bucket is computed at compile time. Registers: `t0` (encoding, bucket offset), `t4`
 //! (the exchange's old value), `t5`/`t6` (materialised immediates), `s0`, `p0`.
+//!
+//! A warp-combined update (`combine.rs`) does the same operations once for a group of
+//! lanes, with [`Amounts`]: the `1`s become the number of lanes (`popc` of the group's
+//! mask, `t8`), and the operand of `sum`/`avg`/`stats` the lanes' sum (a register computed
+//! before the slot is found, or `x · n` in `t7`) or of `min`/`max` the largest encoded word.
 
 use crate::lower::{reg, Emitter};
 use crate::PtxError;
@@ -74,12 +79,76 @@ fn in_reg(e: &mut Emitter, op: &Operand, tmp: &str) -> String {
     e.src64(op, tmp)
 }
 
-/// `red.global.add.u64 [t2 + V + 8*bucket], 1` for a bucket index in `t0` (64-bit).
-fn add_one_at_bucket(e: &mut Emitter, v: u64) {
+/// `red.global.add.u64 [t2 + V + 8*bucket], n` for a bucket index in `t0` (64-bit).
+fn add_at_bucket(e: &mut Emitter, v: u64, n: &str) {
     let (t0, t2) = (reg("t", 0), reg("t", 2));
     e.ins(format!("shl.b64 {t0}, {t0}, 3"));
     e.ins(format!("add.s64 {t0}, {t0}, {t2}"));
-    e.ins(format!("red.global.add.u64 [{t0}+{v}], 1"));
+    e.ins(format!("red.global.add.u64 [{t0}+{v}], {n}"));
+}
+
+/// What one update adds: for one thread `1` and the aggregation's own operand; for a
+/// warp-combined update the number of lanes and the lanes' combined operand.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Amounts<'a> {
+    /// The group's mask register (`None`: one thread). What `count`, the count word of
+    /// `avg`/`stats`, a `hist`/`lhist` bucket and the drop counter add is `1`, or the
+    /// population count of this mask, computed into `t8` where it is used (so the 32-bit
+    /// mask is all that stays live through the slot search).
+    pub lanes: Option<&'a str>,
+    /// The group's operand, replacing the aggregation's (`None`: the aggregation's own).
+    pub value: Option<Combined<'a>>,
+}
+
+/// A warp-combined group's operand.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Combined<'a> {
+    /// In a register: the lanes' sum (`sum`, `avg`, `stats`) or the largest encoded word
+    /// (`min`, `max`, already encoded).
+    Reg(&'a str),
+    /// The aggregation's operand (the same in every lane) times the lane count: computed
+    /// into `t7` where it is used.
+    TimesLanes,
+}
+
+impl Amounts<'static> {
+    /// One thread's update.
+    pub const THREAD: Amounts<'static> = Amounts {
+        lanes: None,
+        value: None,
+    };
+}
+
+impl Amounts<'_> {
+    /// The operand text of the lane count, emitting its computation (`popc`, widened into
+    /// `t8`; scratch `s1`) for a group.
+    pub fn lane_count(&self, e: &mut Emitter) -> String {
+        match self.lanes {
+            None => "1".to_owned(),
+            Some(mask) => {
+                let (s1, t8) = (reg("s", 1), reg("t", 8));
+                e.ins(format!("popc.b32 {s1}, {mask}"));
+                e.ins(format!("cvt.u64.u32 {t8}, {s1}"));
+                t8
+            }
+        }
+    }
+
+    /// The operand text replacing `x`, emitting what it needs; `x` itself (an immediate
+    /// materialised in `tmp`) without a group operand.
+    fn operand(&self, e: &mut Emitter, x: &Operand, tmp: &str) -> String {
+        match self.value {
+            Some(Combined::Reg(r)) => r.to_owned(),
+            Some(Combined::TimesLanes) => {
+                let n = self.lane_count(e);
+                let x = e.src64(x, tmp);
+                let t7 = reg("t", 7);
+                e.ins(format!("mul.lo.u64 {t7}, {n}, {x}"));
+                t7
+            }
+            None => e.src64(x, tmp),
+        }
+    }
 }
 
 /// Emits the combination of `agg` into the value words at `[t2 + v]` of a map whose
@@ -89,6 +158,17 @@ pub(crate) fn combine(
     agg: Aggregation,
     value: &ValueKind,
     v: u64,
+) -> Result<(), PtxError> {
+    combine_with(e, agg, value, v, Amounts::THREAD)
+}
+
+/// [`combine`] adding `amounts` (one thread's, or a warp-combined group's).
+pub(crate) fn combine_with(
+    e: &mut Emitter,
+    agg: Aggregation,
+    value: &ValueKind,
+    v: u64,
+    amounts: Amounts<'_>,
 ) -> Result<(), PtxError> {
     let (t0, t2, t4, t5, t6) = (
         reg("t", 0),
@@ -100,17 +180,24 @@ pub(crate) fn combine(
     let (s0, p0) = (reg("s", 0), reg("p", 0));
     match (agg, value) {
         (Aggregation::Count, ValueKind::Count) => {
-            e.ins(format!("red.global.add.u64 [{t2}+{v}], 1"));
+            let n = amounts.lane_count(e);
+            e.ins(format!("red.global.add.u64 [{t2}+{v}], {n}"));
         }
         (Aggregation::Sum(x), ValueKind::Sum { .. }) => {
-            let x = e.src64(&x, &t6);
+            let x = amounts.operand(e, &x, &t6);
             e.ins(format!("red.global.add.u64 [{t2}+{v}], {x}"));
         }
         (Aggregation::Min(x), &ValueKind::Min { signed })
         | (Aggregation::Max(x), &ValueKind::Max { signed }) => {
             let is_min = matches!(agg, Aggregation::Min(_));
-            let word = match x {
-                Operand::Imm(c) => {
+            // A group's word comes encoded; `x · n` has no meaning for a maximum.
+            let group = match amounts.value {
+                Some(Combined::Reg(w)) => Some(w),
+                _ => None,
+            };
+            let word = match (group, x) {
+                (Some(w), _) => w.to_owned(),
+                (None, Operand::Imm(c)) => {
                     let c = c as u64;
                     let w = if is_min {
                         min_encode(c, signed)
@@ -120,7 +207,7 @@ pub(crate) fn combine(
                     e.ins(format!("mov.b64 {t0}, {}", hex(w)));
                     t0.clone()
                 }
-                Operand::Reg(r) => {
+                (None, Operand::Reg(r)) => {
                     let x = reg("r", u32::from(r.0));
                     let mut cur = x;
                     if signed {
@@ -138,24 +225,28 @@ pub(crate) fn combine(
         }
         (Aggregation::Avg(x), ValueKind::Avg { .. })
         | (Aggregation::Stats(x), ValueKind::Stats { .. }) => {
-            let x = e.src64(&x, &t6);
-            e.ins(format!("red.global.add.u64 [{t2}+{v}], 1"));
+            let n = amounts.lane_count(e);
+            let x = amounts.operand(e, &x, &t6);
+            e.ins(format!("red.global.add.u64 [{t2}+{v}], {n}"));
             e.ins(format!("red.global.add.u64 [{t2}+{}], {x}", v + 8));
         }
         (Aggregation::Hist(x), ValueKind::Hist) => match x {
             Operand::Imm(c) => {
                 let b = u64::from(hist_bucket(c, 0));
-                e.ins(format!("red.global.add.u64 [{t2}+{}], 1", v + 8 * b));
+                let n = amounts.lane_count(e);
+                e.ins(format!("red.global.add.u64 [{t2}+{}], {n}", v + 8 * b));
             }
             Operand::Reg(r) => {
                 let x = reg("r", u32::from(r.0));
+                // Before `s0` is reused (a group's mask is `s0`).
+                let n = amounts.lane_count(e);
                 e.ins(format!("clz.b64 {s0}, {x}"));
                 e.ins(format!("sub.u32 {s0}, {HIST_CLZ_BASE}, {s0}"));
                 e.ins(format!("setp.lt.s64 {p0}, {x}, 0"));
                 e.ins(format!("selp.u32 {s0}, 0, {s0}, {p0}"));
                 e.ins(format!("mul.wide.u32 {t0}, {s0}, 8"));
                 e.ins(format!("add.s64 {t0}, {t0}, {t2}"));
-                e.ins(format!("red.global.add.u64 [{t0}+{v}], 1"));
+                e.ins(format!("red.global.add.u64 [{t0}+{v}], {n}"));
             }
         },
         (Aggregation::Lhist(x), &ValueKind::Lhist { min, max, step }) => {
@@ -163,7 +254,8 @@ pub(crate) fn combine(
             match x {
                 Operand::Imm(c) => {
                     let b = u64::from(lhist_bucket(c, min, max, step));
-                    e.ins(format!("red.global.add.u64 [{t2}+{}], 1", v + 8 * b));
+                    let n = amounts.lane_count(e);
+                    e.ins(format!("red.global.add.u64 [{t2}+{}], {n}", v + 8 * b));
                 }
                 Operand::Reg(r) => {
                     let x = reg("r", u32::from(r.0));
@@ -191,12 +283,13 @@ pub(crate) fn combine(
                     e.ins(format!("selp.b64 {t0}, {l}, {t0}, {p0}"));
                     e.ins(format!("setp.lt.s64 {p0}, {x}, {lo}"));
                     e.ins(format!("selp.b64 {t0}, 0, {t0}, {p0}"));
-                    add_one_at_bucket(e, v);
+                    let n = amounts.lane_count(e);
+                    add_at_bucket(e, v, &n);
                 }
             }
         }
         (Aggregation::Assign(x), ValueKind::Value { .. }) => {
-            let x = e.src64(&x, &t6);
+            let x = amounts.operand(e, &x, &t6);
             e.ins(format!("atom.global.exch.b64 {t4}, [{t2}+{v}], {x}"));
         }
         (agg, _) => {

@@ -1,18 +1,32 @@
 //! Attach-point matching: which statements of a kernel each probe runs at.
 
+use crate::loops::{LoopSite, Loops};
 use crate::parse::{Body, Function, Instruction, StmtKind};
 use crate::PtxError;
 use globset::{Glob, GlobMatcher};
 use std::collections::HashMap;
-use warptrace_ir::{AttachPoint, Isa, MemOp, MemSpace, Program};
+use warptrace_ir::{AttachPoint, Isa, LoopEdge, MemOp, MemSpace, Position, Program};
 
 /// One place a probe runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Site {
     /// Index of the probe in the program.
     pub probe: usize,
-    /// Statement the snippet goes before; `None` for kernel entry (the entry point).
+    /// The instruction the snippet goes before (or after, for `after` probes and
+    /// fall-through loop sites); `None` for kernel entry (the entry point).
     pub stmt: Option<usize>,
+    /// A loop site: where exactly, and whether it takes a branch's guard.
+    pub place: Place,
+}
+
+/// How a site's snippet relates to its statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// The kernel's entry (`stmt` is `None`) or the instruction `stmt` itself: before it,
+    /// or after it for `after` probes, guarded by its predicate.
+    Instr,
+    /// A `loop:` site anchored at `stmt` ([`crate::loops`]).
+    Loop(LoopSite),
 }
 
 /// Compiled kernel-name globs, one per probe.
@@ -63,16 +77,18 @@ pub(crate) fn entry_point(body: &Body) -> usize {
 
 /// The `mem:` classification of a memory instruction: `ld`/`ldu` load, `st` store,
 /// `atom`/`red` atomic, in the global, shared, local or generic space; and the
-/// non-bulk asynchronous copy `cp.async.{ca,cg}.shared{::cta}.global…`, an `async`
-/// access of its source space (global). Parameter and constant accesses, bulk/tensor
-/// copies (`cp.async.bulk*`, TMA) and `cp.async.commit_group`/`wait_group`/`wait_all`
-/// are not `mem:` sites in this cut.
+/// asynchronous copies ([`async_copy`]), `async` accesses of the space of their global
+/// end (shared for a shared::cta → shared::cluster copy). Parameter and constant
+/// accesses, prefetches (`cp.async.bulk.prefetch*`, like `prefetch`) and the group and
+/// barrier operations of copies (`cp.async.commit_group`/`wait_group`/`wait_all`,
+/// `cp.async.bulk.commit_group`/`wait_group`, `cp.async.mbarrier.arrive`) are not `mem:`
+/// sites.
 pub(crate) fn mem_site(i: &Instruction) -> Option<(MemSpace, MemOp)> {
     let op = match i.root() {
         "ld" | "ldu" => MemOp::Load,
         "st" => MemOp::Store,
         "atom" | "red" => MemOp::Atomic,
-        "cp" => return is_cp_async(i).then_some((MemSpace::Global, MemOp::Async)),
+        "cp" => return async_copy(i).map(|c| (c.space, MemOp::Async)),
         _ => return None,
     };
     let mut space = MemSpace::Generic;
@@ -89,31 +105,124 @@ pub(crate) fn mem_site(i: &Instruction) -> Option<(MemSpace, MemOp)> {
     Some((space, op))
 }
 
-/// A non-bulk `cp.async.{ca,cg}.shared{::cta}.global[…]` copy (global → shared).
-pub(crate) fn is_cp_async(i: &Instruction) -> bool {
-    let mut m = i.modifiers();
-    if i.root() != "cp" || m.next() != Some("async") {
-        return false;
-    }
-    if !matches!(m.next(), Some("ca" | "cg")) {
-        return false;
-    }
-    let dst = m.next().map(|d| d.split("::").next().unwrap_or(d));
-    dst == Some("shared") && m.next() == Some("global")
+/// The kinds of asynchronous copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CopyKind {
+    /// `cp.async.{ca,cg}.shared{::cta}.global`: 4, 8 or 16 bytes per thread.
+    PerThread,
+    /// `cp.async.bulk.*` / `cp.reduce.async.bulk.*`: a contiguous run of `size` bytes.
+    Bulk,
+    /// `cp.async.bulk.tensor.*` / `cp.reduce.async.bulk.tensor.*` (TMA): a box of a tensor
+    /// described by a tensor map; its size is in the map, not in the instruction.
+    Tensor,
 }
 
-/// The first thing a probe selecting kernel `name` uses that this back end does not
-/// instrument yet: a `loop:` attach point. (Unsupported instructions and positions are
+/// An asynchronous copy that is a `mem:` site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AsyncCopy {
+    /// The space of its global end: global for global ↔ shared copies, shared for a
+    /// shared::cta → shared::cluster copy.
+    pub space: MemSpace,
+    /// Which kind.
+    pub kind: CopyKind,
+    /// The operand `addr` reads: the global address (the source of a load into shared
+    /// memory, the destination of a store or reduction into global memory), the source
+    /// of a shared → shared::cluster copy; for a tensor copy the tensor-map operand
+    /// `[map, {coordinates}]`, which is no address.
+    pub addr: usize,
+    /// The size operand (bytes), except for tensor copies.
+    pub size: Option<usize>,
+}
+
+/// The asynchronous copy `i` is, if it is one: `cp.async.{ca,cg}.shared{::cta}.global`
+/// (global → shared, per thread); `cp.async.bulk.DST.SRC` and `cp.reduce.async.bulk.DST.SRC`
+/// with DST.SRC `shared::{cluster,cta}.global`, `global.shared::cta` or
+/// `shared::cluster.shared::cta`; and their `.tensor.Nd` forms (TMA).
+pub(crate) fn async_copy(i: &Instruction) -> Option<AsyncCopy> {
+    if i.root() != "cp" {
+        return None;
+    }
+    let mods: Vec<&str> = i.modifiers().collect();
+    let rest = match mods.as_slice() {
+        ["async", rest @ ..] => rest,
+        ["reduce", "async", rest @ ..] if rest.first() == Some(&"bulk") => rest,
+        _ => return None,
+    };
+    let space = |m: &str| match m.split("::").next().unwrap_or(m) {
+        "global" => Some(MemSpace::Global),
+        "shared" => Some(MemSpace::Shared),
+        _ => None,
+    };
+    let copy = |space, kind, addr, size| {
+        Some(AsyncCopy {
+            space,
+            kind,
+            addr,
+            size,
+        })
+    };
+    match rest {
+        ["ca" | "cg", dst, src, ..]
+            if space(dst) == Some(MemSpace::Shared) && space(src) == Some(MemSpace::Global) =>
+        {
+            copy(MemSpace::Global, CopyKind::PerThread, 1, Some(2))
+        }
+        ["bulk", rest @ ..] => {
+            let (kind, ends) = match rest {
+                ["tensor", dim, ends @ ..] if dim.ends_with('d') => (CopyKind::Tensor, ends),
+                _ => (CopyKind::Bulk, rest),
+            };
+            let [dst, src, ..] = ends else {
+                return None;
+            };
+            let size = (kind == CopyKind::Bulk).then_some(2);
+            match (space(dst)?, space(src)?) {
+                (MemSpace::Shared, MemSpace::Global) => copy(MemSpace::Global, kind, 1, size),
+                (MemSpace::Global, MemSpace::Shared) => copy(MemSpace::Global, kind, 0, size),
+                (MemSpace::Shared, MemSpace::Shared) => copy(MemSpace::Shared, kind, 1, size),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The first thing a probe selecting kernel `f` uses that this back end cannot
+/// instrument there: `after` on a `loop:` point (a loop point has no instruction), or a
+/// `loop:` point whose sites cannot be placed (a branch target that is not a label in
+/// scope, a `brx.idx` back edge or exit). (Unsupported instructions and positions are
 /// found when the probe is lowered at a site.)
-pub(crate) fn unsupported(program: &Program, filter: &KernelFilter, name: &str) -> Option<String> {
+pub(crate) fn unsupported(
+    program: &Program,
+    filter: &KernelFilter,
+    f: &Function,
+) -> Option<String> {
+    let mut loops = None;
     program
         .probes
         .iter()
         .enumerate()
-        .filter(|&(p, _)| filter.matches(p, name))
+        .filter(|&(p, _)| filter.matches(p, &f.name))
         .find_map(|(_, probe)| {
             let a = &probe.attach;
-            matches!(a.point, AttachPoint::Loop(_)).then(|| format!("attach point {}", a.point))
+            let AttachPoint::Loop(edge) = a.point else {
+                return None;
+            };
+            if a.position == Position::After {
+                return Some(format!(
+                    "`after` on attach point {} (a loop point has no instruction)",
+                    a.point
+                ));
+            }
+            let body = f.body.as_ref()?;
+            let loops = loops.get_or_insert_with(|| Loops::analyze(body));
+            match loops {
+                Err(e) => Some(format!("attach point {} in `{}`: {e}", a.point, f.name)),
+                Ok(l) => l
+                    .sites(edge, body)
+                    .err()
+                    .map(|e| format!("attach point {e}")),
+            }
         })
 }
 
@@ -151,9 +260,10 @@ pub(crate) fn is_conditional_branch(i: &Instruction) -> bool {
 /// `*` and `?` glob matching, exactly as the interpreter matches `ptx:` opcode globs.
 pub(crate) use warptrace_ir::interp::glob;
 
-/// Every site of every applicable probe in `f`, entry sites first, then in text order
-/// (probes in program order at one statement). `files` is the module's `.file` table
-/// (for `line:` probes).
+/// Every site of every applicable probe in `f`, entry sites first, then in text order of
+/// the statement each is anchored to (probes in program order at one statement). `files`
+/// is the module's `.file` table (for `line:` probes). Loop points whose sites cannot be
+/// placed here ([`unsupported`] says why) get none.
 pub(crate) fn find_sites(
     f: &Function,
     program: &Program,
@@ -172,6 +282,7 @@ pub(crate) fn find_sites(
         .map(|&p| Site {
             probe: p,
             stmt: None,
+            place: Place::Instr,
         })
         .collect();
     let wants_lines = probes
@@ -182,6 +293,8 @@ pub(crate) fn find_sites(
     } else {
         Vec::new()
     };
+    // Loop sites per probe, by anchor statement.
+    let loop_sites = loop_sites(body, program, &probes);
     for (idx, stmt) in body.stmts.iter().enumerate() {
         let StmtKind::Instr(i) = &stmt.kind else {
             continue;
@@ -205,18 +318,85 @@ pub(crate) fn find_sites(
                     })
                 }
                 AttachPoint::Opcode { isa, glob: g } => *isa == Isa::Ptx && glob(g, &i.opcode),
-                // Entry sites are added above; loops are reported by `unsupported`.
-                AttachPoint::KernelEntry | AttachPoint::Loop(_) => false,
+                AttachPoint::Loop(_) => {
+                    sites.extend(
+                        loop_sites
+                            .iter()
+                            .filter(|(q, s)| *q == p && s.anchor.stmt() == idx)
+                            .map(|&(_, s)| Site {
+                                probe: p,
+                                stmt: Some(idx),
+                                place: Place::Loop(s),
+                            }),
+                    );
+                    false
+                }
+                // Entry sites are added above.
+                AttachPoint::KernelEntry => false,
             };
             if hit {
                 sites.push(Site {
                     probe: p,
                     stmt: Some(idx),
+                    place: Place::Instr,
                 });
             }
         }
     }
     sites
+}
+
+/// The loop sites of every `loop:` probe among `probes`, as (probe, site); none for a
+/// probe whose sites cannot be placed (see [`unsupported`]).
+fn loop_sites(body: &Body, program: &Program, probes: &[usize]) -> Vec<(usize, LoopSite)> {
+    let edges: Vec<(usize, LoopEdge)> = probes
+        .iter()
+        .filter_map(|&p| match program.probes[p].attach.point {
+            AttachPoint::Loop(e) => Some((p, e)),
+            _ => None,
+        })
+        .collect();
+    if edges.is_empty() {
+        return Vec::new();
+    }
+    let Ok(loops) = Loops::analyze(body) else {
+        return Vec::new();
+    };
+    edges
+        .into_iter()
+        .flat_map(|(p, e)| {
+            loops
+                .sites(e, body)
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |s| (p, s))
+        })
+        .collect()
+}
+
+/// How `-l` describes a site: the statement's text, and for a loop site which loop point
+/// of which loop (by its header's label) and where relative to the statement.
+pub(crate) fn describe(site: &Site, body: &Body, loops: Option<&Loops>) -> String {
+    let Some(stmt) = site.stmt.and_then(|i| body.stmts.get(i)) else {
+        return "<entry>".into();
+    };
+    let text = stmt.text.trim();
+    let Place::Loop(l) = site.place else {
+        return text.to_string();
+    };
+    let header = loops.map_or_else(|| "?".into(), |ls| ls.block_name(l.header, body));
+    let what = match l.edge {
+        LoopEdge::Header => "header",
+        LoopEdge::Backedge => "back edge",
+        LoopEdge::Exit => "exit",
+    };
+    match (l.anchor, l.guarded) {
+        (crate::loops::Anchor::After(_), _) => {
+            format!("loop {header} {what}: after `{text}` (fall-through)")
+        }
+        (_, true) => format!("loop {header} {what}: `{text}` when taken"),
+        (_, false) => format!("loop {header} {what}: before `{text}`"),
+    }
 }
 
 #[cfg(test)]
@@ -246,11 +426,78 @@ mod tests {
             "cp.async.commit_group;",
             "cp.async.wait_group 0;",
             "cp.async.wait_all;",
-            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 256, [%r2];",
-            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4];",
             "cp.async.mbarrier.arrive.shared.b64 [%r1];",
+            "cp.async.bulk.commit_group;",
+            "cp.async.bulk.wait_group.read 0;",
+            "cp.async.bulk.prefetch.L2.global [%rd20], 4096;",
+            "cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd8, {%r17, %r2}];",
         ] {
             assert_eq!(site(t), None, "{t}");
+        }
+    }
+
+    #[test]
+    fn bulk_and_tensor_copies_are_async_sites_of_their_global_end() {
+        use CopyKind::*;
+        use MemSpace::*;
+        let copy = |t: &str| async_copy(&parse_instruction(t).expect("parses"));
+        let c = |space, kind, addr, size| {
+            Some(AsyncCopy {
+                space,
+                kind,
+                addr,
+                size,
+            })
+        };
+        let cases = [
+            // global → shared: the source is the global end.
+            (
+                "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r15], [%rd10], %r19, [%r17];",
+                c(Global, Bulk, 1, Some(2)),
+            ),
+            (
+                "@%p1 cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1], 256, [%r2], %rd9;",
+                c(Global, Bulk, 1, Some(2)),
+            ),
+            // shared → global, and the reduction into global memory: the destination.
+            (
+                "cp.async.bulk.global.shared::cta.bulk_group [%rd16], [%r28], %r31;",
+                c(Global, Bulk, 0, Some(2)),
+            ),
+            (
+                "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%rd3], [%r28], %r31;",
+                c(Global, Bulk, 0, Some(2)),
+            ),
+            // shared::cta → shared::cluster (distributed shared memory): the source.
+            (
+                "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r13], [%r7], %r15, [%r16];",
+                c(Shared, Bulk, 1, Some(2)),
+            ),
+            (
+                "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%r1], [%r2], 64, [%r3];",
+                c(Shared, Bulk, 1, Some(2)),
+            ),
+            // TMA: the tensor-map operand, no size operand.
+            (
+                "@%p2 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r2], [%rd1, {%r3, %r4}], [%r1];",
+                c(Global, Tensor, 1, None),
+            ),
+            (
+                "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd10, {%r1, %r2}], [%r27];",
+                c(Global, Tensor, 0, None),
+            ),
+            (
+                "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd11, {%r1, %r2}], [%r27];",
+                c(Global, Tensor, 0, None),
+            ),
+            (
+                "cp.async.cg.shared.global [%r1], [%rd1], 16;",
+                c(Global, PerThread, 1, Some(2)),
+            ),
+        ];
+        for (t, want) in cases {
+            assert_eq!(copy(t), want, "{t}");
+            assert_eq!(site(t), want.map(|c| (c.space, MemOp::Async)), "{t}");
         }
     }
 

@@ -13,9 +13,10 @@
 //!
 //! Control flow is forward only. Registers: `t0` tag, `t1` scratch/index, `t2` slot
 //! address, `t3` the map's slot 0, `t4` the CAS result, `t5`/`t6` materialised immediates.
-//! The value words are combined by `aggregate::combine` (slot address in `t2`).
+//! The value words are combined by `aggregate::combine_with` (slot address in `t2`); a
+//! warp-combined update (`combine.rs`) passes the group's lane count and operand.
 
-use crate::aggregate;
+use crate::aggregate::{self, Amounts};
 use crate::lower::{reg, Emitter, BASE};
 use crate::PtxError;
 use warptrace_ir::{Aggregation, MapLayout, MapRegion, Operand, ValueKind, HASH_MAX_PROBES};
@@ -42,6 +43,21 @@ pub(crate) fn map_update(
     agg: Aggregation,
     value: &ValueKind,
     labels: &str,
+) -> Result<(), PtxError> {
+    map_update_with(e, region, keys, agg, value, labels, Amounts::THREAD)
+}
+
+/// [`map_update`] for one thread's or a warp-combined group's `amounts`: the value words
+/// get `aggregate::combine_with`'s operations, a drop adds the lane count (every lane
+/// whose update is lost is counted, as if each had tried alone).
+pub(crate) fn map_update_with(
+    e: &mut Emitter,
+    region: &MapRegion,
+    keys: &[Operand],
+    agg: Aggregation,
+    value: &ValueKind,
+    labels: &str,
+    amounts: Amounts<'_>,
 ) -> Result<(), PtxError> {
     let (t0, t1, t2, t3, t4) = (
         reg("t", 0),
@@ -113,8 +129,9 @@ pub(crate) fn map_update(
             e.ins(format!("setp.eq.u64 {p0}, {t4}, {t0}"));
             e.ins(format!("@{p0} bra {add}"));
         }
+        let n = amounts.lane_count(e);
         e.ins(format!(
-            "red.global.add.u64 [{BASE}+{}], 1",
+            "red.global.add.u64 [{BASE}+{}], {n}",
             region.drops_offset
         ));
         e.ins(format!("bra {done}"));
@@ -133,7 +150,7 @@ pub(crate) fn map_update(
         e.ins(format!("st.global.u64 [{t2}+{}], {k}", 8 * (n + 1)));
     }
     e.label(&add);
-    aggregate::combine(e, agg, value, region.value_offset_in_slot())?;
+    aggregate::combine_with(e, agg, value, region.value_offset_in_slot(), amounts)?;
     e.label(&done);
     Ok(())
 }

@@ -6,8 +6,9 @@
 //! is both defined and used, and, if it has an address operand, it may load and store
 //! generic memory.
 
+use crate::attach::CopyKind;
 use crate::parse::{parse_int, AddrBase, Address, Instruction, Operand};
-use warptrace_verifier::{Access, Addr, Compute, Flow, Mask, MemRef, Space};
+use warptrace_verifier::{Access, Addr, CallSite, Compute, Flow, Mask, MemRef, Space};
 
 /// What the model needs to know about one instruction.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -415,7 +416,56 @@ fn compute(
         }
         ("bar" | "barrier", ["warp", "sync"]) => Compute::Collective(mask(ops.first())),
         _ if *flow == Flow::WarpCollective => Compute::Collective(Mask::Implicit),
+        ("call", _) => Compute::Call(Box::new(call_site(i))),
         _ => Compute::Opaque,
+    }
+}
+
+/// The operands of `call[.uni] [(rets),] callee[, (args)][, prototype or targets];`: a
+/// direct callee is a symbol, an indirect one a register (kept in the form, with the
+/// prototype or `.calltargets` list that follows the arguments).
+pub(crate) fn call_site(i: &Instruction) -> CallSite {
+    let names = |o: &Operand| match o {
+        Operand::Group(v) => v.iter().map(operand_text).collect(),
+        other => vec![operand_text(other)],
+    };
+    let mut ops = i.operands.iter().peekable();
+    let rets = match ops.next_if(|o| matches!(o, Operand::Group(_)) && i.operands.len() >= 2) {
+        Some(o) => names(o),
+        None => Vec::new(),
+    };
+    let mut form = vec![i.opcode.clone()];
+    let callee = match ops.next() {
+        Some(Operand::Symbol(s)) => Some(s.clone()),
+        Some(other) => {
+            form.push(operand_text(other));
+            None
+        }
+        None => None,
+    };
+    let args = match ops.next_if(|o| matches!(o, Operand::Group(_))) {
+        Some(o) => names(o),
+        None => Vec::new(),
+    };
+    form.extend(ops.map(operand_text));
+    CallSite {
+        callee,
+        rets,
+        args,
+        form: form.join(" "),
+    }
+}
+
+/// An operand as text (for call forms and messages).
+fn operand_text(o: &Operand) -> String {
+    let list = |v: &[Operand]| v.iter().map(operand_text).collect::<Vec<_>>().join(", ");
+    match o {
+        Operand::Reg(s) | Operand::Symbol(s) | Operand::Imm(s) => s.clone(),
+        Operand::PredPair(a, b) => format!("{a}|{b}"),
+        Operand::Vector(v) => format!("{{{}}}", list(v)),
+        Operand::Group(v) => format!("({})", list(v)),
+        Operand::Sink => "_".into(),
+        Operand::Addr(a) => format!("[{a:?}]"),
     }
 }
 
@@ -543,28 +593,31 @@ pub fn access_bytes(opcode: &str) -> Option<u32> {
     elem.map(|e| vec * e)
 }
 
-/// Bytes one thread accesses at a `mem:` site: the `cp-size` immediate (4, 8 or 16) of a
-/// `cp.async` copy (its optional `src-size` only limits what is read; the rest of the
-/// `cp-size` bytes are zero-filled), else [`access_bytes`] of the opcode.
+/// Bytes one thread accesses at a `mem:` site, when known at compile time: for an
+/// asynchronous copy its size operand if it is an immediate (a `cp.async` `cp-size` of 4,
+/// 8 or 16 — its optional `src-size` only limits what is read, the rest of the `cp-size`
+/// bytes are zero-filled —, a bulk copy's `size`), never for a tensor copy (the box size
+/// is in the tensor map); for anything else [`access_bytes`] of the opcode.
 pub(crate) fn site_bytes(i: &Instruction) -> Option<u32> {
-    if !crate::attach::is_cp_async(i) {
+    let Some(copy) = crate::attach::async_copy(i) else {
         return access_bytes(&i.opcode);
-    }
-    match i.operands.get(2) {
+    };
+    match copy.size.and_then(|k| i.operands.get(k)) {
         Some(Operand::Imm(t)) => parse_int(t)
             .and_then(|v| u32::try_from(v).ok())
-            .filter(|b| matches!(b, 4 | 8 | 16)),
+            .filter(|b| copy.kind != CopyKind::PerThread || matches!(b, 4 | 8 | 16)),
         _ => None,
     }
 }
 
-/// The address `addr` reads at a `mem:` site: the source (second) address of a
-/// `cp.async` copy, else the instruction's (first) address operand.
+/// The address `addr` reads at a `mem:` site: an asynchronous copy's global end (or the
+/// source of a shared → shared::cluster copy; a tensor copy's `[map, {coordinates}]`,
+/// a compound address), else the instruction's (first) address operand.
 pub(crate) fn site_address(i: &Instruction) -> Option<&Address> {
-    if !crate::attach::is_cp_async(i) {
+    let Some(copy) = crate::attach::async_copy(i) else {
         return i.address();
-    }
-    match i.operands.get(1) {
+    };
+    match i.operands.get(copy.addr) {
         Some(Operand::Addr(a)) => Some(a),
         _ => None,
     }
@@ -683,6 +736,32 @@ mod tests {
             ]
         );
         assert!(f("cp.async.wait_group 0;").mem.is_empty());
+    }
+
+    #[test]
+    fn bulk_copy_bytes_and_global_address() {
+        let p = |t: &str| parse_instruction(t).expect("parses");
+        let i = p("cp.async.bulk.global.shared::cta.bulk_group [%rd7+16], [%r19], 256;");
+        assert_eq!(site_bytes(&i), Some(256));
+        let a = site_address(&i).expect("address");
+        assert_eq!(
+            (a.base.clone(), a.offset),
+            (AddrBase::Reg("%rd7".into()), 16)
+        );
+        // A size register: not a compile-time width.
+        let i = p("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r15], [%rd10], %r19, [%r17];");
+        assert_eq!(site_bytes(&i), None);
+        assert_eq!(
+            site_address(&i).map(|a| a.base.clone()),
+            Some(AddrBase::Reg("%rd10".into()))
+        );
+        // TMA: no size operand; the tensor-map operand is a compound address.
+        let i = p("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r11], [%rd8, {%r1, %r2}], [%r14];");
+        assert_eq!(site_bytes(&i), None);
+        assert_eq!(
+            site_address(&i).map(|a| a.base.clone()),
+            Some(AddrBase::Complex)
+        );
     }
 
     #[test]
@@ -869,5 +948,31 @@ mod tests {
         let x = f("tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tex0, {%r1}];");
         assert_eq!(x.mem[0].addr, Addr::Unknown);
         assert!(is_known_root("ld") && is_known_root("shfl") && !is_known_root("frobnicate"));
+    }
+
+    #[test]
+    fn calls_carry_callee_arguments_and_form() {
+        let call = |text: &str| match f(text).compute {
+            Compute::Call(c) => *c,
+            other => panic!("{text}: {other:?}"),
+        };
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let c = call("call.uni (retval0), foo, (param0, param1);");
+        assert_eq!(c.callee.as_deref(), Some("foo"));
+        assert_eq!(
+            (c.rets, c.args),
+            (names(&["retval0"]), names(&["param0", "param1"]))
+        );
+        assert_eq!(c.form, "call.uni");
+        let c = call("@%p1 call bar;");
+        assert_eq!(
+            (c.callee.as_deref(), c.rets.len(), c.args.len()),
+            (Some("bar"), 0, 0)
+        );
+        // Indirect: no callee; the register and the prototype are part of the form.
+        let c = call("call (retval0), %rd4, (param0), prototype_7;");
+        assert_eq!(c.callee, None);
+        assert_eq!(c.args, names(&["param0"]));
+        assert_eq!(c.form, "call %rd4 prototype_7");
     }
 }

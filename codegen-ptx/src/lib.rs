@@ -8,10 +8,15 @@
 #![deny(missing_docs)]
 
 mod aggregate;
+mod array;
 mod attach;
+mod calls;
+mod clones;
+mod combine;
 mod fold;
 mod hashmap;
 mod insn;
+mod loops;
 mod lower;
 mod model;
 mod parse;
@@ -21,7 +26,9 @@ mod site;
 mod special;
 mod splice;
 pub mod tv;
+mod uniform;
 
+pub use clones::FunctionClone;
 pub use insn::{access_bytes, facts, Facts};
 pub use model::PtxKernelModel;
 pub use parse::{
@@ -32,7 +39,7 @@ pub use raw::{check_raw_probes, instrument_raw, load_probes, RawError, RawReport
 pub use splice::{splice_raw, splice_raw_with_map, RawSite, RawSnippet, RawSplice};
 
 use warptrace_ir::{kernel_id, MapLayout};
-use warptrace_verifier::{verify_kernel, KernelErrors, VerifiedProgram};
+use warptrace_verifier::{KernelErrors, VerifiedProgram};
 
 /// Name of the parameter appended to every instrumented `.entry`: the map buffer's
 /// address (`.param .u64 .ptr .global .align 8`). The runtime passes it as one extra
@@ -115,6 +122,9 @@ pub struct KernelOutcome {
     pub params: u32,
     /// Instrumented or why not.
     pub status: KernelStatus,
+    /// The device functions instrumented for this kernel (their clones, which it calls
+    /// instead); empty unless it is instrumented and reaches probe sites in `.func`s.
+    pub functions: Vec<FunctionClone>,
 }
 
 /// Whether a kernel was instrumented.
@@ -144,42 +154,46 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
     let layout = MapLayout::new(&program.maps);
     let filter = attach::KernelFilter::new(program)?;
     let files = site::file_table(module.source());
+    let graph = clones::CallGraph::new(&module);
+    let cx = clones::Cx {
+        module: &module,
+        program,
+        layout: &layout,
+        graph: &graph,
+        newlines: module
+            .source()
+            .match_indices('\n')
+            .map(|(i, _)| i)
+            .collect(),
+    };
     let mut accepted = Vec::new();
-    let mut added = 0;
     let mut kernels = Vec::new();
-    for f in module.functions() {
-        if f.kind != FunctionKind::Entry || f.body.is_none() {
-            continue;
-        }
+    let entries = module
+        .functions()
+        .iter()
+        .filter(|f| f.kind == FunctionKind::Entry && f.body.is_some());
+    for (ordinal, f) in entries.enumerate() {
         let sites = attach::find_sites(f, program, &filter, &files);
-        let unsupported = attach::unsupported(program, &filter, &f.name);
-        let status = if let Some(what) = unsupported {
-            KernelStatus::Unsupported { what }
-        } else if sites.is_empty() {
-            KernelStatus::NoSites
-        } else {
-            if module.function_text(f).contains(lower::PREFIX) {
-                return Err(PtxError::ReservedPrefix {
-                    kernel: f.name.clone(),
-                });
-            }
-            match splice::plan_kernel(&module, f, program, &layout, &sites) {
-                Err(PtxError::Unsupported { what }) => KernelStatus::Unsupported { what },
-                Err(e) => return Err(e),
-                Ok(ins) => {
-                    let (original, spliced) =
-                        splice::splice_function(&module, f, &ins, f.line + added)?;
-                    match verify_kernel(&original, &spliced) {
-                        Ok(()) => {
-                            added += splice::added_lines(&ins);
-                            accepted.extend(ins);
-                            KernelStatus::Instrumented {
-                                sites: sites.len() as u32,
-                            }
-                        }
-                        Err(e) => KernelStatus::Rejected(e),
-                    }
+        let unsupported = attach::unsupported(program, &filter, f);
+        let mut functions = Vec::new();
+        let callees = match unsupported {
+            Some(what) => Err(what),
+            None => clones::callees(&graph, f, program, &filter, &files),
+        };
+        let status = match callees {
+            Err(what) => KernelStatus::Unsupported { what },
+            Ok(callees) if sites.is_empty() && callees.is_empty() => KernelStatus::NoSites,
+            Ok(callees) => {
+                let mut bodies = std::iter::once(f).chain(callees.iter().map(|c| c.function));
+                if let Some(g) = bodies.find(|g| module.function_text(g).contains(lower::PREFIX)) {
+                    return Err(PtxError::ReservedPrefix {
+                        kernel: g.name.clone(),
+                    });
                 }
+                let plan = clones::instrument_kernel(&cx, ordinal, f, &sites, &callees, &accepted)?;
+                accepted.extend(plan.insertions);
+                functions = plan.functions;
+                plan.status
             }
         };
         kernels.push(KernelOutcome {
@@ -187,6 +201,7 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
             id: kernel_id(&f.name),
             params: f.params.len() as u32,
             status,
+            functions,
         });
     }
     let (ptx, _) = splice::apply(ptx, &accepted);
@@ -205,10 +220,12 @@ pub struct SiteListing {
     /// The kernel's (mangled) name.
     pub kernel: String,
     /// 1-based line of the instruction the probe runs at (before it, or after it for
-    /// `after` probes); the kernel's line for
-    /// `kernel:entry`.
+    /// `after` probes); the kernel's line for `kernel:entry`. A `loop:` site's line is
+    /// that of the instruction its snippet goes before or after.
     pub line: u32,
-    /// The instruction, or `<entry>` for `kernel:entry`.
+    /// The instruction, or `<entry>` for `kernel:entry`; for a `loop:` site, which point
+    /// of which loop and where (`loop $L__BB0_2 back edge: `@%p4 bra $L__BB0_2;` when
+    /// taken`).
     pub text: String,
 }
 
@@ -227,16 +244,22 @@ pub fn list_sites(
         let Some(body) = f.body.as_ref().filter(|_| f.kind == FunctionKind::Entry) else {
             continue;
         };
-        for site in attach::find_sites(f, program, &filter, &files) {
-            let (line, text) = match site.stmt.and_then(|i| body.stmts.get(i)) {
-                Some(stmt) => (stmt.line, stmt.text.trim().to_string()),
-                None => (f.line, "<entry>".to_string()),
-            };
+        let sites = attach::find_sites(f, program, &filter, &files);
+        let loops = sites
+            .iter()
+            .any(|s| matches!(s.place, attach::Place::Loop(_)))
+            .then(|| loops::Loops::analyze(body).ok())
+            .flatten();
+        for site in sites {
+            let line = site
+                .stmt
+                .and_then(|i| body.stmts.get(i))
+                .map_or(f.line, |s| s.line);
             out.push(SiteListing {
                 probe: site.probe,
                 kernel: f.name.clone(),
                 line,
-                text,
+                text: attach::describe(&site, body, loops.as_ref()),
             });
         }
     }

@@ -7,19 +7,21 @@
 //! |---|---|---|
 //! | `%__wt_base` | `.b64` | the map buffer's global address (loaded once by the prologue) |
 //! | `%__wt_r<N>` | `.b64` | IR register `rN` |
-//! | `%__wt_t<7>` | `.b64` | temporaries (tag, slot address, immediates, …) |
-//! | `%__wt_s<4>` | `.b32` | 32-bit operands and results, shift amounts, special registers |
+//! | `%__wt_t<10>` | `.b64` | temporaries (tag, slot address, immediates, …; `t7`–`t9`: warp-combined updates) |
+//! | `%__wt_s<5>` | `.b32` | 32-bit operands and results, shift amounts, special registers, masks |
 //! | `%__wt_h<1>` | `.b16` | 16-bit `value` operands |
 //! | `%__wt_p<2>` | `.pred` | comparison results (`p0`), the warp leader (`p1`) |
 //! | `%__wt_x<N>` | `.b64` | persistent registers `%x` (kernel lifetime, zeroed by the prologue) |
 //!
 //! Labels are `$__wt_<snippet>_…`, unique per kernel because snippet numbers are.
 
+use crate::combine::{self, WarpCaps};
 use crate::fold::{self, SiteConsts};
 use crate::parse::{AddrBase, Address, Guard};
 use crate::site::ValueSrc;
 use crate::special::{self, SiteImms};
-use crate::{hashmap, ring, PtxError};
+use crate::uniform::Uniform;
+use crate::{array, hashmap, ring, PtxError};
 use warptrace_ir::interp::extend;
 use warptrace_ir::{
     BinOp, Granularity, Insn, MapKind, MapLayout, Operand, Probe, Program, SiteValue, Special,
@@ -33,8 +35,8 @@ pub(crate) const BASE: &str = "%__wt_base";
 /// Counts of the fixed temporaries: 64-bit, 32-bit, 16-bit, predicates (`p1` is the warp
 /// leader of `warp` probes).
 pub(crate) const TEMPS: [(&str, &str, u32); 4] = [
-    ("t", ".b64", 7),
-    ("s", ".b32", 4),
+    ("t", ".b64", 10),
+    ("s", ".b32", 5),
     ("h", ".b16", 1),
     ("p", ".pred", 2),
 ];
@@ -134,8 +136,10 @@ pub(crate) struct SiteInfo<'a> {
     pub instr: bool,
     /// Whether the instruction is a memory access (`mem:` classification).
     pub mem: bool,
-    /// Bytes accessed (memory sites).
+    /// Bytes accessed (memory sites), when known at compile time.
     pub bytes: Option<u32>,
+    /// Where `bytes` is otherwise: a bulk copy's size register, or why it is unknown.
+    pub bytes_src: Option<&'a ValueSrc>,
     /// The address operand (memory sites).
     pub addr: Option<&'a Address>,
     /// Where `value` is (memory sites).
@@ -177,6 +181,8 @@ pub(crate) struct SnippetCtx<'a> {
     pub line: u32,
     pub layout: &'a MapLayout,
     pub program: &'a Program,
+    /// What the module's target offers warp-combined map updates (`combine.rs`).
+    pub warp: WarpCaps,
 }
 
 fn op_name(op: BinOp, bits: u32) -> (String, bool) {
@@ -327,6 +333,12 @@ pub(crate) fn lower_probe(
     let targets: std::collections::BTreeSet<u32> =
         probe.insns.iter().filter_map(Insn::target).collect();
     let known = fold::constants(&probe.insns, site);
+    // Thread probes: which registers are warp-uniform, for warp-combined updates.
+    let uniform = if probe.attach.granularity == Granularity::Thread && ctx.warp.activemask {
+        Uniform::analyse(&probe.insns, &known)
+    } else {
+        Uniform::default()
+    };
     let mut e = Emitter::default();
     e.comment(&format!(
         "warptrace: snippet {s}: probe {probe_index} ({})",
@@ -349,7 +361,9 @@ pub(crate) fn lower_probe(
             e.label(&target(i as u32));
         }
         let leader_skip = format!("$__wt_{s}_w{i}");
-        if warp && writes_maps(insn) {
+        // (An array save skips by itself: every lane advances its cursor.)
+        let skips = warp && writes_maps(insn) && !matches!(insn, Insn::ArraySave { .. });
+        if skips {
             e.ins(format!("@!{LEADER} bra {leader_skip}"));
         }
         match insn {
@@ -391,6 +405,18 @@ pub(crate) fn lower_probe(
                     }
                 }
             }
+            Insn::ReadSpecial {
+                dst,
+                special: Special::Launch,
+            } => {
+                // The launch's sequence number: the map buffer's `launch` word, written by
+                // the runtime before the launch.
+                e.ins(format!(
+                    "ld.global.u64 {}, [{BASE}+{}]",
+                    reg("r", u32::from(dst.0)),
+                    ctx.layout.launch_offset
+                ));
+            }
             Insn::ReadSpecial { dst, special: sp } => {
                 special::emit(&mut e, &reg("r", u32::from(dst.0)), *sp, &site.imms)?
             }
@@ -431,7 +457,21 @@ pub(crate) fn lower_probe(
                 }
                 let keys: Vec<Operand> = keys.iter().map(|k| fold::resolve(k, &known)).collect();
                 let labels = format!("$__wt_{s}_m{i}");
-                hashmap::map_update(&mut e, region, &keys, *agg, &decl.value, &labels)?;
+                let hash = matches!(decl.kind, MapKind::Hash { .. });
+                // Combined per warp: a constant operand as an immediate too.
+                let folded = combine::with_operand(*agg, |x| fold::resolve(&x, &known));
+                match combine::plan(folded, &keys, &uniform, ctx.warp).filter(|_| hash && !warp) {
+                    Some(plan) => combine::map_update(
+                        &mut e,
+                        region,
+                        &keys,
+                        folded,
+                        &decl.value,
+                        &labels,
+                        plan,
+                    )?,
+                    None => hashmap::map_update(&mut e, region, &keys, *agg, &decl.value, &labels)?,
+                }
             }
             Insn::RingAppend { map, fields } => {
                 let (decl, region) = map_of(ctx, map.0).map_err(fail)?;
@@ -468,13 +508,24 @@ pub(crate) fn lower_probe(
                 fields.resize(1 + width as usize, Operand::Imm(0));
                 ring::append(&mut e, region, &fields, &format!("$__wt_{s}_a{i}"));
             }
-            Insn::ArraySave { .. } => {
-                // Array records sit at a per-launch offset the runtime writes into the map
-                // buffer: reading it is a global load the first-cut verifier forbids.
-                return Err(unsupported(
-                    "map.save (array maps: their per-launch base is a load from the map buffer)"
-                        .into(),
-                ));
+            Insn::ArraySave {
+                map,
+                cursor,
+                fields,
+            } => {
+                let (decl, region) = map_of(ctx, map.0).map_err(fail)?;
+                if !matches!(decl.kind, MapKind::Array { .. }) {
+                    return Err(fail(format!("map.save to `@{}`, not an array", decl.name)));
+                }
+                if fields.len() != region.value_words as usize {
+                    return Err(fail(format!(
+                        "map.save to `@{}`: wrong field count",
+                        decl.name
+                    )));
+                }
+                let writer = warp.then_some(LEADER);
+                let labels = format!("$__wt_{s}_a{i}");
+                array::save(&mut e, region, &reg("x", cursor.0), fields, writer, &labels);
             }
             Insn::Print { .. }
             | Insn::Clear { .. }
@@ -490,7 +541,7 @@ pub(crate) fn lower_probe(
                 }
             }
         }
-        if warp && writes_maps(insn) {
+        if skips {
             e.label(&leader_skip);
         }
     }
@@ -560,9 +611,19 @@ fn read_site(
                 },
             )
         }
-        SiteValue::Bytes => Err(SiteErr::Unsupported(
-            "`bytes` of an instruction without a width".into(),
-        )),
+        SiteValue::Bytes => {
+            match site.bytes_src {
+                // A register is read exactly like a 32-bit `value`.
+                Some(src) => crate::site::emit_value(e, d, src, &reg("s", 0), &reg("h", 0))
+                    .map_err(|err| match err {
+                        PtxError::Unsupported { what } => SiteErr::Unsupported(what),
+                        other => SiteErr::Fail(other.to_string()),
+                    }),
+                None => Err(SiteErr::Unsupported(
+                    "`bytes` of an instruction without a width".into(),
+                )),
+            }
+        }
         SiteValue::Opcode => Err(SiteErr::Fail("no opcode at this site".into())),
     }
 }

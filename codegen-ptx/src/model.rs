@@ -6,16 +6,18 @@ use crate::MAP_PARAM;
 use std::collections::HashSet;
 use warptrace_verifier::{Declaration, Instr, Item, KernelModel, Origin, Resource, ResourceKind};
 
-/// A PTX kernel as the verifier sees it: labels and instructions in program order with
-/// their facts and origin, the registers declared in the body (with their lines), the
-/// map parameter if the instrumenter appended one, and the declarations that size the
-/// launch (shared and local variables, launch bounds of the header).
+/// A PTX kernel (or device function) as the verifier sees it: labels and instructions in
+/// program order with their facts and origin, the registers declared in the body (with
+/// their lines), the parameters by name and the map parameter if the instrumenter
+/// appended one, and the declarations that size the launch (shared and local variables,
+/// launch bounds of the header).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PtxKernelModel {
     name: String,
     items: Vec<Item>,
     declarations: Vec<Declaration>,
     map_param: Option<String>,
+    params: Vec<(String, Origin)>,
     resources: Vec<Resource>,
 }
 
@@ -94,18 +96,24 @@ impl PtxKernelModel {
                 StmtKind::Directive(_) | StmtKind::ScopeOpen | StmtKind::ScopeClose => {}
             }
         }
-        let map_param = f
+        let params: Vec<(String, Origin)> = f
             .params
             .iter()
-            .filter(|r| origin_of(r.start) != Origin::Kernel)
-            .filter_map(|r| src.get(r.clone()))
-            .any(|p| param_name(p) == MAP_PARAM)
+            .map(|r| {
+                let text = src.get(r.clone()).unwrap_or("");
+                (param_name(&clean(text)).to_string(), origin_of(r.start))
+            })
+            .collect();
+        let map_param = params
+            .iter()
+            .any(|(name, origin)| *origin != Origin::Kernel && name == MAP_PARAM)
             .then(|| MAP_PARAM.to_string());
         PtxKernelModel {
             name: f.name.clone(),
             items,
             declarations,
             map_param,
+            params,
             resources,
         }
     }
@@ -201,6 +209,10 @@ impl KernelModel for PtxKernelModel {
 
     fn map_param(&self) -> Option<String> {
         self.map_param.clone()
+    }
+
+    fn params(&self) -> Vec<(String, Origin)> {
+        self.params.clone()
     }
 
     fn resources(&self) -> Vec<Resource> {

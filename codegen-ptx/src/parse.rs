@@ -623,6 +623,51 @@ fn trim(s: &[u8], r: Range<usize>) -> Range<usize> {
 
 /// Removes comments and collapses whitespace runs to one space.
 pub(crate) fn clean(text: &str) -> String {
+    if !text.is_ascii() {
+        return clean_chars(text);
+    }
+    // ASCII (all real PTX): the same as `clean_chars`, byte by byte.
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut space = false;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            i = memchr_from(b, i, b'\n');
+            space = true;
+            continue;
+        }
+        if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            i = text[i..].find("*/").map_or(b.len(), |n| i + n + 2);
+            space = true;
+            continue;
+        }
+        i += 1;
+        if c.is_ascii_whitespace() || c == 0x0b {
+            space = true;
+        } else {
+            if space && !out.is_empty() {
+                out.push(b' ');
+            }
+            space = false;
+            out.push(c);
+        }
+    }
+    // ASCII in, ASCII out.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Index of the first `needle` at or after `from`, or the length.
+fn memchr_from(b: &[u8], from: usize, needle: u8) -> usize {
+    b[from..]
+        .iter()
+        .position(|&c| c == needle)
+        .map_or(b.len(), |n| from + n)
+}
+
+/// [`clean`] for any text: whitespace as `char::is_whitespace` defines it.
+fn clean_chars(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     let mut space = false;
@@ -845,6 +890,13 @@ fn parse_address(inner: &str) -> Address {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn clean_is_clean_chars_on_ascii(t in "[ a/*\\t\\n\\x0b\\x0c\\r;%.]{0,40}") {
+            proptest::prop_assert_eq!(clean(&t), clean_chars(&t));
+        }
+    }
 
     #[test]
     fn operands_of_a_predicated_vector_load() {

@@ -16,6 +16,8 @@
 //!   or atomic, the stored source before/after a store, the new value of an atomic before
 //!   it), its element's bits (the opcode's type) zero-extended to 64 bits; floating-point
 //!   values are their bit pattern. An asynchronous copy (`cp.async`) has no `value`.
+//! - `bytes`: the access width of the opcode; an asynchronous copy's size operand (an
+//!   immediate, or a bulk copy's 32-bit register); unknown for a tensor copy.
 
 use crate::insn::type_bytes;
 use crate::parse::{Body, Instruction, Operand, StmtKind};
@@ -190,6 +192,39 @@ pub(crate) fn value_src(
     }
 }
 
+/// Where `bytes` is at a `mem:` site whose size is not known at compile time
+/// ([`crate::insn::site_bytes`] is `None`): the 32-bit size register of a bulk copy, or
+/// why it is unknown (a tensor copy moves a box whose size is in the tensor map, which a
+/// probe may not read). `None` for every other site.
+pub(crate) fn bytes_src(
+    i: &Instruction,
+    reg_bits: &dyn Fn(&str) -> Option<u32>,
+) -> Option<ValueSrc> {
+    use crate::attach::{async_copy, CopyKind};
+    let copy = async_copy(i)?;
+    if copy.kind == CopyKind::Tensor {
+        return Some(ValueSrc::Unavailable(format!(
+            "`bytes` of `{}` (a tensor copy: the box it moves is sized by the tensor map, \
+             which probes cannot read)",
+            i.opcode
+        )));
+    }
+    match copy.size.and_then(|k| i.operands.get(k)) {
+        Some(Operand::Reg(r)) if copy.kind == CopyKind::Bulk => Some(match reg_bits(r) {
+            Some(32) => ValueSrc::Reg {
+                name: r.clone(),
+                reg_bits: 32,
+                elem_bits: 32,
+            },
+            _ => ValueSrc::Unavailable(format!(
+                "`bytes` of `{}` (size register `{r}` is not a 32-bit register)",
+                i.opcode
+            )),
+        }),
+        _ => None,
+    }
+}
+
 fn mask(v: u64, bits: u32) -> u64 {
     if bits >= 64 {
         v
@@ -302,6 +337,31 @@ mod tests {
                 ValueSrc::Unavailable(_)
             ));
         }
+    }
+
+    #[test]
+    fn bytes_of_bulk_and_tensor_copies() {
+        let bits = |r: &str| Some(if r.starts_with("%rd") { 64 } else { 32 });
+        let b = |t: &str| bytes_src(&parse_instruction(t).expect("parses"), &bits);
+        assert_eq!(
+            b("cp.async.bulk.global.shared::cta.bulk_group [%rd16], [%r28], %r31;"),
+            Some(reg("%r31", 32, 32))
+        );
+        assert!(matches!(
+            b("cp.async.bulk.global.shared::cta.bulk_group [%rd16], [%r28], %rd31;"),
+            Some(ValueSrc::Unavailable(_))
+        ));
+        assert!(matches!(
+            b("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd10, {%r1, %r2}], [%r27];"),
+            Some(ValueSrc::Unavailable(why)) if why.contains("tensor map")
+        ));
+        // Immediate sizes are compile-time widths (`site_bytes`); other sites have none.
+        assert_eq!(
+            b("cp.async.bulk.global.shared::cta.bulk_group [%rd16], [%r28], 256;"),
+            None
+        );
+        assert_eq!(b("cp.async.cg.shared.global [%r1], [%rd2], 16;"), None);
+        assert_eq!(b("ld.global.b32 %r1, [%rd2];"), None);
     }
 
     #[test]

@@ -64,16 +64,9 @@ fn source(sp: Special, imm: &SiteImms) -> Result<Source, PtxError> {
         | Special::Block
         | Special::ActiveMask
         | Special::Active => Source::Computed,
-        // The launch's sequence number lives in the map buffer's `launch` word: reading
-        // it is a load from global memory, which the first-cut kernel verifier forbids
-        // (inserted loads may read `.param` space only).
-        Special::Launch => {
-            return Err(PtxError::Unsupported {
-                what: "sreg launch (a load from the map buffer, which the kernel verifier \
-                       does not allow yet)"
-                    .into(),
-            })
-        }
+        // The launch's sequence number is the map buffer's `launch` word: `lower.rs`
+        // loads it (it needs the layout), so it never reaches `emit`.
+        Special::Launch => Source::Computed,
     })
 }
 
@@ -167,7 +160,11 @@ pub(crate) fn emit(
                 e.ins(format!("popc.b32 {s0}, {s0}"));
                 e.ins(format!("cvt.u64.u32 {dst}, {s0}"));
             }
-            _ => unreachable!("only computed specials reach here"),
+            _ => {
+                return Err(PtxError::Unsupported {
+                    what: format!("sreg {sp:?} outside a probe body"),
+                })
+            }
         },
     }
     Ok(())

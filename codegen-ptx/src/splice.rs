@@ -4,12 +4,13 @@
 //! Snippets are numbered per kernel in text order: 0 is the prologue (probe register
 //! declarations and the load of the map base), 1.. are the probe snippets.
 
-use crate::attach::{entry_point, mem_site, Site};
+use crate::attach::{entry_point, mem_site, Place, Site};
 use crate::insn::{facts, site_address, site_bytes};
+use crate::loops::Anchor;
 use crate::lower::{lower_probe, reg, SiteInfo, SnippetCtx, BASE, TEMPS};
 use crate::model::PtxKernelModel;
 use crate::parse::{parse_at, Function, Module, StmtKind};
-use crate::site::{positions, value_src, ValueSrc};
+use crate::site::{bytes_src, positions, value_src, ValueSrc};
 use crate::special::SiteImms;
 use crate::{PtxError, MAP_PARAM};
 use std::collections::HashMap;
@@ -47,7 +48,7 @@ pub(crate) fn apply(src: &str, ins: &[Insertion]) -> (String, Vec<(Range<usize>,
     (out, ranges)
 }
 
-fn origin_at(ranges: &[(Range<usize>, Origin)], offset: usize) -> Origin {
+pub(crate) fn origin_at(ranges: &[(Range<usize>, Origin)], offset: usize) -> Origin {
     ranges
         .iter()
         .find(|(r, _)| r.contains(&offset))
@@ -57,7 +58,7 @@ fn origin_at(ranges: &[(Range<usize>, Origin)], offset: usize) -> Origin {
 /// Where text that must run before the statement at `start` goes: the start of its line
 /// if only whitespace precedes it there (text then ends in a newline), else the
 /// statement itself (text then starts with a newline).
-fn before_stmt(src: &str, start: usize, text: String) -> (usize, String) {
+pub(crate) fn before_stmt(src: &str, start: usize, text: String) -> (usize, String) {
     let line_start = src
         .get(..start)
         .and_then(|s| s.rfind('\n'))
@@ -90,6 +91,23 @@ fn after_stmt(src: &str, end: usize, text: String) -> (usize, String) {
 /// The parameter `MAP_PARAM`, appended after the kernel's last parameter.
 fn param_insertion(f: &Function) -> Insertion {
     let decl = format!(".param .u64 .ptr .global .align 8 {MAP_PARAM}");
+    let (offset, text) = match (f.params.last(), f.params_open) {
+        (Some(last), _) => (last.end, format!(",\n\t{decl}")),
+        (None, Some(open)) => (open, format!("\n\t{decl}\n")),
+        (None, None) => (f.name_end, format!("(\n\t{decl}\n)")),
+    };
+    Insertion {
+        offset,
+        order: 0,
+        text,
+        origin: Origin::Inserted { snippet: 0 },
+    }
+}
+
+/// The parameter `MAP_PARAM` of a device function's clone (`.param .b64`: a function
+/// parameter has no `.ptr` attributes), appended after its last parameter.
+fn clone_param_insertion(f: &Function) -> Insertion {
+    let decl = format!(".param .b64 {MAP_PARAM}");
     let (offset, text) = match (f.params.last(), f.params_open) {
         (Some(last), _) => (last.end, format!(",\n\t{decl}")),
         (None, Some(open)) => (open, format!("\n\t{decl}\n")),
@@ -145,10 +163,28 @@ pub(crate) fn reg_widths(f: &Function) -> HashMap<String, u32> {
     m
 }
 
-/// The insertions that instrument `f` with `sites` (absolute offsets in `module`).
-pub(crate) fn plan_kernel(
+/// Whose body a plan instruments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Owner<'a> {
+    /// A kernel: [`MAP_PARAM`] is appended as a kernel pointer parameter.
+    Kernel,
+    /// A device function's clone for the kernel named `kernel` (`kernel` and the probe
+    /// globs are that kernel's): [`MAP_PARAM`] is appended as a `.param .b64`, which the
+    /// caller fills with its own map parameter's value (`calls.rs`).
+    Clone {
+        /// The calling kernel's name.
+        kernel: &'a str,
+    },
+}
+
+/// The insertions that instrument `f` (a kernel, or a device function whose clone is
+/// planned, see [`Owner`]) with `sites`, absolute offsets in `module`: the map
+/// parameter, the prologue (snippet 0), the probe snippets (1..). A probe of a clone
+/// that needs persistent registers is `Unsupported` (they would not live across the call).
+pub(crate) fn plan_body(
     module: &Module,
     f: &Function,
+    owner: Owner<'_>,
     program: &Program,
     layout: &MapLayout,
     sites: &[Site],
@@ -167,13 +203,29 @@ pub(crate) fn plan_kernel(
         .map(|r| u32::from(r.0) + 1)
         .max()
         .unwrap_or(0);
-    let persist =
-        if insns().any(|i| matches!(i, Insn::LoadPersist { .. } | Insn::StorePersist { .. })) {
-            program.persistent.len() as u32
-        } else {
-            0
-        };
-    let mut ins = vec![param_insertion(f)];
+    let persist = if insns().any(|i| {
+        matches!(
+            i,
+            Insn::LoadPersist { .. } | Insn::StorePersist { .. } | Insn::ArraySave { .. }
+        )
+    }) {
+        program.persistent.len() as u32
+    } else {
+        0
+    };
+    if persist > 0 && owner != Owner::Kernel {
+        return Err(PtxError::Unsupported {
+            what: format!(
+                "persistent registers in device function `{}` (they live for the kernel, not \
+                 across a call)",
+                f.name
+            ),
+        });
+    }
+    let mut ins = vec![match owner {
+        Owner::Kernel => param_insertion(f),
+        Owner::Clone { .. } => clone_param_insertion(f),
+    }];
     let (offset, text) = before_stmt(src, entry_offset, prologue(ir_regs, persist));
     ins.push(Insertion {
         offset,
@@ -181,7 +233,10 @@ pub(crate) fn plan_kernel(
         text,
         origin: Origin::Inserted { snippet: 0 },
     });
-    let id = kernel_id(&f.name);
+    let id = kernel_id(match owner {
+        Owner::Kernel => &f.name,
+        Owner::Clone { kernel } => kernel,
+    });
     let files = crate::site::file_table(src);
     let (locs, pcs) = positions(body, &files);
     let is_reg = |_: &str| false;
@@ -190,14 +245,28 @@ pub(crate) fn plan_kernel(
         let probe = &program.probes[site.probe];
         let after = probe.attach.position == Position::After;
         let stmt = site.stmt.and_then(|i| body.stmts.get(i));
-        let instr = stmt.and_then(|s| match &s.kind {
+        let stmt_instr = stmt.and_then(|s| match &s.kind {
             StmtKind::Instr(i) => Some(i),
             _ => None,
         });
+        // A loop site has no instruction of its own: its statement only anchors it.
+        let loop_site = match site.place {
+            Place::Loop(l) => Some(l),
+            Place::Instr => None,
+        };
+        let instr = stmt_instr.filter(|_| loop_site.is_none());
+        let guard = match loop_site {
+            None => instr.and_then(|i| i.guard.as_ref()),
+            Some(l) if l.guarded => stmt_instr.and_then(|i| i.guard.as_ref()),
+            Some(_) => None,
+        };
         let mem = instr.and_then(mem_site);
         let value: Option<ValueSrc> = instr
             .zip(mem)
             .map(|(i, (_, op))| value_src(i, op, after, &reg_bits));
+        let bytes: Option<ValueSrc> = instr
+            .filter(|_| mem.is_some())
+            .and_then(|i| bytes_src(i, &reg_bits));
         if let (true, Some(i)) = (after, instr) {
             after_allowed(
                 i,
@@ -221,10 +290,11 @@ pub(crate) fn plan_kernel(
             line: instr.map(|_| loc.as_ref().map_or(0, |l| l.line)),
         };
         let info = SiteInfo {
-            guard: instr.and_then(|i| i.guard.as_ref()),
+            guard,
             instr: instr.is_some() && probe.attach.point.has_instruction(),
             mem: mem.is_some(),
             bytes: instr.filter(|_| mem.is_some()).and_then(site_bytes),
+            bytes_src: bytes.as_ref(),
             addr: instr.filter(|_| mem.is_some()).and_then(site_address),
             value: value.as_ref(),
             opcode: instr.map(|i| kernel_id(&i.opcode)),
@@ -237,12 +307,15 @@ pub(crate) fn plan_kernel(
             line: stmt.map_or(f.line, |s| s.line),
             layout,
             program,
+            warp: crate::combine::WarpCaps::of_module(src),
         };
         let text = lower_probe(probe, site.probe, &ctx, &info)?;
-        let (offset, text) = match stmt {
-            Some(s) if after => after_stmt(src, s.span.end, text),
-            Some(s) => before_stmt(src, s.span.start, text),
-            None => before_stmt(src, entry_offset, text),
+        let (offset, text) = match (stmt, loop_site.map(|l| l.anchor)) {
+            (Some(s), Some(Anchor::After(_))) => after_stmt(src, s.span.end, text),
+            (Some(s), Some(Anchor::Before(_))) => before_stmt(src, s.span.start, text),
+            (Some(s), None) if after => after_stmt(src, s.span.end, text),
+            (Some(s), None) => before_stmt(src, s.span.start, text),
+            (None, _) => before_stmt(src, entry_offset, text),
         };
         ins.push(Insertion {
             offset,
@@ -317,18 +390,37 @@ fn splice_function_text(
         })
         .collect();
     let (text, ranges) = apply(module.function_text(f), &local);
-    let spliced = parse_at(&text, line_base)?;
+    // The original's model is built beside the spliced text's parse and model.
+    let (original, spliced) = std::thread::scope(|s| {
+        let original = s.spawn(|| PtxKernelModel::build(module.source(), f, &|_| Origin::Kernel));
+        let spliced = spliced_model(&text, &ranges, &f.name, line_base);
+        let original = original
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (original, spliced)
+    });
+    Ok((original, spliced?, text))
+}
+
+/// Parses the spliced text of function `name` back and builds its model.
+fn spliced_model(
+    text: &str,
+    ranges: &[(Range<usize>, Origin)],
+    name: &str,
+    line_base: u32,
+) -> Result<PtxKernelModel, PtxError> {
+    let spliced = parse_at(text, line_base)?;
     let g = spliced
         .functions()
         .first()
-        .filter(|g| g.name == f.name)
+        .filter(|g| g.name == name)
         .ok_or_else(|| PtxError::Syntax {
             line: line_base,
-            message: format!("spliced kernel `{}` does not parse back", f.name),
+            message: format!("spliced kernel `{name}` does not parse back"),
         })?;
-    let original = PtxKernelModel::build(module.source(), f, &|_| Origin::Kernel);
-    let spliced = PtxKernelModel::build(spliced.source(), g, &|o| origin_at(&ranges, o));
-    Ok((original, spliced, text))
+    Ok(PtxKernelModel::build(spliced.source(), g, &|o| {
+        origin_at(ranges, o)
+    }))
 }
 
 /// Where each insertion of `ins` starts in the text [`apply`] makes of them (insertions

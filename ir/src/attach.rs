@@ -105,11 +105,13 @@ impl AttachPoint {
 /// The three places of a natural loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum LoopEdge {
-    /// At the top of the header block, every iteration (and the entry).
+    /// At the top of the header block: every entry into the loop and every iteration.
     Header,
-    /// Before each back edge's branch.
+    /// Each time a back edge is taken (before the latch's branch to the header, or at
+    /// the end of a latch that falls through into it).
     Backedge,
-    /// At the first instruction of each exit block.
+    /// Each time an edge leaving the loop is taken, before control leaves it (once per
+    /// loop the edge leaves). Leaving the kernel (`ret`/`exit`) is not a loop exit.
     Exit,
 }
 

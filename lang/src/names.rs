@@ -195,19 +195,19 @@ static ATTACH_POINTS: [Entry; 15] = [
     ),
     entry(
         "loop:header",
-        "at the top of each natural loop's header, every iteration",
+        "at the top of each natural loop's header: every entry and every iteration",
         "device",
         Sem::Fixed(FixedPoint::Loop(LoopEdge::Header)),
     ),
     entry(
         "loop:backedge",
-        "before each loop back edge",
+        "each time a loop back edge is taken (before the latch's branch)",
         "device",
         Sem::Fixed(FixedPoint::Loop(LoopEdge::Backedge)),
     ),
     entry(
         "loop:exit",
-        "at the first instruction of each loop exit",
+        "each time a loop exit edge is taken, before leaving the loop (ret/exit: kernel:exit)",
         "device",
         Sem::Fixed(FixedPoint::Loop(LoopEdge::Exit)),
     ),

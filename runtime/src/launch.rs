@@ -210,6 +210,10 @@ static LAUNCHES: AtomicU64 = AtomicU64::new(0);
 /// Whether each (instrumented function, shape) passed `prove_launch`.
 static PROVED: Mutex<Option<HashMap<(usize, LaunchShape), bool>>> = Mutex::new(None);
 
+/// The (offset, value) words to write before a launch, the buffer's size, the launch's
+/// dimensions.
+type Header = (Vec<(u64, u64)>, u64, LaunchDims);
+
 /// What the runtime writes into a zeroed buffer before a launch of `shape` of the
 /// instrumented function `func`: (offset, value) words — each array's records offset, the
 /// `launch` word when a probe reads it — the buffer's size and the launch's dimensions.
@@ -220,7 +224,7 @@ fn header(
     func: usize,
     layout: &MapLayout,
     shape: LaunchShape,
-) -> Result<(Vec<(u64, u64)>, u64, LaunchDims), Reason> {
+) -> Result<Header, Reason> {
     let dims = LaunchDims {
         blocks: shape.grid.iter().map(|&g| u64::from(g)).product(),
         threads_per_block: shape.block.iter().fold(1u32, |a, &b| a.saturating_mul(b)),

@@ -22,8 +22,15 @@ nvcc -arch=sm_90a -ptx -lineinfo "$root/tests/workloads/nvcc_app.cu" -o "$out/nv
 # exits; for sm_90a and, as a second real sm_80 module, for sm_80.
 nvcc -arch=sm_90a -ptx -lineinfo "$here/src/nvcc_kernels.cu" -o "$out/nvcc_kernels_sm90a.ptx"
 nvcc -arch=sm_80 -ptx -lineinfo "$here/src/nvcc_kernels.cu" -o "$out/nvcc_kernels_sm80.ptx"
+# nvcc 13.0: device functions — recursion, prototypes, two kernels calling one function,
+# an indirect call through a function-pointer table.
+nvcc -arch=sm_90a -ptx -lineinfo "$here/src/nvcc_calls.cu" -o "$out/nvcc_calls.ptx"
 # nvcc 13.0: wgmma through inline PTX (sm_90a only).
 nvcc -arch=sm_90a -ptx -lineinfo "$here/src/nvcc_wgmma.cu" -o "$out/nvcc_wgmma.ptx"
+# nvcc 13.0: bulk copies (cp.async.bulk global<->shared, shared->cluster, cp.reduce.async.bulk,
+# prefetch) and TMA tensor copies through cuda::memcpy_async, cuda::ptx and inline PTX
+# (sm_90a only).
+nvcc -arch=sm_90a -ptx -lineinfo "$here/src/nvcc_bulk.cu" -o "$out/nvcc_bulk.ptx"
 
 # Numba and CuPy: a generation-time virtualenv, pinned (each install is idempotent).
 venv="$root/.tools/corpus-venv"

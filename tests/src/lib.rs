@@ -34,13 +34,15 @@ pub fn corpus_file(name: &str) -> String {
     std::fs::read_to_string(corpus_dir().join(name)).expect("corpus file exists")
 }
 
-/// Corpus files whose kernels use sm_90 features (`wgmma`, `setmaxnreg`, …): assembled for
+/// Corpus files whose kernels use sm_90 features (`wgmma`, bulk and TMA copies, …): assembled for
 /// `sm_90a` only. Every other file is assembled for `sm_80` too.
 pub const SM90_ONLY: &[&str] = &[
+    "nvcc_bulk.ptx",
     "nvcc_wgmma.ptx",
     "triton_flash_attn_fwd.ptx",
     "triton_matmul.ptx",
     "triton_matmul_pipelined.ptx",
+    "triton_matmul_tma.ptx",
 ];
 
 /// The architectures a corpus file is assembled for: `sm_90a`, and `sm_80` unless the file

@@ -3,7 +3,8 @@
 
 use warptrace_ir::{
     Aggregation, AttachPoint, AttachSpec, BinOp, Insn, KeyType, MapDecl, MapId, MapKind, MemOp,
-    MemSpace, Operand, Probe, Program, Reg, SiteValue, Special, ValueKind, Width,
+    MemSpace, Operand, Per, PersistDecl, PersistId, Probe, Program, Reg, SiteValue, Special,
+    ValueKind, Width,
 };
 use warptrace_verifier::{verify_program, VerifiedProgram};
 
@@ -160,8 +161,10 @@ pub fn every_op() -> Program {
             n += 1;
         }
     }
-    // The special values the PTX back end lowers so far (the others are `Unsupported`).
+    // Hardware, per-kernel and map-buffer specials (the computed ones have their own
+    // tests).
     let lowered = [
+        Special::Launch,
         Special::TidX,
         Special::TidY,
         Special::TidZ,
@@ -202,6 +205,11 @@ pub fn every_op() -> Program {
         keys: vec![],
         agg: Aggregation::Sum(Operand::Reg(r(1))),
     });
+    insns.push(Insn::ArraySave {
+        map: MapId(3),
+        cursor: PersistId(0),
+        fields: vec![Operand::Reg(r(0)), Operand::Imm(-3)],
+    });
     insns.push(Insn::Exit);
     let map = |name: &str, keys: usize, capacity, value| MapDecl {
         name: name.into(),
@@ -215,7 +223,19 @@ pub fn every_op() -> Program {
             map("tuple", 3, 64, sum.clone()),
             map("zero", 1, 16, ValueKind::Count),
             map("scalar", 0, 1, sum),
+            MapDecl {
+                name: "saved".into(),
+                kind: MapKind::Array {
+                    per: Per::Thread,
+                    slots: 3,
+                },
+                keys: vec![],
+                value: ValueKind::Record(vec![KeyType::Int { signed: false }; 2]),
+            },
         ],
+        persistent: vec![PersistDecl {
+            name: "saved_slot".into(),
+        }],
         probes: vec![probe(
             AttachPoint::Mem {
                 space: MemSpace::Any,

@@ -175,16 +175,20 @@ fn snapshot_vector_add_skeleton() {
 
 #[test]
 fn unsupported_operations_leave_the_kernel_unmodified() {
-    use warptrace_ir::{Insn, Reg, Special};
+    use warptrace_ir::{Isa, Position};
     let ptx = corpus_file("triton_vector_add.ptx");
-    let mut program = programs::skeleton_with(AttachPoint::KernelEntry, MemOp::Load);
-    program.probes[0].insns[0] = Insn::ReadSpecial {
-        dst: Reg(0),
-        special: Special::Launch,
+    // `after` a `ret`: nothing runs after it.
+    let ret = AttachPoint::Opcode {
+        isa: Isa::Ptx,
+        glob: "ret".into(),
     };
+    let mut program = programs::skeleton_with(ret, MemOp::Load);
+    program.probes[0].attach.position = Position::After;
     let out = instrument(&ptx, &programs::verified(&program)).expect("fails open");
     match &out.kernels[0].status {
-        KernelStatus::Unsupported { what } => assert!(what.starts_with("sreg launch"), "{what}"),
+        KernelStatus::Unsupported { what } => {
+            assert!(what.contains("does not fall through"), "{what}")
+        }
         other => panic!("{other:?}"),
     }
     assert_eq!(out.ptx, ptx);

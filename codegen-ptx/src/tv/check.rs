@@ -1,12 +1,14 @@
 //! Checking one obligation: execute the emitted PTX symbolically, build the IR side, and
 //! ask z3 for a counterexample to their equality. Pure bodies and the warp leader here,
-//! memory operations in `effects`.
+//! memory operations in `effects`, snippets that read the map buffer in `reads`.
 
+use super::combined;
 use super::effects;
 use super::ir;
 use super::obligations::{Obligation, Site, What, LEADER, SITE_GUARD};
 use super::prove::{prove, Goal};
 use super::ptx::{self, Exec, Val};
+use super::reads;
 use super::TvOutcome;
 use crate::parse::AddrBase;
 use crate::site::ValueSrc;
@@ -15,7 +17,11 @@ use z3::ast::{Ast, Bool, BV};
 
 /// Checks `ob` against `text`, the PTX claimed to implement it.
 pub(crate) fn check(ob: &Obligation, text: &str) -> TvOutcome {
-    let exec = match ptx::run(text) {
+    let run = match ob.what {
+        What::WarpHash { .. } => ptx::run_warp,
+        _ => ptx::run,
+    };
+    let exec = match run(text) {
         Ok(e) => e,
         Err(e) => {
             return TvOutcome::Invalid {
@@ -33,11 +39,26 @@ pub(crate) fn check(ob: &Obligation, text: &str) -> TvOutcome {
             value,
         } => effects::hash(keys, *capacity, *agg, value, &exec),
         What::Leader => leader(&exec),
+        What::WarpHash {
+            keys,
+            capacity,
+            agg,
+            value,
+            plan,
+        } => combined::hash(keys, *capacity, *agg, value, *plan, &exec),
         What::Ring {
             fields,
             capacity,
             overflow,
         } => effects::ring(fields, *capacity, *overflow, &exec),
+        What::Launch { maps, dst, guarded } => reads::launch(maps, *dst, *guarded, &exec),
+        What::Array {
+            per,
+            slots,
+            fields,
+            writer,
+            exact,
+        } => reads::array(*per, *slots, fields, *writer, *exact, &exec),
     }
 }
 

@@ -6,7 +6,7 @@
 use super::check::{inputs, operand, refuted};
 use super::ir::{self, WordKind};
 use super::obligations::{hash_layout, ring_layout, VALUE_OFFSET};
-use super::prove::{prove, Goal};
+use super::prove::{prove_in, Goal, Mode};
 use super::ptx::{self, Exec, Val};
 use super::TvOutcome;
 use warptrace_ir::{Aggregation, Operand, Overflow, ValueKind, HASH_MAX_PROBES};
@@ -36,7 +36,7 @@ fn agg_operand(agg: Aggregation) -> Option<Operand> {
 }
 
 /// An address that depends on which of disjoint cases holds (`None`: always).
-type Cases = Vec<(Option<Bool>, BV)>;
+pub(super) type Cases = Vec<(Option<Bool>, BV)>;
 
 fn shift(cases: &Cases, by: &BV) -> Cases {
     cases
@@ -45,8 +45,44 @@ fn shift(cases: &Cases, by: &BV) -> Cases {
         .collect()
 }
 
+/// What a claim may use besides the snippet and the IR's operations.
+pub(super) struct Context {
+    /// Assumptions: hardware limits, the warp model's facts.
+    pub pre: Vec<Bool>,
+    /// Cut points `(label, snippet's term, IR's term)`: each pair is one goal, and in every
+    /// other goal both terms are replaced by one fresh constant (sound given that goal).
+    pub cuts: Vec<(String, BV, BV)>,
+    /// Definitions `(constant, term)` substituted into every goal (before `split`), last
+    /// first: a definition may name earlier constants.
+    pub defs: Vec<(BV, BV)>,
+    /// A case split `(c, equalities)`: each goal `g` becomes `(c → g[equalities]) ∧ (¬c →
+    /// g)`, where `c` implies every `a == b` of `equalities` (so `g` and `g[a := b]` agree
+    /// under `c`).
+    pub split: Option<(Bool, Vec<(BV, BV)>)>,
+    /// How the claim is put to z3.
+    pub mode: Mode,
+    /// A special case of the inputs (`(input, value)`): each goal is first checked there
+    /// too, as `pre → goal` at those inputs. An instance of the claim, so it changes
+    /// nothing proved, but a goal that fails there fails fast (the warp model: one lane
+    /// alone).
+    pub special: Vec<(BV, BV)>,
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Context {
+            pre: Vec::new(),
+            cuts: Vec::new(),
+            defs: Vec::new(),
+            split: None,
+            mode: Mode::Shared,
+            special: Vec::new(),
+        }
+    }
+}
+
 /// A memory operation the IR semantics calls for.
-struct SpecEffect {
+pub(super) struct SpecEffect {
     guard: Bool,
     op: &'static str,
     addr: Cases,
@@ -65,20 +101,28 @@ fn combine_spec(
 ) -> Option<Vec<SpecEffect>> {
     let x = agg_operand(agg).map(|o| operand(&o));
     let ops = ir::word_ops(agg, x.as_ref(), value)?;
-    Some(
-        ops.into_iter()
-            .map(|(word, kind, v)| SpecEffect {
-                guard: guard.clone(),
-                op: word_op(kind),
-                addr: shift(
-                    slot,
-                    &BV::from_u64(value_offset, 64).bvadd(word.bvmul(BV::from_u64(8, 64))),
-                ),
-                vals: vec![v],
-                at_slot: true,
-            })
-            .collect(),
-    )
+    Some(words_spec(ops, slot, value_offset, guard))
+}
+
+/// Value-word operations `(word index, kind, operand)` on the slot at `slot`.
+pub(super) fn words_spec(
+    ops: Vec<(BV, WordKind, BV)>,
+    slot: &Cases,
+    value_offset: u64,
+    guard: &Bool,
+) -> Vec<SpecEffect> {
+    ops.into_iter()
+        .map(|(word, kind, v)| SpecEffect {
+            guard: guard.clone(),
+            op: word_op(kind),
+            addr: shift(
+                slot,
+                &BV::from_u64(value_offset, 64).bvadd(word.bvmul(BV::from_u64(8, 64))),
+            ),
+            vals: vec![v],
+            at_slot: true,
+        })
+        .collect()
 }
 
 /// Compares the snippet's memory operations with `spec`, in order: same operations,
@@ -95,7 +139,17 @@ fn effects(
     spec: Vec<SpecEffect>,
     slots: &[(BV, BV)],
     everywhere: &[(BV, BV)],
+    ctx: &Context,
 ) -> TvOutcome {
+    let mut everywhere = everywhere.to_vec();
+    let mut lemmas = Vec::new();
+    for (i, (label, ptx_term, ir_term)) in ctx.cuts.iter().enumerate() {
+        lemmas.push(Goal::eq(label.clone(), ptx_term, ir_term, None));
+        let c = BV::new_const(format!("cut#{i}"), ptx_term.get_size());
+        everywhere.push((ptx_term.clone(), c.clone()));
+        everywhere.push((ir_term.clone(), c));
+    }
+    let everywhere = &everywhere[..];
     let spec: Vec<SpecEffect> = spec
         .into_iter()
         .filter(|e| e.guard.simplify().as_bool() != Some(false))
@@ -175,9 +229,31 @@ fn effects(
                 goal.holds = substitute(&goal.holds, slots);
             }
             goal.holds = substitute(&goal.holds, everywhere);
+            for (r, def) in ctx.defs.iter().rev() {
+                goal.holds = goal.holds.substitute(&[(r, def)]);
+            }
+            if let Some((c, equal)) = &ctx.split {
+                let then = substitute(&goal.holds, equal);
+                goal.holds = Bool::and(&[&c.implies(then), &c.not().implies(&goal.holds)]);
+            }
         }
     }
-    prove(&[], &goals, &inputs(exec))
+    if !ctx.special.is_empty() {
+        // `pre → goal` at the special inputs: an instance of the claim.
+        let p: Vec<(&BV, &BV)> = ctx.special.iter().map(|(a, b)| (a, b)).collect();
+        let pre = Bool::and(&ctx.pre.iter().collect::<Vec<_>>()).substitute(&p);
+        let cases: Vec<Goal> = goals
+            .iter()
+            .map(|g| Goal {
+                label: format!("{} (special case)", g.label),
+                holds: pre.implies(g.holds.substitute(&p)).simplify(),
+                sides: g.sides.clone(),
+            })
+            .collect();
+        goals.splice(0..0, cases);
+    }
+    goals.extend(lemmas);
+    prove_in(&ctx.pre, &goals, &inputs(exec), ctx.mode)
 }
 
 pub(super) fn combine(agg: Aggregation, value: &ValueKind, exec: &Exec) -> TvOutcome {
@@ -187,7 +263,7 @@ pub(super) fn combine(agg: Aggregation, value: &ValueKind, exec: &Exec) -> TvOut
             reason: "the aggregation does not fit the value".into(),
         };
     };
-    effects(exec, spec, &[], &[])
+    effects(exec, spec, &[], &[], &Context::default())
 }
 
 pub(super) fn hash(
@@ -196,6 +272,32 @@ pub(super) fn hash(
     agg: Aggregation,
     value: &ValueKind,
     exec: &Exec,
+) -> TvOutcome {
+    let one = BV::from_u64(1, 64);
+    let words = |slot: &Cases, offset, guard: &Bool| combine_spec(agg, value, slot, offset, guard);
+    let always = Bool::from_bool(true);
+    hash_update(
+        keys,
+        capacity,
+        value,
+        (&always, &one),
+        words,
+        exec,
+        &Context::default(),
+    )
+}
+
+/// The IR's hash update of `keys` on a map of `capacity` slots whose value is `value`,
+/// done when `enabled`, counting `drops` on a drop, with the value-word operations
+/// `words(slot, value offset, when)`, against the snippet's operations, in `ctx`.
+pub(super) fn hash_update(
+    keys: &[Operand],
+    capacity: u32,
+    value: &ValueKind,
+    (enabled, drops): (&Bool, &BV),
+    words: impl FnOnce(&Cases, u64, &Bool) -> Option<Vec<SpecEffect>>,
+    exec: &Exec,
+    ctx: &Context,
 ) -> TvOutcome {
     let layout = hash_layout(keys.len(), capacity, value);
     let Some(region) = layout.regions.first() else {
@@ -211,9 +313,9 @@ pub(super) fn hash(
         base.bvadd(k(region.slots_offset))
             .bvadd(i.bvmul(k(region.slot_bytes())))
     };
-    let zero = tag.eq(k(0));
+    let zero = Bool::and(&[enabled, &tag.eq(k(0))]);
     let mut spec = Vec::new();
-    let mut live = zero.not();
+    let mut live = Bool::and(&[enabled, &tag.eq(k(0)).not()]);
     let mut hits: Vec<(Bool, Bool, BV)> = Vec::new();
     for j in 0..HASH_MAX_PROBES {
         let probe = if j == 0 {
@@ -240,7 +342,7 @@ pub(super) fn hash(
         guard: live,
         op: "red.global.add.u64",
         addr: vec![(None, base.bvadd(k(region.drops_offset)))],
-        vals: vec![k(1)],
+        vals: vec![drops.clone()],
         at_slot: false,
     });
     let zero_slot = slot_addr(&k(u64::from(capacity)));
@@ -289,7 +391,7 @@ pub(super) fn hash(
     let mut added: Vec<&Bool> = vec![&claimed];
     added.extend(hits.iter().map(|h| &h.1));
     let added = Bool::or(&added);
-    let Some(words) = combine_spec(agg, value, &slot, region.value_offset_in_slot(), &added) else {
+    let Some(words) = words(&slot, region.value_offset_in_slot(), &added) else {
         return TvOutcome::Unknown {
             reason: "the aggregation does not fit the value".into(),
         };
@@ -300,7 +402,7 @@ pub(super) fn hash(
     } else {
         Vec::new()
     };
-    effects(exec, spec, &slots, &everywhere)
+    effects(exec, spec, &slots, &everywhere, ctx)
 }
 
 pub(super) fn ring(
@@ -345,7 +447,7 @@ pub(super) fn ring(
             vec![k(1)],
             false,
         ));
-        return effects(exec, spec, &[], &[]);
+        return effects(exec, spec, &[], &[], &Context::default());
     }
     let full = n.bvuge(k(cap));
     spec.push(effect(
@@ -386,5 +488,5 @@ pub(super) fn ring(
         vec![n.bvadd(k(1))],
         false,
     ));
-    effects(exec, spec, &[], &[])
+    effects(exec, spec, &[], &[], &Context::default())
 }

@@ -11,11 +11,13 @@
 //! what is modelled and assumed.
 
 mod check;
+mod combined;
 mod effects;
 mod ir;
 mod obligations;
 mod prove;
 mod ptx;
+mod reads;
 #[cfg(test)]
 mod tests;
 
@@ -95,37 +97,51 @@ fn run_one(ob: &obligations::Obligation) -> TvResult {
 }
 
 /// Runs every obligation (in parallel, one z3 context per worker thread) and returns
-/// the results in a stable order.
+/// the results in a stable order. Worker `w` takes obligations `w`, `w + workers`, …, so
+/// that a family of slow ones is shared out.
 pub fn translation_validation() -> Vec<TvResult> {
     let all = obligations::all();
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8)
         .min(all.len().max(1));
-    let chunk = all.len().div_ceil(workers).max(1);
+    let mut results: Vec<Option<TvResult>> = vec![None; all.len()];
     std::thread::scope(|s| {
-        let handles: Vec<_> = all
-            .chunks(chunk)
-            .map(|part| s.spawn(move || part.iter().map(run_one).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .zip(all.chunks(chunk))
-            .flat_map(|(h, part)| {
-                h.join().unwrap_or_else(|_| {
-                    part.iter()
-                        .map(|ob| TvResult {
-                            name: ob.name.clone(),
-                            outcome: TvOutcome::Unknown {
-                                reason: "the worker thread panicked".into(),
-                            },
-                            micros: 0,
-                        })
-                        .collect()
+        let all = &all;
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                s.spawn(move || {
+                    all.iter()
+                        .enumerate()
+                        .skip(w)
+                        .step_by(workers)
+                        .map(|(i, ob)| (i, run_one(ob)))
+                        .collect::<Vec<_>>()
                 })
             })
-            .collect()
-    })
+            .collect();
+        for h in handles {
+            // A worker that panicked leaves its obligations unanswered (below).
+            if let Ok(done) = h.join() {
+                for (i, r) in done {
+                    results[i] = Some(r);
+                }
+            }
+        }
+    });
+    results
+        .into_iter()
+        .zip(&all)
+        .map(|(r, ob)| {
+            r.unwrap_or_else(|| TvResult {
+                name: ob.name.clone(),
+                outcome: TvOutcome::Unknown {
+                    reason: "the worker thread panicked".into(),
+                },
+                micros: 0,
+            })
+        })
+        .collect()
 }
 
 /// The names of every obligation [`translation_validation`] checks, in its order.

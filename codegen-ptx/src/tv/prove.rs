@@ -21,6 +21,7 @@ use z3::ast::{Ast, Bool, Dynamic, BV};
 use z3::{DeclKind, SatResult, Solver};
 
 /// One conjunct of a claim: a label, the formula, and terms to show in a counterexample.
+#[derive(Clone)]
 pub(crate) struct Goal {
     pub label: String,
     pub holds: Bool,
@@ -163,8 +164,33 @@ fn solver() -> Solver {
 }
 
 /// Asks z3 for inputs satisfying `pre` where some goal fails; `inputs` are shown in a
-/// counterexample.
+/// counterexample. The goals are first checked as one query, then, if z3 gives up on it,
+/// one by one.
 pub(crate) fn prove(pre: &[Bool], goals: &[Goal], inputs: &[(String, Val)]) -> TvOutcome {
+    prove_in(pre, goals, inputs, Mode::Shared)
+}
+
+/// How a claim is put to z3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// The claim with divisions abstracted on the thread's incremental solver first (small
+    /// claims: it saves setting one up), then exactly, then goal by goal.
+    Shared,
+    /// Fresh solvers only: large claims would leave the shared solver slow for every later
+    /// query of the thread.
+    Fresh,
+    /// Goal by goal from the start, each on fresh solvers (claims whose conjunction is too
+    /// large for one query: the warp model's collectives).
+    Each,
+}
+
+/// [`prove`] in `mode`.
+pub(crate) fn prove_in(
+    pre: &[Bool],
+    goals: &[Goal],
+    inputs: &[(String, Val)],
+    mode: Mode,
+) -> TvOutcome {
     let narrowing = ir::hw_narrowing();
     let pairs: Vec<(&BV, &BV)> = narrowing.iter().map(|(a, b)| (a, b)).collect();
     let pre: Vec<Bool> = pre.iter().map(|p| p.substitute(&pairs)).collect();
@@ -185,23 +211,109 @@ pub(crate) fn prove(pre: &[Bool], goals: &[Goal], inputs: &[(String, Val)]) -> T
     if claim.simplify().as_bool() == Some(true) {
         return TvOutcome::Proved;
     }
-    if let Some((abs_pre, abs_claim, facts)) = abstract_divisions(&pre, &claim) {
-        let proved = QUICK.with(|s| {
-            s.push();
-            for p in abs_pre.iter().chain(&facts) {
-                s.assert(p);
+    let outcome = match mode {
+        Mode::Each => TvOutcome::Unknown {
+            reason: "goal by goal".into(),
+        },
+        Mode::Shared => {
+            if let Some((abs_pre, abs_claim, facts)) = abstract_divisions(&pre, &claim) {
+                let proved = QUICK.with(|s| {
+                    s.push();
+                    for p in abs_pre.iter().chain(&facts) {
+                        s.assert(p);
+                    }
+                    s.assert(abs_claim.not());
+                    let r = s.check();
+                    s.pop(1);
+                    r == SatResult::Unsat
+                });
+                if proved {
+                    return TvOutcome::Proved;
+                }
             }
-            s.assert(abs_claim.not());
-            let r = s.check();
-            s.pop(1);
-            r == SatResult::Unsat
-        });
-        if proved {
-            return TvOutcome::Proved;
+            check(&pre, &claim, &goals, inputs, &pairs)
+        }
+        Mode::Fresh => {
+            if abstracted_holds(&pre, &claim) {
+                return TvOutcome::Proved;
+            }
+            check(&pre, &claim, &goals, inputs, &pairs)
+        }
+    };
+    if !matches!(outcome, TvOutcome::Unknown { .. }) || goals.len() < 2 {
+        return outcome;
+    }
+    // In parts (the claim holds if and only if each part does): with `Each`, the goals
+    // about one lane together and each goal naming other lanes' values alone; after a
+    // conjunction z3 gave up on, every goal alone.
+    let (lane, warp): (Vec<&Goal>, Vec<&Goal>) = match mode {
+        Mode::Each => goals.iter().partition(|g| !names_lanes(&g.holds)),
+        _ => (Vec::new(), goals.iter().collect()),
+    };
+    let lane: Vec<Goal> = lane.into_iter().cloned().collect();
+    let mut parts: Vec<&[Goal]> = Vec::new();
+    if !lane.is_empty() {
+        parts.push(&lane);
+    }
+    parts.extend(warp.into_iter().map(std::slice::from_ref));
+    for part in parts {
+        let all: Vec<&Bool> = part.iter().map(|g| &g.holds).collect();
+        let claim = Bool::and(&all);
+        if abstracted_holds(&pre, &claim) {
+            continue;
+        }
+        let outcome = check(&pre, &claim, part, inputs, &pairs);
+        if !outcome.is_proved() {
+            return outcome;
         }
     }
+    TvOutcome::Proved
+}
+
+/// Whether `claim` holds with its divisions abstracted (fresh solver); false if it has no
+/// division or that finds a (possibly spurious) counterexample.
+fn abstracted_holds(pre: &[Bool], claim: &Bool) -> bool {
+    let Some((abs_pre, abs_claim, facts)) = abstract_divisions(pre, claim) else {
+        return false;
+    };
     let s = solver();
-    for p in &pre {
+    for p in abs_pre.iter().chain(&facts) {
+        s.assert(p);
+    }
+    s.assert(abs_claim.not());
+    s.check() == SatResult::Unsat
+}
+
+/// Whether `claim` names another lane's value (a constant `NAME@lane` of the warp
+/// model).
+fn names_lanes(claim: &Bool) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![Dynamic::from(claim.clone())];
+    while let Some(t) = stack.pop() {
+        if !t.is_app() || !seen.insert(t.get_z3_ast()) {
+            continue;
+        }
+        if t.num_children() == 0 {
+            if t.kind() == z3::AstKind::App && t.decl().name().contains('@') {
+                return true;
+            }
+        } else {
+            stack.extend(t.children());
+        }
+    }
+    false
+}
+
+/// One query: inputs satisfying `pre` where `claim` fails.
+fn check(
+    pre: &[Bool],
+    claim: &Bool,
+    goals: &[Goal],
+    inputs: &[(String, Val)],
+    pairs: &[(&BV, &BV)],
+) -> TvOutcome {
+    let s = solver();
+    for p in pre {
         s.assert(p);
     }
     s.assert(claim.not());
@@ -215,7 +327,7 @@ pub(crate) fn prove(pre: &[Bool], goals: &[Goal], inputs: &[(String, Val)]) -> T
                 reason: "sat without a model".into(),
             },
             Some(model) => TvOutcome::Refuted {
-                counterexample: counterexample(&model, &goals, inputs, &pairs),
+                counterexample: counterexample(&model, goals, inputs, pairs),
             },
         },
     }

@@ -4,6 +4,7 @@
 use super::obligations::{self, Obligation, LHIST_PARAMS};
 use super::{check, ir, ptx, validate_insn, validate_probe, TvError, TvOutcome};
 use warptrace_ir::interp::{alu, extend, Grid, Interpreter, SimKernel};
+use warptrace_ir::{array_record_offset, array_rows, LaunchDims, Per, RecordOrigin};
 use warptrace_ir::{
     hist_bucket, lhist_bucket, max_encode, min_encode, mix64, Aggregation, BinOp, ExtFrom, Insn,
     MapId, MapLayout, Operand, Program, Reg, Special, Update, ValueKind, Width, WordOp,
@@ -334,6 +335,122 @@ fn special_terms_agree_with_the_interpreter() {
     }
 }
 
+/// The record places of `map.save` (block, rows, row, and the index
+/// `((block · rows + row) · slots + s) · slot_bytes`) against the interpreter: each
+/// thread (warp leader) saves its hardware registers twice, and the decoded records'
+/// origins give the interpreter's `(block, row, slot)`.
+#[test]
+fn array_terms_agree_with_the_layout_and_the_interpreter() {
+    const READ: [&str; 12] = [
+        "tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z", "ctaid.x", "ctaid.y", "ctaid.z",
+        "nctaid.x", "nctaid.y", "nctaid.z",
+    ];
+    let fields = vec!["u64"; READ.len()].join(", ");
+    let mut text = format!(
+        "map @t: array(per = thread, slots = 3) -> record({fields})\n\
+         map @w: array(per = warp, slots = 3) -> record({fields})\n\
+         persistent %c\npersistent %d\n"
+    );
+    let regs: Vec<String> = (0..READ.len()).map(|i| format!("r{i}")).collect();
+    let regs = regs.join(", ");
+    for (probe, (warp, map, cursor)) in [("", "t", "c"), ("warp ", "w", "d")].iter().enumerate() {
+        text.push_str(&format!("probe {probe}: {warp}kernel:entry\n"));
+        for (i, name) in READ.iter().enumerate() {
+            text.push_str(&format!("  {i}: r{i} = sreg {name}\n"));
+        }
+        let n = READ.len();
+        text.push_str(&format!(
+            "  {n}: map.save @{map}, %{cursor}, ({regs})\n  {}: map.save @{map}, %{cursor}, ({regs})\n  {}: exit\n",
+            n + 1,
+            n + 2
+        ));
+    }
+    let program = Program::parse(&text).expect("parses");
+    let layout = MapLayout::new(&program.maps);
+    let names = [
+        "%tid.x",
+        "%tid.y",
+        "%tid.z",
+        "%ntid.x",
+        "%ntid.y",
+        "%ntid.z",
+        "%ctaid.x",
+        "%ctaid.y",
+        "%ctaid.z",
+        "%nctaid.x",
+        "%nctaid.y",
+        "%nctaid.z",
+    ];
+    let grids = [
+        Grid {
+            grid: [3, 2, 2],
+            block: [5, 3, 2],
+            warp_size: 32,
+        },
+        Grid {
+            grid: [2, 1, 3],
+            block: [33, 2, 1],
+            warp_size: 32,
+        },
+        Grid::linear(3, 64),
+        Grid::linear(2, 65),
+    ];
+    let s = BV::new_const("s", 64);
+    for grid in grids {
+        let store = Interpreter::new(&program)
+            .run_kernel(&SimKernel::new("k", |_| vec![]), &grid)
+            .expect("runs");
+        let dims = LaunchDims {
+            blocks: grid.blocks(),
+            threads_per_block: grid.threads_per_block() as u32,
+        };
+        for (id, per) in [(0, Per::Thread), (1, Per::Warp)] {
+            let region = &layout.regions[id];
+            let place = ir::array_place(per);
+            let index = ir::array_index(&place, 3, region.slot_bytes(), &s);
+            let map = store.map(MapId(id as u32)).expect("the array");
+            let rows = grid
+                .threads_per_block()
+                .div_ceil(if per == Per::Warp { 32 } else { 1 });
+            assert_eq!(
+                map.records.len() as u64,
+                grid.blocks() * rows * 2,
+                "{per:?} {grid:?}"
+            );
+            for record in &map.records {
+                let RecordOrigin::Array {
+                    block, row, slot, ..
+                } = record.origin
+                else {
+                    panic!("not an array record");
+                };
+                let mut at: Vec<(BV, BV)> = names
+                    .iter()
+                    .zip(&record.fields)
+                    .map(|(n, &v)| (ir::hw(n), BV::from_u64(v, 32)))
+                    .collect();
+                at.push((s.clone(), k(u64::from(slot))));
+                let ctx = format!("{per:?} {grid:?} {:?}", record.origin);
+                assert_eq!(eval(&place.block, &at), Some(block), "block {ctx}");
+                assert_eq!(eval(&place.row, &at), Some(row), "row {ctx}");
+                assert_eq!(
+                    eval(&place.rows, &at),
+                    Some(array_rows(per, dims.threads_per_block)),
+                    "rows {ctx}"
+                );
+                assert_eq!(
+                    eval(&index, &at),
+                    array_record_offset(region, dims, block, row, slot),
+                    "index {ctx}"
+                );
+                for e in &place.exact {
+                    assert_eq!(eval_bool(e, &at), Some(true), "exact {ctx}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn leader_term_is_the_lowest_active_lane() {
     let leader = ir::is_leader();
@@ -554,6 +671,42 @@ fn predicates_select_and_forward_branches_merge() {
 }
 
 #[test]
+fn loads_are_effects_with_fresh_values() {
+    let text = "ld.global.u64 %rd1, [%rd2+8];\n\tadd.s64 %rd3, %rd1, 1;\n\t@%p1 ld.global.u32 %r1, [%rd2];";
+    let exec = ptx::run(text).expect("in the model");
+    let ops: Vec<&str> = exec.effects.iter().map(|e| e.op.as_str()).collect();
+    assert_eq!(ops, ["ld.global.u64", "ld.global.u32"]);
+    let at = [(BV::new_const("%rd2", 64), k(0x100))];
+    let addr = |i: usize| exec.effects[i].addr.as_ref().and_then(|a| eval(a, &at));
+    assert_eq!((addr(0), addr(1)), (Some(0x108), Some(0x100)));
+    let ld0 = BV::new_const("ld#0", 64);
+    assert!(exec.effects[0].result.as_ref() == Some(&ld0));
+    assert!(exec.effects[1].result.as_ref() == Some(&BV::new_const("ld#1", 32)));
+    assert!(
+        run(text, &[("%rd2", 0)], "%rd3").is_none(),
+        "depends on memory"
+    );
+    let rd3 = exec.reg("%rd3").and_then(|v| v.bv().cloned()).expect("rd3");
+    assert_eq!(eval(&rd3, &[(ld0, k(41))]), Some(42));
+    // Predicated: the guard is the effect's, the register keeps its value otherwise.
+    let p1 = z3::ast::Bool::new_const("%p1");
+    assert_eq!(exec.effects[1].guard.simplify().to_string(), p1.to_string());
+    assert_eq!(exec.effects[0].guard.simplify().as_bool(), Some(true));
+    assert!(run(text, &[("%r1", 5)], "%r1").is_none(), "depends on %p1");
+    let r1 = exec.reg("%r1").and_then(|v| v.bv().cloned()).expect("r1");
+    let at = [
+        (BV::new_const("ld#1", 32), BV::from_u64(7, 32)),
+        (BV::new_const("%r1", 32), BV::from_u64(5, 32)),
+    ];
+    let with = |p: bool| {
+        let p1 = (z3::ast::Bool::new_const("%p1"), z3::ast::Bool::from_bool(p));
+        r1.substitute(&[(&p1.0, &p1.1)])
+    };
+    assert_eq!(eval(&with(true), &at), Some(7));
+    assert_eq!(eval(&with(false), &at), Some(5));
+}
+
+#[test]
 fn text_outside_the_model_is_rejected() {
     let bad = [
         ("$L:\n\tbra $L;", "backward branch"),
@@ -571,7 +724,16 @@ fn text_outside_the_model_is_rejected() {
         ("add.sat.s32 %r1, %r1, 1;", "saturation"),
         ("setp.lt.b32 %p1, %r1, %r2;", "ordered comparison of bits"),
         ("mov.u32 %tid.x, 1;", "write to a special register"),
-        ("ld.global.u64 %rd1, [%rd2];", "a load"),
+        ("ld.shared.u64 %rd1, [%rd2];", "a load from shared memory"),
+        ("ld.global.v2.u64 {%rd1, %rd3}, [%rd2];", "a vector load"),
+        (
+            "ld.global.u64 %rd1, [%rd2], 1;",
+            "a load with a value operand",
+        ),
+        (
+            "ld.global.u64 %r1, [%rd2];",
+            "a 64-bit load into a 32-bit register",
+        ),
     ];
     for (text, why) in bad {
         assert!(ptx::run(text).is_err(), "{why}: `{text}` accepted");
@@ -596,6 +758,7 @@ fn each_family_is_present_and_names_are_stable() {
     let names = super::obligation_names();
     for prefix in [
         "mov.", "bin.", "ext.", "sreg.", "persist.", "site.", "control.", "agg.", "hash.", "ring.",
+        "array.",
     ] {
         assert!(names.iter().any(|n| n.starts_with(prefix)), "{prefix}");
     }
@@ -609,15 +772,17 @@ fn each_family_is_present_and_names_are_stable() {
         "agg.lhist.0.100.10.reg",
         "hash.k2.reg.cap4096",
         "ring.overwrite.cap1000.f3.mixed",
+        "sreg.launch",
+        "array.warp.leader.slots3.f3.mixed",
+        "array.thread.every.slots4294967295.f2.reg-imm",
+        "array.warp.probe.warp.slots4096.f3.mixed",
     ] {
         assert!(names.iter().any(|n| n == name), "{name}");
     }
-    // Specials: every computed one, and every one the back end lowers.
+    // Specials: the back end lowers every one.
     for sp in Special::ALL {
-        let lowered = sp != Special::Launch;
-        assert_eq!(
+        assert!(
             names.contains(&format!("sreg.{}", sp.name())),
-            lowered,
             "{}",
             sp.name()
         );
@@ -732,7 +897,215 @@ const MUTANTS: &[(&str, &str, &str)] = &[
         "add.s64 %__wt_t4, %__wt_t0, 0",
     ),
     ("ring.drop.cap1.f1.reg", "fence.acq_rel.gpu;", ""),
+    // Warp-combined updates: the count of another (here unset) mask, a leader that is
+    // not the lowest lane (none at all, every other lane), one added per group.
+    (
+        "warp.count.k1.reg.cap4096",
+        "popc.b32 %__wt_s1, %__wt_s0",
+        "popc.b32 %__wt_s1, %__wt_s2",
+    ),
+    ("warp.count.k1.reg.cap4096", "neg.s32", "not.b32"),
+    (
+        "warp.count.k0.cap4096",
+        "setp.ne.u32 %__wt_p0, %__wt_s1, %__wt_s2",
+        "setp.eq.u32 %__wt_p0, %__wt_s1, %__wt_s2",
+    ),
+    (
+        "warp.count.k0.cap4096",
+        "[%__wt_t2+8], %__wt_t8",
+        "[%__wt_t2+8], 1",
+    ),
+    // A drop counted once per group, not once per lane.
+    (
+        "warp.count.k1.imm.cap1000",
+        "[%__wt_base+0], %__wt_t8",
+        "[%__wt_base+0], 1",
+    ),
+    // A uniform sum not multiplied by the lane count.
+    (
+        "warp.sum.uniform.reg",
+        "mul.lo.u64 %__wt_t7, %__wt_t8, %__wt_r1",
+        "mov.b64 %__wt_t7, %__wt_r1",
+    ),
+    // Limbs: recombined off by a shift, a limb one bit short, masks that disagree
+    // ignored, the group's mask (count, leader) kept when they disagree.
+    (
+        "warp.sum.lanes.reg",
+        "shl.b64 %__wt_t9, %__wt_t9, 44",
+        "shl.b64 %__wt_t9, %__wt_t9, 43",
+    ),
+    (
+        "warp.sum.lanes.reg",
+        "and.b32 %__wt_s1, %__wt_s1, 4194303",
+        "and.b32 %__wt_s1, %__wt_s1, 2097151",
+    ),
+    (
+        "warp.avg.lanes.reg",
+        "xor.b32 %__wt_s3, %__wt_s0, %__wt_s2",
+        "xor.b32 %__wt_s3, %__wt_s2, %__wt_s2",
+    ),
+    (
+        "warp.stats.lanes.reg",
+        "@%__wt_p0 mov.u32 %__wt_s0, %lanemask_eq;",
+        "",
+    ),
+    // Halves: the low halves of the lanes below the maximum (compared the other way,
+    // selected the other way).
+    (
+        "warp.max.u.lanes.reg",
+        "setp.eq.u32 %__wt_p0, %__wt_s1, %__wt_s4",
+        "setp.ne.u32 %__wt_p0, %__wt_s1, %__wt_s4",
+    ),
+    (
+        "warp.min.s.lanes.reg",
+        "selp.b32 %__wt_s1, %__wt_s1, 0, %__wt_p0",
+        "selp.b32 %__wt_s1, 0, %__wt_s1, %__wt_p0",
+    ),
+    // `sreg launch`: another word, and no load at all.
+    ("sreg.launch", "[%__wt_base+288]", "[%__wt_base+280]"),
+    (
+        "sreg.launch",
+        "ld.global.u64 %__wt_r0, [%__wt_base+288];",
+        "mov.b64 %__wt_r0, 0;",
+    ),
+    ("sreg.launch.guarded-site", "@!%p9 bra $__wt_1_end;", ""),
+    // `map.save`: rows of a per-warp array off by one (not rounded up, one too many), the
+    // thread's row instead of its warp's, a per-thread row divided by 32.
+    ARRAY_ROWS_TOO_FEW,
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "add.u32 %__wt_s1, %__wt_s1, 31;",
+        "",
+    ),
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "add.u32 %__wt_s1, %__wt_s1, 31;",
+        "add.u32 %__wt_s1, %__wt_s1, 32;",
+    ),
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "shr.u32 %__wt_s0, %__wt_s0, 5;",
+        "",
+    ),
+    (
+        "array.thread.every.slots4096.f1.reg",
+        "cvt.u64.u32 %__wt_t2, %__wt_s0;",
+        "shr.u32 %__wt_s0, %__wt_s0, 5;\n\tcvt.u64.u32 %__wt_t2, %__wt_s0;",
+    ),
+    // The linear block in 32 bits (wraps for large grids), its terms swapped.
+    (
+        "array.thread.every.slots4096.f1.reg",
+        "mul.wide.u32 %__wt_t0, %__wt_s2, %__wt_s1;",
+        "mul.lo.u32 %__wt_s1, %__wt_s2, %__wt_s1;\n\tcvt.u64.u32 %__wt_t0, %__wt_s1;",
+    ),
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "mad.lo.u32 %__wt_s1, %__wt_s1, %__wt_s2, %__wt_s3;",
+        "mad.lo.u32 %__wt_s1, %__wt_s3, %__wt_s2, %__wt_s1;",
+    ),
+    // Record size, the bound, a field at the wrong word, a field or `seq` not stored.
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "mul.lo.u64 %__wt_t0, %__wt_t0, 32;",
+        "mul.lo.u64 %__wt_t0, %__wt_t0, 24;",
+    ),
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "setp.ge.u64",
+        "setp.gt.u64",
+    ),
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "[%__wt_t1+24], %__wt_r2",
+        "[%__wt_t1+16], %__wt_r2",
+    ),
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "\tst.global.u64 [%__wt_t1+16], 7;\n",
+        "",
+    ),
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "\tst.global.u64 [%__wt_t1], %__wt_t3;\n",
+        "",
+    ),
+    // `seq` written before the fields, or as `s`.
+    ARRAY_SEQ_FIRST,
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "st.global.u64 [%__wt_t1], %__wt_t3;",
+        "st.global.u64 [%__wt_t1], %__wt_t4;",
+    ),
+    // The cursor advanced on a drop too.
+    ARRAY_CURSOR_ALWAYS,
+    // The offset word ignored, or read from the `launch` word.
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "add.s64 %__wt_t1, %__wt_base, %__wt_t2;",
+        "mov.b64 %__wt_t1, %__wt_base;",
+    ),
+    (
+        "array.thread.every.slots4096.f1.reg",
+        "[%__wt_base+56]",
+        "[%__wt_base+64]",
+    ),
+    // The taken check missing or inverted (per warp).
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "\t@%__wt_p0 bra $__wt_1_a0_drop;\n\tst.global.u64 [%__wt_t1+8]",
+        "\tst.global.u64 [%__wt_t1+8]",
+    ),
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "setp.ne.u64",
+        "setp.eq.u64",
+    ),
+    // A non-writer that stores, or counts drops; another map's drop counter.
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "\t@!%__wt_p1 bra $__wt_1_a0_done;\n\tmov.u32",
+        "\tmov.u32",
+    ),
+    (
+        "array.warp.leader.slots3.f3.mixed",
+        "drop:\n\t@!%__wt_p1 bra $__wt_1_a0_done;\n",
+        "drop:\n",
+    ),
+    (
+        "array.thread.leader.slots1.f1.reg",
+        "[%__wt_base+8]",
+        "[%__wt_base+0]",
+    ),
+    // In a `warp` probe, the leader skip around the whole save: the other lanes' cursors
+    // would not advance.
+    (
+        "array.warp.probe.warp.slots4096.f3.mixed",
+        "\tsetp.ge.u64 %__wt_p0, %__wt_x3, 4096;",
+        "\t@!%__wt_p1 bra $__wt_1_a0_done;\n\tsetp.ge.u64 %__wt_p0, %__wt_x3, 4096;",
+    ),
 ];
+
+/// A per-warp array's rows rounded up with `+ 30`: one too few when the block's threads
+/// are one more than a multiple of 32.
+const ARRAY_ROWS_TOO_FEW: (&str, &str, &str) = (
+    "array.warp.every.slots1.f1.reg",
+    "add.u32 %__wt_s1, %__wt_s1, 31;",
+    "add.u32 %__wt_s1, %__wt_s1, 30;",
+);
+
+/// `seq = s + 1` stored before the fields.
+const ARRAY_SEQ_FIRST: (&str, &str, &str) = (
+    "array.warp.leader.slots3.f3.mixed",
+    "\tst.global.u64 [%__wt_t1+8], %__wt_r0;\n\tst.global.u64 [%__wt_t1+16], 7;\n\tst.global.u64 [%__wt_t1+24], %__wt_r2;\n\tadd.s64 %__wt_t3, %__wt_t4, 1;\n\tst.global.u64 [%__wt_t1], %__wt_t3;\n",
+    "\tadd.s64 %__wt_t3, %__wt_t4, 1;\n\tst.global.u64 [%__wt_t1], %__wt_t3;\n\tst.global.u64 [%__wt_t1+8], %__wt_r0;\n\tst.global.u64 [%__wt_t1+16], 7;\n\tst.global.u64 [%__wt_t1+24], %__wt_r2;\n",
+);
+
+/// The cursor advanced before the bound is checked: also on a drop.
+const ARRAY_CURSOR_ALWAYS: (&str, &str, &str) = (
+    "array.thread.leader.slots3.f2.reg-imm",
+    "\tsetp.ge.u64 %__wt_p0, %__wt_x3, 3;\n\t@%__wt_p0 bra $__wt_1_a0_drop;\n\tmov.b64 %__wt_t4, %__wt_x3;\n\tadd.s64 %__wt_x3, %__wt_x3, 1;\n",
+    "\tmov.b64 %__wt_t4, %__wt_x3;\n\tadd.s64 %__wt_x3, %__wt_x3, 1;\n\tsetp.ge.u64 %__wt_p0, %__wt_t4, 3;\n\t@%__wt_p0 bra $__wt_1_a0_drop;\n",
+);
 
 #[test]
 fn mutants_are_refuted_with_a_counterexample() {
@@ -771,12 +1144,21 @@ fn ill_typed_or_unmodelled_text_is_invalid_not_proved() {
         TvOutcome::Invalid { .. }
     ));
     let text = format!(
-        "{}\tld.global.u64 %__wt_r2, [%__wt_r0];\n",
+        "{}\tld.shared.u64 %__wt_r2, [%__wt_r0];\n",
         emitted("bin.add.w64.reg-reg")
     );
     assert!(matches!(
         check::check(&ob, &text),
         TvOutcome::Invalid { .. }
+    ));
+    // A global load is modelled: in a pure body it is a memory operation too many.
+    let text = format!(
+        "{}\tld.global.u64 %__wt_r3, [%__wt_r0];\n",
+        emitted("bin.add.w64.reg-reg")
+    );
+    assert!(matches!(
+        check::check(&ob, &text),
+        TvOutcome::Refuted { .. }
     ));
 }
 
@@ -885,4 +1267,68 @@ fn results_serialize() {
 /// `outcome` tag through `toml` (already a dependency).
 fn serde_json_like(r: &super::TvResult) -> String {
     toml::to_string(r).unwrap_or_else(|e| e.to_string())
+}
+
+// ---- the warp model ------------------------------------------------------------------
+
+#[test]
+fn redux_sums_each_lane_s_own_value() {
+    let text = emitted("warp.sum.lanes.reg");
+    let exec = super::ptx::run_warp(&text).expect("in the warp model");
+    let t7 = exec
+        .reg("%__wt_t7")
+        .and_then(|v| v.bv().cloned())
+        .expect("t7");
+    let warp = exec.warp.as_ref().expect("warp facts");
+    assert_eq!(warp.masks.len(), 3, "one mask per reduction");
+    let x = 0x1c65_72d2_58db_d2fbu64;
+    // Every lane active and the masks agreeing; lane j holds x * (j + 1), lane 0 runs.
+    let mut pairs: Vec<(BV, BV)> = warp
+        .masks
+        .iter()
+        .map(|m| (m.clone(), BV::from_u64(0xFFFF_FFFF, 32)))
+        .collect();
+    let mut want = 0u64;
+    for j in 0..32u64 {
+        let v = x.wrapping_mul(j + 1);
+        want = want.wrapping_add(v);
+        pairs.push((BV::new_const(format!("%__wt_r1@{j}"), 64), k(v)));
+    }
+    pairs.push((BV::new_const("%__wt_r1", 64), k(x)));
+    pairs.push((BV::new_const("%laneid", 32), BV::from_u64(0, 32)));
+    let p: Vec<(&BV, &BV)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+    let mut sum = t7.substitute(&p);
+    for (r, def) in warp.defs.iter().rev() {
+        sum = sum.substitute(&[(r, &def.substitute(&p))]);
+    }
+    assert_eq!(sum.simplify().as_u64(), Some(want));
+    // Masks that disagree: the lane's own value.
+    let own = exec
+        .reg("%__wt_t7")
+        .and_then(|v| v.bv().cloned())
+        .expect("t7");
+    let mut disagree = pairs.clone();
+    disagree[1].1 = BV::from_u64(0xFFFF_FFFE, 32);
+    let p: Vec<(&BV, &BV)> = disagree.iter().map(|(a, b)| (a, b)).collect();
+    let mut v = own.substitute(&p);
+    for (r, def) in warp.defs.iter().rev() {
+        v = v.substitute(&[(r, &def.substitute(&p))]);
+    }
+    assert_eq!(v.simplify().as_u64(), Some(x));
+}
+
+#[test]
+fn warp_lemmas_are_proved() {
+    let (sum, max) = super::ir::lemmas();
+    assert!(sum.is_proved(), "{sum:?}");
+    assert!(max.is_proved(), "{max:?}");
+}
+
+#[test]
+fn outside_the_warp_model_a_collective_is_invalid() {
+    let text = emitted("warp.sum.lanes.reg");
+    assert!(matches!(
+        super::ptx::run(&text),
+        Err(super::ptx::SemError::Unsupported { .. })
+    ));
 }

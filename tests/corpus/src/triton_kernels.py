@@ -1,9 +1,10 @@
 """Compiles the Triton kernels of the PTX corpus on the CPU (no GPU needed).
 
-Usage: python triton_kernels.py OUT_DIR
-Each kernel is compiled with triton.compile for GPUTarget("cuda", 90, 32) (sm_90a) and
-its PTX written to OUT_DIR/triton_<name>.ptx. The same kernels run on the GPU in
-scripts/gpu-e2e.sh (workloads/triton_workload.py imports them from here).
+Usage: python triton_kernels.py OUT_DIR [NAME...]
+Each kernel (every one, or the named ones) is compiled with triton.compile for
+GPUTarget("cuda", 90, 32) (sm_90a) and its PTX written to OUT_DIR/triton_<name>.ptx. The
+same kernels run on the GPU in scripts/gpu-e2e.sh (workloads/triton_workload.py imports
+them from here).
 """
 import sys
 import triton
@@ -133,6 +134,22 @@ def flash_attn_fwd(q_ptr, k_ptr, v_ptr, o_ptr, sm_scale, seq_len,
              acc.to(tl.float16), mask=offs_m[:, None] < seq_len)
 
 
+@triton.jit
+def matmul_tma(a_desc, b_desc, c_desc, K,
+               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # The matmul through host-side tensor descriptors: tiles move by TMA
+    # (cp.async.bulk.tensor global -> shared, waited on with mbarrier try_wait loops; the
+    # result shared -> global), software-pipelined over K.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = a_desc.load([pid_m * BM, k])
+        b = b_desc.load([k, pid_n * BN])
+        acc = tl.dot(a, b, acc)
+    c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+
+
 MATMUL_SIG = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
               "stride_am": "i32", "stride_ak": "i32", "stride_bk": "i32", "stride_bn": "i32",
               "stride_cm": "i32", "stride_cn": "i32",
@@ -172,6 +189,13 @@ KERNELS = {
                         "stride_oh": "i32", "stride_om": "i32",
                         "BM": "constexpr", "BN": "constexpr", "D": "constexpr"},
                        {"BM": 128, "BN": 64, "D": 64}, {"num_warps": 4, "num_stages": 2}),
+    # Tensor descriptors (TMA): each descriptor argument is a 128-byte CUtensorMap
+    # parameter plus its shape and strides.
+    "matmul_tma": (matmul_tma,
+                   {"a_desc": "tensordesc<fp16[128, 64]>", "b_desc": "tensordesc<fp16[64, 128]>",
+                    "c_desc": "tensordesc<fp16[128, 128]>", "K": "i32",
+                    "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
+                   {"BM": 128, "BN": 128, "BK": 64}, {"num_warps": 4, "num_stages": 3}),
 }
 
 
@@ -193,7 +217,8 @@ def compile_ptx(name):
 
 
 if __name__ == "__main__":
+    # OUT_DIR [NAME...]: every kernel, or only the named ones.
     out = sys.argv[1]
-    for name in KERNELS:
+    for name in sys.argv[2:] or KERNELS:
         with open(f"{out}/triton_{name}.ptx", "w") as f:
             f.write(compile_ptx(name))

@@ -6,11 +6,11 @@
 //! The model of each kernel is the sequence of PTX instructions each thread executes, as
 //! `nvcc -arch=sm_90a -ptx` compiles `nvcc_app.cu` (see `tests/corpus/ptx/nvcc_app.ptx`):
 //! the global/shared accesses, barriers and exits a thread reaches, with their widths and
-//! addresses. Only deterministic builtins should be compared (not `clock*`, `smid`).
+//! addresses, and the loop points of `block_sum`'s reduction loop. Only deterministic builtins should be compared (not `clock*`, `smid`).
 
 use std::process::ExitCode;
-use warptrace_ir::interp::{Event, Grid, Interpreter, SimKernel, SiteEvent, Thread};
-use warptrace_ir::{kernel_id, MapStore, MemOp, MemSpace, Program};
+use warptrace_ir::interp::{Event, Grid, Interpreter, SimConfig, SimKernel, SiteEvent, Thread};
+use warptrace_ir::{kernel_id, LoopEdge, MapStore, MemOp, MemSpace, Program};
 
 /// `nvcc_app`'s problem: 2^20 floats, 256-thread blocks.
 const N: u64 = 1 << 20;
@@ -58,6 +58,8 @@ fn block_sum(t: &Thread) -> Vec<Event> {
     ev.push(barrier(3));
     let mut s = THREADS / 2;
     while s > 0 {
+        // The reduction loop (`$L__BB0_4`): its header at the top of every iteration.
+        ev.push(Event::at(12, SiteEvent::Loop(LoopEdge::Header)));
         if t.tid[0] < s {
             ev.push(mem(4, Shared, Load, "ld.shared.f32", 4 * t.tid[0] as u64));
             ev.push(mem(
@@ -71,6 +73,13 @@ fn block_sum(t: &Thread) -> Vec<Event> {
         }
         ev.push(barrier(7));
         s /= 2;
+        // The latch `@%p5 bra $L__BB0_4`: a back edge when taken, the loop's exit when it
+        // falls through.
+        ev.push(if s > 0 {
+            Event::at(13, SiteEvent::Loop(LoopEdge::Backedge))
+        } else {
+            Event::at(14, SiteEvent::Loop(LoopEdge::Exit))
+        });
     }
     if t.tid[0] != 0 {
         ev.push(Event::at(8, SiteEvent::Exit));
@@ -104,7 +113,6 @@ fn scale_add(t: &Thread) -> Vec<Event> {
 }
 
 fn run(program: &Program) -> Result<String, String> {
-    let interpreter = Interpreter::new(program);
     let grid = Grid::linear((N / THREADS as u64) as u32, THREADS);
     let kernels = [
         ("_Z9block_sumPKfPfi", block_sum as fn(&Thread) -> Vec<Event>),
@@ -112,7 +120,12 @@ fn run(program: &Program) -> Result<String, String> {
     ];
     let mut store = MapStore::new(program);
     let mut names = std::collections::BTreeMap::new();
-    for (name, events) in kernels {
+    for (launch, (name, events)) in (1..).zip(kernels) {
+        // The runtime numbers the process's instrumented launches from 1, in order.
+        let interpreter = Interpreter::new(program).with_config(SimConfig {
+            launch,
+            ..SimConfig::default()
+        });
         let kernel = SimKernel::new(name, events);
         let launch = interpreter
             .run_kernel(&kernel, &grid)
@@ -120,12 +133,19 @@ fn run(program: &Program) -> Result<String, String> {
         store.merge(launch);
         names.insert(kernel_id(name), name.to_string());
     }
+    // What the CLI prints at exit: maps, then ring and array records (stdout), then a
+    // lost-events line per map that lost records (stderr there, last here).
     let maps = warptrace_runtime::store_outputs(program, &store, &names);
-    Ok(if maps.is_empty() {
+    let rings = warptrace_runtime::ring_outputs(program, &store, &names);
+    let mut out = if maps.is_empty() && rings.iter().all(|r| r.records.is_empty()) {
         String::new()
     } else {
-        warptrace_runtime::text::exit(&maps)
-    })
+        warptrace_runtime::text::exit_with_rings(&maps, &rings)
+    };
+    for (_, lost) in warptrace_runtime::lost_records(program, &store) {
+        out.push_str(&warptrace_runtime::text::lost_events(lost));
+    }
+    Ok(out)
 }
 
 fn main() -> ExitCode {

@@ -9,9 +9,13 @@
 //! correspondence the back end uses: IR register `rN` is `%__wt_rN`, persistent `%x` slot
 //! `N` is `%__wt_xN`.
 
+mod array;
 mod exec;
+mod warp;
 
+pub(crate) use array::{array_index, array_place};
 pub(crate) use exec::{exec, persist_name, reg_name, IrEnv};
+pub(crate) use warp::{group_words, lemmas, Group};
 
 use crate::special::SiteImms;
 use warptrace_ir::{lhist_buckets, BinOp, ExtFrom, Special, Width};
@@ -229,7 +233,7 @@ fn linear_block(ex: &mut Exact32, bits: u32) -> BV {
 }
 
 /// Population count, as a 64-bit value (an adder chain, independent of the PTX side's).
-fn popcount64(x: &BV) -> BV {
+pub(crate) fn popcount64(x: &BV) -> BV {
     let w = x.get_size();
     (0..w).fold(k64(0), |acc, i| acc.bvadd(x.extract(i, i).zero_ext(63)))
 }

@@ -1,6 +1,7 @@
 //! The list of obligations: every family, its forms and edge values, by stable name.
 
 use super::{Obligation, Site, What};
+use crate::combine::Plan;
 use crate::parse::{AddrBase, Address};
 use crate::site::ValueSrc;
 use crate::special::SiteImms;
@@ -179,7 +180,7 @@ pub(crate) fn site_imms() -> SiteImms {
 fn specials(out: &mut Vec<Obligation>) {
     for sp in Special::ALL {
         if sp == Special::Launch {
-            continue; // not lowered (a load from the map buffer)
+            continue; // a load from the map buffer: `buffer.rs`
         }
         out.push(Obligation::new(
             format!("sreg.{}", sp.name()),
@@ -512,6 +513,139 @@ fn hash(out: &mut Vec<Obligation>) {
     ));
 }
 
+/// Warp-combined updates (`combine::map_update`): every aggregation the back end
+/// combines, with a uniform operand (register and immediate) and, where `redux.sync`
+/// reduces it, a per-lane one; keys the same in every lane.
+fn warp(out: &mut Vec<Obligation>) {
+    let reg = |n| Operand::Reg(r(n));
+    let key_sets: [(&str, Vec<Operand>, u32); 4] = [
+        ("k1.reg", vec![reg(0)], 4096),
+        ("k0", vec![], 4096),
+        ("k1.imm", vec![Operand::Imm(0x1234)], 1000),
+        ("k2.reg-imm", vec![reg(0), Operand::Imm(-1)], 8),
+    ];
+    for (kname, keys, capacity) in &key_sets {
+        out.push(Obligation::new(
+            format!("warp.count.{kname}.cap{capacity}"),
+            What::WarpHash {
+                keys: keys.clone(),
+                capacity: *capacity,
+                agg: Aggregation::Count,
+                value: ValueKind::Count,
+                plan: Plan::Count,
+            },
+        ));
+    }
+    let keys = vec![reg(0)];
+    let mut push = |name: String, agg, value, plan| {
+        out.push(Obligation::new(
+            format!("warp.{name}"),
+            What::WarpHash {
+                keys: keys.clone(),
+                capacity: 4096,
+                agg,
+                value,
+                plan,
+            },
+        ));
+    };
+    let uniform = [
+        ("uniform.reg", reg(1)),
+        ("uniform.imm.16", Operand::Imm(16)),
+        ("uniform.imm.-1", Operand::Imm(-1)),
+    ];
+    for (oname, x) in uniform {
+        let u = Plan::Uniform;
+        push(
+            format!("sum.{oname}"),
+            Aggregation::Sum(x),
+            ValueKind::Sum { signed: true },
+            u,
+        );
+        push(
+            format!("avg.{oname}"),
+            Aggregation::Avg(x),
+            ValueKind::Avg { signed: false },
+            u,
+        );
+        push(
+            format!("stats.{oname}"),
+            Aggregation::Stats(x),
+            ValueKind::Stats { signed: true },
+            u,
+        );
+        push(
+            format!("assign.{oname}"),
+            Aggregation::Assign(x),
+            ValueKind::Value { signed: false },
+            u,
+        );
+        push(
+            format!("hist.{oname}"),
+            Aggregation::Hist(x),
+            ValueKind::Hist,
+            u,
+        );
+        let (min, max, step) = (0, 100, 10);
+        push(
+            format!("lhist.{min}.{max}.{step}.{oname}"),
+            Aggregation::Lhist(x),
+            ValueKind::Lhist { min, max, step },
+            u,
+        );
+        for signed in [false, true] {
+            let s = if signed { "s" } else { "u" };
+            push(
+                format!("min.{s}.{oname}"),
+                Aggregation::Min(x),
+                ValueKind::Min { signed },
+                u,
+            );
+            push(
+                format!("max.{s}.{oname}"),
+                Aggregation::Max(x),
+                ValueKind::Max { signed },
+                u,
+            );
+        }
+    }
+    let x = reg(1);
+    let l = Plan::Lanes;
+    push(
+        "sum.lanes.reg".into(),
+        Aggregation::Sum(x),
+        ValueKind::Sum { signed: false },
+        l,
+    );
+    push(
+        "avg.lanes.reg".into(),
+        Aggregation::Avg(x),
+        ValueKind::Avg { signed: true },
+        l,
+    );
+    push(
+        "stats.lanes.reg".into(),
+        Aggregation::Stats(x),
+        ValueKind::Stats { signed: false },
+        l,
+    );
+    for signed in [false, true] {
+        let s = if signed { "s" } else { "u" };
+        push(
+            format!("min.{s}.lanes.reg"),
+            Aggregation::Min(x),
+            ValueKind::Min { signed },
+            l,
+        );
+        push(
+            format!("max.{s}.lanes.reg"),
+            Aggregation::Max(x),
+            ValueKind::Max { signed },
+            l,
+        );
+    }
+}
+
 fn rings(out: &mut Vec<Obligation>) {
     let field_sets: [(&str, Vec<Operand>); 2] = [
         ("f1.reg", vec![Operand::Reg(r(0))]),
@@ -551,7 +685,9 @@ pub(crate) fn all() -> Vec<Obligation> {
     control(&mut out);
     combine(&mut out);
     hash(&mut out);
+    warp(&mut out);
     rings(&mut out);
+    super::buffer::all(&mut out);
     out
 }
 

@@ -3,12 +3,15 @@
 //! real emitter produces for it (`lower::lower_probe`, `aggregate::combine`,
 //! `hashmap::map_update`, `special::warp_leader` — never re-typed by hand).
 
+mod buffer;
 mod catalog;
 
+pub(crate) use buffer::{array_layout, Writer, ARRAY_MAP, CURSOR};
 #[cfg(test)]
 pub(crate) use catalog::LHIST_PARAMS;
 pub(crate) use catalog::{all, insn_name, site_imms};
 
+use crate::combine::{self, Plan};
 use crate::lower::{lower_probe, Emitter, SiteInfo, SnippetCtx};
 use crate::parse::{Address, Guard};
 use crate::site::ValueSrc;
@@ -65,6 +68,40 @@ pub(crate) enum What {
     },
     /// `special::warp_leader`: the predicate is "first active lane".
     Leader,
+    /// `combine::map_update`: the warp-combined update with `keys` (the same in every
+    /// lane) on a hash map of `capacity` slots, in the warp model: the lowest lane of the
+    /// group does the update of `hash` with the group's amounts (`plan`: `Uniform` means
+    /// the operand register is the same in every lane), the others nothing; a lane whose
+    /// masks disagree does its own update.
+    WarpHash {
+        keys: Vec<Operand>,
+        capacity: u32,
+        agg: Aggregation,
+        value: ValueKind,
+        plan: Plan,
+    },
+    /// `sreg launch` into `dst`, lowered by `lower_probe` in a program of `maps` (which
+    /// place the buffer's `launch` word), at a site predicated by `SITE_GUARD` when
+    /// `guarded`: one load of that word.
+    Launch {
+        maps: Vec<MapDecl>,
+        dst: warptrace_ir::Reg,
+        guarded: bool,
+    },
+    /// `array::save` of `fields` into an array of `per` with `slots` slots (map
+    /// `ARRAY_MAP` of `array_layout`) through the cursor `%__wt_x{CURSOR}`, written by
+    /// `writer`: cursor, drop, the array word, the record's address, the taken check
+    /// (`per = warp`), the fields, then `seq = s + 1`. With `exact`, also that the grid
+    /// terms' 32-bit evaluations are exact, but for those of the `thread` special, which
+    /// `sreg.thread` proves (the same terms, and so the same goals, in every obligation
+    /// of a `per`: proved in one of them).
+    Array {
+        per: warptrace_ir::Per,
+        slots: u32,
+        fields: Vec<Operand>,
+        writer: Writer,
+        exact: bool,
+    },
     /// `ring::append` of `fields` to a ring of `capacity` records: cursor, drop policy,
     /// record slot, fields, then the fence and `seq = n + 1`.
     Ring {
@@ -133,6 +170,32 @@ impl Obligation {
                 special::warp_leader(&mut e, LEADER);
                 Ok(e.finish())
             }
+            What::WarpHash {
+                keys,
+                capacity,
+                agg,
+                value,
+                plan,
+            } => {
+                let layout = hash_layout(keys.len(), *capacity, value);
+                let region = layout
+                    .regions
+                    .first()
+                    .ok_or_else(|| PtxError::Unsupported {
+                        what: "no region".into(),
+                    })?;
+                let mut e = Emitter::default();
+                combine::map_update(&mut e, region, keys, *agg, value, "$__wt_1_m0", *plan)?;
+                Ok(e.finish())
+            }
+            What::Launch { maps, dst, guarded } => buffer::emit_launch(maps, *dst, *guarded),
+            What::Array {
+                per,
+                slots,
+                fields,
+                writer,
+                ..
+            } => buffer::emit_array(*per, *slots, fields, *writer),
             What::Ring {
                 fields,
                 capacity,
@@ -190,19 +253,25 @@ fn point(site: &Site) -> AttachPoint {
 }
 
 fn emit_body(insns: &[Insn], site: &Site) -> Result<String, PtxError> {
-    let program = Program::default();
-    let layout = MapLayout::new(&program.maps);
     let probe = Probe {
         attach: AttachSpec::new(point(site), None),
         insns: insns.to_vec(),
         spans: vec![None; insns.len()],
     };
+    emit_probe(&Program::default(), &probe, site)
+}
+
+/// `lower_probe` of `probe` (the first of the snippet, at the site's attach point) in
+/// `program` at `site`.
+fn emit_probe(program: &Program, probe: &Probe, site: &Site) -> Result<String, PtxError> {
+    let layout = MapLayout::new(&program.maps);
     let ctx = SnippetCtx {
         kernel: "tv",
         snippet: 1,
         line: 1,
         layout: &layout,
-        program: &program,
+        program,
+        warp: crate::combine::WarpCaps::NONE,
     };
     let guard = Guard {
         reg: SITE_GUARD.into(),
@@ -217,11 +286,12 @@ fn emit_body(insns: &[Insn], site: &Site) -> Result<String, PtxError> {
         instr: site.instr,
         mem: site.mem,
         bytes: site.bytes,
+        bytes_src: None,
         addr: site.addr.as_ref(),
         value: site.value.as_ref(),
         opcode: site.opcode,
         imms: site.imms,
         reg_bits: &reg_bits,
     };
-    lower_probe(&probe, 0, &ctx, &info)
+    lower_probe(probe, 0, &ctx, &info)
 }

@@ -290,9 +290,15 @@ impl Machine {
                     return Err(bad("type"));
                 }
                 let d = self.dst(ops.first(), Class::Bits(32), text)?;
-                // The mask of the lanes active at the site: one value per snippet.
-                (d, Val::Bv(BV::new_const("activemask", 32)))
+                // The mask of the lanes active at the site: one value per snippet; in the
+                // warp model, one per read.
+                let mask = match &mut self.warp {
+                    Some(w) => w.activemask(),
+                    None => BV::new_const("activemask", 32),
+                };
+                (d, Val::Bv(mask))
             }
+            "redux" if self.warp.is_some() => self.redux(mods, ops, text)?,
             _ => return Err(bad("instruction not in the modelled subset")),
         })
     }
@@ -345,7 +351,7 @@ fn clz(a: &BV) -> BV {
 }
 
 /// Population count of `a`, as a 32-bit value.
-fn popc(a: &BV) -> BV {
+pub(crate) fn popc(a: &BV) -> BV {
     let w = a.get_size();
     let mut v = BV::from_u64(0, 32);
     for i in 0..w {

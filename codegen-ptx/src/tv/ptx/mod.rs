@@ -9,14 +9,27 @@
 //!
 //! Covered: `mov add sub mul.{lo,hi,wide} mad.{lo,hi,wide} div rem and or xor not neg shl
 //! shr setp selp cvt clz popc bfe min max activemask` on 16/32/64-bit integers and
-//! predicates, `bra`, and `atom red st fence` as effects. Anything else (or an operand
-//! whose width does not match the instruction type) is a [`SemError`]: outside the model,
-//! never silently approximated. Unspecified results (division by zero, the most negative
-//! value divided by -1) are fresh, unconstrained constants.
+//! predicates, `bra`, and `atom red st fence ld` on global memory as effects. Anything
+//! else (or an operand whose width does not match the instruction type) is a
+//! [`SemError`]: outside the model, never silently approximated. Unspecified results
+//! (division by zero, the most negative value divided by -1) are fresh, unconstrained
+//! constants.
+//!
+//! Memory is not modelled as contents: what an atomic or a load returns is a fresh
+//! constant (`atom#N`, `ld#N`), recorded with its [`Effect`]. A claim about a snippet that
+//! loads compares its loads, like its other memory operations, in order with the IR's —
+//! same operation, equivalent guard, same address — and gives each matched pair one value:
+//! whatever memory holds (the runtime's words, the thread's own earlier stores, other
+//! threads' writes), the same access at the same point of the same sequence of accesses
+//! reads the same value. A load from a wrong address, a missing or extra store, or an
+//! access moved across another is a difference in that sequence.
 
 mod alu;
+mod warp;
 
 use alu::parse_imm;
+pub(crate) use alu::popc;
+pub(crate) use warp::{has_lane, lane_name, mask_name, WarpFacts, LANES};
 
 use crate::lower::TEMPS;
 use crate::parse::{AddrBase, Address, Instruction, Operand, StmtKind};
@@ -67,6 +80,15 @@ impl Val {
         match self {
             Val::Pred(p) => Some(p),
             Val::Bv(_) => None,
+        }
+    }
+
+    /// Whether both are the same term.
+    fn same(&self, other: &Val) -> bool {
+        match (self, other) {
+            (Val::Bv(a), Val::Bv(b)) => a.get_z3_ast() == b.get_z3_ast(),
+            (Val::Pred(a), Val::Pred(b)) => a.get_z3_ast() == b.get_z3_ast(),
+            _ => false,
         }
     }
 
@@ -170,6 +192,8 @@ pub(crate) struct Effect {
     pub addr: Option<BV>,
     /// The value operands after the address, at the instruction's type.
     pub vals: Vec<BV>,
+    /// What an atomic or a load returns: its fresh constant (`atom#N`, `ld#N`).
+    pub result: Option<BV>,
 }
 
 /// The result of executing a snippet.
@@ -185,6 +209,9 @@ pub(crate) struct Exec {
     pub inputs: BTreeMap<String, Val>,
     /// Fresh constants standing for unspecified results.
     pub unspecified: Vec<BV>,
+    /// In the warp model ([`run_warp`]): the masks read and the facts about them and the
+    /// collectives.
+    pub warp: Option<WarpFacts>,
 }
 
 impl Exec {
@@ -213,6 +240,16 @@ struct Path {
 
 /// Parses and executes `snippet` (lines as the emitter writes them).
 pub(crate) fn run(snippet: &str) -> Result<Exec, SemError> {
+    run_in(snippet, None)
+}
+
+/// [`run`] in the warp model: each `activemask` reads its own mask and `redux.sync`
+/// reduces over the lanes of its mask (see `warp.rs`).
+pub(crate) fn run_warp(snippet: &str) -> Result<Exec, SemError> {
+    run_in(snippet, Some(WarpFacts::default()))
+}
+
+fn run_in(snippet: &str, warp: Option<WarpFacts>) -> Result<Exec, SemError> {
     let wrapped = format!(".entry __wt_tv()\n{{\n{snippet}\n}}\n");
     let module = crate::parse(&wrapped).map_err(|e| SemError::Parse(e.to_string()))?;
     let body = module
@@ -241,6 +278,7 @@ pub(crate) fn run(snippet: &str) -> Result<Exec, SemError> {
         atomics: 0,
         seen: HashSet::new(),
         assume: None,
+        warp,
     };
     for (i, stmt) in body.stmts.iter().enumerate() {
         match &stmt.kind {
@@ -273,6 +311,7 @@ pub(crate) fn run(snippet: &str) -> Result<Exec, SemError> {
         effects: m.effects,
         inputs: m.inputs,
         unspecified: m.unspecified,
+        warp: m.warp,
     })
 }
 
@@ -289,6 +328,8 @@ struct Machine {
     /// While reading a predicated instruction's operands: its predicate's value and
     /// whether it holds.
     assume: Option<(Bool, bool)>,
+    /// The warp model's state, when executing in it.
+    warp: Option<WarpFacts>,
 }
 
 /// The integer kind of a type modifier.
@@ -388,8 +429,12 @@ impl Machine {
             }
             return Ok(());
         }
-        if matches!(root, "atom" | "red" | "st" | "fence") {
+        if matches!(root, "atom" | "red" | "st" | "fence" | "ld") {
             return self.effect(ins, text, guard);
+        }
+        if root == "redux" && guard.is_some() {
+            // Lanes of the mask where the guard is false would not take part.
+            return Err(unsupported("a guarded collective"));
         }
         // The operands of a predicated instruction are read knowing its predicate holds
         // (so a register written under the opposite predicate reads its other value).
@@ -525,11 +570,15 @@ impl Machine {
                 op: ins.opcode.clone(),
                 addr: None,
                 vals: Vec::new(),
+                result: None,
             });
             return Ok(());
         }
         if !ins.modifiers().any(|m| m == "global") {
             return Err(bad("only global memory operations are modelled"));
+        }
+        if ins.modifiers().any(|m| matches!(m, "v2" | "v4" | "v8")) {
+            return Err(bad("vector memory operations are not modelled"));
         }
         let bits = ins
             .modifiers()
@@ -539,7 +588,8 @@ impl Machine {
             .ok_or_else(|| bad("type"))?;
         let ops = &ins.operands;
         let atom = ins.root() == "atom";
-        let (dst, rest) = if atom {
+        let load = ins.root() == "ld";
+        let (dst, rest) = if atom || load {
             let d = self.dst(ops.first(), Class::Bits(bits), text)?;
             (Some(d), ops.get(1..).unwrap_or(&[]))
         } else {
@@ -554,6 +604,7 @@ impl Machine {
             .map(|o| self.src(o, bits, text))
             .collect::<Res<Vec<_>>>()?;
         let expected = match (ins.root(), ins.modifiers().any(|m| m == "cas")) {
+            ("ld", _) => 0,
             (_, true) => 2,
             _ => 1,
         };
@@ -561,20 +612,29 @@ impl Machine {
             return Err(bad("operand count"));
         }
         // An atomic's result: the fresh constant `atom#N` (N counts atomics in text
-        // order), which the IR side names the same way.
+        // order), which the IR side names the same way. A load's: `ld#N` (N counts loads
+        // in text order); the IR side's loads are matched to the snippet's by position.
         let result = dst.as_ref().map(|_| {
+            if load {
+                let n = self
+                    .effects
+                    .iter()
+                    .filter(|e| e.op.starts_with("ld."))
+                    .count();
+                return BV::new_const(format!("ld#{n}"), bits);
+            }
             let r = BV::new_const(format!("atom#{}", self.atomics), bits);
             self.atomics += 1;
             r
         });
-        if let (Some(d), Some(r)) = (dst, &result) {
+        if let (Some(d), Some(r)) = (dst, result.clone()) {
             // Within the path only the instruction's own predicate matters.
             let v = match &pred {
                 Some(p) => {
                     let old = self.read(&d, text)?;
-                    Val::ite(p, &Val::Bv(r.clone()), &old)
+                    Val::ite(p, &Val::Bv(r), &old)
                 }
-                None => Val::Bv(r.clone()),
+                None => Val::Bv(r),
             };
             self.write(&d, v);
         }
@@ -583,6 +643,7 @@ impl Machine {
             op: ins.opcode.clone(),
             addr: Some(addr),
             vals,
+            result,
         });
         Ok(())
     }
@@ -659,7 +720,10 @@ fn merge(mut paths: Vec<Path>) -> Option<Path> {
         };
         for p in paths.iter().rev() {
             if let Some(v) = value(p) {
-                acc = Val::ite(&p.cond, &v, &acc);
+                // The same term on both sides needs no `ite` (keeps terms equal that are).
+                if !v.same(&acc) {
+                    acc = Val::ite(&p.cond, &v, &acc);
+                }
             }
         }
         regs.insert(n, acc);

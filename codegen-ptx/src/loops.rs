@@ -1,0 +1,729 @@
+//! Natural loops of a kernel body, for the `loop:header`, `loop:backedge` and `loop:exit`
+//! attach points.
+//!
+//! **Blocks.** A body is cut into basic blocks from its entry point (the first statement
+//! after the leading directives, where the prologue goes): a label starts a block unless
+//! the block it would end has no instruction yet (consecutive labels name one block);
+//! `bra`, `brx.idx`, `ret`, `exit`, `trap` and `brkpt` end one (the next statement starts
+//! a new block, labelled or not; `brkpt` is a trap, as in `insn.rs`). Directives and `{ }` scope braces belong to the block they
+//! stand in; calls, barriers and everything else fall through. Labels are resolved the way
+//! PTX scopes them: a branch sees the labels of its own `{ }` scope and of the enclosing
+//! ones (the labels of inline assembly are local to its braces, so one name may be
+//! defined in several scopes).
+//!
+//! **Edges.** An unguarded `bra L` has one successor (the block of `L`); a guarded one
+//! (`@%p bra L`, `@!%p bra L`) has two, `L` when taken and the next block when not; a
+//! `brx.idx %r, TABLE` goes to every label of the `.branchtargets` directive labelled
+//! `TABLE` (and, guarded, to the next block); a guarded `ret`/`exit`/`trap` falls through,
+//! an unguarded one has no successor (leaving the kernel is never a loop edge); any other
+//! last instruction falls through into the next block.
+//!
+//! **Loops.** Dominators come from `petgraph::algo::dominators::simple_fast` rooted at the
+//! entry block. A back edge is an edge `u → h` whose target `h` dominates `u`; the natural
+//! loop of header `h` is `h` plus every block that reaches one of its back edges' sources
+//! without passing through `h` (all back edges to one header form one loop). A cycle with
+//! more than one entry (an irreducible region) has no back edge and is no loop; unreachable
+//! blocks are in no loop. The exits of a loop are its edges from a block inside to a block
+//! outside; an edge that leaves several nested loops is an exit of each of them.
+//!
+//! **Sites** ([`Loops::sites`]): a header's snippet goes before the first instruction of the
+//! header block (after its labels and directives): it runs on every entry into the loop and
+//! on every iteration. A back edge's or an exit's snippet goes where that edge is taken:
+//! before the branch for a branch edge (a predicated site for `@%p bra`: the snippet runs
+//! only when the branch is taken), right after the block's last instruction for a
+//! fall-through edge (before any label that follows, so only the fall-through path reaches
+//! it: the not-taken side of a guarded branch, or a block running into the next one). An
+//! edge of a `brx.idx` cannot be singled out by a snippet placed before the branch, so
+//! `loop:backedge`/`loop:exit` at such an edge are unsupported.
+
+use crate::attach::entry_point;
+use crate::insn::facts;
+use crate::parse::{Body, Instruction, StmtKind};
+use petgraph::algo::dominators::simple_fast;
+use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::{BTreeSet, HashMap};
+use warptrace_ir::LoopEdge;
+
+/// A basic block: statements `start..end` of the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Block {
+    /// First statement (a label or an instruction).
+    pub start: usize,
+    /// One past the last statement.
+    pub end: usize,
+    /// The labels naming the block (statement indices).
+    pub labels: Vec<usize>,
+    /// The first instruction, if it has any (only a block at the end of the body has none).
+    pub first_instr: Option<usize>,
+    /// The last instruction, if it has any.
+    pub last_instr: Option<usize>,
+}
+
+/// How control goes from one block to another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EdgeKind {
+    /// The branch at this statement is taken.
+    Taken(usize),
+    /// Control falls through past the block's last statement, this one.
+    FallThrough(usize),
+    /// One of the targets of the `brx.idx` at this statement.
+    Indexed(usize),
+}
+
+/// An edge between two blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Edge {
+    /// Source block.
+    pub from: usize,
+    /// Target block.
+    pub to: usize,
+    /// How.
+    pub kind: EdgeKind,
+}
+
+/// One natural loop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Loop {
+    /// The header block.
+    pub header: usize,
+    /// Every block of the loop (the header included).
+    pub blocks: BTreeSet<usize>,
+    /// The back edges (indices into [`Loops::edges`]), in text order of their source.
+    pub backedges: Vec<usize>,
+    /// The exit edges (indices into [`Loops::edges`]), in text order of their source.
+    pub exits: Vec<usize>,
+}
+
+/// Where a loop snippet goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Anchor {
+    /// Before this statement (an instruction).
+    Before(usize),
+    /// Right after this statement (an instruction), before anything that follows it.
+    After(usize),
+}
+
+impl Anchor {
+    /// The statement the snippet is anchored to.
+    pub fn stmt(self) -> usize {
+        match self {
+            Anchor::Before(s) | Anchor::After(s) => s,
+        }
+    }
+}
+
+/// One place a loop probe runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LoopSite {
+    /// Which loop point.
+    pub edge: LoopEdge,
+    /// Where the snippet goes.
+    pub anchor: Anchor,
+    /// Whether the snippet is guarded by the predicate of the branch it precedes (it then
+    /// runs only when the branch is taken).
+    pub guarded: bool,
+    /// The loop's header block.
+    pub header: usize,
+}
+
+/// The blocks, edges and natural loops of a body.
+#[derive(Debug, Clone)]
+pub(crate) struct Loops {
+    /// Blocks in text order (block 0 is the entry block).
+    pub blocks: Vec<Block>,
+    /// Every edge.
+    pub edges: Vec<Edge>,
+    /// Natural loops, in text order of their headers.
+    pub loops: Vec<Loop>,
+}
+
+/// A label's definition: its name and the scope it is declared in.
+type LabelKey<'a> = (usize, &'a str);
+
+impl Loops {
+    /// Analyses `body`. An error names a branch whose target cannot be resolved (a label
+    /// not defined in a visible scope, a `brx.idx` table that is not a `.branchtargets`).
+    pub fn analyze(body: &Body) -> Result<Loops, String> {
+        let (blocks, scope_of, parent) = cut_blocks(body);
+        let block_of_stmt = {
+            let mut v = vec![None; body.stmts.len()];
+            for (b, block) in blocks.iter().enumerate() {
+                for s in v.iter_mut().take(block.end).skip(block.start) {
+                    *s = Some(b);
+                }
+            }
+            v
+        };
+        let mut labels: HashMap<LabelKey<'_>, usize> = HashMap::new();
+        for (i, s) in body.stmts.iter().enumerate() {
+            if let StmtKind::Label(name) = &s.kind {
+                labels.entry((scope_of[i], name.as_str())).or_insert(i);
+            }
+        }
+        // The statement of label `name` as seen from statement `at`.
+        let resolve = |name: &str, at: usize| -> Option<usize> {
+            let mut scope = Some(scope_of[at]);
+            while let Some(s) = scope {
+                if let Some(&l) = labels.get(&(s, name)) {
+                    return Some(l);
+                }
+                scope = parent[s];
+            }
+            None
+        };
+        let block_at = |label: usize| -> Result<usize, String> {
+            block_of_stmt[label].ok_or_else(|| {
+                format!(
+                    "label `{}` is not in the kernel's code",
+                    body.stmts[label].text
+                )
+            })
+        };
+        let mut edges = Vec::new();
+        for (b, block) in blocks.iter().enumerate() {
+            let next = (b + 1 < blocks.len()).then_some(b + 1);
+            let Some(last) = block.last_instr else {
+                if let Some(n) = next {
+                    let at = block.labels.last().copied().unwrap_or(block.start);
+                    edges.push(edge(b, n, EdgeKind::FallThrough(at)));
+                }
+                continue;
+            };
+            let StmtKind::Instr(i) = &body.stmts[last].kind else {
+                continue;
+            };
+            let falls = match Terminator::of(i) {
+                Terminator::None => true,
+                Terminator::Exit => i.guard.is_some(),
+                Terminator::Branch(target) => {
+                    let l = resolve(&target, last).ok_or_else(|| {
+                        format!(
+                            "branch target `{target}` of `{}` is not a label in scope",
+                            i.opcode
+                        )
+                    })?;
+                    edges.push(edge(b, block_at(l)?, EdgeKind::Taken(last)));
+                    i.guard.is_some()
+                }
+                Terminator::Indexed(table) => {
+                    let l = resolve(&table, last).ok_or_else(|| {
+                        format!("`brx.idx` table `{table}` is not a label in scope")
+                    })?;
+                    let targets = branch_targets(body, l).ok_or_else(|| {
+                        format!("`brx.idx` table `{table}` is not a `.branchtargets` list")
+                    })?;
+                    let mut seen = BTreeSet::new();
+                    for t in targets {
+                        let l = resolve(&t, l).ok_or_else(|| {
+                            format!(
+                                "branch target `{t}` of table `{table}` is not a label in scope"
+                            )
+                        })?;
+                        let to = block_at(l)?;
+                        if seen.insert(to) {
+                            edges.push(edge(b, to, EdgeKind::Indexed(last)));
+                        }
+                    }
+                    i.guard.is_some()
+                }
+            };
+            if let (true, Some(n)) = (falls, next) {
+                edges.push(edge(b, n, EdgeKind::FallThrough(last)));
+            }
+        }
+        let loops = natural_loops(blocks.len(), &edges);
+        Ok(Loops {
+            blocks,
+            edges,
+            loops,
+        })
+    }
+
+    /// Where the probes of loop point `edge` run, loop by loop in header order (for each
+    /// loop its header, then its back edges or exits in text order). An error names an
+    /// edge no snippet can be placed on (a `brx.idx` back edge or exit).
+    pub fn sites(&self, edge: LoopEdge, body: &Body) -> Result<Vec<LoopSite>, String> {
+        let mut out = Vec::new();
+        for l in &self.loops {
+            let site = |anchor, guarded| LoopSite {
+                edge,
+                anchor,
+                guarded,
+                header: l.header,
+            };
+            match edge {
+                LoopEdge::Header => {
+                    // A header always has an instruction: it has a successor.
+                    if let Some(first) = self.blocks[l.header].first_instr {
+                        out.push(site(Anchor::Before(first), false));
+                    }
+                }
+                LoopEdge::Backedge | LoopEdge::Exit => {
+                    let list = if edge == LoopEdge::Backedge {
+                        &l.backedges
+                    } else {
+                        &l.exits
+                    };
+                    for &e in list {
+                        let (anchor, guarded) = match self.edges[e].kind {
+                            EdgeKind::Taken(s) => (
+                                Anchor::Before(s),
+                                matches!(&body.stmts[s].kind, StmtKind::Instr(i) if i.guard.is_some()),
+                            ),
+                            EdgeKind::FallThrough(s) => (Anchor::After(s), false),
+                            EdgeKind::Indexed(s) => {
+                                return Err(format!(
+                                    "loop:{} at `{}` (line {}): a snippet before a `brx.idx` \
+                                     cannot tell which target it takes",
+                                    edge.name(),
+                                    body.stmts[s].text,
+                                    body.stmts[s].line
+                                ))
+                            }
+                        };
+                        out.push(site(anchor, guarded));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The name of a block's first label (`$L__BB0_2`), or `line N` without one.
+    pub fn block_name(&self, block: usize, body: &Body) -> String {
+        let b = &self.blocks[block];
+        match b.labels.first().map(|&l| &body.stmts[l].kind) {
+            Some(StmtKind::Label(name)) => name.clone(),
+            _ => format!("line {}", body.stmts[b.start].line),
+        }
+    }
+}
+
+fn edge(from: usize, to: usize, kind: EdgeKind) -> Edge {
+    Edge { from, to, kind }
+}
+
+/// How an instruction ends a block.
+enum Terminator {
+    /// It does not.
+    None,
+    /// `bra` to this label.
+    Branch(String),
+    /// `brx.idx` through this `.branchtargets` table.
+    Indexed(String),
+    /// `ret`, `exit`, `trap`, `brkpt`: leaves the kernel.
+    Exit,
+}
+
+impl Terminator {
+    fn of(i: &Instruction) -> Terminator {
+        match i.root() {
+            "brx" => match i.operands.last() {
+                Some(crate::parse::Operand::Symbol(s)) => Terminator::Indexed(s.clone()),
+                _ => Terminator::Indexed(String::new()),
+            },
+            _ => match facts(i, &|_| false).flow {
+                warptrace_verifier::Flow::Branch { target, .. } => Terminator::Branch(target),
+                warptrace_verifier::Flow::Exit | warptrace_verifier::Flow::Trap => Terminator::Exit,
+                _ => Terminator::None,
+            },
+        }
+    }
+}
+
+/// The labels of the `.branchtargets` directive that follows label statement `label`.
+fn branch_targets(body: &Body, label: usize) -> Option<Vec<String>> {
+    let s = body.stmts.get(label + 1)?;
+    let StmtKind::Directive(None) = s.kind else {
+        return None;
+    };
+    let list = s.text.strip_prefix(".branchtargets")?;
+    Some(
+        list.trim_end_matches(';')
+            .split(',')
+            .map(|t| t.trim().to_owned())
+            .filter(|t| !t.is_empty())
+            .collect(),
+    )
+}
+
+/// The blocks of `body`, the scope of every statement, and each scope's parent (scope 0
+/// is the body's).
+fn cut_blocks(body: &Body) -> (Vec<Block>, Vec<usize>, Vec<Option<usize>>) {
+    let mut parent = vec![None];
+    let mut stack = vec![0usize];
+    let mut scope_of = Vec::with_capacity(body.stmts.len());
+    let mut blocks: Vec<Block> = Vec::new();
+    // Whether the current block is open (instructions may join it).
+    let mut open = false;
+    let entry = entry_point(body);
+    let new_block = |blocks: &mut Vec<Block>, start: usize| {
+        if let Some(b) = blocks.last_mut() {
+            b.end = start;
+        }
+        blocks.push(Block {
+            start,
+            end: start,
+            labels: Vec::new(),
+            first_instr: None,
+            last_instr: None,
+        });
+    };
+    for (i, s) in body.stmts.iter().enumerate() {
+        match s.kind {
+            StmtKind::ScopeOpen => {
+                parent.push(stack.last().copied());
+                stack.push(parent.len() - 1);
+            }
+            StmtKind::ScopeClose if stack.len() > 1 => {
+                stack.pop();
+            }
+            _ => {}
+        }
+        // A `{` counts in the scope it opens, a `}` in the enclosing one (neither is a
+        // label or a branch, so either would do).
+        scope_of.push(stack.last().copied().unwrap_or(0));
+        if i < entry {
+            continue;
+        }
+        match &s.kind {
+            StmtKind::Label(_) => {
+                let starts = !open || blocks.last().is_some_and(|b| b.first_instr.is_some());
+                if starts {
+                    new_block(&mut blocks, i);
+                    open = true;
+                }
+                if let Some(b) = blocks.last_mut() {
+                    b.labels.push(i);
+                }
+            }
+            StmtKind::Instr(instr) => {
+                if !open {
+                    new_block(&mut blocks, i);
+                    open = true;
+                }
+                if let Some(b) = blocks.last_mut() {
+                    b.first_instr.get_or_insert(i);
+                    b.last_instr = Some(i);
+                }
+                if !matches!(Terminator::of(instr), Terminator::None) {
+                    open = false;
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(b) = blocks.last_mut() {
+        b.end = body.stmts.len();
+    }
+    (blocks, scope_of, parent)
+}
+
+/// The natural loops of a graph of `n` blocks (block 0 the entry) with these edges.
+fn natural_loops(n: usize, edges: &[Edge]) -> Vec<Loop> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut g: DiGraph<(), ()> = DiGraph::with_capacity(n, edges.len());
+    let nodes: Vec<NodeIndex> = (0..n).map(|_| g.add_node(())).collect();
+    for e in edges {
+        g.add_edge(nodes[e.from], nodes[e.to], ());
+    }
+    let dom = simple_fast(&g, nodes[0]);
+    let dominates = |h: usize, u: usize| {
+        dom.dominators(nodes[u])
+            .is_some_and(|mut d| d.any(|x| x == nodes[h]))
+    };
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for e in edges {
+        preds[e.to].push(e.from);
+    }
+    // Back edges grouped by header, headers in text order.
+    let mut by_header: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for (k, e) in edges.iter().enumerate() {
+        if dominates(e.to, e.from) {
+            by_header.entry(e.to).or_default().push(k);
+        }
+    }
+    let reachable = |b: usize| dom.dominators(nodes[b]).is_some();
+    by_header
+        .into_iter()
+        .map(|(h, mut backedges)| {
+            let mut blocks = BTreeSet::from([h]);
+            let mut work: Vec<usize> = backedges.iter().map(|&k| edges[k].from).collect();
+            while let Some(b) = work.pop() {
+                if blocks.insert(b) {
+                    work.extend(preds[b].iter().copied().filter(|&p| reachable(p)));
+                }
+            }
+            let mut exits: Vec<usize> = (0..edges.len())
+                .filter(|&k| blocks.contains(&edges[k].from) && !blocks.contains(&edges[k].to))
+                .collect();
+            backedges.sort_by_key(|&k| (edges[k].from, k));
+            exits.sort_by_key(|&k| (edges[k].from, k));
+            Loop {
+                header: h,
+                blocks,
+                backedges,
+                exits,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse;
+
+    /// The loops of a kernel whose body is `body`.
+    fn analyze(body: &str) -> (Loops, crate::parse::Module) {
+        let src = format!(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{{\n\t.reg .pred %p<4>;\n\t.reg .b32 %r<8>;\n{body}\n}}\n");
+        let m = parse(&src).expect("parses");
+        let loops =
+            Loops::analyze(m.functions()[0].body.as_ref().expect("body")).expect("analyzes");
+        (loops, m)
+    }
+
+    /// Per loop: (header label, blocks by first label or `line N`, back-edge sources,
+    /// exit (from, to) pairs).
+    fn summary(l: &Loops, m: &crate::parse::Module) -> Vec<(String, usize, usize, usize)> {
+        let body = m.functions()[0].body.as_ref().expect("body");
+        l.loops
+            .iter()
+            .map(|lp| {
+                (
+                    l.block_name(lp.header, body),
+                    lp.blocks.len(),
+                    lp.backedges.len(),
+                    lp.exits.len(),
+                )
+            })
+            .collect()
+    }
+
+    /// The loop sites of `edge` as (anchor line text, after?, guarded).
+    fn sites(l: &Loops, m: &crate::parse::Module, edge: LoopEdge) -> Vec<(String, bool, bool)> {
+        let body = m.functions()[0].body.as_ref().expect("body");
+        l.sites(edge, body)
+            .expect("placeable")
+            .into_iter()
+            .map(|s| {
+                (
+                    body.stmts[s.anchor.stmt()].text.clone(),
+                    matches!(s.anchor, Anchor::After(_)),
+                    s.guarded,
+                )
+            })
+            .collect()
+    }
+
+    fn t(s: &str, after: bool, guarded: bool) -> (String, bool, bool) {
+        (s.to_owned(), after, guarded)
+    }
+
+    #[test]
+    fn a_loop_whose_latch_is_a_predicated_branch() {
+        let (l, m) = analyze(
+            "\tmov.u32 %r1, 0;\n$L_head:\n\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.s32 %p1, %r1, 10;\n\t@%p1 bra $L_head;\n\tst.global.u32 [%r2], %r1;\n\tret;",
+        );
+        assert_eq!(summary(&l, &m), [("$L_head".into(), 1, 1, 1)]);
+        assert_eq!(
+            sites(&l, &m, LoopEdge::Header),
+            [t("add.s32 %r1, %r1, 1;", false, false)]
+        );
+        assert_eq!(
+            sites(&l, &m, LoopEdge::Backedge),
+            [t("@%p1 bra $L_head;", false, true)]
+        );
+        // The exit is the branch not taken: right after it, unguarded.
+        assert_eq!(
+            sites(&l, &m, LoopEdge::Exit),
+            [t("@%p1 bra $L_head;", true, false)]
+        );
+    }
+
+    #[test]
+    fn nested_loops() {
+        let (l, m) = analyze(concat!(
+            "\tmov.u32 %r1, 0;\n",
+            "$L_outer:\n",
+            "\tmov.u32 %r2, 0;\n",
+            "$L_inner:\n",
+            "\tadd.s32 %r2, %r2, 1;\n",
+            "\tsetp.lt.s32 %p1, %r2, 4;\n",
+            "\t@%p1 bra $L_inner;\n",
+            "\tadd.s32 %r1, %r1, 1;\n",
+            "\tsetp.lt.s32 %p2, %r1, 4;\n",
+            "\t@%p2 bra $L_outer;\n",
+            "\tret;"
+        ));
+        assert_eq!(
+            summary(&l, &m),
+            [("$L_outer".into(), 3, 1, 1), ("$L_inner".into(), 1, 1, 1)]
+        );
+        let inner = &l.loops[1];
+        assert!(inner.blocks.is_subset(&l.loops[0].blocks));
+        assert_eq!(
+            sites(&l, &m, LoopEdge::Header),
+            [
+                t("mov.u32 %r2, 0;", false, false),
+                t("add.s32 %r2, %r2, 1;", false, false)
+            ]
+        );
+        assert_eq!(
+            sites(&l, &m, LoopEdge::Exit),
+            [
+                t("@%p2 bra $L_outer;", true, false),
+                t("@%p1 bra $L_inner;", true, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_loop_with_two_exits_and_an_unconditional_latch() {
+        let (l, m) = analyze(concat!(
+            "$L_head:\n",
+            "\tsetp.eq.s32 %p1, %r1, 0;\n",
+            "\t@%p1 bra $L_out;\n",
+            "\tsetp.eq.s32 %p2, %r2, 0;\n",
+            "\t@!%p2 bra $L_done;\n",
+            "\tadd.s32 %r1, %r1, -1;\n",
+            "\tbra.uni $L_head;\n",
+            "$L_out:\n",
+            "\tst.global.u32 [%r3], %r1;\n",
+            "$L_done:\n",
+            "\tret;"
+        ));
+        assert_eq!(summary(&l, &m), [("$L_head".into(), 3, 1, 2)]);
+        assert_eq!(
+            sites(&l, &m, LoopEdge::Backedge),
+            [t("bra.uni $L_head;", false, false)]
+        );
+        assert_eq!(
+            sites(&l, &m, LoopEdge::Exit),
+            [
+                t("@%p1 bra $L_out;", false, true),
+                t("@!%p2 bra $L_done;", false, true)
+            ]
+        );
+    }
+
+    #[test]
+    fn an_irreducible_cycle_is_no_natural_loop() {
+        // Two entries into the cycle A <-> B: neither dominates the other.
+        let (l, m) = analyze(concat!(
+            "\tsetp.eq.s32 %p1, %r1, 0;\n",
+            "\t@%p1 bra $L_b;\n",
+            "$L_a:\n",
+            "\tadd.s32 %r1, %r1, 1;\n",
+            "$L_b:\n",
+            "\tadd.s32 %r2, %r2, 1;\n",
+            "\tsetp.lt.s32 %p2, %r2, 8;\n",
+            "\t@%p2 bra $L_a;\n",
+            "\tret;"
+        ));
+        assert_eq!(summary(&l, &m), []);
+        assert_eq!(l.blocks.len(), 4);
+        assert!(sites(&l, &m, LoopEdge::Exit).is_empty());
+    }
+
+    #[test]
+    fn a_latch_falling_through_into_its_header_and_a_fall_through_exit() {
+        // A rotated loop: the latch `bra`s around the header's entry jump; the header's
+        // block is entered by falling through from the latch.
+        let (l, m) = analyze(concat!(
+            "\tbra.uni $L_head;\n",
+            "$L_latch:\n",
+            "\tadd.s32 %r1, %r1, 1;\n",
+            "$L_head:\n",
+            "\tsetp.lt.s32 %p1, %r1, 8;\n",
+            "\t@%p1 bra $L_latch;\n",
+            "\tst.global.u32 [%r3], %r1;\n",
+            "\tret;"
+        ));
+        assert_eq!(summary(&l, &m), [("$L_head".into(), 2, 1, 1)]);
+        assert_eq!(
+            sites(&l, &m, LoopEdge::Header),
+            [t("setp.lt.s32 %p1, %r1, 8;", false, false)]
+        );
+        // The back edge falls through from the latch into the header.
+        assert_eq!(
+            sites(&l, &m, LoopEdge::Backedge),
+            [t("add.s32 %r1, %r1, 1;", true, false)]
+        );
+        // Leaving: the header's branch not taken, into an unlabelled block.
+        assert_eq!(
+            sites(&l, &m, LoopEdge::Exit),
+            [t("@%p1 bra $L_latch;", true, false)]
+        );
+    }
+
+    #[test]
+    fn ret_inside_a_loop_is_no_exit_and_labels_are_scoped() {
+        // Two inline-assembly wait loops with the same local label, and a `ret` inside a
+        // loop (leaving the kernel, not the loop).
+        let (l, m) = analyze(concat!(
+            "\t{\n",
+            "\t.reg .pred w;\n",
+            "WAIT:\n",
+            "\tsetp.eq.s32 w, %r1, 0;\n",
+            "\t@w bra WAIT;\n",
+            "\t}\n",
+            "\t{\n",
+            "\t.reg .pred w;\n",
+            "WAIT:\n",
+            "\tsetp.eq.s32 w, %r2, 0;\n",
+            "\t@w ret;\n",
+            "\t@!w bra WAIT;\n",
+            "\t}\n",
+            "\tret;"
+        ));
+        assert_eq!(
+            summary(&l, &m),
+            [("WAIT".into(), 1, 1, 1), ("WAIT".into(), 2, 1, 1)]
+        );
+        assert_eq!(
+            sites(&l, &m, LoopEdge::Backedge),
+            [
+                t("@w bra WAIT;", false, true),
+                t("@!w bra WAIT;", false, true)
+            ]
+        );
+        assert_eq!(
+            sites(&l, &m, LoopEdge::Exit),
+            [
+                t("@w bra WAIT;", true, false),
+                t("@!w bra WAIT;", true, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn an_indexed_branch_back_edge_is_not_placeable() {
+        let src = concat!(
+            "$L_head:\n",
+            "\tadd.s32 %r1, %r1, 1;\n",
+            "\tand.b32 %r2, %r1, 1;\n",
+            "tbl: .branchtargets $L_head, $L_out;\n",
+            "\tbrx.idx %r2, tbl;\n",
+            "$L_out:\n",
+            "\tret;"
+        );
+        let (l, m) = analyze(src);
+        assert_eq!(summary(&l, &m), [("$L_head".into(), 2, 1, 1)]);
+        let body = m.functions()[0].body.as_ref().expect("body");
+        assert_eq!(l.sites(LoopEdge::Header, body).map(|s| s.len()), Ok(1));
+        assert!(l
+            .sites(LoopEdge::Backedge, body)
+            .is_err_and(|e| e.contains("brx.idx")));
+    }
+
+    #[test]
+    fn an_unknown_label_is_an_error() {
+        let src = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t{\nL:\n\tret;\n\t}\n\tbra L;\n}\n";
+        let m = parse(src).expect("parses");
+        let e = Loops::analyze(m.functions()[0].body.as_ref().expect("body"));
+        assert!(e.is_err_and(|e| e.contains("`L`")));
+    }
+}

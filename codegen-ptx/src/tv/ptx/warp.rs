@@ -1,0 +1,222 @@
+//! The warp model: the snippet is executed for one lane, the *executing lane* `%laneid`,
+//! and a collective sees the other lanes through copies of its operand.
+//!
+//! - Each `activemask.b32` read is its own constant `activemask#k` (lanes may in principle
+//!   join or leave between two reads), with the fact that the executing lane is in it.
+//! - `redux.sync.OP.T d, a, m` is a fresh constant `redux#k`, defined ([`WarpFacts::defs`]) as the
+//!   reduction over `j < 32` of lane `j`'s value of `a` where bit `j` of `m` is set. Lane
+//!   `j`'s value is `a` with every per-lane input renamed: `%laneid` is `j`,
+//!   `%lanemask_eq` is `1 << j`, any other input register or unknown `X` becomes `X@j`
+//!   (with the fact `%laneid == j → X@j == X`: the executing lane's copy is itself). Inputs
+//!   that are the same in every lane of the warp are kept: the map base and the launch's
+//!   and block's coordinates and sizes ([`UNIFORM`]). An earlier mask `activemask#i` or
+//!   collective result `redux#i` is lane `j`'s own only if `j` took part in it (bit `j` of
+//!   its mask), else an unconstrained `…@j`: lanes that read a mask together all read
+//!   it, and lanes of one collective all get its result.
+//!
+//! Everything left unconstrained is a superset of what hardware can do, so a proof in this
+//! model holds for every warp. It rests on the same assumption as the kernel verifier's
+//! `WarpCollective` rule: the lanes of a collective's mask all execute it (the mask is an
+//! `activemask` read with only straight-line instructions in between).
+
+use super::{int_type, Class, Kind, Machine, Operand, Res, SemError, Val};
+use crate::tv::ir::hw;
+use std::collections::HashSet;
+use z3::ast::{Ast, Bool, Dynamic, BV};
+use z3::AstKind;
+
+/// Lanes per warp.
+pub(crate) const LANES: u32 = 32;
+
+/// Inputs with one value in every lane of a warp.
+const UNIFORM: &[&str] = &[
+    "%__wt_base",
+    "%ntid.x",
+    "%ntid.y",
+    "%ntid.z",
+    "%nctaid.x",
+    "%nctaid.y",
+    "%nctaid.z",
+    "%ctaid.x",
+    "%ctaid.y",
+    "%ctaid.z",
+    "%nsmid",
+];
+
+/// The warp model's state and what it establishes.
+#[derive(Debug, Default)]
+pub(crate) struct WarpFacts {
+    /// The masks read, in order: `activemask#k`.
+    pub masks: Vec<BV>,
+    /// Each collective's result constant and mask.
+    collectives: Vec<(BV, BV)>,
+    /// The executing lane is in each mask; each lane copy of an input is the input itself
+    /// in the executing lane.
+    pub facts: Vec<Bool>,
+    /// Each collective's result and its definition (in terms of earlier results only), in
+    /// order.
+    pub defs: Vec<(BV, BV)>,
+    /// Lane copies already constrained.
+    copies: HashSet<(String, u32)>,
+}
+
+/// The name of the mask of the `k`-th `activemask` read.
+pub(crate) fn mask_name(k: usize) -> String {
+    format!("activemask#{k}")
+}
+
+/// The name of lane `j`'s copy of input `name`.
+pub(crate) fn lane_name(name: &str, j: u32) -> String {
+    format!("{name}@{j}")
+}
+
+/// Bit `j` of a 32-bit mask, as a predicate.
+pub(crate) fn has_lane(mask: &BV, j: &BV) -> Bool {
+    mask.bvlshr(j)
+        .bvand(BV::from_u64(1, 32))
+        .eq(BV::from_u64(1, 32))
+}
+
+impl WarpFacts {
+    /// A new mask read.
+    pub fn activemask(&mut self) -> BV {
+        let m = BV::new_const(mask_name(self.masks.len()), 32);
+        self.facts.push(has_lane(&m, &hw("%laneid")));
+        self.masks.push(m.clone());
+        m
+    }
+
+    /// Lane `j`'s value of `term` (see the module doc), for a collective over `mask` (which
+    /// has lane `j` wherever the value is used: over the same mask as an earlier mask read
+    /// or collective, every lane used took part in it, and the outer test only shortens
+    /// the term).
+    fn lane_copy(&mut self, term: &BV, j: u32, mask: &BV) -> BV {
+        let mut consts = Vec::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![Dynamic::from(term.clone())];
+        while let Some(t) = stack.pop() {
+            if !t.is_app() || !seen.insert(t.get_z3_ast()) {
+                continue;
+            }
+            // A constant: a nullary application other than `true`/`false` (numerals are
+            // not applications of this kind).
+            let literal = t.as_bool().and_then(|b| b.as_bool()).is_some();
+            if t.num_children() == 0 && t.kind() == AstKind::App && !literal {
+                consts.push(t);
+            } else {
+                stack.extend(t.children());
+            }
+        }
+        let lane = BV::from_u64(u64::from(j), 32);
+        let mut pairs: Vec<(Dynamic, Dynamic)> = Vec::new();
+        for c in consts {
+            let name = c.decl().name();
+            let to = if UNIFORM.contains(&name.as_str()) {
+                continue;
+            } else if name == "%laneid" {
+                Dynamic::from(lane.clone())
+            } else if name == "%lanemask_eq" {
+                Dynamic::from(BV::from_u64(1 << j, 32))
+            } else if let Some(bv) = c.as_bv().filter(|_| name.starts_with("activemask#")) {
+                let other = BV::new_const(lane_name(&name, j), 32);
+                let took_part = has_lane(&bv, &lane).ite(&bv, &other);
+                Dynamic::from(mask.eq(&bv).ite(&bv, &took_part))
+            } else if let Some((r, m)) = self
+                .collectives
+                .iter()
+                .find(|(r, _)| Dynamic::from(r.clone()).get_z3_ast() == c.get_z3_ast())
+            {
+                let other = BV::new_const(lane_name(&name, j), r.get_size());
+                let took_part = has_lane(m, &lane).ite(r, &other);
+                Dynamic::from(mask.eq(m).ite(r, &took_part))
+            } else {
+                let copy = match (c.as_bv(), c.as_bool()) {
+                    (Some(bv), _) => {
+                        Dynamic::from(BV::new_const(lane_name(&name, j), bv.get_size()))
+                    }
+                    (_, Some(_)) => Dynamic::from(Bool::new_const(lane_name(&name, j))),
+                    _ => continue,
+                };
+                if self.copies.insert((name.clone(), j)) {
+                    let here = hw("%laneid").eq(&lane);
+                    self.facts.push(here.implies(copy.eq(&c)));
+                }
+                copy
+            };
+            pairs.push((c, to));
+        }
+        let p: Vec<(&Dynamic, &Dynamic)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+        let out = Dynamic::from(term.clone()).substitute(&p);
+        out.as_bv().unwrap_or_else(|| term.clone())
+    }
+
+    /// `redux.sync.OP` of `a` over the lanes of `m`: a fresh constant and its definition.
+    fn reduce(&mut self, op: &str, signed: bool, a: &BV, m: &BV) -> BV {
+        let k = self.collectives.len();
+        let w = a.get_size();
+        let r = BV::new_const(format!("redux#{k}"), w);
+        let identity = match (op, signed) {
+            ("add", _) | ("max", false) => BV::from_u64(0, w),
+            ("max", true) => BV::from_u64(1 << (w - 1), w),
+            ("min", false) => BV::from_i64(-1, w),
+            _ => BV::from_u64((1 << (w - 1)) - 1, w),
+        };
+        let mut acc = identity.clone();
+        for j in 0..LANES {
+            let x = self.lane_copy(a, j, m);
+            let on = has_lane(m, &BV::from_u64(u64::from(j), 32));
+            acc = match op {
+                "add" => acc.bvadd(on.ite(&x, &identity)),
+                _ => {
+                    let better = match (op, signed) {
+                        ("max", false) => x.bvugt(&acc),
+                        ("max", true) => x.bvsgt(&acc),
+                        ("min", false) => x.bvult(&acc),
+                        _ => x.bvslt(&acc),
+                    };
+                    Bool::and(&[&on, &better]).ite(&x, &acc)
+                }
+            };
+        }
+        self.defs.push((r.clone(), acc));
+        self.collectives.push((r.clone(), m.clone()));
+        r
+    }
+}
+
+impl Machine {
+    /// `redux.sync.{add,min,max}.{u32,s32} d, a, m` in the warp model.
+    pub(super) fn redux(
+        &mut self,
+        mods: &[&str],
+        ops: &[Operand],
+        text: &str,
+    ) -> Res<(String, Val)> {
+        let bad = |why: &str| SemError::Unsupported {
+            text: text.to_owned(),
+            why: why.to_owned(),
+        };
+        let ["sync", op, ty] = mods else {
+            return Err(bad("modifiers"));
+        };
+        let (kind, w) = int_type(ty, &[32]).ok_or_else(|| bad("type"))?;
+        if !matches!(*op, "add" | "min" | "max") || kind == Kind::B {
+            return Err(bad("operation"));
+        }
+        if ops.len() != 3 {
+            return Err(bad("expects 3 operands"));
+        }
+        if !matches!(ops[2], Operand::Reg(_)) {
+            return Err(bad("the member mask is not a register"));
+        }
+        let d = self.dst(ops.first(), Class::Bits(w), text)?;
+        let a = self.src(&ops[1], w, text)?;
+        let m = self.src(&ops[2], 32, text)?;
+        let warp = self
+            .warp
+            .as_mut()
+            .ok_or_else(|| bad("outside the warp model"))?;
+        let r = warp.reduce(op, kind == Kind::S, &a, &m);
+        Ok((d, Val::Bv(r)))
+    }
+}
