@@ -90,24 +90,18 @@ fn after_stmt(src: &str, end: usize, text: String) -> (usize, String) {
 
 /// The parameter `MAP_PARAM`, appended after the kernel's last parameter.
 fn param_insertion(f: &Function) -> Insertion {
-    let decl = format!(".param .u64 .ptr .global .align 8 {MAP_PARAM}");
-    let (offset, text) = match (f.params.last(), f.params_open) {
-        (Some(last), _) => (last.end, format!(",\n\t{decl}")),
-        (None, Some(open)) => (open, format!("\n\t{decl}\n")),
-        (None, None) => (f.name_end, format!("(\n\t{decl}\n)")),
-    };
-    Insertion {
-        offset,
-        order: 0,
-        text,
-        origin: Origin::Inserted { snippet: 0 },
-    }
+    append_param(f, &format!(".param .u64 .ptr .global .align 8 {MAP_PARAM}"))
 }
 
 /// The parameter `MAP_PARAM` of a device function's clone (`.param .b64`: a function
 /// parameter has no `.ptr` attributes), appended after its last parameter.
 fn clone_param_insertion(f: &Function) -> Insertion {
-    let decl = format!(".param .b64 {MAP_PARAM}");
+    append_param(f, &format!(".param .b64 {MAP_PARAM}"))
+}
+
+/// The parameter declaration `decl`, appended after `f`'s last parameter (or as its only
+/// one, adding the parentheses when the header has none).
+fn append_param(f: &Function, decl: &str) -> Insertion {
     let (offset, text) = match (f.params.last(), f.params_open) {
         (Some(last), _) => (last.end, format!(",\n\t{decl}")),
         (None, Some(open)) => (open, format!("\n\t{decl}\n")),

@@ -46,6 +46,8 @@ pub struct Config {
     pub fault: Option<Fault>,
     /// Which launches are probed.
     pub launches: LaunchFilter,
+    /// Whether a probe reads `launch` (each launch then gets its sequence number written).
+    pub reads_launch: bool,
 }
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
@@ -135,6 +137,7 @@ pub fn init() -> bool {
         results: std::env::var_os(ENV_RESULTS).map(PathBuf::from),
         fault,
         launches,
+        reads_launch: crate::instrument::reads_launch(program.program()),
         program,
     };
     crate::state::init_maps(config.program.program().maps.len());

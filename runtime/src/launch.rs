@@ -216,11 +216,12 @@ type Header = (Vec<(u64, u64)>, u64, LaunchDims);
 
 /// What the runtime writes into a zeroed buffer before a launch of `shape` of the
 /// instrumented function `func`: (offset, value) words — each array's records offset, the
-/// `launch` word when a probe reads it — the buffer's size and the launch's dimensions.
+/// `launch` word when `reads_launch` — the buffer's size and the launch's dimensions.
 /// `Err` when the verifier refutes the launch's array regions (they would not fit in
 /// 64 bits); the launch then runs uninstrumented.
 fn header(
     program: &Program,
+    reads_launch: bool,
     func: usize,
     layout: &MapLayout,
     shape: LaunchShape,
@@ -251,7 +252,7 @@ fn header(
         }
     }
     let n = LAUNCHES.fetch_add(1, Ordering::Relaxed) + 1;
-    if instrument::reads_launch(program) {
+    if reads_launch {
         words.push((layout.launch_offset, n));
     }
     Ok((words, launch.total_bytes, dims))
@@ -281,6 +282,7 @@ fn prepare(
     }
     let (words, bytes, dims) = header(
         cfg.program.program(),
+        cfg.reads_launch,
         probed.func,
         &probed.layout,
         l.shape(),
@@ -504,7 +506,8 @@ mod tests {
             grid: [3, 2, 1],
             block: [64, 2, 1],
         };
-        let (words, bytes, dims) = header(&p, 1, &layout, shape).expect("proved");
+        let (words, bytes, dims) =
+            header(&p, instrument::reads_launch(&p), 1, &layout, shape).expect("proved");
         assert_eq!(dims.blocks, 6);
         assert_eq!(dims.threads_per_block, 128);
         let expected = layout.for_launch(dims);
@@ -522,7 +525,8 @@ mod tests {
         let (at, n) = words[2];
         assert_eq!(at, layout.launch_offset);
         // Launches are numbered from 1 in the order they are made.
-        let (again, ..) = header(&p, 1, &layout, shape).expect("proved");
+        let (again, ..) =
+            header(&p, instrument::reads_launch(&p), 1, &layout, shape).expect("proved");
         assert!(n >= 1 && again[2].1 > n, "{n} then {}", again[2].1);
     }
 
@@ -536,7 +540,7 @@ mod tests {
             block: [1024, 1, 1],
         };
         assert_eq!(
-            header(&p, 2, &layout, huge).map(|_| ()),
+            header(&p, instrument::reads_launch(&p), 2, &layout, huge).map(|_| ()),
             Err(Reason::ArrayBounds)
         );
     }
@@ -549,7 +553,8 @@ mod tests {
             grid: [1, 1, 1],
             block: [32, 1, 1],
         };
-        let (words, bytes, _) = header(&p, 3, &layout, shape).expect("no arrays");
+        let (words, bytes, _) =
+            header(&p, instrument::reads_launch(&p), 3, &layout, shape).expect("no arrays");
         assert!(words.is_empty());
         assert_eq!(bytes, layout.total_bytes);
     }
