@@ -103,6 +103,74 @@ def check_workload(name, plain_cmd, traced_cmd, ref_out, wt_out, expect, args, r
     print(f"[{name}]", "\n".join(lines[starts[-1]:]) if starts else "no warptrace summary line")
 
 
+CACHE_LINE = re.compile(r"module cache: (\d+) hits?, (\d+) miss(?:es)?, (\d+) written, "
+                        r"(\d+) write failures?; JIT ([\d.]+) ms")
+KERNEL_LINE = re.compile(r"^warptrace:   (.*): (instrumented, \d+ sites);")
+
+
+def cache_counts(stderr):
+    """The summary's module-cache counters: hits, misses, written, write failures, JIT ms."""
+    m = CACHE_LINE.search(stderr)
+    if not m:
+        return None
+    return tuple(int(g) for g in m.groups()[:4]) + (float(m.group(5)),)
+
+
+def check_cache(wt, app, ref, work, args, rows):
+    """The on-disk module cache: nvcc_app twice with a fresh --cache-dir. The first run
+    instruments and JIT-compiles every module and writes one entry each; the second loads
+    every instrumented module from the cache (no instrumentation, no JIT) with the same
+    output file, kernels and maps. Then every entry is truncated: the third run must take
+    them as misses, JIT again, rewrite them, and still produce the same results."""
+    cache_dir = tempfile.mkdtemp(prefix="wt-cache-", dir=work)
+    runs = []
+    for i, step in enumerate(("1st", "2nd", "corrupt")):
+        if step == "corrupt":
+            for f in os.listdir(cache_dir):
+                if f.endswith(".wtc"):
+                    path = os.path.join(cache_dir, f)
+                    with open(path, "r+b") as fh:
+                        fh.truncate(os.path.getsize(path) // 2)
+        cout = f"{work}/nvcc_cache_{i}.bin"
+        p, dt = run([wt, "-v", "--cache-dir", cache_dir, "-e", PROBE, "--", app, cout],
+                    f"{args.out}/nvcc-cache-{step}.log")
+        runs.append({
+            "ok": p.returncode == 0 and same_bytes(ref, cout),
+            "counts": cache_counts(p.stderr),
+            "jits": p.stderr.count("instrumented module JIT-compiled"),
+            "hit_lines": p.stderr.count("module cache hit:"),
+            "maps": parse_maps(p.stdout),
+            "kernels": sorted(m.group(1, 2) for m in map(KERNEL_LINE.match, p.stderr.splitlines()) if m),
+            "wall": dt,
+            "entries": sorted(f for f in os.listdir(cache_dir) if f.endswith(".wtc")),
+        })
+    first, second, third = runs
+    fmt = lambda c: "no cache line" if c is None else f"{c[0]} hits, {c[1]} misses, {c[2]} written, {c[3]} failed"
+    c1 = first["counts"]
+    ok = (first["ok"] and c1 is not None and c1[0] == 0 and c1[1] >= 1 and c1[2] == c1[1] and c1[3] == 0
+          and len(first["entries"]) == c1[2] and first["jits"] >= 1)
+    rows.append(("cache", "-", "1st run: each module a miss, JIT, entry written",
+                 "0 hits, N>=1 misses, N written, 0 failed", f"{fmt(c1)}, {len(first['entries'])} files, "
+                 f"{first['jits']} JITs", ok))
+    c2 = second["counts"]
+    n = c1[2] if c1 else -1
+    ok = (second["ok"] and c2 is not None and c2[:4] == (n, 0, 0, 0) and second["jits"] == 0
+          and second["hit_lines"] == n and c2[4] == 0.0 and second["entries"] == first["entries"])
+    rows.append(("cache", "-", "2nd run: every module a hit, no JIT", f"{n} hits, 0 misses, 0 written, 0 failed",
+                 f"{fmt(c2)}, {second['jits']} JITs, JIT {c2[4] if c2 else '?'} ms", ok))
+    same = (first["ok"] and second["ok"] and bool(first["maps"]) and first["maps"] == second["maps"]
+            and bool(first["kernels"]) and first["kernels"] == second["kernels"])
+    rows.append(("cache", "-", "2nd run: output, kernels, maps == 1st", "identical",
+                 f"{len(second['kernels'])} kernels, {sum(len(v) for v in second['maps'].values())} map entries, "
+                 f"{'identical' if same else 'DIFFERENT'}", same))
+    rows.append(("cache", "-", "wall s 1st/2nd run", "-", f"{first['wall']:.2f} / {second['wall']:.2f}", True))
+    c3 = third["counts"]
+    ok = (third["ok"] and c3 is not None and c3[:4] == (0, n, n, 0) and third["jits"] >= 1
+          and third["maps"] == first["maps"] and third["kernels"] == first["kernels"])
+    rows.append(("cache", "-", "truncated entries: misses, rewritten, same results",
+                 f"0 hits, {n} misses, {n} written, 0 failed", fmt(c3), ok))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
@@ -128,6 +196,8 @@ def main():
         rows.append((f"fault:{fault}", "-", "output bit-identical", "yes", "yes" if same else "no", same))
         counted = reason.lower() in p.stderr.lower()
         rows.append((f"fault:{fault}", "-", "fault counted", reason, "yes" if counted else "no", counted))
+
+    check_cache(wt, app, ref, work, args, rows)
 
     # The interpreter is the oracle: the same programs, predicted on the CPU.
     oracle = os.path.join(args.bin, "warptrace-oracle")

@@ -32,7 +32,10 @@ bulk/TMA copies, array maps, the launch builtin, device functions) run unchanged
 counted as \"not supported yet\" in the summary.
 
 Results print when the program exits, as bpftrace prints maps; a one-line summary on
-stderr counts the kernels instrumented and skipped (-v explains each).";
+stderr counts the kernels instrumented and skipped (-v explains each).
+
+Instrumented modules are cached on disk (--cache-dir, default ~/.cache/warptrace): a
+second run of the same program and probes skips instrumentation and the driver's JIT.";
 
 /// bpftrace for GPU kernels: verified probes inside the kernels of an unmodified program.
 #[derive(Debug, Parser)]
@@ -93,6 +96,13 @@ pub struct RunArgs {
     /// Probe every K-th launch of each kernel (its 1st, (K+1)-th, ...).
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub sample: u64,
+    /// Where instrumented, JIT-compiled modules are cached between runs (default:
+    /// $WARPTRACE_CACHE_DIR, else $XDG_CACHE_HOME/warptrace, else ~/.cache/warptrace).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    pub cache_dir: Option<PathBuf>,
+    /// Instrument and JIT every module afresh: no on-disk cache is read or written.
+    #[arg(long)]
+    pub no_cache: bool,
     /// The runtime library to preload (default: libwarptrace_preload.so next to this
     /// executable; also $WARPTRACE_PRELOAD).
     #[arg(long, value_name = "PATH")]

@@ -7,7 +7,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use warptrace_ir::{Bundle, HostEvent, Program};
-use warptrace_runtime::{Report, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_SAMPLE};
+use warptrace_runtime::{
+    Report, ENV_CACHE_DIR, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_NO_CACHE, ENV_SAMPLE,
+};
 
 /// The runtime library's file name, built by the `warptrace-preload` crate.
 const PRELOAD_NAME: &str = "libwarptrace_preload.so";
@@ -84,6 +86,12 @@ fn trace(
         Some(m) => command.env(ENV_LAUNCH_COUNT, m.to_string()),
         None => command.env_remove(ENV_LAUNCH_COUNT),
     };
+    for (name, value) in cache_env(args)? {
+        match value {
+            Some(v) => command.env(name, v),
+            None => command.env_remove(name),
+        };
+    }
     let mut child = command
         .spawn()
         .with_context(|| format!("cannot run `{cmd}`"))?;
@@ -93,6 +101,25 @@ fn trace(
     ignore_interrupts();
     let status = child.wait().context("waiting for the traced program")?;
     Ok((collect(&results)?, status))
+}
+
+/// The module cache settings of `--cache-dir` / `--no-cache` for the traced program:
+/// each variable to set (`Some`) or remove (`None`). Without either flag, nothing: the
+/// environment's own `WARPTRACE_CACHE_DIR` / `WARPTRACE_NO_CACHE` reach the runtime.
+fn cache_env(args: &RunArgs) -> Result<Vec<(&'static str, Option<OsString>)>> {
+    if args.no_cache {
+        return Ok(vec![(ENV_NO_CACHE, Some("1".into()))]);
+    }
+    let Some(dir) = &args.cache_dir else {
+        return Ok(Vec::new());
+    };
+    // Absolute: the traced program may change directory before its first CUDA call.
+    let dir = std::path::absolute(dir)
+        .with_context(|| format!("cannot resolve --cache-dir {}", dir.display()))?;
+    Ok(vec![
+        (ENV_CACHE_DIR, Some(dir.into_os_string())),
+        (ENV_NO_CACHE, None),
+    ])
 }
 
 /// Reads and merges the report every traced process wrote (one per pid).
@@ -164,5 +191,45 @@ fn exit_code(status: std::process::ExitStatus) -> ExitCode {
         (Some(code), _) => ExitCode::from(code.clamp(0, 255) as u8),
         (None, Some(signal)) => ExitCode::from((128 + signal).clamp(0, 255) as u8),
         (None, None) => ExitCode::FAILURE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Cli;
+    use clap::Parser;
+
+    fn run_args(flags: &[&str]) -> Result<RunArgs, clap::Error> {
+        let argv = ["warptrace", "-e", "kernel:entry { @n = count(); }"];
+        let tail = ["--", "true"];
+        let all = argv.iter().chain(flags).chain(&tail);
+        Cli::try_parse_from(all).map(|c| c.run)
+    }
+
+    #[test]
+    fn cache_flags_become_the_runtimes_environment() {
+        let none = run_args(&[]).expect("parses");
+        assert!(cache_env(&none).expect("env").is_empty());
+
+        let off = run_args(&["--no-cache"]).expect("parses");
+        assert_eq!(
+            cache_env(&off).expect("env"),
+            [(ENV_NO_CACHE, Some(OsString::from("1")))]
+        );
+
+        let dir = run_args(&["--cache-dir", "rel/cache"]).expect("parses");
+        let env = cache_env(&dir).expect("env");
+        let want = std::env::current_dir().expect("cwd").join("rel/cache");
+        assert_eq!(
+            env,
+            [
+                (ENV_CACHE_DIR, Some(want.into_os_string())),
+                (ENV_NO_CACHE, None)
+            ]
+        );
+
+        let both = run_args(&["--no-cache", "--cache-dir", "d"]).expect_err("conflict");
+        assert_eq!(both.kind(), clap::error::ErrorKind::ArgumentConflict);
     }
 }

@@ -1,7 +1,9 @@
 //! The environment: `WARPTRACE_BUNDLE`, `WARPTRACE_RESULTS`, `WARPTRACE_VERBOSE`,
 //! `WARPTRACE_FAULT`, `WARPTRACE_LAUNCH_SKIP`, `WARPTRACE_LAUNCH_COUNT`,
-//! `WARPTRACE_SAMPLE`; set once by [`init`] from the preload library's constructor.
+//! `WARPTRACE_SAMPLE`, `WARPTRACE_CACHE_DIR`, `WARPTRACE_NO_CACHE`; set once by [`init`]
+//! from the preload library's constructor.
 
+use crate::cache::{self, DiskCache};
 use crate::select::{KernelSelector, LaunchFilter};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +25,11 @@ pub const ENV_LAUNCH_SKIP: &str = "WARPTRACE_LAUNCH_SKIP";
 pub const ENV_LAUNCH_COUNT: &str = "WARPTRACE_LAUNCH_COUNT";
 /// Probe every K-th launch of each kernel (`--sample`).
 pub const ENV_SAMPLE: &str = "WARPTRACE_SAMPLE";
+/// The on-disk module cache's directory (`--cache-dir`; default
+/// `$XDG_CACHE_HOME/warptrace`, else `~/.cache/warptrace`).
+pub const ENV_CACHE_DIR: &str = "WARPTRACE_CACHE_DIR";
+/// `1`: no on-disk module cache (`--no-cache`).
+pub const ENV_NO_CACHE: &str = "WARPTRACE_NO_CACHE";
 
 /// A failure path forced by [`ENV_FAULT`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +55,12 @@ pub struct Config {
     pub launches: LaunchFilter,
     /// Whether a probe reads `launch` (each launch then gets its sequence number written).
     pub reads_launch: bool,
+    /// The on-disk module cache (`None`: disabled).
+    pub cache: Option<DiskCache>,
+    /// [`cache::bundle_hash`] of the bundle file, part of every cache key.
+    pub bundle_hash: u128,
+    /// [`cache::codegen_env`] of the environment, part of every cache key.
+    pub codegen_env: String,
 }
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
@@ -99,12 +112,13 @@ pub fn init() -> bool {
     };
     let loaded = std::fs::read_to_string(&path)
         .map_err(|e| e.to_string())
-        .and_then(|text| Bundle::from_json(&text).map_err(|e| e.to_string()))
-        .and_then(|bundle| {
-            warptrace_verifier::verify_program(&bundle.program)
-                .map_err(|e| format!("probe program rejected: {e}"))
+        .and_then(|text| {
+            let bundle = Bundle::from_json(&text).map_err(|e| e.to_string())?;
+            let program = warptrace_verifier::verify_program(&bundle.program)
+                .map_err(|e| format!("probe program rejected: {e}"))?;
+            Ok((program, cache::bundle_hash(text.as_bytes())))
         });
-    let program = match loaded {
+    let (program, bundle_hash) = match loaded {
         Ok(b) => b,
         Err(e) => {
             warn(format_args!(
@@ -139,6 +153,9 @@ pub fn init() -> bool {
         launches,
         reads_launch: crate::instrument::reads_launch(program.program()),
         program,
+        cache: cache::cache_dir(|name| std::env::var_os(name)).map(DiskCache::new),
+        bundle_hash,
+        codegen_env: cache::codegen_env(std::env::vars_os()),
     };
     crate::state::init_maps(config.program.program().maps.len());
     if CONFIG.set(config).is_ok() {
@@ -147,6 +164,12 @@ pub fn init() -> bool {
             "bundle loaded from {}",
             path.to_string_lossy()
         ));
+        match CONFIG.get().and_then(|c| c.cache.as_ref()) {
+            Some(c) => verbose(format_args!("module cache in {}", c.dir().display())),
+            None => verbose(format_args!(
+                "no module cache ({ENV_NO_CACHE} set, or no $HOME)"
+            )),
+        }
     }
     active()
 }

@@ -8,7 +8,7 @@
 use crate::hooks::HOOKS;
 use cudarc::driver::sys::{
     CUcontext, CUdevice, CUdeviceptr, CUfunction, CUhostFn, CUkernel, CUlaunchConfig, CUlibrary,
-    CUmodule, CUstream,
+    CUlinkState, CUmodule, CUstream,
 };
 use std::cell::Cell;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
@@ -91,10 +91,16 @@ driver_fns! {
     cuModuleLoad: c"cuModuleLoad" => fn(*mut CUmodule, *const c_char);
     cuModuleUnload: c"cuModuleUnload" => fn(CUmodule);
     cuModuleGetFunction: c"cuModuleGetFunction" => fn(*mut CUfunction, CUmodule, *const c_char);
+    cuModuleLoadFatBinary: c"cuModuleLoadFatBinary" => fn(*mut CUmodule, *const c_void);
+    cuModuleEnumerateFunctions: c"cuModuleEnumerateFunctions" => fn(*mut CUfunction, c_uint, CUmodule);
     cuLibraryLoadData: c"cuLibraryLoadData" => fn(*mut CUlibrary, *const c_void, *mut c_int, *mut *mut c_void, c_uint, *mut c_int, *mut *mut c_void, c_uint);
     cuLibraryLoadFromFile: c"cuLibraryLoadFromFile" => fn(*mut CUlibrary, *const c_char, *mut c_int, *mut *mut c_void, c_uint, *mut c_int, *mut *mut c_void, c_uint);
     cuLibraryGetKernel: c"cuLibraryGetKernel" => fn(*mut CUkernel, CUlibrary, *const c_char);
     cuLibraryUnload: c"cuLibraryUnload" => fn(CUlibrary);
+    cuLibraryGetModule: c"cuLibraryGetModule" => fn(*mut CUmodule, CUlibrary);
+    cuLibraryEnumerateKernels: c"cuLibraryEnumerateKernels" => fn(*mut CUkernel, c_uint, CUlibrary);
+    cuFuncGetName: c"cuFuncGetName" => fn(*mut *const c_char, CUfunction);
+    cuKernelGetName: c"cuKernelGetName" => fn(*mut *const c_char, CUkernel);
     cuKernelGetFunction: c"cuKernelGetFunction" => fn(*mut CUfunction, CUkernel);
     cuFuncSetAttribute: c"cuFuncSetAttribute" => fn(CUfunction, c_int, c_int);
     cuFuncSetCacheConfig: c"cuFuncSetCacheConfig" => fn(CUfunction, c_int);
@@ -118,6 +124,41 @@ driver_fns! {
     cuCtxGetCurrent: c"cuCtxGetCurrent" => fn(*mut CUcontext);
     cuCtxGetDevice: c"cuCtxGetDevice" => fn(*mut CUdevice);
     cuDeviceGetAttribute: c"cuDeviceGetAttribute" => fn(*mut c_int, c_int, CUdevice);
+    cuDriverGetVersion: c"cuDriverGetVersion" => fn(*mut c_int);
+    cuLinkCreate: c"cuLinkCreate_v2" => fn(c_uint, *mut c_int, *mut *mut c_void, *mut CUlinkState);
+    cuLinkAddData: c"cuLinkAddData_v2" => fn(CUlinkState, c_int, *mut c_void, usize, *const c_char, c_uint, *mut c_int, *mut *mut c_void);
+    cuLinkComplete: c"cuLinkComplete" => fn(CUlinkState, *mut *mut c_void, *mut usize);
+    cuLinkDestroy: c"cuLinkDestroy" => fn(CUlinkState);
+}
+
+impl Driver {
+    /// Compute capability (`major * 10 + minor`) of the current context's device, else
+    /// of device 0; `None` when the driver cannot tell.
+    pub fn compute_capability(&self) -> Option<u32> {
+        let get = self.cuDeviceGetAttribute?;
+        let mut dev: CUdevice = 0;
+        if let Some(ctx_dev) = self.cuCtxGetDevice {
+            // SAFETY: out-pointer; on failure dev stays 0.
+            if unsafe { ctx_dev(&mut dev) } != CUDA_SUCCESS {
+                dev = 0;
+            }
+        }
+        let (mut major, mut minor) = (0, 0);
+        // SAFETY: out-pointers; 75/76 are CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR.
+        let ok = unsafe {
+            get(&mut major, 75, dev) == CUDA_SUCCESS && get(&mut minor, 76, dev) == CUDA_SUCCESS
+        };
+        ok.then_some((major * 10 + minor) as u32)
+    }
+
+    /// The driver's CUDA version (`cuDriverGetVersion`, e.g. 13000), if it tells.
+    pub fn version(&self) -> Option<u32> {
+        let get = self.cuDriverGetVersion?;
+        let mut v: c_int = 0;
+        // SAFETY: out-pointer.
+        let ok = unsafe { get(&mut v) } == CUDA_SUCCESS;
+        ok.then_some(v as u32)
+    }
 }
 
 // SAFETY: the struct holds only code addresses of a library that is never unloaded.

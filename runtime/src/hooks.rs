@@ -12,10 +12,14 @@ pub enum Hook {
     ModuleLoad,
     ModuleUnload,
     ModuleGetFunction,
+    ModuleLoadFatBinary,
+    ModuleEnumerateFunctions,
     LibraryLoadData,
     LibraryLoadFromFile,
     LibraryGetKernel,
     LibraryUnload,
+    LibraryGetModule,
+    LibraryEnumerateKernels,
     KernelGetFunction,
     FuncSetAttribute,
     FuncSetCacheConfig,
@@ -40,7 +44,7 @@ pub struct HookEntry {
 }
 
 /// Every wrapped function, in [`Hook`] order.
-pub const HOOKS: [HookEntry; 21] = {
+pub const HOOKS: [HookEntry; 25] = {
     use Hook::*;
     const fn e(hook: Hook, name: &'static CStr) -> HookEntry {
         HookEntry { hook, name }
@@ -51,10 +55,14 @@ pub const HOOKS: [HookEntry; 21] = {
         e(ModuleLoad, c"cuModuleLoad"),
         e(ModuleUnload, c"cuModuleUnload"),
         e(ModuleGetFunction, c"cuModuleGetFunction"),
+        e(ModuleLoadFatBinary, c"cuModuleLoadFatBinary"),
+        e(ModuleEnumerateFunctions, c"cuModuleEnumerateFunctions"),
         e(LibraryLoadData, c"cuLibraryLoadData"),
         e(LibraryLoadFromFile, c"cuLibraryLoadFromFile"),
         e(LibraryGetKernel, c"cuLibraryGetKernel"),
         e(LibraryUnload, c"cuLibraryUnload"),
+        e(LibraryGetModule, c"cuLibraryGetModule"),
+        e(LibraryEnumerateKernels, c"cuLibraryEnumerateKernels"),
         e(KernelGetFunction, c"cuKernelGetFunction"),
         e(FuncSetAttribute, c"cuFuncSetAttribute"),
         e(FuncSetCacheConfig, c"cuFuncSetCacheConfig"),
@@ -177,6 +185,26 @@ mod tests {
         assert_eq!(t.for_dlsym(b"cuLaunchKernel", 0), 0);
         // A zero real entry never matches.
         assert_eq!(t.for_dlsym(b"x", 0), 0);
+        // The loading entry points: fatbinaries, a library's module, enumerations.
+        for hook in [
+            Hook::ModuleLoadFatBinary,
+            Hook::ModuleEnumerateFunctions,
+            Hook::LibraryGetModule,
+            Hook::LibraryEnumerateKernels,
+        ] {
+            let name = HOOKS[hook as usize].name.to_bytes();
+            assert_eq!(
+                t.for_dlsym(name, 0x5555),
+                0x9000 + hook as usize,
+                "{name:?}"
+            );
+            assert_eq!(
+                t.for_dlsym(b"y", 0x1000 + hook as usize),
+                0x9000 + hook as usize
+            );
+        }
+        // Not hooked: a library's host-side unified function pointer.
+        assert_eq!(t.for_dlsym(b"cuLibraryGetUnifiedFunction", 0x7777), 0x7777);
     }
 
     #[test]
@@ -214,6 +242,22 @@ mod tests {
             t.for_proc_address(b"cuModuleLoadData", 0x5, 13000, 0),
             w(Hook::ModuleLoadData)
         );
+        for (name, hook) in [
+            (&b"cuModuleLoadFatBinary"[..], Hook::ModuleLoadFatBinary),
+            (
+                b"cuModuleEnumerateFunctions",
+                Hook::ModuleEnumerateFunctions,
+            ),
+            (b"cuLibraryGetModule", Hook::LibraryGetModule),
+            (b"cuLibraryEnumerateKernels", Hook::LibraryEnumerateKernels),
+        ] {
+            // By name, whatever the flags; by identity too.
+            assert_eq!(
+                t.for_proc_address(name, 0x5, 13000, PROC_ADDRESS_PER_THREAD),
+                w(hook)
+            );
+            assert_eq!(t.for_proc_address(b"", r(hook), 12000, 0), w(hook));
+        }
         assert_eq!(t.for_proc_address(b"cuMemAlloc", 0x5, 13000, 0), 0x5);
         assert_eq!(t.for_proc_address(b"cuLaunchKernel", 0, 13000, 0), 0);
     }

@@ -1,15 +1,19 @@
-//! Instrumentation on first launch: splice the module's PTX once per (context, image),
-//! JIT it with the real `cuModuleLoadDataEx`, and cache the instrumented function of each
-//! (context, handle) with its recorded attributes mirrored.
+//! Instrumentation on first launch: load the module's instrumented cubin from the on-disk
+//! cache (`module_cache`), or splice its PTX and JIT it (`jit`), once per (context,
+//! image); and cache the instrumented function of each (context, handle) with its
+//! recorded attributes mirrored.
 
+use crate::cache::CachedKernel;
 use crate::codegen::{self, KernelStatus};
-use crate::config::{self, Config, Fault};
+use crate::config::{self, Config};
 use crate::driver::{Driver, CUDA_SUCCESS};
+use crate::jit::{self, first_line, Jitted};
+use crate::module_cache;
 use crate::report::{KernelState, Reason};
 use crate::state::{self, Attrs, FuncInfo, Owner};
 use cudarc::driver::sys::{CUcontext, CUfunction, CUmodule};
 use std::collections::HashMap;
-use std::ffi::{c_int, c_void, CString};
+use std::ffi::CString;
 use std::sync::{Arc, Mutex, MutexGuard};
 use warptrace_ir::MapLayout;
 
@@ -90,104 +94,84 @@ pub fn probed(
     result
 }
 
-fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("").trim().to_string()
-}
-
 fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, Failure> {
     let ptx = match state::tables().images.get(&owner) {
         Some(Ok(ptx)) => ptx.clone(),
         Some(Err(e)) => return Err(e.clone()),
         None => return Err((Reason::NoPtx, "image not seen at load time".into())),
     };
+    let key = module_cache::key(d, cfg, &ptx);
+    if let Some(hit) = key.and_then(|k| module_cache::lookup(d, cfg, owner, k)) {
+        let layout = MapLayout::new(&cfg.program.program().maps);
+        return Ok(module(hit.module, layout, &hit.kernels));
+    }
     let out = codegen::instrument(&ptx, &cfg.program)
         .map_err(|e| (Reason::ParseError, first_line(&e.to_string())))?;
-    let mut kernels = HashMap::new();
-    let mut any = false;
-    {
-        let mut t = state::tables();
-        for k in &out.kernels {
-            t.kernel_id(k.id, &k.name);
-            let status = match &k.status {
-                KernelStatus::Instrumented { sites } => {
-                    any = true;
-                    Ok(*sites)
-                }
-                KernelStatus::NoSites => Err((Reason::NoSites, String::new())),
-                KernelStatus::Rejected(e) => {
-                    Err((Reason::VerifierRejection, first_line(&e.to_string())))
-                }
-                // The code generator cannot instrument it yet: the original runs.
-                KernelStatus::Unsupported { what } => {
-                    Err((Reason::Unsupported, format!("by the PTX back end: {what}")))
-                }
-            };
-            kernels.insert(k.name.clone(), (k.params, status));
+    let kernels: Vec<CachedKernel> = out
+        .kernels
+        .iter()
+        .map(|k| CachedKernel {
+            name: k.name.clone(),
+            id: k.id,
+            params: k.params,
+            state: outcome(&k.status),
+        })
+        .collect();
+    let any = kernels
+        .iter()
+        .any(|k| matches!(k.state, KernelState::Instrumented { .. }));
+    let jitted = if any {
+        let j = jit::jit(d, cfg, &out.ptx, key.is_some() && module_cache::writable());
+        let micros = j.as_ref().map_or(0, |j| j.micros);
+        state::tables().cache.jit_us += micros;
+        Some(j?)
+    } else {
+        None
+    };
+    if let Some(key) = key {
+        match &jitted {
+            None => module_cache::store(cfg, key, &[], &kernels),
+            Some(Jitted {
+                cubin: Some(cubin), ..
+            }) => module_cache::store(cfg, key, cubin, &kernels),
+            // Loaded without the linker (this driver lacks it): nothing to cache.
+            Some(_) => {}
         }
     }
-    let handle = if any { jit(d, cfg, &out.ptx)? } else { 0 };
-    Ok(Arc::new(Module {
-        handle,
-        layout: Arc::new(out.layout),
-        kernels,
-    }))
+    Ok(module(jitted.map_or(0, |j| j.module), out.layout, &kernels))
 }
 
-/// `CU_JIT_INFO_LOG_BUFFER`, `…_SIZE_BYTES`, `CU_JIT_ERROR_LOG_BUFFER`, `…_SIZE_BYTES`.
-const JIT_LOG_OPTIONS: [c_int; 4] = [3, 4, 5, 6];
-const JIT_LOG_BYTES: usize = 4096;
+/// What the launch path does with a kernel, from the code generator's verdict.
+fn outcome(status: &KernelStatus) -> KernelState {
+    let skipped = |reason, detail| KernelState::Skipped { reason, detail };
+    match status {
+        KernelStatus::Instrumented { sites } => KernelState::Instrumented { sites: *sites },
+        KernelStatus::NoSites => skipped(Reason::NoSites, String::new()),
+        KernelStatus::Rejected(e) => skipped(Reason::VerifierRejection, first_line(&e.to_string())),
+        // The code generator cannot instrument it yet: the original runs.
+        KernelStatus::Unsupported { what } => {
+            skipped(Reason::Unsupported, format!("by the PTX back end: {what}"))
+        }
+    }
+}
 
-fn jit(d: &Driver, cfg: &Config, ptx: &str) -> Result<usize, Failure> {
-    let fail = |log: &str| {
-        let head = first_line(log);
-        config::warn(format_args!(
-            "JIT of instrumented PTX failed: {head}; running the original"
-        ));
-        Err((Reason::JitError, head))
-    };
-    if cfg.fault == Some(Fault::Jit) {
-        return fail("injected fault (WARPTRACE_FAULT=jit)");
+/// The module record of a loaded (or cached) instrumented image.
+fn module(handle: usize, layout: MapLayout, kernels: &[CachedKernel]) -> Arc<Module> {
+    let mut t = state::tables();
+    let mut map = HashMap::new();
+    for k in kernels {
+        t.kernel_id(k.id, &k.name);
+        let status = match &k.state {
+            KernelState::Instrumented { sites } => Ok(*sites),
+            KernelState::Skipped { reason, detail } => Err((*reason, detail.clone())),
+        };
+        map.insert(k.name.clone(), (k.params, status));
     }
-    let Some(load) = d.cuModuleLoadDataEx else {
-        return fail("cuModuleLoadDataEx missing");
-    };
-    let Ok(text) = CString::new(ptx) else {
-        return fail("instrumented PTX contains a NUL byte");
-    };
-    let mut info = vec![0u8; JIT_LOG_BYTES];
-    let mut error = vec![0u8; JIT_LOG_BYTES];
-    let mut options = JIT_LOG_OPTIONS;
-    let mut values: [*mut c_void; 4] = [
-        info.as_mut_ptr().cast(),
-        JIT_LOG_BYTES as *mut c_void,
-        error.as_mut_ptr().cast(),
-        JIT_LOG_BYTES as *mut c_void,
-    ];
-    let mut module: CUmodule = std::ptr::null_mut();
-    // SAFETY: text is NUL-terminated PTX; the option arrays have 4 entries and the log
-    // buffers outlive the call.
-    let rc = unsafe {
-        load(
-            &mut module,
-            text.as_ptr().cast(),
-            4,
-            options.as_mut_ptr(),
-            values.as_mut_ptr(),
-        )
-    };
-    if rc != CUDA_SUCCESS {
-        let n = error.iter().position(|&b| b == 0).unwrap_or(error.len());
-        let log = String::from_utf8_lossy(&error[..n]);
-        return fail(&format!(
-            "CUresult {rc}: {}",
-            if log.is_empty() { "(no log)" } else { &log }
-        ));
-    }
-    config::verbose(format_args!(
-        "instrumented module loaded ({} bytes of PTX)",
-        ptx.len()
-    ));
-    Ok(module as usize)
+    Arc::new(Module {
+        handle,
+        layout: Arc::new(layout),
+        kernels: map,
+    })
 }
 
 fn function(

@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 mod aggregate;
+pub mod cache;
 mod codegen;
 mod config;
 mod driver;
@@ -14,7 +15,9 @@ mod fatbin;
 mod hooks;
 mod image;
 mod instrument;
+mod jit;
 mod launch;
+mod module_cache;
 mod output;
 mod report;
 mod select;
@@ -22,12 +25,15 @@ mod state;
 mod wrappers;
 
 #[cfg(test)]
+mod cache_tests;
+#[cfg(test)]
 mod image_tests;
 #[cfg(test)]
 mod report_tests;
 
 pub use config::{
-    ENV_BUNDLE, ENV_FAULT, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_RESULTS, ENV_SAMPLE, ENV_VERBOSE,
+    ENV_BUNDLE, ENV_CACHE_DIR, ENV_FAULT, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_NO_CACHE,
+    ENV_RESULTS, ENV_SAMPLE, ENV_VERBOSE,
 };
 pub use output::{
     hist, json, printf, text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, PrintArgs, RingOutput,
@@ -36,8 +42,8 @@ pub use output::{
 pub use report::{
     demangle, lost_records, map_outputs, printf_text, printf_texts, render_events, render_summary,
     render_text, report_store, ring_output, ring_outputs, store_output, store_outputs,
-    KernelReport, KernelState, MapEntry, MapRecord, MapReport, Origin, Reason, Report, Summary,
-    REPORT_FORMAT,
+    CacheSummary, KernelReport, KernelState, MapEntry, MapRecord, MapReport, Origin, Reason,
+    Report, Summary, REPORT_FORMAT,
 };
 
 /// The interposers, to be exported under the driver's names by the preload library.
@@ -46,10 +52,16 @@ pub mod exports {
         cuFuncSetAttribute, cuFuncSetCacheConfig, cuGetProcAddress, cuGetProcAddress_v2,
         cuKernelGetFunction, cuKernelSetAttribute, cuLaunchCooperativeKernel,
         cuLaunchCooperativeKernel_ptsz, cuLaunchKernel, cuLaunchKernelEx, cuLaunchKernelEx_ptsz,
-        cuLaunchKernel_ptsz, cuLibraryGetKernel, cuLibraryLoadData, cuLibraryLoadFromFile,
-        cuLibraryUnload, cuModuleGetFunction, cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx,
-        cuModuleUnload, dlsym,
+        cuLaunchKernel_ptsz, cuLibraryEnumerateKernels, cuLibraryGetKernel, cuLibraryGetModule,
+        cuLibraryLoadData, cuLibraryLoadFromFile, cuLibraryUnload, cuModuleEnumerateFunctions,
+        cuModuleGetFunction, cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx,
+        cuModuleLoadFatBinary, cuModuleUnload, dlsym,
     };
+
+    /// The driver functions the preload library must export under their own names.
+    pub fn hooked_names() -> impl Iterator<Item = &'static std::ffi::CStr> {
+        crate::hooks::HOOKS.iter().map(|h| h.name)
+    }
 
     /// The address of the C library's `dlsym` (0 if not found), for forwarding `RTLD_NEXT`.
     pub fn real_dlsym_address() -> usize {

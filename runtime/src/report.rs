@@ -231,6 +231,57 @@ pub struct Summary {
     /// How often each reason occurred: once per kernel for kernel-level reasons, once per
     /// launch for launch-level ones.
     pub reasons: BTreeMap<Reason, u64>,
+    /// The on-disk module cache and the driver's JIT; absent in older reports and when
+    /// nothing was instrumented.
+    #[serde(default, skip_serializing_if = "CacheSummary::is_empty")]
+    pub cache: CacheSummary,
+}
+
+/// Most explanations a report keeps ([`CacheSummary::notes`]); the counters go on.
+pub const CACHE_NOTES: usize = 32;
+
+/// What the on-disk module cache did, one count per instrumented image.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CacheSummary {
+    /// Modules loaded from the cache (no instrumentation, no JIT).
+    pub hits: u64,
+    /// Modules looked up and not found or not usable (instrumented and JIT-compiled).
+    pub misses: u64,
+    /// Entries written.
+    pub written: u64,
+    /// Entries that could not be written.
+    pub write_failures: u64,
+    /// Time in the driver's JIT of instrumented PTX, in microseconds.
+    pub jit_us: u64,
+    /// Why each unusable entry was a miss and each write failed (at most
+    /// [`CACHE_NOTES`]); printed with `-v`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl CacheSummary {
+    /// Whether nothing happened.
+    pub fn is_empty(&self) -> bool {
+        *self == CacheSummary::default()
+    }
+
+    /// Adds another process's counts and notes.
+    pub fn add(&mut self, other: CacheSummary) {
+        self.hits += other.hits;
+        self.misses += other.misses;
+        self.written += other.written;
+        self.write_failures += other.write_failures;
+        self.jit_us += other.jit_us;
+        let room = CACHE_NOTES.saturating_sub(self.notes.len());
+        self.notes.extend(other.notes.into_iter().take(room));
+    }
+
+    /// Keeps an explanation for `-v` (the first [`CACHE_NOTES`]).
+    pub fn note(&mut self, text: String) {
+        if self.notes.len() < CACHE_NOTES {
+            self.notes.push(text);
+        }
+    }
 }
 
 /// What happened to one kernel.
@@ -319,6 +370,7 @@ impl Report {
             for (reason, n) in r.summary.reasons {
                 *s.reasons.entry(reason).or_insert(0) += n;
             }
+            s.cache.add(r.summary.cache);
             for k in r.kernel_status {
                 match kernels.get_mut(&k.name) {
                     Some(prev) => {
@@ -711,6 +763,7 @@ pub fn render_summary(report: &Report, verbose: bool) -> String {
         );
     }
     line.push('\n');
+    cache_lines(&mut line, &s.cache, verbose);
     for map in &report.maps {
         if map.lost > 0 {
             let _ = writeln!(
@@ -747,6 +800,30 @@ pub fn render_summary(report: &Report, verbose: bool) -> String {
         }
     }
     line
+}
+
+/// The cache line of the summary (`warptrace: module cache: 2 hits, 0 misses, 0 written,
+/// 0 write failures; JIT 0.0 ms`), when anything was looked up, written or JIT-compiled;
+/// with `verbose`, the explanation of each unusable entry and failed write.
+fn cache_lines(out: &mut String, c: &CacheSummary, verbose: bool) {
+    if c.is_empty() {
+        return;
+    }
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let _ = writeln!(
+        out,
+        "warptrace: module cache: {}, {}, {} written, {}; JIT {:.1} ms",
+        plural(c.hits, "hit", "hits"),
+        plural(c.misses, "miss", "misses"),
+        c.written,
+        plural(c.write_failures, "write failure", "write failures"),
+        c.jit_us as f64 / 1000.0
+    );
+    if verbose {
+        for note in &c.notes {
+            let _ = writeln!(out, "warptrace:   cache: {note}");
+        }
+    }
 }
 
 /// The maps of a device `report` as a host store for `program`, so host blocks (`end`)

@@ -111,6 +111,7 @@ fn process(pid: u32, scale: u64) -> Report {
             launches_unprobed: 1 + scale,
             launches_lost: 0,
             reasons,
+            ..Summary::default()
         },
         kernel_status: vec![
             KernelReport {

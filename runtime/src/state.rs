@@ -3,7 +3,9 @@
 //! counters and the host-side maps.
 
 use crate::aggregate::Aggregator;
-use crate::report::{KernelReport, KernelState, Reason, Report, Summary, REPORT_FORMAT};
+use crate::report::{
+    CacheSummary, KernelReport, KernelState, Reason, Report, Summary, REPORT_FORMAT,
+};
 use std::collections::HashMap;
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -76,9 +78,13 @@ pub struct Tables {
     pub funcs: HashMap<usize, FuncInfo>,
     /// Handle → recorded attributes.
     pub attrs: HashMap<usize, Attrs>,
+    /// `CUmodule`s that stand for a library's image (`cuLibraryGetModule`) → the library.
+    pub library_modules: HashMap<usize, Owner>,
     kernels: HashMap<String, KernelRecord>,
     kernel_ids: HashMap<u64, String>,
     reasons: HashMap<Reason, u64>,
+    /// What the on-disk module cache did.
+    pub cache: CacheSummary,
 }
 
 impl Tables {
@@ -97,9 +103,20 @@ impl Tables {
         out
     }
 
+    /// The image a `CUmodule` handle stands for: its library's when it came from
+    /// `cuLibraryGetModule`, else its own.
+    pub fn module_owner(&self, module: usize) -> Owner {
+        self.library_modules
+            .get(&module)
+            .copied()
+            .unwrap_or(Owner::Module(module))
+    }
+
     /// Forgets an unloaded image and its functions.
     pub fn forget(&mut self, owner: Owner) {
         self.images.remove(&owner);
+        self.library_modules
+            .retain(|&m, &mut o| o != owner && Owner::Module(m) != owner);
         let gone: Vec<usize> = self
             .funcs
             .iter()
@@ -190,6 +207,7 @@ pub fn report(program: &warptrace_ir::Program) -> Report {
         ..Summary::default()
     };
     summary.reasons = t.reasons.iter().map(|(&r, &n)| (r, n)).collect();
+    summary.cache = t.cache.clone();
     let mut kernel_status: Vec<KernelReport> = t
         .kernels
         .iter()

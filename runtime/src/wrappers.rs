@@ -6,22 +6,18 @@
 #![allow(clippy::missing_safety_doc)] // each has the safety contract of the driver function of the same name
 #![allow(clippy::too_many_arguments)] // the driver's signatures
 
-use crate::config::{self, active};
+use crate::config::active;
 use crate::driver::{
     driver, real_dlsym, CuResult, Driver, CUDA_ERROR_NOT_INITIALIZED, CUDA_SUCCESS,
 };
 use crate::hooks::{Hook, HookTable, HOOKS};
-use crate::image::{find_ptx, image_at, ImageError};
 use crate::instrument;
 use crate::launch::{launch, Launch};
-use crate::report::Reason;
-use crate::state::{self, FuncInfo, Owner};
-use cudarc::driver::sys::{
-    CUdevice, CUfunction, CUkernel, CUlaunchConfig, CUlibrary, CUmodule, CUstream,
-};
+use crate::state;
+use cudarc::driver::sys::{CUdevice, CUfunction, CUkernel, CUlaunchConfig, CUstream};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// `CUDA_ERROR_NOT_FOUND`: the loaded driver lacks the function.
 const CUDA_ERROR_NOT_FOUND: CuResult = 500;
@@ -31,17 +27,27 @@ fn guard<T>(f: impl FnOnce() -> T) -> Option<T> {
     catch_unwind(AssertUnwindSafe(f)).ok()
 }
 
+/// The driver and its real `$field`, or the error a wrapper returns without them.
 macro_rules! real {
     ($field:ident) => {
-        match driver() {
+        match $crate::driver::driver() {
             Some(d) => match d.$field {
                 Some(f) => (d, f),
-                None => return CUDA_ERROR_NOT_FOUND,
+                None => return $crate::wrappers::CUDA_ERROR_NOT_FOUND,
             },
-            None => return CUDA_ERROR_NOT_INITIALIZED,
+            None => return $crate::driver::CUDA_ERROR_NOT_INITIALIZED,
         }
     };
 }
+
+mod loads;
+
+pub use loads::{
+    cuKernelGetFunction, cuLibraryEnumerateKernels, cuLibraryGetKernel, cuLibraryGetModule,
+    cuLibraryLoadData, cuLibraryLoadFromFile, cuLibraryUnload, cuModuleEnumerateFunctions,
+    cuModuleGetFunction, cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary,
+    cuModuleUnload,
+};
 
 /// The address of each wrapper, in [`HOOKS`] order.
 pub fn wrapper_addresses() -> [usize; HOOKS.len()] {
@@ -53,10 +59,14 @@ pub fn wrapper_addresses() -> [usize; HOOKS.len()] {
             Hook::ModuleLoad => cuModuleLoad as *const () as usize,
             Hook::ModuleUnload => cuModuleUnload as *const () as usize,
             Hook::ModuleGetFunction => cuModuleGetFunction as *const () as usize,
+            Hook::ModuleLoadFatBinary => cuModuleLoadFatBinary as *const () as usize,
+            Hook::ModuleEnumerateFunctions => cuModuleEnumerateFunctions as *const () as usize,
             Hook::LibraryLoadData => cuLibraryLoadData as *const () as usize,
             Hook::LibraryLoadFromFile => cuLibraryLoadFromFile as *const () as usize,
             Hook::LibraryGetKernel => cuLibraryGetKernel as *const () as usize,
             Hook::LibraryUnload => cuLibraryUnload as *const () as usize,
+            Hook::LibraryGetModule => cuLibraryGetModule as *const () as usize,
+            Hook::LibraryEnumerateKernels => cuLibraryEnumerateKernels as *const () as usize,
             Hook::KernelGetFunction => cuKernelGetFunction as *const () as usize,
             Hook::FuncSetAttribute => cuFuncSetAttribute as *const () as usize,
             Hook::FuncSetCacheConfig => cuFuncSetCacheConfig as *const () as usize,
@@ -166,305 +176,6 @@ unsafe fn map_proc_address(
         // SAFETY: pfn is the caller's out-pointer.
         unsafe { *pfn = mapped as *mut c_void };
     });
-}
-
-/// Compute capability (`major * 10 + minor`) of the current context's device, else device 0.
-fn compute_capability(d: &Driver) -> Option<u32> {
-    let get = d.cuDeviceGetAttribute?;
-    let mut dev: CUdevice = 0;
-    if let Some(ctx_dev) = d.cuCtxGetDevice {
-        // SAFETY: out-pointer; on failure dev stays 0.
-        if unsafe { ctx_dev(&mut dev) } != CUDA_SUCCESS {
-            dev = 0;
-        }
-    }
-    let (mut major, mut minor) = (0, 0);
-    // SAFETY: out-pointers; 75/76 are CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR.
-    let ok = unsafe {
-        get(&mut major, 75, dev) == CUDA_SUCCESS && get(&mut minor, 76, dev) == CUDA_SUCCESS
-    };
-    ok.then_some((major * 10 + minor) as u32)
-}
-
-/// Names of the `.entry` kernels of a PTX module.
-fn entries(ptx: &str) -> impl Iterator<Item = &str> {
-    ptx.split(".entry").skip(1).filter_map(|rest| {
-        let name = rest
-            .trim_start()
-            .split(|c: char| c == '(' || c.is_whitespace())
-            .next()?;
-        (!name.is_empty()).then_some(name)
-    })
-}
-
-/// Records the PTX of a freshly loaded image, when it has a selected kernel.
-fn on_image(d: &Driver, owner: Owner, image: Option<&[u8]>) {
-    let Some(cfg) = config::config() else { return };
-    let found = match image {
-        Some(bytes) => find_ptx(bytes, compute_capability(d)),
-        None => Err(ImageError::NoPtx("unreadable image".into())),
-    };
-    let record = match found {
-        Ok(ptx) => {
-            if !entries(&ptx).any(|k| cfg.selector.selects(k)) {
-                return;
-            }
-            Ok(Arc::<str>::from(ptx))
-        }
-        Err(ImageError::NoPtx(why)) => Err((Reason::NoPtx, why)),
-    };
-    config::verbose(format_args!(
-        "{owner} loaded: {}",
-        match &record {
-            Ok(ptx) => format!("{} bytes of PTX", ptx.len()),
-            Err((r, why)) => format!("{} {why}", r.describe()),
-        }
-    ));
-    state::tables().images.insert(owner, record);
-}
-
-fn on_file(d: &Driver, owner: Owner, path: *const c_char) {
-    if path.is_null() {
-        return;
-    }
-    // SAFETY: the driver accepted path as a NUL-terminated file name.
-    let path = unsafe { CStr::from_ptr(path) }
-        .to_string_lossy()
-        .into_owned();
-    let bytes = std::fs::read(&path).ok();
-    on_image(d, owner, bytes.as_deref());
-}
-
-fn on_function(handle: usize, owner: Owner, name: *const c_char, kernel: Option<usize>) {
-    let Some(cfg) = config::config() else { return };
-    if name.is_null() {
-        return;
-    }
-    // SAFETY: the driver accepted name as a NUL-terminated kernel name.
-    let name = unsafe { CStr::from_ptr(name) }.to_string_lossy();
-    if cfg.selector.selects(&name) {
-        state::tables().funcs.insert(
-            handle,
-            FuncInfo {
-                owner,
-                name: Arc::from(&*name),
-                kernel,
-            },
-        );
-    }
-}
-
-/// `cuModuleLoadData`.
-pub unsafe extern "C" fn cuModuleLoadData(module: *mut CUmodule, image: *const c_void) -> CuResult {
-    let (d, real) = real!(cuModuleLoadData);
-    // SAFETY: forwarding.
-    let rc = unsafe { real(module, image) };
-    if rc == CUDA_SUCCESS && active() {
-        // SAFETY: the driver accepted image; module was written.
-        guard(|| {
-            on_image(d, Owner::Module(unsafe { *module } as usize), unsafe {
-                image_at(image.cast())
-            })
-        });
-    }
-    rc
-}
-
-/// `cuModuleLoadDataEx`.
-pub unsafe extern "C" fn cuModuleLoadDataEx(
-    module: *mut CUmodule,
-    image: *const c_void,
-    n: c_uint,
-    options: *mut c_int,
-    values: *mut *mut c_void,
-) -> CuResult {
-    let (d, real) = real!(cuModuleLoadDataEx);
-    // SAFETY: forwarding.
-    let rc = unsafe { real(module, image, n, options, values) };
-    if rc == CUDA_SUCCESS && active() {
-        // SAFETY: as in cuModuleLoadData.
-        guard(|| {
-            on_image(d, Owner::Module(unsafe { *module } as usize), unsafe {
-                image_at(image.cast())
-            })
-        });
-    }
-    rc
-}
-
-/// `cuModuleLoad`.
-pub unsafe extern "C" fn cuModuleLoad(module: *mut CUmodule, fname: *const c_char) -> CuResult {
-    let (d, real) = real!(cuModuleLoad);
-    // SAFETY: forwarding.
-    let rc = unsafe { real(module, fname) };
-    if rc == CUDA_SUCCESS && active() {
-        // SAFETY: module was written.
-        guard(|| on_file(d, Owner::Module(unsafe { *module } as usize), fname));
-    }
-    rc
-}
-
-/// `cuModuleUnload`.
-pub unsafe extern "C" fn cuModuleUnload(module: CUmodule) -> CuResult {
-    let (d, real) = real!(cuModuleUnload);
-    // SAFETY: forwarding.
-    let rc = unsafe { real(module) };
-    if active() {
-        guard(|| {
-            state::tables().forget(Owner::Module(module as usize));
-            instrument::forget(d, Owner::Module(module as usize));
-        });
-    }
-    rc
-}
-
-/// `cuModuleGetFunction`.
-pub unsafe extern "C" fn cuModuleGetFunction(
-    func: *mut CUfunction,
-    module: CUmodule,
-    name: *const c_char,
-) -> CuResult {
-    let (_, real) = real!(cuModuleGetFunction);
-    // SAFETY: forwarding.
-    let rc = unsafe { real(func, module, name) };
-    if rc == CUDA_SUCCESS && active() {
-        // SAFETY: func was written.
-        guard(|| {
-            on_function(
-                unsafe { *func } as usize,
-                Owner::Module(module as usize),
-                name,
-                None,
-            )
-        });
-    }
-    rc
-}
-
-/// `cuLibraryLoadData`.
-pub unsafe extern "C" fn cuLibraryLoadData(
-    library: *mut CUlibrary,
-    code: *const c_void,
-    jit_options: *mut c_int,
-    jit_values: *mut *mut c_void,
-    n_jit: c_uint,
-    lib_options: *mut c_int,
-    lib_values: *mut *mut c_void,
-    n_lib: c_uint,
-) -> CuResult {
-    let (d, real) = real!(cuLibraryLoadData);
-    // SAFETY: forwarding.
-    let rc = unsafe {
-        real(
-            library,
-            code,
-            jit_options,
-            jit_values,
-            n_jit,
-            lib_options,
-            lib_values,
-            n_lib,
-        )
-    };
-    if rc == CUDA_SUCCESS && active() {
-        // SAFETY: the driver accepted code; library was written.
-        guard(|| {
-            on_image(d, Owner::Library(unsafe { *library } as usize), unsafe {
-                image_at(code.cast())
-            })
-        });
-    }
-    rc
-}
-
-/// `cuLibraryLoadFromFile`.
-pub unsafe extern "C" fn cuLibraryLoadFromFile(
-    library: *mut CUlibrary,
-    fname: *const c_char,
-    jit_options: *mut c_int,
-    jit_values: *mut *mut c_void,
-    n_jit: c_uint,
-    lib_options: *mut c_int,
-    lib_values: *mut *mut c_void,
-    n_lib: c_uint,
-) -> CuResult {
-    let (d, real) = real!(cuLibraryLoadFromFile);
-    // SAFETY: forwarding.
-    let rc = unsafe {
-        real(
-            library,
-            fname,
-            jit_options,
-            jit_values,
-            n_jit,
-            lib_options,
-            lib_values,
-            n_lib,
-        )
-    };
-    if rc == CUDA_SUCCESS && active() {
-        // SAFETY: library was written.
-        guard(|| on_file(d, Owner::Library(unsafe { *library } as usize), fname));
-    }
-    rc
-}
-
-/// `cuLibraryGetKernel`.
-pub unsafe extern "C" fn cuLibraryGetKernel(
-    kernel: *mut CUkernel,
-    library: CUlibrary,
-    name: *const c_char,
-) -> CuResult {
-    let (_, real) = real!(cuLibraryGetKernel);
-    // SAFETY: forwarding.
-    let rc = unsafe { real(kernel, library, name) };
-    if rc == CUDA_SUCCESS && active() {
-        // SAFETY: kernel was written.
-        guard(|| {
-            on_function(
-                unsafe { *kernel } as usize,
-                Owner::Library(library as usize),
-                name,
-                None,
-            )
-        });
-    }
-    rc
-}
-
-/// `cuLibraryUnload`.
-pub unsafe extern "C" fn cuLibraryUnload(library: CUlibrary) -> CuResult {
-    let (d, real) = real!(cuLibraryUnload);
-    // SAFETY: forwarding.
-    let rc = unsafe { real(library) };
-    if active() {
-        guard(|| {
-            state::tables().forget(Owner::Library(library as usize));
-            instrument::forget(d, Owner::Library(library as usize));
-        });
-    }
-    rc
-}
-
-/// `cuKernelGetFunction`.
-pub unsafe extern "C" fn cuKernelGetFunction(func: *mut CUfunction, kernel: CUkernel) -> CuResult {
-    let (_, real) = real!(cuKernelGetFunction);
-    // SAFETY: forwarding.
-    let rc = unsafe { real(func, kernel) };
-    if rc == CUDA_SUCCESS && active() {
-        guard(|| {
-            let mut t = state::tables();
-            if let Some(info) = t.funcs.get(&(kernel as usize)).cloned() {
-                let info = FuncInfo {
-                    kernel: Some(kernel as usize),
-                    ..info
-                };
-                // SAFETY: func was written.
-                t.funcs.insert(unsafe { *func } as usize, info);
-            }
-        });
-    }
-    rc
 }
 
 fn record_attr(d: &Driver, handle: usize, set: impl FnOnce(&mut state::Attrs)) {
@@ -757,15 +468,6 @@ pub unsafe extern "C" fn cuLaunchKernelEx_ptsz(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn entry_names_are_found() {
-        let ptx = ".version 8.7\n.visible .entry vector_add(\n.param .u64 a\n)\n{}\n.entry _Z5twicePf (\n)";
-        assert_eq!(
-            entries(ptx).collect::<Vec<_>>(),
-            ["vector_add", "_Z5twicePf"]
-        );
-    }
 
     #[test]
     fn wrapper_addresses_are_distinct() {

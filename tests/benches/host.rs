@@ -128,5 +128,58 @@ fn bench_verify(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_lang, bench_verify, bench_instrument);
+/// A hit of the runtime's on-disk module cache, as the launch path pays it before the
+/// driver's `cuModuleLoadData` (not measured: it needs a GPU): the key of a large corpus
+/// module (XXH3 over its PTX and the other components), then reading, checking and
+/// decoding its entry from a warm file. The entry holds a 256 KiB cubin (triton_matmul
+/// instrumented with the skeleton probes assembles to 229 KB for sm_90a) and the
+/// kernel outcomes. Target (issue 6): <= 50 us.
+fn bench_cache(c: &mut Criterion) {
+    use warptrace_runtime::cache::{bundle_hash, CacheKey, CachedKernel, DiskCache, KeyInputs};
+    use warptrace_runtime::KernelState;
+    let ptx = warptrace_tests::corpus_file("triton_matmul.ptx");
+    let bundle = warptrace_ir::Bundle::new(String::new(), programs::skeleton()).to_json();
+    let bundle = bundle_hash(bundle.as_bytes());
+    let env = "WARPTRACE_NO_WARP_COMBINE=0";
+    let key_of = |ptx: &str| {
+        CacheKey::derive(&KeyInputs {
+            ptx: ptx.as_bytes(),
+            bundle,
+            version: env!("CARGO_PKG_VERSION"),
+            arch: Some(90),
+            driver: Some(13000),
+            codegen_env: env,
+        })
+    };
+    let dir = tempfile::tempdir().expect("a temporary cache directory");
+    let cache = DiskCache::new(dir.path());
+    let cubin: Vec<u8> = (0..256 * 1024u32)
+        .map(|i| (i * 2_654_435_761) as u8)
+        .collect();
+    let kernels = [CachedKernel {
+        name: "matmul_kernel".into(),
+        id: warptrace_ir::kernel_id("matmul_kernel"),
+        params: 9,
+        state: KernelState::Instrumented { sites: 33 },
+    }];
+    cache
+        .store(key_of(&ptx), &cubin, &kernels)
+        .expect("the entry is written");
+    let mut group = c.benchmark_group("cache");
+    group.bench_function("hit", |b| {
+        b.iter(|| {
+            let entry = cache.load(key_of(black_box(&ptx))).expect("a hit");
+            black_box(entry.cubin().len() + entry.kernels.len())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_lang,
+    bench_verify,
+    bench_instrument,
+    bench_cache
+);
 criterion_main!(benches);

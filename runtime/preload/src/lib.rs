@@ -88,10 +88,14 @@ export! {
     cuModuleLoad(module: *mut CUmodule, fname: *const c_char);
     cuModuleUnload(module: CUmodule);
     cuModuleGetFunction(func: *mut CUfunction, module: CUmodule, name: *const c_char);
+    cuModuleLoadFatBinary(module: *mut CUmodule, fat_cubin: *const c_void);
+    cuModuleEnumerateFunctions(functions: *mut CUfunction, count: c_uint, module: CUmodule);
     cuLibraryLoadData(library: *mut CUlibrary, code: *const c_void, jo: *mut c_int, jv: *mut *mut c_void, nj: c_uint, lo: *mut c_int, lv: *mut *mut c_void, nl: c_uint);
     cuLibraryLoadFromFile(library: *mut CUlibrary, fname: *const c_char, jo: *mut c_int, jv: *mut *mut c_void, nj: c_uint, lo: *mut c_int, lv: *mut *mut c_void, nl: c_uint);
     cuLibraryGetKernel(kernel: *mut CUkernel, library: CUlibrary, name: *const c_char);
     cuLibraryUnload(library: CUlibrary);
+    cuLibraryGetModule(module: *mut CUmodule, library: CUlibrary);
+    cuLibraryEnumerateKernels(kernels: *mut CUkernel, count: c_uint, library: CUlibrary);
     cuKernelGetFunction(func: *mut CUfunction, kernel: CUkernel);
     cuFuncSetAttribute(func: CUfunction, attr: c_int, value: c_int);
     cuFuncSetCacheConfig(func: CUfunction, config: c_int);

@@ -1,0 +1,73 @@
+//! Every driver function the runtime hooks is exported by `libwarptrace_preload.so` under
+//! its own name (a program linked against libcuda binds to the first definition), with
+//! `dlsym` besides; checked by a C program that `dlopen`s the library (no GPU needed).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const PROGRAM: &str = r#"
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!lib) { printf("dlopen failed: %s\n", dlerror()); return 1; }
+    int missing = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!dlsym(lib, argv[i])) { printf("missing %s\n", argv[i]); missing++; }
+    }
+    printf("%d of %d exported\n", argc - 2 - missing, argc - 2);
+    return 0;
+}
+"#;
+
+fn target_dir() -> PathBuf {
+    // target/<profile>/deps/exports-<hash> → target/<profile>
+    let exe = std::env::current_exe().expect("test path");
+    exe.parent()
+        .and_then(|d| d.parent())
+        .expect("target dir")
+        .to_path_buf()
+}
+
+#[test]
+fn every_hooked_function_is_exported() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("exports.c");
+    std::fs::write(&src, PROGRAM).expect("write");
+    let exe = dir.path().join("exports");
+    let built = Command::new("cc")
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-ldl")
+        .status();
+    if !matches!(built, Ok(s) if s.success()) {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "no C compiler (CI=true)"
+        );
+        eprintln!("=== SKIPPED: no working `cc` ===");
+        return;
+    }
+    let lib = target_dir().join("libwarptrace_preload.so");
+    assert!(lib.is_file(), "{} not built", lib.display());
+    let names: Vec<String> = warptrace_runtime::exports::hooked_names()
+        .map(|n| n.to_string_lossy().into_owned())
+        .chain(["dlsym".to_string()])
+        .collect();
+    assert!(names.iter().any(|n| n == "cuModuleLoadFatBinary"));
+    assert!(names.iter().any(|n| n == "cuLibraryGetModule"));
+    let out = Command::new(&exe)
+        .arg(&lib)
+        .args(&names)
+        .env_remove("WARPTRACE_BUNDLE")
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert_eq!(
+        stdout,
+        format!("{n} of {n} exported\n", n = names.len()),
+        "the preload library's export! list lacks these"
+    );
+}
