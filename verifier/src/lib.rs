@@ -14,6 +14,7 @@ mod kernel_check;
 mod maps;
 mod model;
 mod obligation;
+pub mod parallel;
 mod smt;
 
 pub use cert::{program_hash, CertError, Certificate, Check, CERT_FORMAT};

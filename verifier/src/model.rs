@@ -77,6 +77,16 @@ pub enum Addr {
     /// The back end does not decode this instruction's address (texture and surface
     /// accesses, implicit operands, unknown opcodes).
     Unknown,
+    /// A base register plus index registers plus an immediate offset (GCN's
+    /// `global_atomic_add_x2 v1, v[2:3], s[4:5] offset:8`: the 64-bit base `s[4:5]` plus
+    /// the 32-bit lane offset `v1`). An address derived from the map parameter when the
+    /// base is a map pointer and no index is one, as for [`Compute::Add`].
+    Indexed {
+        /// The base register.
+        base: String,
+        /// The registers added to it.
+        index: Vec<String>,
+    },
 }
 
 /// One memory access of an instruction.
@@ -235,6 +245,12 @@ pub trait KernelModel {
     fn kernel_name(&self) -> &str;
     /// The body's labels and instructions in program order.
     fn items(&self) -> Vec<Item>;
+    /// [`KernelModel::items`], borrowed where the model stores them (the checks read a
+    /// spliced kernel's thousands of items once; a copy would cost as much as reading).
+    /// The default copies.
+    fn items_ref(&self) -> std::borrow::Cow<'_, [Item]> {
+        std::borrow::Cow::Owned(self.items())
+    }
     /// Registers declared in the body (e.g. PTX `.reg` declarations, `%r<4>` expanded
     /// to `%r0`..`%r3`) with who declared them.
     fn declared_registers(&self) -> Vec<(String, Origin)>;
@@ -264,6 +280,33 @@ pub trait KernelModel {
     /// them (the map parameter is inserted). Checked for the clones of device functions
     /// (`verify_kernel_with_callees`); the default is none.
     fn params(&self) -> Vec<(String, Origin)> {
+        Vec::new()
+    }
+    /// For targets whose register names overlap (GCN: `s[4:5]` is `s4` and `s5`, `vcc`
+    /// is `vcc_lo` and `vcc_hi`): the machine registers that `reg` occupies, or `None`
+    /// when the name is one register of its own. Two names alias when their parts
+    /// intersect; the checks compare registers by their parts. The default: no name
+    /// overlaps another (PTX's virtual registers).
+    fn parts(&self, reg: &str) -> Option<Vec<String>> {
+        let _ = reg;
+        None
+    }
+    /// Kernel registers that inserted code may write if it restores them before control
+    /// reaches kernel code again (GCN: `scc`, `vcc_lo`, `vcc_hi`, `exec_lo`, `exec_hi`,
+    /// `m0`, which every scalar ALU operation or lane-mask change touches): the kernel
+    /// check proves that every path from such a write to a kernel instruction copies the
+    /// value saved before the write back (`restored`). Only wave-wide (scalar) registers
+    /// may be listed: a copy of them is not masked by the lanes' activity. The default
+    /// is none.
+    fn restorable(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Parameters besides [`KernelModel::map_param`] that inserted code may load (GCN:
+    /// the code-object-v5 hidden arguments holding the grid's block counts and the block
+    /// size, which a launch fills and no one writes): a load of one of them is no
+    /// `MemorySafety` violation. Reading them gives inserted code no address; what it
+    /// loads is not a map pointer. The default is none.
+    fn readable_params(&self) -> Vec<String> {
         Vec::new()
     }
 }

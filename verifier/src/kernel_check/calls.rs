@@ -117,8 +117,8 @@ fn signature(c: &Spliced<'_>) -> Option<String> {
 /// map-argument stores that stand right before one (they are this rule's, not
 /// `MemorySafety`'s).
 pub(super) fn check(
-    original: &Body,
-    spliced: &Body,
+    original: &Body<'_>,
+    spliced: &Body<'_>,
     clones: &Clones,
     out: &mut Violations,
 ) -> HashSet<usize> {
@@ -169,9 +169,9 @@ fn is_param_store(item: &Item) -> bool {
 }
 
 /// Every parameter the kernel's own instructions access or pass to a call.
-fn params_named(body: &Body) -> HashSet<&str> {
+fn params_named<'b>(body: &'b Body<'_>) -> HashSet<&'b str> {
     let mut names = HashSet::new();
-    for item in &body.items {
+    for item in body.items.iter() {
         let Item::Instr(x) = item else { continue };
         if x.origin != Origin::Kernel {
             continue;
@@ -192,7 +192,7 @@ fn params_named(body: &Body) -> HashSet<&str> {
 fn redirect(
     x: &CallSite,
     y: &CallSite,
-    spliced: &Body,
+    spliced: &Body<'_>,
     pos: usize,
     clones: &Clones,
     kernel_params: &HashSet<&str>,

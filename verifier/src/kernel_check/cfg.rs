@@ -58,7 +58,7 @@ pub(super) struct Cfg {
 
 impl Cfg {
     /// Builds the graph of `body`.
-    pub(super) fn build(body: &Body) -> Cfg {
+    pub(super) fn build(body: &Body<'_>) -> Cfg {
         let mut graph = DiGraph::new();
         let exit = graph.add_node(Node::Exit);
         let end = graph.add_node(Node::End);
@@ -155,7 +155,7 @@ enum Target {
 /// The contracted view of one body: ordinals of its kernel instructions and, for every
 /// node, the targets it leads to.
 struct Contracted<'a> {
-    body: &'a Body,
+    body: &'a Body<'a>,
     cfg: &'a Cfg,
     /// Ordinal of each kernel instruction node.
     ordinal: HashMap<NodeIndex, usize>,
@@ -166,7 +166,7 @@ struct Contracted<'a> {
 }
 
 impl<'a> Contracted<'a> {
-    fn new(body: &'a Body, cfg: &'a Cfg) -> Contracted<'a> {
+    fn new(body: &'a Body<'a>, cfg: &'a Cfg) -> Contracted<'a> {
         let mut ordinal = HashMap::new();
         let mut kernel = Vec::new();
         for (i, item) in body.items.iter().enumerate() {
@@ -315,7 +315,7 @@ impl<'a> Contracted<'a> {
 }
 
 /// Compares the contracted graph of `spliced` with the graph of `original`.
-pub(super) fn check(original: &Body, spliced: &Body, cfg: &Cfg, out: &mut Violations) {
+pub(super) fn check(original: &Body<'_>, spliced: &Body<'_>, cfg: &Cfg, out: &mut Violations) {
     let original_cfg = Cfg::build(original);
     let before = Contracted::new(original, &original_cfg);
     let after = Contracted::new(spliced, cfg);

@@ -27,7 +27,7 @@ use super::{describe, snippet_of, subject, Body, Finding, Violations};
 use crate::{Flow, Item, KernelRule, Origin};
 use std::collections::HashMap;
 
-pub(super) fn check(spliced: &Body, out: &mut Violations) {
+pub(super) fn check(spliced: &Body<'_>, out: &mut Violations) {
     let labels = label_definitions(spliced);
     check_inserted_labels(spliced, &labels, out);
     for (pos, item) in spliced.items.iter().enumerate() {
@@ -60,7 +60,7 @@ pub(super) fn check(spliced: &Body, out: &mut Violations) {
 
 /// The first kernel instruction after item `pos`: the one inserted code at `pos` must
 /// fall into.
-fn next_kernel(body: &Body, pos: usize) -> Option<String> {
+fn next_kernel(body: &Body<'_>, pos: usize) -> Option<String> {
     body.items[pos + 1..].iter().find_map(|item| match item {
         Item::Instr(x) if x.origin == Origin::Kernel => Some(x.text.clone()),
         _ => None,
@@ -68,7 +68,7 @@ fn next_kernel(body: &Body, pos: usize) -> Option<String> {
 }
 
 /// Every definition of each label name: (item index, origin).
-fn label_definitions(body: &Body) -> HashMap<&str, Vec<(usize, Origin)>> {
+fn label_definitions<'b>(body: &'b Body<'_>) -> HashMap<&'b str, Vec<(usize, Origin)>> {
     let mut labels: HashMap<&str, Vec<(usize, Origin)>> = HashMap::new();
     for (pos, item) in body.items.iter().enumerate() {
         if let Item::Label { name, origin } = item {
@@ -83,7 +83,7 @@ fn label_definitions(body: &Body) -> HashMap<&str, Vec<(usize, Origin)>> {
 
 /// Rule 3, label side: an inserted label's name is defined only once.
 fn check_inserted_labels(
-    body: &Body,
+    body: &Body<'_>,
     labels: &HashMap<&str, Vec<(usize, Origin)>>,
     out: &mut Violations,
 ) {
@@ -133,7 +133,7 @@ fn forbidden_flow(flow: &Flow) -> String {
 /// Rule 2 (and 4) for the branch at `pos` of snippet `snippet`: the message and the
 /// kernel label or instruction at stake.
 fn inserted_branch(
-    body: &Body,
+    body: &Body<'_>,
     labels: &HashMap<&str, Vec<(usize, Origin)>>,
     pos: usize,
     snippet: u32,

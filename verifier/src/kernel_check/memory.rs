@@ -4,7 +4,8 @@
 //!
 //! - shared, or generic (a generic address may point into shared memory): `SharedMemory`;
 //! - a load must read either the map parameter itself ([`KernelModel::map_param`], by
-//!   name) or global memory at a map pointer;
+//!   name), a parameter the model lists as readable ([`KernelModel::readable_params`]:
+//!   GCN's hidden grid arguments), or global memory at a map pointer;
 //! - a store or atomic must write global memory at a map pointer;
 //!
 //! anything else is `MemorySafety`. A *map pointer* is a register that, on every path to
@@ -19,6 +20,7 @@
 //! a call redirected to an instrumented clone, is `calls.rs`'s to judge.
 //!
 //! [`KernelModel::map_param`]: crate::KernelModel::map_param
+//! [`KernelModel::readable_params`]: crate::KernelModel::readable_params
 
 use super::cfg::Cfg;
 use super::provenance::Provenance;
@@ -28,7 +30,12 @@ use std::collections::HashSet;
 
 /// `call_setup`: the inserted stores of a map argument right before a redirected call,
 /// which `calls.rs` judges (the only inserted stores to parameter space it allows).
-pub(super) fn check(spliced: &Body, cfg: &Cfg, call_setup: &HashSet<usize>, out: &mut Violations) {
+pub(super) fn check(
+    spliced: &Body<'_>,
+    cfg: &Cfg,
+    call_setup: &HashSet<usize>,
+    out: &mut Violations,
+) {
     let inserted_access = spliced.items.iter().any(|item| {
         matches!(item, Item::Instr(x) if snippet_of(x.origin).is_some() && !x.mem.is_empty())
     });
@@ -49,7 +56,9 @@ pub(super) fn check(spliced: &Body, cfg: &Cfg, call_setup: &HashSet<usize>, out:
             if call_setup.contains(&i) && (m.space, m.access) == (Space::Param, Access::Store) {
                 continue;
             }
-            if let Some((rule, mut message, corrupts)) = classify(m, map_param, &is_ptr) {
+            if let Some((rule, mut message, corrupts)) =
+                classify(m, map_param, &spliced.readable_params, &is_ptr)
+            {
                 if !reached && rule == KernelRule::MemorySafety {
                     message.push_str(
                         " (no path from the kernel's entry reaches it, so no address is proved \
@@ -86,6 +95,7 @@ fn addr_name(addr: &Addr) -> String {
         Addr::Other(regs) if regs.is_empty() => "a compound address".into(),
         Addr::Other(regs) => format!("a compound address of `{}`", regs.join("`, `")),
         Addr::Unknown => "an address the back end does not decode".into(),
+        Addr::Indexed { base, index } => format!("`{base}` indexed by `{}`", index.join("`, `")),
     }
 }
 
@@ -94,6 +104,7 @@ fn addr_subject(addr: &Addr, space: Space) -> String {
     match addr {
         Addr::Reg(r) | Addr::Symbol(r) => r.clone(),
         Addr::Other(regs) if !regs.is_empty() => regs.join(", "),
+        Addr::Indexed { base, .. } => base.clone(),
         _ => format!("{} memory", space_name(space)),
     }
 }
@@ -102,10 +113,15 @@ fn addr_subject(addr: &Addr, space: Space) -> String {
 fn classify(
     m: &MemRef,
     map_param: Option<&str>,
+    readable: &[String],
     is_ptr: &dyn Fn(&str) -> bool,
 ) -> Option<(KernelRule, String, Option<String>)> {
     let access = access_name(m.access);
-    let at_map_pointer = matches!(&m.addr, Addr::Reg(r) if is_ptr(r));
+    let at_map_pointer = match &m.addr {
+        Addr::Reg(r) => is_ptr(r),
+        Addr::Indexed { base, index } => is_ptr(base) && !index.iter().any(|r| is_ptr(r)),
+        _ => false,
+    };
     let param = map_param.unwrap_or("(none)");
     match (m.space, m.access) {
         (Space::Shared, _) => Some((
@@ -120,6 +136,7 @@ fn classify(
         )),
         (Space::Param, Access::Load) => match &m.addr {
             Addr::Symbol(s) if Some(s.as_str()) == map_param => None,
+            Addr::Symbol(s) if readable.iter().any(|r| r == s) => None,
             other => Some((
                 KernelRule::MemorySafety,
                 format!(

@@ -6,7 +6,7 @@
 //!
 //! | module | rule |
 //! |---|---|
-//! | `registers` | `RegisterIsolation` |
+//! | `registers`, `restored` | `RegisterIsolation` (`restored`: saved and restored registers) |
 //! | `control_flow` | `ControlFlow` (linear rules, located) |
 //! | `cfg` | `ControlFlow` (the contracted control-flow graph equals the original's) |
 //! | `memory`, `provenance` | `SharedMemory` (accesses), `MemorySafety` |
@@ -15,6 +15,7 @@
 //! | `preserved` | `KernelPreserved` |
 //! | `calls` | `CallRewrite` |
 
+mod aliases;
 mod calls;
 mod cfg;
 mod control_flow;
@@ -25,6 +26,7 @@ mod preserved;
 mod provenance;
 mod registers;
 mod resources;
+mod restored;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -37,6 +39,7 @@ use crate::{
     Declaration, Item, KernelModel, KernelRule, KernelViolation, Origin, Resource, Spliced,
 };
 use calls::Clones;
+use std::borrow::Cow;
 
 /// Checks `spliced` against `original`; returns every violation found.
 pub(crate) fn check_kernel(
@@ -79,16 +82,19 @@ fn check_body(
         kernel: spliced.name.clone(),
         list: Vec::new(),
     };
-    std::thread::scope(|s| {
-        s.spawn(|| cfg::check(&original, &spliced, &graph, &mut graph_out));
-        registers::check(&original, &spliced, &mut out);
-        control_flow::check(&spliced, &mut out);
-        let call_setup = calls::check(&original, &spliced, clones, &mut out);
-        memory::check(&spliced, &graph, &call_setup, &mut out);
-        resources::check(&original, &spliced, &mut out);
-        warp::check(&spliced, &mut out);
-        preserved::check(&original, &spliced, &mut out);
-    });
+    crate::parallel::join(
+        || cfg::check(&original, &spliced, &graph, &mut graph_out),
+        || {
+            registers::check(&original, &spliced, &mut out);
+            restored::check(&spliced, &graph, &mut out);
+            control_flow::check(&spliced, &mut out);
+            let call_setup = calls::check(&original, &spliced, clones, &mut out);
+            memory::check(&spliced, &graph, &call_setup, &mut out);
+            resources::check(&original, &spliced, &mut out);
+            warp::check(&spliced, &mut out);
+            preserved::check(&original, &spliced, &mut out);
+        },
+    );
     // The graph comparison re-proves what the linear control-flow rules and
     // `KernelPreserved` establish; when they found something it would only repeat it.
     let linear = out.list.iter().any(|v| {
@@ -106,22 +112,50 @@ fn check_body(
 
 /// One model's contents, read once.
 #[derive(Debug)]
-pub(super) struct Body {
+pub(super) struct Body<'a> {
     name: String,
-    items: Vec<Item>,
+    items: Cow<'a, [Item]>,
     declared: Vec<Declaration>,
     map_param: Option<String>,
+    /// Other parameters inserted code may load (`KernelModel::readable_params`).
+    readable_params: Vec<String>,
     resources: Vec<Resource>,
+    /// The parts of overlapping register names (`KernelModel::parts`).
+    aliases: aliases::Aliases,
+    /// The parts of the registers inserted code may write if it restores them
+    /// (`KernelModel::restorable`).
+    restorable: Vec<String>,
 }
 
-impl Body {
-    fn of(model: &dyn KernelModel) -> Body {
+impl<'a> Body<'a> {
+    fn of(model: &'a dyn KernelModel) -> Body<'a> {
+        let items = model.items_ref();
+        let declared = model.declarations();
+        let restorable = model.restorable();
+        let aliases = aliases::Aliases::of(
+            model,
+            &items,
+            declared
+                .iter()
+                .map(|d| d.name.as_str())
+                .chain(restorable.iter().map(String::as_str)),
+        );
+        let mut parts: Vec<String> = restorable
+            .iter()
+            .flat_map(|r| aliases.parts(r))
+            .map(str::to_owned)
+            .collect();
+        parts.sort_unstable();
+        parts.dedup();
         Body {
             name: model.kernel_name().to_string(),
-            items: model.items(),
-            declared: model.declarations(),
+            items,
+            declared,
             map_param: model.map_param(),
+            readable_params: model.readable_params(),
             resources: model.resources(),
+            aliases,
+            restorable: parts,
         }
     }
 

@@ -11,13 +11,13 @@ use super::{describe, Body, Finding, Violations};
 use crate::{Compute, Item, KernelRule, Origin};
 use std::collections::BTreeMap;
 
-pub(super) fn check(original: &Body, spliced: &Body, out: &mut Violations) {
+pub(super) fn check(original: &Body<'_>, spliced: &Body<'_>, out: &mut Violations) {
     check_items(original, spliced, out);
     check_declarations(original, spliced, out);
 }
 
 /// The kernel-origin items of a body, with their index in it.
-pub(super) fn kernel_items(body: &Body) -> Vec<(usize, &Item)> {
+pub(super) fn kernel_items<'b>(body: &'b Body<'_>) -> Vec<(usize, &'b Item)> {
     body.items
         .iter()
         .enumerate()
@@ -61,7 +61,7 @@ fn text(item: &Item) -> String {
     }
 }
 
-fn check_items(original: &Body, spliced: &Body, out: &mut Violations) {
+fn check_items(original: &Body<'_>, spliced: &Body<'_>, out: &mut Violations) {
     let before = kernel_items(original);
     let after = kernel_items(spliced);
     let divergence = before
@@ -133,8 +133,8 @@ fn describe_original(item: &Item) -> String {
     }
 }
 
-fn check_declarations(original: &Body, spliced: &Body, out: &mut Violations) {
-    let declared = |body: &Body| -> BTreeMap<String, u32> {
+fn check_declarations(original: &Body<'_>, spliced: &Body<'_>, out: &mut Violations) {
+    let declared = |body: &Body<'_>| -> BTreeMap<String, u32> {
         body.declared
             .iter()
             .filter(|d| d.origin == Origin::Kernel)

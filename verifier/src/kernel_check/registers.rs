@@ -7,13 +7,16 @@
 //! of an inserted instruction — predicates and each element of a vector destination
 //! included, as the model lists them — must lie outside the set, and no inserted
 //! declaration may redeclare one (a redeclaration in a nested scope would shadow it).
+//! Names that overlap (`KernelModel::parts`, GCN's register tuples) are compared by the
+//! machine registers they occupy; the registers the model lets inserted code save and
+//! restore (`KernelModel::restorable`) are `restored.rs`'s to check.
 
 use super::{snippet_of, Body, Finding, Violations};
 use crate::{Item, KernelRule, Origin};
 use std::collections::BTreeSet;
 
 /// The registers of the original kernel.
-pub(super) fn kernel_registers(original: &Body) -> BTreeSet<&str> {
+pub(super) fn kernel_registers<'b>(original: &'b Body<'_>) -> BTreeSet<&'b str> {
     let declared = original
         .declared
         .iter()
@@ -28,9 +31,18 @@ pub(super) fn kernel_registers(original: &Body) -> BTreeSet<&str> {
     declared.chain(touched).collect()
 }
 
-pub(super) fn check(original: &Body, spliced: &Body, out: &mut Violations) {
-    let kernel = kernel_registers(original);
-    for item in &spliced.items {
+pub(super) fn check(original: &Body<'_>, spliced: &Body<'_>, out: &mut Violations) {
+    let mut kernel = kernel_registers(original);
+    if !original.aliases.is_empty() {
+        // Overlapping names (GCN tuples) are compared by their machine registers.
+        kernel = kernel
+            .into_iter()
+            .flat_map(|r| original.aliases.parts(r))
+            .collect();
+    }
+    // Registers inserted code may write if it restores them: `restored.rs` proves that.
+    let restorable = |r: &str| spliced.restorable.iter().any(|p| p == r);
+    for item in spliced.items.iter() {
         let Item::Instr(x) = item else { continue };
         let Some(snippet) = snippet_of(x.origin) else {
             continue;
@@ -38,8 +50,8 @@ pub(super) fn check(original: &Body, spliced: &Body, out: &mut Violations) {
         let mut clobbered: Vec<&str> = x
             .defs
             .iter()
-            .map(String::as_str)
-            .filter(|d| kernel.contains(d))
+            .flat_map(|d| spliced.aliases.parts(d))
+            .filter(|d| kernel.contains(d) && !restorable(d))
             .collect();
         clobbered.sort_unstable();
         clobbered.dedup();
@@ -58,7 +70,12 @@ pub(super) fn check(original: &Body, spliced: &Body, out: &mut Violations) {
         let Some(snippet) = snippet_of(d.origin) else {
             continue;
         };
-        if kernel.contains(d.name.as_str()) {
+        if spliced
+            .aliases
+            .parts(&d.name)
+            .iter()
+            .any(|p| kernel.contains(p))
+        {
             let (line, at) = if d.line > 0 {
                 (d.line, "")
             } else {

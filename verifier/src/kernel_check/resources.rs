@@ -27,7 +27,7 @@ fn what(kind: ResourceKind) -> &'static str {
     }
 }
 
-pub(super) fn check(original: &Body, spliced: &Body, out: &mut Violations) {
+pub(super) fn check(original: &Body<'_>, spliced: &Body<'_>, out: &mut Violations) {
     for r in &spliced.resources {
         let Some(snippet) = snippet_of(r.origin) else {
             continue;
@@ -41,7 +41,7 @@ pub(super) fn check(original: &Body, spliced: &Body, out: &mut Violations) {
             corrupts: Some(what(r.kind).trim_start_matches("the ").to_string()),
         });
     }
-    let kernel = |b: &Body| -> Vec<Resource> {
+    let kernel = |b: &Body<'_>| -> Vec<Resource> {
         b.resources
             .iter()
             .filter(|r| r.origin == Origin::Kernel)

@@ -424,7 +424,8 @@ fn rejects_changed_or_dropped_kernel_resources() {
 
 /// Runs only the graph comparison.
 fn graph_findings(spliced: &Fixture) -> Vec<crate::KernelViolation> {
-    let original = Body::of(&original());
+    let original = original();
+    let original = Body::of(&original);
     let spliced = Body::of(spliced);
     let graph = cfg::Cfg::build(&spliced);
     let mut out = Violations {

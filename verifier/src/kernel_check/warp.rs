@@ -19,7 +19,7 @@
 use super::{snippet_of, Body, Finding, Violations};
 use crate::{Compute, Flow, Instr, Item, KernelRule, Mask};
 
-pub(super) fn check(spliced: &Body, out: &mut Violations) {
+pub(super) fn check(spliced: &Body<'_>, out: &mut Violations) {
     for (pos, item) in spliced.items.iter().enumerate() {
         let Item::Instr(x) = item else { continue };
         let Some(snippet) = snippet_of(x.origin) else {
@@ -44,7 +44,7 @@ pub(super) fn check(spliced: &Body, out: &mut Violations) {
 }
 
 /// Why the collective at `pos` may include inactive lanes, or `None` if it cannot.
-fn unproven(body: &Body, pos: usize, x: &Instr) -> Option<String> {
+fn unproven(body: &Body<'_>, pos: usize, x: &Instr) -> Option<String> {
     let mask = match &x.compute {
         Compute::Collective(Mask::Reg(r)) => r,
         Compute::Collective(Mask::Imm(v)) => {
