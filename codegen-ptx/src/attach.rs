@@ -2,8 +2,6 @@
 
 use crate::loops::{LoopSite, Loops};
 use crate::parse::{Body, Function, Instruction, StmtKind};
-use crate::PtxError;
-use globset::{Glob, GlobMatcher};
 use std::collections::HashMap;
 use warptrace_ir::{AttachPoint, Isa, LoopEdge, MemOp, MemSpace, Position, Program};
 
@@ -29,42 +27,7 @@ pub(crate) enum Place {
     Loop(LoopSite),
 }
 
-/// Compiled kernel-name globs, one per probe.
-#[derive(Debug)]
-pub(crate) struct KernelFilter(Vec<Option<GlobMatcher>>);
-
-impl KernelFilter {
-    pub fn new(program: &Program) -> Result<KernelFilter, PtxError> {
-        program
-            .probes
-            .iter()
-            .map(|p| {
-                p.attach
-                    .kernel_glob
-                    .as_ref()
-                    .map(|g| {
-                        Glob::new(g)
-                            .map(|g| g.compile_matcher())
-                            .map_err(|source| PtxError::Glob {
-                                glob: g.clone(),
-                                source,
-                            })
-                    })
-                    .transpose()
-            })
-            .collect::<Result<_, _>>()
-            .map(KernelFilter)
-    }
-
-    /// Whether probe `probe` applies to the kernel with this mangled name.
-    pub fn matches(&self, probe: usize, kernel: &str) -> bool {
-        match self.0.get(probe) {
-            Some(Some(m)) => m.is_match(kernel),
-            Some(None) => true,
-            None => false,
-        }
-    }
-}
+pub(crate) use warptrace_ir::KernelFilter;
 
 /// Index of the first statement after the body's leading declarations and directives:
 /// where the prologue and kernel-entry snippets go.

@@ -313,7 +313,7 @@ pub(crate) fn instrument_kernel(
                 .map(|i| newlines(&i.text))
                 .sum::<u32>()
             + newlines(&c.emitted.text[..c.lead]);
-        let parsed = parse_at(&c.text, line)?;
+        let parsed = splice::parse_spliced(&c.text, &c.ranges, line)?;
         let g = parsed
             .functions()
             .first()

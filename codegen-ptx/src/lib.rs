@@ -100,6 +100,15 @@ pub enum PtxError {
     },
 }
 
+impl From<warptrace_ir::GlobError> for PtxError {
+    fn from(e: warptrace_ir::GlobError) -> PtxError {
+        PtxError::Glob {
+            glob: e.glob,
+            source: e.source,
+        }
+    }
+}
+
 /// The result of [`instrument`].
 #[derive(Debug, Clone)]
 pub struct Instrumented {

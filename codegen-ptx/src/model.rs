@@ -1,9 +1,11 @@
 //! The verifier's [`KernelModel`] for a parsed PTX kernel.
 
 use crate::insn::facts;
-use crate::parse::{clean, Function, StmtKind};
+use crate::parse::{clean, Function, Stmt, StmtKind};
 use crate::MAP_PARAM;
+use std::borrow::Cow;
 use std::collections::HashSet;
+use warptrace_verifier::parallel;
 use warptrace_verifier::{Declaration, Instr, Item, KernelModel, Origin, Resource, ResourceKind};
 
 /// A PTX kernel (or device function) as the verifier sees it: labels and instructions in
@@ -20,6 +22,9 @@ pub struct PtxKernelModel {
     params: Vec<(String, Origin)>,
     resources: Vec<Resource>,
 }
+
+/// Bodies of at least this many statements are modelled on two threads.
+const PARALLEL_STMTS: usize = 1024;
 
 /// Header directives that bound a launch's threads, clusters or registers.
 const LAUNCH_BOUNDS: &[&str] = &[
@@ -39,9 +44,8 @@ impl PtxKernelModel {
     pub(crate) fn build(
         src: &str,
         f: &Function,
-        origin_of: &dyn Fn(usize) -> Origin,
+        origin_of: &(dyn Fn(usize) -> Origin + Sync),
     ) -> PtxKernelModel {
-        let mut items = Vec::new();
         let mut declarations = Vec::new();
         let mut resources = header_resources(src, f, origin_of);
         let stmts = f.body.as_ref().map_or(&[][..], |b| &b.stmts[..]);
@@ -72,30 +76,44 @@ impl PtxKernelModel {
             .filter(|n| !n.starts_with('%'))
             .collect();
         let is_reg = |name: &str| plain.contains(name);
-        for s in stmts {
-            let origin = origin_of(s.span.start);
-            match &s.kind {
-                StmtKind::Label(name) => items.push(Item::Label {
-                    name: name.clone(),
-                    origin,
-                }),
-                StmtKind::Instr(i) => {
-                    let x = facts(i, &is_reg);
-                    items.push(Item::Instr(Instr {
+        let items_of = |stmts: &[Stmt]| -> Vec<Item> {
+            let mut items = Vec::with_capacity(stmts.len());
+            for s in stmts {
+                let origin = origin_of(s.span.start);
+                match &s.kind {
+                    StmtKind::Label(name) => items.push(Item::Label {
+                        name: name.clone(),
                         origin,
-                        defs: x.defs,
-                        uses: x.uses,
-                        flow: x.flow,
-                        mem: x.mem,
-                        guard: x.guard,
-                        compute: x.compute,
-                        text: s.text.clone(),
-                        line: s.line,
-                    }));
+                    }),
+                    StmtKind::Instr(i) => {
+                        let x = facts(i, &is_reg);
+                        items.push(Item::Instr(Instr {
+                            origin,
+                            defs: x.defs,
+                            uses: x.uses,
+                            flow: x.flow,
+                            mem: x.mem,
+                            guard: x.guard,
+                            compute: x.compute,
+                            text: s.text.clone(),
+                            line: s.line,
+                        }));
+                    }
+                    StmtKind::Directive(_) | StmtKind::ScopeOpen | StmtKind::ScopeClose => {}
                 }
-                StmtKind::Directive(_) | StmtKind::ScopeOpen | StmtKind::ScopeClose => {}
             }
-        }
+            items
+        };
+        // Each statement's item depends on that statement alone: a long body (a spliced
+        // kernel) is read in two halves at once.
+        let items = if stmts.len() >= PARALLEL_STMTS {
+            let (a, b) = stmts.split_at(stmts.len() / 2);
+            let (mut first, second) = parallel::join(|| items_of(a), || items_of(b));
+            first.extend(second);
+            first
+        } else {
+            items_of(stmts)
+        };
         let params: Vec<(String, Origin)> = f
             .params
             .iter()
@@ -139,7 +157,11 @@ fn body_resource(text: &str) -> Option<ResourceKind> {
 }
 
 /// The launch bounds between `f`'s parameter list and its body, each with its arguments.
-fn header_resources(src: &str, f: &Function, origin_of: &dyn Fn(usize) -> Origin) -> Vec<Resource> {
+fn header_resources(
+    src: &str,
+    f: &Function,
+    origin_of: &(dyn Fn(usize) -> Origin + Sync),
+) -> Vec<Resource> {
     let Some(body) = &f.body else {
         return Vec::new();
     };
@@ -194,6 +216,10 @@ impl KernelModel for PtxKernelModel {
 
     fn items(&self) -> Vec<Item> {
         self.items.clone()
+    }
+
+    fn items_ref(&self) -> Cow<'_, [Item]> {
+        Cow::Borrowed(&self.items)
     }
 
     fn declared_registers(&self) -> Vec<(String, Origin)> {

@@ -281,12 +281,7 @@ pub fn parse(ptx: &str) -> Result<Module, PtxError> {
 pub(crate) fn parse_at(ptx: &str, line_base: u32) -> Result<Module, PtxError> {
     let mut line_starts = vec![0];
     line_starts.extend(ptx.match_indices('\n').map(|(i, _)| i + 1));
-    let mut p = Parser {
-        s: ptx.as_bytes(),
-        pos: 0,
-        line_starts: &line_starts,
-        line_base,
-    };
+    let mut p = Parser::new(ptx, &line_starts, line_base);
     let functions = p.module()?;
     Ok(Module {
         src: ptx.to_owned(),
@@ -294,18 +289,101 @@ pub(crate) fn parse_at(ptx: &str, line_base: u32) -> Result<Module, PtxError> {
     })
 }
 
+/// Parses the text of one function (a spliced kernel or clone, from its keyword to the
+/// end of its body), numbering its first line `line_base`, as [`parse_at`] does but
+/// reading the body in two halves at once: the second from `split`, an offset inside the
+/// body, at the `{ }` depth the braces before it suggest. The halves are kept only if
+/// reading the first one sequentially reaches the same statement start at the same depth
+/// (the parser's whole state between statements), and nothing but trivia follows the
+/// body; otherwise the text is read again in one pass. Either way the result is the
+/// one-pass parse.
+pub(crate) fn parse_function_split(
+    text: &str,
+    line_base: u32,
+    split: usize,
+) -> Result<Module, PtxError> {
+    match halves(text, line_base, split)? {
+        Some(module) => Ok(module),
+        None => parse_at(text, line_base),
+    }
+}
+
+/// [`parse_function_split`]'s two halves: `None` when they do not make the one-pass
+/// parse.
+fn halves(text: &str, line_base: u32, split: usize) -> Result<Option<Module>, PtxError> {
+    let mut line_starts = vec![0];
+    line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+    let head = text.as_bytes().get(..split).unwrap_or(&[]);
+    let opens = head.iter().filter(|&&c| c == b'{').count();
+    let closes = head.iter().filter(|&&c| c == b'}').count();
+    // The body's own `{` is not a scope.
+    let depth = opens.saturating_sub(closes + 1);
+    let (first, second) = warptrace_verifier::parallel::join(
+        || {
+            let mut p = Parser::new(text, &line_starts, line_base);
+            p.stop = Some(split);
+            p.module().map(|functions| (functions, p.stopped, p.pos))
+        },
+        || {
+            let mut p = Parser::new(text, &line_starts, line_base);
+            p.pos = split;
+            p.skip_trivia().ok()?;
+            let begin = p.pos;
+            let mut stmts = Vec::new();
+            let close = p.stmts(split, depth, &mut stmts).ok()??;
+            p.skip_trivia().ok()?;
+            (p.pos == text.len()).then_some((begin, stmts, close))
+        },
+    );
+    // An error before `split` is the one-pass parse's error too.
+    let (mut functions, stopped, at) = first?;
+    if let (Some((begin, stmts, close)), Some(reached)) = (second, stopped) {
+        let last = functions.last_mut();
+        if let Some(f) = last.filter(|_| begin == at && reached == depth) {
+            if let Some(body) = f.body.as_mut() {
+                body.stmts.extend(stmts);
+                body.close = close;
+                f.span.end = close + 1;
+                return Ok(Some(Module {
+                    src: text.to_owned(),
+                    functions,
+                }));
+            }
+        }
+    }
+    Ok(None)
+}
+
 struct Parser<'a> {
+    src: &'a str,
     s: &'a [u8],
     pos: usize,
     line_starts: &'a [usize],
     line_base: u32,
+    /// Stop reading a body at the first statement that starts at or after this offset
+    /// ([`parse_function_split`]'s first half).
+    stop: Option<usize>,
+    /// Set when a body stopped there: the `{ }` depth it had reached.
+    stopped: Option<usize>,
 }
 
 fn is_ident(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'%'
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    fn new(text: &'a str, line_starts: &'a [usize], line_base: u32) -> Parser<'a> {
+        Parser {
+            src: text,
+            s: text.as_bytes(),
+            pos: 0,
+            line_starts,
+            line_base,
+            stop: None,
+            stopped: None,
+        }
+    }
+
     fn line(&self, offset: usize) -> u32 {
         line_of(self.line_starts, offset) + self.line_base - 1
     }
@@ -328,23 +406,17 @@ impl Parser<'_> {
     /// Skips one comment or string at `pos`, if there is one.
     fn skip_comment_or_string(&mut self) -> Result<bool, PtxError> {
         if self.starts_with("//") {
-            while let Some(c) = self.peek() {
-                if c == b'\n' {
-                    break;
-                }
-                self.pos += 1;
-            }
+            self.pos = memchr_from(self.s, self.pos, b'\n');
             Ok(true)
         } else if self.starts_with("/*") {
             let start = self.pos;
-            self.pos += 2;
-            while !self.starts_with("*/") {
-                if self.peek().is_none() {
+            match self.src.get(start + 2..).and_then(|rest| rest.find("*/")) {
+                Some(n) => self.pos = start + 2 + n + 2,
+                None => {
+                    self.pos = self.s.len();
                     return Err(self.err(start, "unterminated comment"));
                 }
-                self.pos += 1;
             }
-            self.pos += 2;
             Ok(true)
         } else if self.peek() == Some(b'"') {
             let start = self.pos;
@@ -380,24 +452,26 @@ impl Parser<'_> {
         }
     }
 
-    fn word(&mut self) -> &str {
+    fn word(&mut self) -> &'a str {
         let start = self.pos;
         while self.peek().is_some_and(|c| is_ident(c) || c == b'.') {
             self.pos += 1;
         }
-        std::str::from_utf8(&self.s[start..self.pos]).unwrap_or("")
+        self.text(start..self.pos)
     }
 
-    fn ident(&mut self) -> String {
+    fn ident(&mut self) -> &'a str {
         let start = self.pos;
         while self.peek().is_some_and(is_ident) {
             self.pos += 1;
         }
-        String::from_utf8_lossy(&self.s[start..self.pos]).into_owned()
+        self.text(start..self.pos)
     }
 
-    fn text(&self, r: Range<usize>) -> &str {
-        std::str::from_utf8(&self.s[r]).unwrap_or("")
+    /// The source between two offsets (ASCII bytes delimit every range the parser
+    /// takes, so they are character boundaries).
+    fn text(&self, r: Range<usize>) -> &'a str {
+        self.src.get(r).unwrap_or("")
     }
 
     fn module(&mut self) -> Result<Vec<Function>, PtxError> {
@@ -423,6 +497,9 @@ impl Parser<'_> {
                         ".entry" => functions.push(self.function(FunctionKind::Entry, start)?),
                         ".func" => functions.push(self.function(FunctionKind::Func, start)?),
                         _ => {}
+                    }
+                    if self.stopped.is_some() {
+                        return Ok(functions);
                     }
                 }
                 c if is_ident(c) || c == b'.' => {
@@ -472,7 +549,7 @@ impl Parser<'_> {
             self.paren_list()?; // return parameters
             self.skip_trivia()?;
         }
-        let name = self.ident();
+        let name = self.ident().to_string();
         if name.is_empty() {
             return Err(self.err(start, "function without a name"));
         }
@@ -523,25 +600,46 @@ impl Parser<'_> {
         let open = self.pos;
         self.pos += 1;
         let mut stmts = Vec::new();
-        let mut depth = 0usize;
+        let close = self.stmts(open, 0, &mut stmts)?;
+        Ok(Body {
+            open,
+            close: close.unwrap_or(self.pos),
+            stmts,
+        })
+    }
+
+    /// Reads body statements into `stmts` from `pos`, at `{ }` depth `depth`, up to the
+    /// body's closing `}`, whose offset it returns; or, with a `stop`, up to the first
+    /// statement starting at or after it (returns `None`, `stopped` set to the depth).
+    /// `open` is the body's `{`, for messages.
+    fn stmts(
+        &mut self,
+        open: usize,
+        mut depth: usize,
+        stmts: &mut Vec<Stmt>,
+    ) -> Result<Option<usize>, PtxError> {
         loop {
             self.skip_trivia()?;
             let start = self.pos;
-            let stmt = |p: &Self, end: usize, kind: StmtKind| Stmt {
+            if self.stop.is_some_and(|stop| start >= stop) {
+                self.stopped = Some(depth);
+                return Ok(None);
+            }
+            // A statement ending at `end` whose comment-free text is `text`.
+            let with_text = |p: &Self, end: usize, text: String, kind: StmtKind| Stmt {
                 span: start..end,
                 line: p.line(start),
-                text: clean(p.text(start..end)),
+                text,
                 kind,
+            };
+            let stmt = |p: &Self, end: usize, kind: StmtKind| {
+                with_text(p, end, clean(p.text(start..end)), kind)
             };
             match self.peek() {
                 None => return Err(self.err(open, "unterminated function body")),
                 Some(b'}') if depth == 0 => {
                     self.pos += 1;
-                    return Ok(Body {
-                        open,
-                        close: start,
-                        stmts,
-                    });
+                    return Ok(Some(start));
                 }
                 Some(b'}') => {
                     depth -= 1;
@@ -573,7 +671,7 @@ impl Parser<'_> {
                     }
                     if !name.is_empty() && self.peek() == Some(b':') {
                         self.pos += 1;
-                        stmts.push(stmt(self, self.pos, StmtKind::Label(name)));
+                        stmts.push(stmt(self, self.pos, StmtKind::Label(name.to_string())));
                         continue;
                     }
                     self.pos = after;
@@ -586,7 +684,7 @@ impl Parser<'_> {
                             .ok_or_else(|| self.err(start, format!("cannot parse `{text}`")))?;
                         StmtKind::Instr(instr)
                     };
-                    stmts.push(stmt(self, end, kind));
+                    stmts.push(with_text(self, end, text, kind));
                 }
             }
         }
@@ -595,17 +693,23 @@ impl Parser<'_> {
     /// Advances past the `;` ending the statement at `start`; returns the end offset.
     fn past_semicolon(&mut self, start: usize) -> Result<usize, PtxError> {
         loop {
+            // Only `;`, a comment's `/` or a string's `"` can matter: skip to the next.
+            let rest = &self.s[self.pos..];
+            match rest.iter().position(|&c| matches!(c, b';' | b'/' | b'"')) {
+                None => {
+                    self.pos = self.s.len();
+                    return Err(self.err(start, "statement without `;`"));
+                }
+                Some(n) => self.pos += n,
+            }
             if self.skip_comment_or_string()? {
                 continue;
             }
-            match self.peek() {
-                None => return Err(self.err(start, "statement without `;`")),
-                Some(b';') => {
-                    self.pos += 1;
-                    return Ok(self.pos);
-                }
-                Some(_) => self.pos += 1,
+            if self.peek() == Some(b';') {
+                self.pos += 1;
+                return Ok(self.pos);
             }
+            self.pos += 1; // a `/` that starts no comment
         }
     }
 }
@@ -890,6 +994,60 @@ fn parse_address(inner: &str) -> Address {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const SM80: &str = include_str!("../../tests/corpus/ptx/nvcc_kernels_sm80.ptx");
+
+    /// Scopes, a brace in a comment and in a string, a comment across lines.
+    const SCOPED: &str = ".entry k(.param .u64 p)\n{\n\t.reg .b32 %r<3>; // {\n\t{\n\t.reg .b32 %t;\n\tmov.u32 %t, 1; /* } \n */\n\t}\n\t.pragma \"}\";\n\tmov.u32 %r1, 2;\nL1:\n\t{ mov.u32 %r2, %r1; }\n\tret;\n}\n";
+
+    fn functions_of(text: &str) -> Vec<String> {
+        let m = parse(text).expect("parses");
+        m.functions()
+            .iter()
+            .filter(|f| f.body.is_some())
+            .map(|f| m.function_text(f).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_split_parse_is_the_one_pass_parse_wherever_it_splits() {
+        for text in functions_of(SM80).iter().chain([&SCOPED.to_string()]) {
+            let one = format!("{:?}", parse_at(text, 7).expect("parses"));
+            for split in (0..=text.len()).step_by(53).chain([text.len() / 2]) {
+                let two = parse_function_split(text, 7, split).expect("parses");
+                assert_eq!(format!("{two:?}"), one, "split at {split}");
+            }
+        }
+    }
+
+    #[test]
+    fn halves_split_at_a_statement_start_are_kept() {
+        for text in functions_of(SM80).iter().chain([&SCOPED.to_string()]) {
+            let m = parse_at(text, 1).expect("parses");
+            let one = format!("{m:?}");
+            let body = m.functions()[0].body.as_ref().expect("a body");
+            for s in body.stmts.iter().step_by(7) {
+                let two = halves(text, 1, s.span.start).expect("parses");
+                let two = two.unwrap_or_else(|| panic!("halves at `{}` not kept", s.text));
+                assert_eq!(format!("{two:?}"), one);
+            }
+        }
+    }
+
+    #[test]
+    fn halves_that_disagree_are_dropped() {
+        // Inside a statement, inside a comment, and with the depth of the scopes misjudged
+        // (the brace in the comment).
+        let inside = SCOPED.find("mov.u32 %r1").expect("present") + 3;
+        let comment = SCOPED.find("/* }").expect("present") + 3;
+        let misjudged = SCOPED.find("\t{\n").expect("present");
+        for split in [inside, comment, misjudged] {
+            assert!(
+                halves(SCOPED, 1, split).expect("parses").is_none(),
+                "{split}"
+            );
+        }
+    }
 
     proptest::proptest! {
         #[test]

@@ -9,7 +9,7 @@ use crate::insn::{facts, site_address, site_bytes};
 use crate::loops::Anchor;
 use crate::lower::{lower_probe, reg, SiteInfo, SnippetCtx, BASE, TEMPS};
 use crate::model::PtxKernelModel;
-use crate::parse::{parse_at, Function, Module, StmtKind};
+use crate::parse::{parse_at, parse_function_split, Function, Module, StmtKind};
 use crate::site::{bytes_src, positions, value_src, ValueSrc};
 use crate::special::SiteImms;
 use crate::{PtxError, MAP_PARAM};
@@ -234,6 +234,7 @@ pub(crate) fn plan_body(
     let files = crate::site::file_table(src);
     let (locs, pcs) = positions(body, &files);
     let is_reg = |_: &str| false;
+    let warp = crate::combine::WarpCaps::of_module(src);
     for (n, site) in sites.iter().enumerate() {
         let snippet = n as u32 + 1;
         let probe = &program.probes[site.probe];
@@ -301,7 +302,7 @@ pub(crate) fn plan_body(
             line: stmt.map_or(f.line, |s| s.line),
             layout,
             program,
-            warp: crate::combine::WarpCaps::of_module(src),
+            warp,
         };
         let text = lower_probe(probe, site.probe, &ctx, &info)?;
         let (offset, text) = match (stmt, loop_site.map(|l| l.anchor)) {
@@ -385,14 +386,10 @@ fn splice_function_text(
         .collect();
     let (text, ranges) = apply(module.function_text(f), &local);
     // The original's model is built beside the spliced text's parse and model.
-    let (original, spliced) = std::thread::scope(|s| {
-        let original = s.spawn(|| PtxKernelModel::build(module.source(), f, &|_| Origin::Kernel));
-        let spliced = spliced_model(&text, &ranges, &f.name, line_base);
-        let original = original
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (original, spliced)
-    });
+    let (original, spliced) = warptrace_verifier::parallel::join(
+        || PtxKernelModel::build(module.source(), f, &|_| Origin::Kernel),
+        || spliced_model(&text, &ranges, &f.name, line_base),
+    );
     Ok((original, spliced?, text))
 }
 
@@ -403,7 +400,7 @@ fn spliced_model(
     name: &str,
     line_base: u32,
 ) -> Result<PtxKernelModel, PtxError> {
-    let spliced = parse_at(text, line_base)?;
+    let spliced = parse_spliced(text, ranges, line_base)?;
     let g = spliced
         .functions()
         .first()
@@ -416,6 +413,31 @@ fn spliced_model(
         origin_at(ranges, o)
     }))
 }
+
+/// Parses a spliced function's `text` (numbered from `line_base`); a long one in two
+/// halves at once, split where the inserted range nearest the middle starts (see
+/// [`parse_function_split`]: the result is the one-pass parse either way).
+pub(crate) fn parse_spliced(
+    text: &str,
+    ranges: &[(Range<usize>, Origin)],
+    line_base: u32,
+) -> Result<Module, PtxError> {
+    let middle = text.len() / 2;
+    let split = ranges
+        .iter()
+        .filter(|(_, origin)| *origin != Origin::Kernel)
+        .map(|(r, _)| r.start)
+        .min_by_key(|&start| start.abs_diff(middle));
+    match split {
+        Some(split) if text.len() >= SPLIT_PARSE_BYTES => {
+            parse_function_split(text, line_base, split)
+        }
+        _ => parse_at(text, line_base),
+    }
+}
+
+/// Spliced functions of at least this many bytes are parsed in two halves at once.
+const SPLIT_PARSE_BYTES: usize = 32 * 1024;
 
 /// Where each insertion of `ins` starts in the text [`apply`] makes of them (insertions
 /// at one offset go in `order`).

@@ -260,3 +260,54 @@ impl fmt::Display for AttachSpec {
         Ok(())
     }
 }
+
+/// The kernels each probe of a program applies to: the probes' kernel-name globs,
+/// compiled once (both back ends match every kernel of a module against them).
+#[derive(Debug)]
+pub struct KernelFilter(Vec<Option<globset::GlobMatcher>>);
+
+/// A probe's kernel-name glob that does not compile.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid kernel glob `{glob}`")]
+pub struct GlobError {
+    /// The glob as written.
+    pub glob: String,
+    /// Why it does not compile.
+    #[source]
+    pub source: globset::Error,
+}
+
+impl KernelFilter {
+    /// Compiles the kernel globs of `program`'s probes.
+    pub fn new(program: &crate::Program) -> Result<KernelFilter, GlobError> {
+        program
+            .probes
+            .iter()
+            .map(|p| {
+                p.attach
+                    .kernel_glob
+                    .as_ref()
+                    .map(|g| {
+                        globset::Glob::new(g)
+                            .map(|g| g.compile_matcher())
+                            .map_err(|source| GlobError {
+                                glob: g.clone(),
+                                source,
+                            })
+                    })
+                    .transpose()
+            })
+            .collect::<Result<_, _>>()
+            .map(KernelFilter)
+    }
+
+    /// Whether probe `probe` applies to the kernel with this (mangled) name: a probe
+    /// without a glob applies to every kernel, an unknown probe to none.
+    pub fn matches(&self, probe: usize, kernel: &str) -> bool {
+        match self.0.get(probe) {
+            Some(Some(m)) => m.is_match(kernel),
+            Some(None) => true,
+            None => false,
+        }
+    }
+}

@@ -20,7 +20,10 @@ mod text;
 
 pub mod interp;
 
-pub use attach::{AttachPoint, AttachSpec, Granularity, Isa, LoopEdge, MemOp, MemSpace, Position};
+pub use attach::{
+    AttachPoint, AttachSpec, GlobError, Granularity, Isa, KernelFilter, LoopEdge, MemOp, MemSpace,
+    Position,
+};
 pub use bundle::{Bundle, BundleError, BUNDLE_FORMAT};
 pub use insn::{
     Aggregation, BinOp, ExtFrom, FormatId, Insn, MapId, Operand, PersistId, Reg, SiteValue,
@@ -58,5 +61,34 @@ mod tests {
         // Reference values of FNV-1a 64.
         assert_eq!(kernel_id(""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(kernel_id("a"), 0xaf63_dc4c_8601_ec8c);
+    }
+
+    fn program(text: &str) -> Program {
+        Program::parse(text).expect("parses")
+    }
+
+    #[test]
+    fn a_kernel_filter_applies_each_probe_to_the_kernels_its_glob_names() {
+        let p = program(
+            "map @n: hash(keys = 16) -> count\n\n\
+             probe 0: kernel:entry:*scale*\n  0: map.update @n count\n  1: exit\n\n\
+             probe 1: kernel:exit\n  0: map.update @n count\n  1: exit\n",
+        );
+        let f = KernelFilter::new(&p).expect("compiles");
+        assert!(f.matches(0, "_Z9scale_addPKfPfi"));
+        assert!(!f.matches(0, "block_sum"));
+        assert!(f.matches(1, "block_sum"), "no glob: every kernel");
+        assert!(!f.matches(2, "block_sum"), "no such probe");
+    }
+
+    #[test]
+    fn a_glob_that_does_not_compile_is_named_in_the_error() {
+        let p = program(
+            "map @n: hash(keys = 16) -> count\n\n\
+             probe 0: kernel:exit:[\n  0: map.update @n count\n  1: exit\n",
+        );
+        let e = KernelFilter::new(&p).expect_err("an unclosed class");
+        assert_eq!(e.glob, "[");
+        assert_eq!(e.to_string(), "invalid kernel glob `[`");
     }
 }
