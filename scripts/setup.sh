@@ -2,7 +2,8 @@
 # Installs, idempotently and into the project-local folder .tools/, every external tool
 # the tests need: the CUDA 13.0 toolchain from PyPI (nvcc, ptxas, fatbinary; no GPU needed)
 # and Triton 3.6 in a virtualenv (compiles real kernels to PTX on the CPU); and, from the
-# distribution, libz3 (the verifier's SMT solver, linked by the build).
+# distribution, libz3 (the verifier's SMT solver, linked by the build), LLVM 19 (AMDGPU)
+# and Debian's HIP.
 # Prints the environment to source on its last line: `source .tools/env.sh`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +13,12 @@ mkdir -p "$tools"
 # System packages: only what is missing, so a prepared machine needs no root.
 missing=()
 [ -e /usr/include/z3.h ] || missing+=(libz3-dev)
+# The AMD back end: LLVM 19's AMDGPU assembler, linker and tools (gfx90a and gfx942), and
+# Debian's HIP (hipcc, libamdhip64) for the HIP interception tests' real program.
+for tool in llvm-mc-19:llvm-19 ld.lld-19:lld-19 clang-19:clang-19 hipcc:hipcc; do
+  command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
+done
+[ -e /usr/include/hip/hip_runtime.h ] || missing+=(libamdhip64-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]} (apt)"
   sudo=""

@@ -1,4 +1,253 @@
-//! The AMD GCN back end of warptrace. It is empty until the AMD back-end issue: the
-//! crate exists so the workspace has its final shape and the seams (the verifier's
-//! `KernelModel`, the IR) are designed for two targets from the start.
+//! The AMD GCN back end of warptrace.
+//!
+//! [`instrument`] parses a module's AMDGPU assembly (clang, llc, Triton), finds each
+//! kernel's attach sites, lowers every matching probe to a snippet in registers allocated
+//! above the kernel's own, splices the snippets, a prologue and the map argument (kernel
+//! descriptor and metadata) into the kernel, and runs the kernel-level verifier on the
+//! result. A kernel the verifier rejects, or that uses something the back end cannot
+//! lower, is left unmodified (fail open). [`assemble`] turns a module into a code object
+//! with `llvm-mc` and `ld.lld`. See `README.md` and `docs/gcn.md` for the conventions.
 #![deny(missing_docs)]
+
+mod alloc;
+mod alu;
+mod array;
+mod attach;
+mod bundle;
+mod emit;
+#[cfg(test)]
+mod emu;
+mod grid;
+mod hashmap;
+mod insn;
+mod lower;
+mod metadata;
+mod model;
+mod parse;
+mod plan;
+mod reg;
+mod ring;
+mod special;
+mod splice;
+mod toolchain;
+mod verify;
+
+pub use alloc::occupancy;
+pub use bundle::{
+    bundle_extent, code_object_info, code_object_text, parse_bundle, parse_fatbin_wrapper, select,
+    BundleEntry, BundleError, BundleExtent, CodeObjectInfo, Feature, HipFatbinWrapper,
+    OffloadBundle, TargetId, BUNDLE_MAGIC, COMPRESSED_MAGIC, HIP_FATBIN_MAGIC,
+    HIP_FATBIN_WRAPPER_SIZE,
+};
+pub use insn::{facts, Facts, Isa, MemAccess};
+pub use metadata::{MetaArg, MetaKernel, MetaKey, Metadata};
+pub use model::{GcnKernelModel, MapArgLoad, RegisterCounts};
+pub use parse::{parse, parse_int, Function, Instruction, Kernel, Module, Operand, Stmt, StmtKind};
+pub use reg::{parse_reg, Reg, RegFile};
+pub use toolchain::{assemble, llvm_tool, notes, CodeObject, ToolError};
+pub use verify::verify_spliced;
+
+use warptrace_ir::{kernel_id, MapLayout};
+use warptrace_verifier::{KernelErrors, Origin, VerifiedProgram};
+
+/// Name of the argument appended to every instrumented kernel (metadata `.name` when the
+/// kernel's arguments are named): the map buffer's address, a `global_buffer` of 8 bytes
+/// at the end of the kernarg segment, after the hidden arguments (decision 0007).
+pub const MAP_ARG: &str = "__wt_maps";
+
+/// Errors of the GCN back end.
+#[derive(Debug, thiserror::Error)]
+pub enum GcnError {
+    /// The assembly text could not be parsed.
+    #[error("line {line}: {message}")]
+    Syntax {
+        /// 1-based line.
+        line: u32,
+        /// What is wrong.
+        message: String,
+    },
+    /// A kernel already uses the reserved prefix `__wt_` of probe labels.
+    #[error("kernel `{kernel}` already uses the reserved prefix `__wt_`")]
+    ReservedPrefix {
+        /// The kernel.
+        kernel: String,
+    },
+    /// A probe's kernel glob is invalid.
+    #[error("invalid kernel glob `{glob}`")]
+    Glob {
+        /// The glob.
+        glob: String,
+        /// Why.
+        #[source]
+        source: globset::Error,
+    },
+    /// Something this back end does not lower yet; the kernel is left unmodified.
+    #[error("not supported by the GCN back end yet: {what}")]
+    Unsupported {
+        /// What is not supported.
+        what: String,
+    },
+    /// No kernel of that name.
+    #[error("no kernel named `{0}`")]
+    NoSuchKernel(String),
+}
+
+impl From<warptrace_ir::GlobError> for GcnError {
+    fn from(e: warptrace_ir::GlobError) -> GcnError {
+        GcnError::Glob {
+            glob: e.glob,
+            source: e.source,
+        }
+    }
+}
+
+/// The result of [`instrument`].
+#[derive(Debug, Clone)]
+pub struct Instrumented {
+    /// The module with every accepted kernel instrumented; other kernels byte-identical.
+    pub asm: String,
+    /// One outcome per kernel, in text order of their descriptors.
+    pub kernels: Vec<KernelOutcome>,
+    /// The map buffer's layout the snippets were generated for (the PTX back end's).
+    pub layout: MapLayout,
+}
+
+/// What happened to one kernel.
+#[derive(Debug, Clone)]
+pub struct KernelOutcome {
+    /// The kernel's symbol.
+    pub name: String,
+    /// `warptrace_ir::kernel_id` of the name.
+    pub id: u64,
+    /// Instrumented or why not.
+    pub status: KernelStatus,
+    /// The register and occupancy cost, when instrumented.
+    pub occupancy: Option<Occupancy>,
+}
+
+/// Registers and waves per SIMD before and after instrumentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Occupancy {
+    /// `next_free_sgpr` (before, after).
+    pub sgprs: (u32, u32),
+    /// `next_free_vgpr` (architectural + AGPRs on gfx90a/gfx942; before, after).
+    pub vgprs: (u32, u32),
+    /// Waves per SIMD the register counts allow (before, after): at most 8 on gfx9
+    /// (VGPRs and SGPRs), 20 on gfx10 and 16 on gfx11 (VGPRs).
+    pub waves: (u32, u32),
+}
+
+/// Whether a kernel was instrumented.
+#[derive(Debug, Clone)]
+pub enum KernelStatus {
+    /// Instrumented with `sites` probe snippets (one per probe per matching site).
+    Instrumented {
+        /// Number of snippets, the prologue not counted.
+        sites: u32,
+    },
+    /// No probe matched; the kernel is unchanged.
+    NoSites,
+    /// The kernel-level verifier rejected the spliced kernel; it is unchanged.
+    Rejected(KernelErrors),
+    /// A probe that selects this kernel uses something the back end cannot lower yet; the
+    /// kernel is unchanged.
+    Unsupported {
+        /// What is not supported.
+        what: String,
+    },
+}
+
+/// Instruments every kernel of `asm` with `program`'s probes.
+pub fn instrument(asm: &str, program: &VerifiedProgram) -> Result<Instrumented, GcnError> {
+    let program = program.program();
+    let module = parse(asm)?;
+    let layout = MapLayout::new(&program.maps);
+    let filter = attach::KernelFilter::new(program)?;
+    let mut edits = Vec::new();
+    let mut kernels = Vec::new();
+    for k in &module.kernels {
+        let planned = plan::plan_kernel(&module, k, program, &layout, &filter)?;
+        edits.extend(planned.edits);
+        kernels.push(KernelOutcome {
+            name: k.name.clone(),
+            id: kernel_id(&k.name),
+            status: planned.status,
+            occupancy: planned.occupancy,
+        });
+    }
+    let asm = splice::apply(asm, &edits).text;
+    Ok(Instrumented {
+        asm,
+        kernels,
+        layout,
+    })
+}
+
+/// One place a probe attaches to, for `warptrace -l PROGRAM` on a GCN file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiteListing {
+    /// Index of the probe in the program.
+    pub probe: usize,
+    /// The kernel's name.
+    pub kernel: String,
+    /// 1-based line of the instruction (the kernel label's for `kernel:entry`).
+    pub line: u32,
+    /// The instruction, or `<entry>`.
+    pub text: String,
+}
+
+/// Every concrete site each probe of `program` attaches to in the kernels of `asm`, in
+/// kernel then probe then text order — the matching [`instrument`] uses.
+pub fn list_sites(
+    asm: &str,
+    program: &warptrace_ir::Program,
+) -> Result<Vec<SiteListing>, GcnError> {
+    let module = parse(asm)?;
+    let filter = attach::KernelFilter::new(program)?;
+    let mut out = Vec::new();
+    for k in &module.kernels {
+        let Some(isa) = model::isa_of(&module, &k.name) else {
+            continue;
+        };
+        let (sites, _) = attach::find_sites(&module, k, &isa, program, &filter);
+        for s in sites {
+            let (line, text) = match s.stmt {
+                Some(i) => (module.stmts[i].line, module.stmt_text(i).to_owned()),
+                None => (module.stmts[k.body.start].line, "<entry>".to_owned()),
+            };
+            out.push(SiteListing {
+                probe: s.probe,
+                kernel: k.name.clone(),
+                line,
+                text,
+            });
+        }
+    }
+    Ok(out)
+}
+
+impl Module {
+    /// The verifier's model of kernel `name` as parsed (every item of kernel origin, the
+    /// registers its descriptor reserves).
+    pub fn kernel_model(&self, name: &str) -> Option<GcnKernelModel> {
+        let k = self.kernel(name)?;
+        let agprs = self
+            .metadata
+            .as_ref()
+            .and_then(|m| m.kernel(name))
+            .and_then(|m| m.int(".agpr_count"))
+            .unwrap_or(0) as u32;
+        let vgprs = k.field(".amdhsa_next_free_vgpr").unwrap_or(0) as u32;
+        let arch = match (agprs, k.field(".amdhsa_accum_offset")) {
+            (0, _) => vgprs,
+            (_, Some(a)) => a as u32,
+            (_, None) => vgprs.saturating_sub(agprs),
+        };
+        let counts = RegisterCounts {
+            sgprs: k.field(".amdhsa_next_free_sgpr").unwrap_or(0) as u32,
+            vgprs: arch,
+            agprs,
+        };
+        GcnKernelModel::build(self, name, &|_| Origin::Kernel, counts, counts, None)
+    }
+}

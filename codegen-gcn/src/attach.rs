@@ -1,0 +1,166 @@
+//! Attach-point matching: which statements of a kernel each probe runs at, for the
+//! language's probe kinds as the PTX back end matches them.
+//!
+//! | attach point | GCN sites |
+//! |---|---|
+//! | `kernel:entry` | the entry point (after the prologue) |
+//! | `kernel:exit` | before every `s_endpgm` |
+//! | `mem:SPACE:OP` | `global_*` (global), `flat_*` (generic), `ds_*` (shared), `scratch_*` and `buffer_*` through the private segment buffer (local), other `buffer_*` (global); loads, stores, atomics (LDS read-modify-writes included). Scalar loads (`s_load*`, the kernarg segment and uniform data) are no `mem:` sites; `gcn:s_load*` reaches them |
+//! | `tensor:mma` | `v_mfma*`, `v_smfmac*`, `v_wmma*`, `v_swmmac*` |
+//! | `sync:barrier` | `s_barrier` |
+//! | `branch` | `s_cbranch_*` |
+//! | `line:FILE:A-B` | instructions whose nearest preceding `.loc` is in the range, of a `.file` whose path ends with FILE |
+//! | `gcn:GLOB` | the mnemonic (encoding suffix included, `v_add_u32_e32`) matches the glob |
+//! | `loop:*` | not matched yet: a probe that selects the kernel makes it `Unsupported` |
+
+use crate::insn::{facts, Isa};
+use crate::parse::{Kernel, Module, StmtKind};
+use std::collections::HashMap;
+use warptrace_ir::{AttachPoint, Isa as IrIsa, MemOp, MemSpace, Program};
+use warptrace_verifier::{Access, Space};
+
+/// One place a probe runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Site {
+    /// Index of the probe in the program.
+    pub probe: usize,
+    /// The statement the snippet goes before (after, for `after` probes); `None` for
+    /// kernel entry.
+    pub stmt: Option<usize>,
+}
+
+pub(crate) use warptrace_ir::KernelFilter;
+
+/// The `mem:` classification of a memory access.
+pub(crate) fn mem_site(space: Space, access: Access) -> Option<(MemSpace, MemOp)> {
+    let space = match space {
+        Space::Global => MemSpace::Global,
+        Space::Shared => MemSpace::Shared,
+        Space::Local => MemSpace::Local,
+        Space::Generic => MemSpace::Generic,
+        Space::Param | Space::Const => return None,
+    };
+    let op = match access {
+        Access::Load => MemOp::Load,
+        Access::Store => MemOp::Store,
+        Access::Atomic => MemOp::Atomic,
+    };
+    Some((space, op))
+}
+
+/// Whether a matrix instruction.
+pub(crate) fn is_mma(m: &str) -> bool {
+    ["v_mfma", "v_smfmac", "v_wmma", "v_swmmac"]
+        .iter()
+        .any(|p| m.starts_with(p))
+}
+
+/// The `.file` table: number → path (directory and name joined).
+pub(crate) fn file_table(module: &Module) -> HashMap<u32, String> {
+    let mut files = HashMap::new();
+    for s in &module.stmts {
+        let StmtKind::Directive { name, args } = &s.kind else {
+            continue;
+        };
+        if name != ".file" {
+            continue;
+        }
+        let mut words = args.split_whitespace();
+        let Some(n) = words.next().and_then(|w| w.parse::<u32>().ok()) else {
+            continue;
+        };
+        let strings: Vec<&str> = args.split('"').skip(1).step_by(2).take(2).collect();
+        let path = match strings.as_slice() {
+            [dir, name] => format!("{dir}/{name}"),
+            [name] => (*name).to_owned(),
+            _ => continue,
+        };
+        files.insert(n, path);
+    }
+    files
+}
+
+/// The `(file number, line)` of the nearest `.loc` at or before each statement of the
+/// body (None before the first).
+pub(crate) fn locs(module: &Module, k: &Kernel) -> Vec<Option<(u32, u32)>> {
+    let mut cur = None;
+    k.body
+        .clone()
+        .map(|i| {
+            if let StmtKind::Directive { name, args } = &module.stmts[i].kind {
+                if name == ".loc" {
+                    let mut w = args.split_whitespace();
+                    if let (Some(f), Some(l)) = (
+                        w.next().and_then(|x| x.parse().ok()),
+                        w.next().and_then(|x| x.parse().ok()),
+                    ) {
+                        cur = Some((f, l));
+                    }
+                }
+            }
+            cur
+        })
+        .collect()
+}
+
+/// Every site of every probe of `program` in kernel `k`, in probe then text order;
+/// `loop` is set when a loop probe selects the kernel (not matched yet).
+pub(crate) fn find_sites(
+    module: &Module,
+    k: &Kernel,
+    isa: &Isa,
+    program: &Program,
+    filter: &KernelFilter,
+) -> (Vec<Site>, bool) {
+    let files = file_table(module);
+    let locs = locs(module, k);
+    let mut sites = Vec::new();
+    let mut loops = false;
+    for (p, probe) in program.probes.iter().enumerate() {
+        if !filter.matches(p, &k.name) {
+            continue;
+        }
+        if matches!(probe.attach.point, AttachPoint::KernelEntry) {
+            sites.push(Site {
+                probe: p,
+                stmt: None,
+            });
+            continue;
+        }
+        if matches!(probe.attach.point, AttachPoint::Loop(_)) {
+            loops = true;
+            continue;
+        }
+        for (n, i) in k.body.clone().enumerate() {
+            let Some(x) = module.instr(i) else { continue };
+            let m = x.mnemonic.as_str();
+            let hit = match &probe.attach.point {
+                AttachPoint::KernelExit => m.starts_with("s_endpgm"),
+                AttachPoint::Mem { space, op } => facts(x, isa)
+                    .mem
+                    .and_then(|a| mem_site(a.space, a.access))
+                    .is_some_and(|(s, o)| {
+                        (*space == MemSpace::Any || *space == s) && (*op == MemOp::Any || *op == o)
+                    }),
+                AttachPoint::TensorMma => is_mma(m),
+                AttachPoint::SyncBarrier => m == "s_barrier",
+                AttachPoint::Branch => m.starts_with("s_cbranch"),
+                AttachPoint::Line { file, from, to } => locs[n].is_some_and(|(f, l)| {
+                    (*from..=*to).contains(&l)
+                        && files.get(&f).is_some_and(|p| p.ends_with(file.as_str()))
+                }),
+                AttachPoint::Opcode { isa, glob } => {
+                    *isa == IrIsa::Gcn && warptrace_ir::interp::glob(glob, m)
+                }
+                AttachPoint::KernelEntry | AttachPoint::Loop(_) => false,
+            };
+            if hit {
+                sites.push(Site {
+                    probe: p,
+                    stmt: Some(i),
+                });
+            }
+        }
+    }
+    (sites, loops)
+}

@@ -1,0 +1,224 @@
+//! The text of a snippet: instructions and labels, and the operations every lowering
+//! builds on — 64-bit vector arithmetic (IR values are VGPR pairs), lane-mask operations
+//! of the wave's width, and the mnemonics that differ between gfx9 (wave64) and
+//! gfx10+ (wave32).
+//!
+//! | operation | gfx9 (wave64) | gfx10+ (wave32) |
+//! |---|---|---|
+//! | lane masks | `s_*_b64`, `exec`, `vcc`, SGPR pairs | `s_*_b32`, `exec_lo`, `vcc_lo`, one SGPR |
+//! | 32-bit add / sub | `v_add_u32`, `v_sub_u32`, `v_subrev_u32` | `v_add_nc_u32`, `v_sub_nc_u32`, `v_subrev_nc_u32` |
+//! | 64-bit add / sub | `v_add_co_u32` + `v_addc_co_u32`, `v_sub_co_u32` + `v_subb_co_u32` | `v_add_co_u32` + `v_add_co_ci_u32`, `v_sub_co_u32` + `v_sub_co_ci_u32` |
+//! | returning atomics | `glc` (gfx90a), `sc0` (gfx940+) | `glc` |
+//! | stores done | `s_waitcnt vmcnt(0)` | and `s_waitcnt_vscnt null, 0x0` |
+
+use crate::reg::Reg;
+use std::fmt::Write;
+
+/// What the mnemonics depend on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Target {
+    /// Lanes per wave, 64 or 32.
+    pub wave: u32,
+    /// gfx9 (gfx90a, gfx942); otherwise gfx10+.
+    pub gfx9: bool,
+    /// gfx940+ (`sc0`/`sc1` cache bits).
+    pub gfx940: bool,
+    /// gfx11 (no `s_memtime`/`s_memrealtime`; `HW_REG_HW_ID1`).
+    pub gfx11: bool,
+}
+
+impl Target {
+    /// SGPRs of a lane mask: 2 (wave64) or 1 (wave32).
+    pub fn mask_sgprs(self) -> u32 {
+        self.wave / 32
+    }
+    /// `exec` or `exec_lo`.
+    pub fn exec(self) -> &'static str {
+        if self.wave == 64 {
+            "exec"
+        } else {
+            "exec_lo"
+        }
+    }
+    /// `vcc` or `vcc_lo`.
+    pub fn vcc(self) -> &'static str {
+        if self.wave == 64 {
+            "vcc"
+        } else {
+            "vcc_lo"
+        }
+    }
+    /// A scalar lane-mask operation: `s_or` → `s_or_b64` or `s_or_b32`.
+    pub fn s(self, op: &str) -> String {
+        format!("{op}_b{}", self.wave)
+    }
+    /// The bit that makes an atomic return the old value.
+    pub fn returning(self) -> &'static str {
+        if self.gfx940 {
+            "sc0"
+        } else {
+            "glc"
+        }
+    }
+    /// A 32-bit VALU add/sub mnemonic (`add`, `sub`, `subrev`), VOP2 encoding.
+    pub fn v32(self, op: &str) -> String {
+        if self.gfx9 {
+            format!("v_{op}_u32_e32")
+        } else {
+            format!("v_{op}_nc_u32_e32")
+        }
+    }
+}
+
+/// The low and high halves of a pair.
+pub(crate) fn lo(r: Reg) -> String {
+    Reg::new(r.file, r.first, 1).name()
+}
+pub(crate) fn hi(r: Reg) -> String {
+    Reg::new(r.file, r.first + 1, 1).name()
+}
+
+/// The largest immediate `offset:` of a global access used (gfx10's is 12-bit signed).
+pub(crate) const MAX_OFFSET: u64 = 2047;
+
+/// A snippet being written.
+#[derive(Debug)]
+pub(crate) struct Emitter {
+    pub text: String,
+    /// Whether it issued vector memory operations (it then waits for them at its end).
+    pub memory: bool,
+    pub t: Target,
+}
+
+impl Emitter {
+    pub fn new(t: Target) -> Emitter {
+        Emitter {
+            text: String::new(),
+            memory: false,
+            t,
+        }
+    }
+    pub fn ins(&mut self, s: impl AsRef<str>) {
+        let _ = writeln!(self.text, "\t{}", s.as_ref());
+    }
+    pub fn label(&mut self, l: &str) {
+        let _ = writeln!(self.text, "{l}:");
+    }
+    /// `d = imm` (64-bit).
+    pub fn imm64(&mut self, d: Reg, v: u64) {
+        self.ins(format!("v_mov_b32_e32 {}, 0x{:x}", lo(d), v as u32));
+        self.ins(format!("v_mov_b32_e32 {}, 0x{:x}", hi(d), (v >> 32) as u32));
+    }
+    /// `d = s` (64-bit pair copy).
+    pub fn mov64(&mut self, d: Reg, s: Reg) {
+        if d != s {
+            self.ins(format!("v_mov_b32_e32 {}, {}", lo(d), lo(s)));
+            self.ins(format!("v_mov_b32_e32 {}, {}", hi(d), hi(s)));
+        }
+    }
+    /// `d = a + b` (32-bit; `a` may be an inline constant or a literal).
+    pub fn add32(&mut self, d: &str, a: &str, b: &str) {
+        let op = self.t.v32("add");
+        self.ins(format!("{op} {d}, {a}, {b}"));
+    }
+    /// `d = a - b` (32-bit; `a` may be an inline constant or a literal).
+    pub fn sub32(&mut self, d: &str, a: &str, b: &str) {
+        let op = self.t.v32("sub");
+        self.ins(format!("{op} {d}, {a}, {b}"));
+    }
+    /// The carry-in add and borrow-in sub of the 64-bit forms.
+    fn carry_ops(&self) -> (&'static str, &'static str) {
+        if self.t.gfx9 {
+            ("v_addc_co_u32_e64", "v_subb_co_u32_e64")
+        } else {
+            ("v_add_co_ci_u32_e64", "v_sub_co_ci_u32_e64")
+        }
+    }
+    /// `d = a + b` (64-bit, all VGPR pairs; clobbers vcc).
+    pub fn add64(&mut self, d: Reg, a: Reg, b: Reg) {
+        let vcc = self.t.vcc();
+        let (addc, _) = self.carry_ops();
+        self.ins(format!(
+            "v_add_co_u32_e64 {}, {vcc}, {}, {}",
+            lo(d),
+            lo(a),
+            lo(b)
+        ));
+        self.ins(format!(
+            "{addc} {}, {vcc}, {}, {}, {vcc}",
+            hi(d),
+            hi(a),
+            hi(b)
+        ));
+    }
+    /// `d = a - b` (64-bit; clobbers vcc).
+    pub fn sub64(&mut self, d: Reg, a: Reg, b: Reg) {
+        let vcc = self.t.vcc();
+        let (_, subb) = self.carry_ops();
+        self.ins(format!(
+            "v_sub_co_u32_e64 {}, {vcc}, {}, {}",
+            lo(d),
+            lo(a),
+            lo(b)
+        ));
+        self.ins(format!(
+            "{subb} {}, {vcc}, {}, {}, {vcc}",
+            hi(d),
+            hi(a),
+            hi(b)
+        ));
+    }
+    /// `d = a * b` (low 64 bits), through `t` (a pair distinct from `a`, `b`).
+    pub fn mul64(&mut self, d: Reg, a: Reg, b: Reg, t: Reg) {
+        self.ins(format!("v_mul_lo_u32 {}, {}, {}", lo(t), lo(a), hi(b)));
+        self.ins(format!("v_mul_lo_u32 {}, {}, {}", hi(t), hi(a), lo(b)));
+        self.add32(&lo(t), &lo(t), &hi(t));
+        self.ins(format!("v_mul_hi_u32 {}, {}, {}", hi(t), lo(a), lo(b)));
+        self.add32(&hi(t), &lo(t), &hi(t));
+        self.ins(format!("v_mul_lo_u32 {}, {}, {}", lo(t), lo(a), lo(b)));
+        self.mov64(d, t);
+    }
+    /// `d = op(a, b)` for a bitwise op.
+    pub fn bit64(&mut self, op: &str, d: Reg, a: Reg, b: Reg) {
+        self.ins(format!("v_{op}_b32_e32 {}, {}, {}", lo(d), lo(a), lo(b)));
+        self.ins(format!("v_{op}_b32_e32 {}, {}, {}", hi(d), hi(a), hi(b)));
+    }
+    /// `d = a >> n` or `a << n` by a constant `n < 64`.
+    pub fn shift64(&mut self, op: &str, d: Reg, a: Reg, n: u32) {
+        self.ins(format!("{op} {}, {n}, {}", d.name(), a.name()));
+    }
+    /// A lane-mask operation of the wave's width: `s_or_b64 d, a, b`.
+    pub fn smask(&mut self, op: &str, d: &str, a: &str, b: &str) {
+        let op = self.t.s(op);
+        self.ins(format!("{op} {d}, {a}, {b}"));
+    }
+    /// `d = s` for lane masks.
+    pub fn smov(&mut self, d: &str, s: &str) {
+        let op = self.t.s("s_mov");
+        self.ins(format!("{op} {d}, {s}"));
+    }
+    /// Waits for every outstanding vector memory operation of the wave (loads,
+    /// returning atomics and, on gfx10+, stores, which have a counter of their own).
+    pub fn wait_memory(&mut self) {
+        self.ins("s_waitcnt vmcnt(0)");
+        if !self.t.gfx9 {
+            self.ins("s_waitcnt_vscnt null, 0x0");
+        }
+    }
+    /// Makes the wave's earlier global stores visible at agent scope before the next one
+    /// (a release, as LLVM's memory model lowers it for the target).
+    pub fn release(&mut self) {
+        if self.t.gfx940 {
+            self.ins("buffer_wbl2 sc1");
+        }
+        self.wait_memory();
+    }
+    /// The cache bits of a store that a release precedes (agent scope on gfx940+).
+    pub fn release_store_bits(&self) -> &'static str {
+        if self.t.gfx940 {
+            " sc1"
+        } else {
+            ""
+        }
+    }
+}

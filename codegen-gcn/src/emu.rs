@@ -1,0 +1,702 @@
+//! A concrete evaluator of the GCN subset the instrumenter emits (tests only): one wave's
+//! scalar and vector registers, `exec`, `vcc`, `scc`, and a flat memory holding the
+//! kernarg segment and the map buffer. Vector instructions write the lanes in `exec`
+//! only; memory operations and atomics run lane by lane in ascending lane order (one
+//! legal order of the hardware's). It runs a kernel's prologue and snippets, so the map
+//! buffer they leave can be decoded with `MapStore::decode_launch` and compared with the
+//! IR interpreter's (`tests` below) — the differential check of the lowering that stands
+//! in for a GPU. An instruction it does not know is an error, never a silent no-op.
+
+use crate::parse::{Instruction, Operand};
+use crate::reg::{Reg, RegFile};
+use std::collections::HashMap;
+
+/// One wave's state.
+pub(crate) struct Wave {
+    pub lanes: usize,
+    pub s: Vec<u32>,
+    pub v: Vec<Vec<u32>>,
+    pub exec: u64,
+    pub vcc: u64,
+    pub scc: bool,
+    /// Byte-addressed memory.
+    pub mem: HashMap<u64, u8>,
+    /// What `s_getreg` / `s_memtime` read (fixed).
+    pub clock: u64,
+}
+
+impl Wave {
+    pub fn new(lanes: usize) -> Wave {
+        Wave {
+            lanes,
+            s: vec![0; 128],
+            v: vec![vec![0; 512]; lanes],
+            exec: 0,
+            vcc: 0,
+            scc: false,
+            mem: HashMap::new(),
+            clock: 0,
+        }
+    }
+
+    pub fn read(&self, addr: u64, bytes: u64) -> u64 {
+        (0..bytes).fold(0, |acc, i| {
+            acc | u64::from(*self.mem.get(&(addr + i)).unwrap_or(&0)) << (8 * i)
+        })
+    }
+
+    pub fn write(&mut self, addr: u64, bytes: u64, value: u64) {
+        for i in 0..bytes {
+            self.mem.insert(addr + i, (value >> (8 * i)) as u8);
+        }
+    }
+
+    fn mask(&self) -> u64 {
+        if self.lanes == 64 {
+            u64::MAX
+        } else {
+            (1 << self.lanes) - 1
+        }
+    }
+
+    /// A scalar register's 32-bit part `i` of `r`.
+    fn sreg(&self, r: Reg, i: u32) -> Result<u32, String> {
+        let k = r.first + i;
+        Ok(match r.file {
+            RegFile::Sgpr => self.s[k as usize],
+            RegFile::Exec => (self.exec >> (32 * k)) as u32,
+            RegFile::Vcc => (self.vcc >> (32 * k)) as u32,
+            other => return Err(format!("scalar read of {other:?}")),
+        })
+    }
+
+    fn set_sreg(&mut self, r: Reg, i: u32, value: u32) -> Result<(), String> {
+        let k = r.first + i;
+        let set = |w: &mut u64| {
+            *w = (*w & !(0xffff_ffffu64 << (32 * k))) | (u64::from(value) << (32 * k));
+        };
+        match r.file {
+            RegFile::Sgpr => self.s[k as usize] = value,
+            RegFile::Exec => {
+                set(&mut self.exec);
+                self.exec &= self.mask();
+            }
+            RegFile::Vcc => set(&mut self.vcc),
+            other => return Err(format!("scalar write of {other:?}")),
+        }
+        Ok(())
+    }
+
+    /// A scalar operand of `words` 32-bit words (inline constants sign-extend).
+    fn sop(&self, o: &Operand, words: u32) -> Result<u64, String> {
+        match (o.reg, o.imm) {
+            (Some(r), _) => (0..words.min(r.count)).try_fold(0u64, |acc, i| {
+                Ok(acc | u64::from(self.sreg(r, i)?) << (32 * i))
+            }),
+            (None, Some(v)) if words == 2 && (-16..=64).contains(&v) => Ok(v as u64),
+            (None, Some(v)) => Ok(v as u64 & 0xffff_ffff),
+            _ => Err(format!("operand `{}`", o.text)),
+        }
+    }
+
+    fn set_s(&mut self, o: &Operand, words: u32, value: u64) -> Result<(), String> {
+        let r = o.reg.ok_or_else(|| format!("destination `{}`", o.text))?;
+        for i in 0..words {
+            self.set_sreg(r, i, (value >> (32 * i)) as u32)?;
+        }
+        Ok(())
+    }
+
+    /// A lane's vector operand of `words` words.
+    fn vop(&self, lane: usize, o: &Operand, words: u32) -> Result<u64, String> {
+        match o.reg {
+            Some(r) if r.file == RegFile::Vgpr => Ok((0..words).fold(0, |acc, i| {
+                acc | u64::from(self.v[lane][(r.first + i) as usize]) << (32 * i)
+            })),
+            _ => self.sop(o, words),
+        }
+    }
+
+    fn set_v(&mut self, lane: usize, o: &Operand, words: u32, value: u64) -> Result<(), String> {
+        let r = o.reg.filter(|r| r.file == RegFile::Vgpr);
+        let r = r.ok_or_else(|| format!("vector destination `{}`", o.text))?;
+        for i in 0..words {
+            self.v[lane][(r.first + i) as usize] = (value >> (32 * i)) as u32;
+        }
+        Ok(())
+    }
+
+    fn active(&self) -> Vec<usize> {
+        (0..self.lanes)
+            .filter(|&l| self.exec >> l & 1 == 1)
+            .collect()
+    }
+
+    /// Runs `code` (instructions and labels, in order) to its end.
+    pub fn run(&mut self, code: &[Step]) -> Result<(), String> {
+        let mut pc = 0;
+        while let Some(step) = code.get(pc) {
+            pc += 1;
+            let Step::Insn(x) = step else { continue };
+            if let Some(target) = self.exec_one(x)? {
+                pc = code
+                    .iter()
+                    .position(|s| matches!(s, Step::Label(l) if *l == target))
+                    .ok_or_else(|| format!("no label {target}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Executes one instruction; a taken branch returns its target.
+    fn exec_one(&mut self, x: &Instruction) -> Result<Option<String>, String> {
+        let m = x.mnemonic.as_str();
+        let o = &x.operands;
+        let op = |i: usize| o.get(i).ok_or_else(|| format!("{m}: operand {i}"));
+        let w = if m.ends_with("_b64") || m.ends_with("_u64") {
+            2
+        } else {
+            1
+        };
+        let offset = x
+            .modifiers
+            .iter()
+            .find_map(|s| s.strip_prefix("offset:"))
+            .and_then(crate::parse::parse_int)
+            .unwrap_or(0) as u64;
+        let returns = x.modifiers.iter().any(|s| s == "glc" || s == "sc0");
+        match m {
+            _ if m.starts_with("s_waitcnt") || m == "s_nop" || m == "buffer_wbl2" => {}
+            "s_load_dwordx2" | "s_load_dword" => {
+                let words = if m.ends_with("x2") { 2 } else { 1 };
+                let addr = self.sop(op(1)?, 2)? + op(2)?.imm.unwrap_or(0) as u64;
+                let v = self.read(addr, 4 * words);
+                self.set_s(op(0)?, words as u32, v)?;
+            }
+            "s_mov_b32" | "s_mov_b64" => {
+                let v = self.sop(op(1)?, w)?;
+                self.set_s(op(0)?, w, v)?;
+            }
+            "s_cselect_b32" => {
+                let v = if self.scc {
+                    self.sop(op(1)?, 1)?
+                } else {
+                    self.sop(op(2)?, 1)?
+                };
+                self.set_s(op(0)?, 1, v)?;
+            }
+            "s_cmp_lg_u32" | "s_cmp_eq_u32" | "s_cmp_eq_u64" => {
+                let words = if m.ends_with("64") { 2 } else { 1 };
+                let (a, b) = (self.sop(op(0)?, words)?, self.sop(op(1)?, words)?);
+                self.scc = if m.contains("_lg_") { a != b } else { a == b };
+            }
+            "s_and_b32" | "s_and_b64" | "s_andn2_b32" | "s_andn2_b64" | "s_or_b32" | "s_or_b64"
+            | "s_lshl_b32" | "s_lshl_b64" => {
+                let (a, b) = (self.sop(op(1)?, w)?, self.sop(op(2)?, w)?);
+                let bits = 32 * w;
+                let r = match &m[..5] {
+                    "s_and" if m.contains("andn2") => a & !b,
+                    "s_and" => a & b,
+                    "s_or_" => a | b,
+                    _ => a.wrapping_shl(b as u32 % bits),
+                };
+                let r = if w == 1 { r & 0xffff_ffff } else { r };
+                self.scc = r != 0;
+                self.set_s(op(0)?, w, r)?;
+            }
+            "s_ff1_i32_b32" | "s_ff1_i32_b64" | "s_bcnt1_i32_b32" | "s_bcnt1_i32_b64" => {
+                let v = self.sop(op(1)?, w)?;
+                let r = if m.starts_with("s_ff1") {
+                    if v == 0 {
+                        u32::MAX
+                    } else {
+                        v.trailing_zeros()
+                    }
+                } else {
+                    v.count_ones()
+                };
+                self.set_s(op(0)?, 1, u64::from(r))?;
+            }
+            "s_cbranch_scc1" if self.scc => return Ok(Some(op(0)?.text.clone())),
+            "s_cbranch_execz" if self.exec == 0 => return Ok(Some(op(0)?.text.clone())),
+            "s_cbranch_scc1" | "s_cbranch_execz" => {}
+            "s_getreg_b32" => self.set_s(op(0)?, 1, 0)?,
+            "s_memtime" | "s_memrealtime" | "s_sendmsg_rtn_b64" => {
+                self.set_s(op(0)?, 2, self.clock)?
+            }
+            _ if m.starts_with("v_cmp_") => {
+                // v_cmp_<op>_<ty><bits>_e64 sdst, a, b
+                let parts: Vec<&str> = m.split('_').collect();
+                let (cmp, ty) = (parts[2], parts[3]);
+                let words = if ty.ends_with("64") { 2 } else { 1 };
+                let signed = ty.starts_with('i');
+                let mut r = 0u64;
+                for l in self.active() {
+                    let (a, b) = (self.vop(l, op(1)?, words)?, self.vop(l, op(2)?, words)?);
+                    let (a, b) = if signed {
+                        let sx = |v: u64| {
+                            if words == 2 {
+                                v as i64
+                            } else {
+                                v as u32 as i32 as i64
+                            }
+                        };
+                        ((sx(a) as i128), (sx(b) as i128))
+                    } else {
+                        (a as i128, b as i128)
+                    };
+                    let t = match cmp {
+                        "eq" => a == b,
+                        "ne" => a != b,
+                        "lt" => a < b,
+                        "le" => a <= b,
+                        "gt" => a > b,
+                        "ge" => a >= b,
+                        _ => return Err(format!("compare {m}")),
+                    };
+                    r |= u64::from(t) << l;
+                }
+                let words = if self.lanes == 64 { 2 } else { 1 };
+                self.set_s(op(0)?, words, r)?;
+            }
+            "v_cndmask_b32_e64" => {
+                let mask = self.sop(op(3)?, 2)?;
+                for l in self.active() {
+                    let v = if mask >> l & 1 == 1 {
+                        self.vop(l, op(2)?, 1)?
+                    } else {
+                        self.vop(l, op(1)?, 1)?
+                    };
+                    self.set_v(l, op(0)?, 1, v)?;
+                }
+            }
+            "v_mbcnt_lo_u32_b32" | "v_mbcnt_hi_u32_b32" => {
+                for l in self.active() {
+                    let below = if l == 0 { 0 } else { u64::MAX >> (64 - l) };
+                    let mask = self.vop(l, op(1)?, 1)?;
+                    let part = if m.contains("_lo_") {
+                        below as u32
+                    } else {
+                        (below >> 32) as u32
+                    };
+                    let v = (part & mask as u32).count_ones() as u64 + self.vop(l, op(2)?, 1)?;
+                    self.set_v(l, op(0)?, 1, v & 0xffff_ffff)?;
+                }
+            }
+            _ if m.starts_with("v_add_co_u32")
+                || m.starts_with("v_sub_co_u32")
+                || m.starts_with("v_addc_co_u32")
+                || m.starts_with("v_add_co_ci_u32")
+                || m.starts_with("v_subb_co_u32")
+                || m.starts_with("v_sub_co_ci_u32") =>
+            {
+                let carry_in = o.len() == 5;
+                let sub = m.contains("sub");
+                let cin = if carry_in { self.sop(op(4)?, 2)? } else { 0 };
+                let mut cout = 0u64;
+                for l in self.active() {
+                    let (a, b) = (self.vop(l, op(2)?, 1)?, self.vop(l, op(3)?, 1)?);
+                    let c = cin >> l & 1;
+                    let (r, carry) = if sub {
+                        let r = a.wrapping_sub(b).wrapping_sub(c);
+                        (r, (b + c > a) as u64)
+                    } else {
+                        let r = a + b + c;
+                        (r, r >> 32)
+                    };
+                    cout |= (carry & 1) << l;
+                    self.set_v(l, op(0)?, 1, r & 0xffff_ffff)?;
+                }
+                let words = if self.lanes == 64 { 2 } else { 1 };
+                self.set_s(op(1)?, words, cout)?;
+            }
+            _ if m.starts_with("v_") => self.valu(m, x)?,
+            _ if m.starts_with("global_") => self.global(m, o, offset, returns)?,
+            _ => return Err(format!("unknown instruction {m}")),
+        }
+        Ok(None)
+    }
+
+    fn valu(&mut self, m: &str, x: &Instruction) -> Result<(), String> {
+        let o = &x.operands;
+        let op = |i: usize| o.get(i).ok_or_else(|| format!("{m}: operand {i}"));
+        let base = m.trim_end_matches("_e32").trim_end_matches("_e64");
+        for l in self.active() {
+            let a32 = |i: usize| -> Result<u64, String> { self.vop(l, op(i)?, 1) };
+            let (r, words) = match base {
+                "v_mov_b32" => (a32(1)?, 1),
+                "v_add_u32" | "v_add_nc_u32" => ((a32(1)? + a32(2)?) & 0xffff_ffff, 1),
+                "v_sub_u32" | "v_sub_nc_u32" => (a32(1)?.wrapping_sub(a32(2)?) & 0xffff_ffff, 1),
+                "v_mul_lo_u32" => ((a32(1)? * a32(2)?) & 0xffff_ffff, 1),
+                "v_mul_hi_u32" => ((a32(1)? * a32(2)?) >> 32, 1),
+                "v_and_b32" => (a32(1)? & a32(2)?, 1),
+                "v_or_b32" => (a32(1)? | a32(2)?, 1),
+                "v_xor_b32" => (a32(1)? ^ a32(2)?, 1),
+                "v_not_b32" => (!a32(1)? & 0xffff_ffff, 1),
+                "v_ffbh_u32" => {
+                    let v = a32(1)? as u32;
+                    (
+                        if v == 0 {
+                            0xffff_ffff
+                        } else {
+                            u64::from(v.leading_zeros())
+                        },
+                        1,
+                    )
+                }
+                "v_lshlrev_b32" => ((a32(2)? << (a32(1)? & 31)) & 0xffff_ffff, 1),
+                "v_lshrrev_b32" => (a32(2)? >> (a32(1)? & 31), 1),
+                "v_ashrrev_i32" => ((a32(2)? as u32 as i32 >> (a32(1)? & 31)) as u32 as u64, 1),
+                "v_bfe_u32" | "v_bfe_i32" => {
+                    let (v, off, n) = (a32(1)?, a32(2)? & 31, a32(3)? & 31);
+                    let f = (v >> off) & ((1u64 << n) - 1);
+                    let f = if base == "v_bfe_i32" && n > 0 && f >> (n - 1) & 1 == 1 {
+                        (f | !((1u64 << n) - 1)) & 0xffff_ffff
+                    } else {
+                        f
+                    };
+                    (f, 1)
+                }
+                "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64" => {
+                    let n = a32(1)? & 63;
+                    let v = self.vop(l, op(2)?, 2)?;
+                    let r = match base {
+                        "v_lshlrev_b64" => v << n,
+                        "v_lshrrev_b64" => v >> n,
+                        _ => ((v as i64) >> n) as u64,
+                    };
+                    (r, 2)
+                }
+                _ => return Err(format!("unknown instruction {m}")),
+            };
+            self.set_v(l, op(0)?, words, r)?;
+        }
+        Ok(())
+    }
+
+    fn global(&mut self, m: &str, o: &[Operand], offset: u64, returns: bool) -> Result<(), String> {
+        let op = |i: usize| o.get(i).ok_or_else(|| format!("{m}: operand {i}"));
+        let words = if m.contains("x2") { 2 } else { 1 };
+        let bytes = 4 * words;
+        let ret = usize::from(returns || m.contains("_load"));
+        let base = self.sop(op(o.len() - 1)?, 2)?;
+        for l in self.active() {
+            let addr = base + self.vop(l, op(ret)?, 1)? + offset;
+            let old = self.read(addr, bytes);
+            let data = |i: usize, w: u32| self.vop(l, op(ret + 1 + i)?, w);
+            let new = match m {
+                _ if m.starts_with("global_load") => None,
+                _ if m.starts_with("global_store") => Some(data(0, words as u32)?),
+                _ if m.contains("cmpswap") => {
+                    // data: the new value, then the compare value.
+                    let r = op(ret + 1)?.reg.ok_or("cmpswap data")?;
+                    let word = |i: u32| u64::from(self.v[l][(r.first + i) as usize]);
+                    let (src, cmp) = (word(0) | word(1) << 32, word(2) | word(3) << 32);
+                    Some(if old == cmp { src } else { old })
+                }
+                _ if m.contains("_add_") => Some(old.wrapping_add(data(0, 2)?)),
+                _ if m.contains("_umax_") => Some(old.max(data(0, 2)?)),
+                _ if m.contains("_swap_") => Some(data(0, 2)?),
+                _ => return Err(format!("unknown instruction {m}")),
+            };
+            if let Some(n) = new {
+                self.write(addr, bytes, n);
+            }
+            if ret == 1 {
+                self.set_v(l, op(0)?, words as u32, old)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One statement of emulated code.
+pub(crate) enum Step {
+    Insn(Instruction),
+    Label(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::{parse, StmtKind};
+    use crate::{instrument, KernelStatus};
+    use warptrace_ir::interp::{Grid, Interpreter, Schedule, SimConfig, SimKernel};
+    use warptrace_ir::{LaunchDims, MapLayout, MapStore};
+
+    const KERNARG: u64 = 0x1_0000_0000;
+    const MAPS: u64 = 0x2_0000_0000;
+    const LAUNCH: u64 = 7;
+
+    fn corpus(name: &str) -> String {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus/gcn");
+        std::fs::read_to_string(dir.join(name)).expect("corpus file")
+    }
+
+    /// Runs `src` (`kernel:entry` probes) on `kernel` of `file` over a launch of `grid` ×
+    /// `block`: the instrumented prologue and entry snippets on the emulator, wave by wave,
+    /// and the program on the IR interpreter; the decoded buffers must be equal.
+    fn differential(file: &str, kernel: &str, src: &str, grid: [u32; 3], block: [u32; 3]) {
+        let (got, expect) = run(file, kernel, src, grid, block, &|t| t.to_owned());
+        assert!(
+            expect
+                .maps
+                .iter()
+                .all(|m| !m.entries.is_empty() || !m.records.is_empty()),
+            "{src}: a map recorded nothing"
+        );
+        assert_eq!(got, expect, "{file} {kernel}: `{src}`");
+    }
+
+    /// The emulated and the interpreted store of `src`, the instrumented text passed
+    /// through `mutate` first.
+    fn run(
+        file: &str,
+        kernel: &str,
+        src: &str,
+        grid: [u32; 3],
+        block: [u32; 3],
+        mutate: &dyn Fn(&str) -> String,
+    ) -> (MapStore, MapStore) {
+        let asm = corpus(file);
+        let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+        let program = warptrace_verifier::verify_program(&program).expect("verifies");
+        let out = instrument(&asm, &program).expect("instruments");
+        let status = &out
+            .kernels
+            .iter()
+            .find(|k| k.name == kernel)
+            .expect("kernel")
+            .status;
+        assert!(
+            matches!(status, KernelStatus::Instrumented { .. }),
+            "{src}: {status:?}"
+        );
+        let mutated = mutate(&out.asm);
+        let (before, after) = (
+            parse(&asm).expect("parses"),
+            parse(&mutated).expect("parses"),
+        );
+        let (k0, k1) = (
+            before.kernel(kernel).expect("k"),
+            after.kernel(kernel).expect("k"),
+        );
+        let first = k0
+            .body
+            .clone()
+            .find(|&i| before.instr(i).is_some())
+            .map(|i| before.stmt_text(i).to_owned())
+            .expect("an instruction");
+        // The inserted code at the entry: everything before the kernel's first instruction.
+        let mut code = Vec::new();
+        for i in k1.body.clone() {
+            match &after.stmts[i].kind {
+                StmtKind::Instr(x) if after.stmt_text(i) == first => break,
+                StmtKind::Instr(x) => code.push(Step::Insn(x.clone())),
+                StmtKind::Label(l) => code.push(Step::Label(l.clone())),
+                StmtKind::Directive { .. } => {}
+            }
+        }
+        let field = |n: &str| k0.field(n).unwrap_or(0) as u32;
+        let wave = if field(".amdhsa_wavefront_size32") == 1 {
+            32
+        } else {
+            64
+        };
+        let kernarg = 4 * field(".amdhsa_user_sgpr_private_segment_buffer")
+            + 2 * field(".amdhsa_user_sgpr_dispatch_ptr")
+            + 2 * field(".amdhsa_user_sgpr_queue_ptr");
+        let user = field(".amdhsa_user_sgpr_count");
+        let meta = before
+            .metadata
+            .as_ref()
+            .and_then(|m| m.kernel(kernel))
+            .expect("meta");
+        let layout = MapLayout::new(&program.program().maps);
+        let tpb = block.iter().product::<u32>();
+        let dims = LaunchDims {
+            blocks: grid.iter().map(|&g| u64::from(g)).product(),
+            threads_per_block: tpb,
+        };
+        let launch = layout.for_launch(dims);
+        let mut w = Wave::new(wave);
+        // The kernarg segment: the hidden grid arguments and the map argument.
+        for a in &meta.args {
+            let (Some(off), Some(size)) = (a.offset(), a.size()) else {
+                continue;
+            };
+            let kind = a.value_kind();
+            let d = ["_x", "_y", "_z"].iter().position(|s| kind.ends_with(s));
+            let v = match (kind, d) {
+                (k, Some(d)) if k.starts_with("hidden_block_count") => grid[d],
+                (k, Some(d)) if k.starts_with("hidden_group_size") => block[d],
+                _ => continue,
+            };
+            w.write(KERNARG + off, size, u64::from(v));
+        }
+        let map_arg = meta
+            .int(".kernarg_segment_size")
+            .expect("size")
+            .next_multiple_of(8);
+        w.write(KERNARG + map_arg, 8, MAPS);
+        w.write(MAPS + layout.launch_offset, 8, LAUNCH);
+        for (r, off) in layout.regions.iter().zip(&launch.array_offsets) {
+            if let Some(off) = off {
+                w.write(MAPS + r.slots_offset, 8, *off);
+            }
+        }
+        let enabled: Vec<usize> = (0..3)
+            .filter(|d| {
+                field(&format!(
+                    ".amdhsa_system_sgpr_workgroup_id_{}",
+                    ["x", "y", "z"][*d]
+                )) == 1
+            })
+            .collect();
+        for b in 0..dims.blocks {
+            let id = [
+                (b % u64::from(grid[0])) as u32,
+                (b / u64::from(grid[0]) % u64::from(grid[1])) as u32,
+                (b / u64::from(grid[0] * grid[1])) as u32,
+            ];
+            for first in (0..tpb).step_by(wave) {
+                let mem = std::mem::take(&mut w.mem);
+                w = Wave::new(wave);
+                w.mem = mem;
+                w.s[kernarg as usize] = KERNARG as u32;
+                w.s[kernarg as usize + 1] = (KERNARG >> 32) as u32;
+                for (n, d) in enabled.iter().enumerate() {
+                    w.s[(user as usize) + n] = id[*d];
+                }
+                for l in 0..wave {
+                    let t = first + l as u32;
+                    if t < tpb {
+                        w.exec |= 1 << l;
+                        let (x, y, z) = (
+                            t % block[0],
+                            t / block[0] % block[1],
+                            t / (block[0] * block[1]),
+                        );
+                        w.v[l][0] = x | y << 10 | z << 20;
+                    }
+                }
+                w.run(&code).unwrap_or_else(|e| panic!("{src}: {e}"));
+            }
+        }
+        let buf: Vec<u8> = (0..launch.total_bytes)
+            .map(|i| *w.mem.get(&(MAPS + i)).unwrap_or(&0))
+            .collect();
+        let got = MapStore::decode_launch(program.program(), &layout, Some(dims), &buf);
+        let interp = Interpreter::new(program.program()).with_config(SimConfig {
+            nsmid: 1,
+            launch: LAUNCH,
+            schedule: Schedule::InOrder,
+        });
+        let mut sim = SimKernel::new(kernel, |_| Vec::new());
+        sim.isa = warptrace_ir::Isa::Gcn;
+        let expect = interp
+            .run_kernel(
+                &sim,
+                &Grid {
+                    grid,
+                    block,
+                    warp_size: wave as u32,
+                },
+            )
+            .expect("interpreter runs");
+        (got, expect)
+    }
+
+    const PROGRAMS: &[&str] = &[
+        "kernel:entry { @c[tid.x % 4, ctaid.y] = count(); @s[warp] = sum(thread); @m = max(block); @n = min((i64)tid.y - 2); @a[tid.z] = avg(lane); @x[kernel] = stats(launch); }",
+        "kernel:entry { @h = hist(thread * 37); @h2[tid.x] = hist((i64)tid.y - 1); @l = lhist((i64)thread - 50, -20, 400, 7); @l2 = lhist((i64)thread, 0, 1024, 64); }",
+        "map @r: ring(capacity = 100, overflow = overwrite); map @d: ring(capacity = 64, overflow = drop); kernel:entry { @r = (thread, block); @d = (lane, ntid.y); }",
+        "map @t: array(per = thread, slots = 2); kernel:entry { @t = (thread, ntid.x); @t = (block, nctaid.z); @t = (1, 2); }",
+        "map @w: array(per = warp, slots = 1); warp kernel:entry { @w = (warp, active); }",
+        "kernel:entry { printf(\"%d %d\\n\", thread, lane); }",
+        "kernel:entry { if (tid.x % 2 == 0) { @e[tid.x % 4] = count(); } else { @o = sum(tid.x << (tid.y + 60)); } }",
+        "warp kernel:entry { @wc[warp] = count(); @ws = sum(active); @wm = max(lane); }",
+        "kernel:entry { @q[nctaid.x, nctaid.y, ntid.z] = count(); @sh = sum((thread >> 3) ^ (thread * 5)); @sa[(i64)thread >> 2] = min(((i64)0 - (i64)thread) >> 1); }",
+    ];
+
+    #[test]
+    fn snippets_leave_the_buffer_the_interpreter_computes_wave64() {
+        for src in PROGRAMS {
+            differential(
+                "hip_grid_gfx942.s",
+                "volume_index",
+                src,
+                [2, 2, 2],
+                [8, 4, 3],
+            );
+        }
+    }
+
+    #[test]
+    fn snippets_leave_the_buffer_the_interpreter_computes_wave32() {
+        for src in PROGRAMS {
+            differential(
+                "hip_grid_gfx1100.s",
+                "volume_index",
+                src,
+                [3, 1, 2],
+                [5, 4, 3],
+            );
+        }
+    }
+
+    /// Mutations of the lowering that the differential check refutes: each changes one
+    /// instruction of the generated code, and the buffer no longer matches.
+    #[test]
+    fn mutated_snippets_are_refuted() {
+        let cases: &[(&str, &str, &str)] = &[
+            // The warp leader's restriction dropped: every lane updates.
+            ("warp kernel:entry { @wc[warp] = count(); }", "\ts_and_b64 exec, exec, s[", "\ts_nop 0 ; "),
+            // hist: 64 - clz instead of 65 - clz for large values.
+            ("kernel:entry { @h = hist(thread << 40); }", "0x41,", "0x40,"),
+            // A ring that keeps n == capacity.
+            ("map @d: ring(capacity = 64, overflow = drop); kernel:entry { @d = (lane, 1); }", "v_cmp_ge_u64_e64", "v_cmp_gt_u64_e64"),
+            // The hash probe's slot index not masked to the capacity.
+            ("map @m: hash(keys = 4096); kernel:entry { @m[thread] = count(); }", "v_and_b32_e32 v", "v_or_b32_e32 v"),
+            // An array save past the last slot.
+            ("map @t: array(per = thread, slots = 2); kernel:entry { @t = (thread, 1); @t = (block, 2); @t = (3, 3); }", "v_cmp_ge_u64_e64", "v_cmp_gt_u64_e64"),
+            // lhist: the division's shift off by one.
+            ("kernel:entry { @l = lhist((i64)thread, 0, 210, 7); }", "v_lshrrev_b32_e32 v", "v_lshlrev_b32_e32 v"),
+        ];
+        for (src, from, to) in cases {
+            let (clean, expect) = run(
+                "hip_grid_gfx942.s",
+                "volume_index",
+                src,
+                [2, 1, 1],
+                [96, 1, 1],
+                &|t| t.to_owned(),
+            );
+            assert!(clean == expect, "unmutated `{src}`");
+            let mutate = |t: &str| {
+                let start = t.find("; __wt_snippet 1").expect("snippet");
+                // The last occurrence for the array's third save, the first otherwise.
+                let end = start + t[start..].find("s_cmp_lg_u32").expect("snippet end");
+                let hit = if src.contains("(3, 3)") {
+                    t[start..end].rfind(from)
+                } else {
+                    t[start..end].find(from)
+                };
+                let at = start + hit.unwrap_or_else(|| panic!("`{from}` in `{src}`"));
+                format!("{}{to}{}", &t[..at], &t[at + from.len()..])
+            };
+            let (got, expect) = run(
+                "hip_grid_gfx942.s",
+                "volume_index",
+                src,
+                [2, 1, 1],
+                [96, 1, 1],
+                &mutate,
+            );
+            assert!(
+                got != expect,
+                "the mutation `{from}` → `{to}` of `{src}` went unnoticed"
+            );
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! `GcnKernelModel`: the verifier's view of a GCN kernel (implements
+//! [`warptrace_verifier::KernelModel`]).
+//!
+//! - **Registers** are named as the instruction writes them (`s5`, `s[4:5]`, `vcc`,
+//!   `exec`, `scc`) and [`KernelModel::parts`] gives the 32-bit registers a tuple or a
+//!   64-bit special register occupies, so the checks see `s41` and `s[40:41]` overlap.
+//!   `scc`, `vcc`, `exec` and `m0` are [`KernelModel::restorable`]: snippets save and
+//!   restore them, and the verifier proves it.
+//! - **Declarations**: the descriptor reserves `s0`…`s(next_free_sgpr − 1)`, the
+//!   kernel's architectural VGPRs and its AGPRs for the kernel and its callees; they are
+//!   declared with kernel origin, the registers the instrumenter added above them with
+//!   inserted origin (snippet 0), so the verifier checks the allocation itself.
+//! - **Guards**: a vector instruction's guard is `exec` (inactive lanes keep their old
+//!   values); scalar instructions have none.
+//! - **Memory**: `global_*` is global, `flat_*` generic, `ds_*` shared, `scratch_*` and
+//!   `buffer_*` through the private segment buffer local, other `buffer_*` global, scalar
+//!   loads const — except the map argument's load ([`MapArgLoad`]), a parameter load of
+//!   [`crate::MAP_ARG`]. A `global_*` access with a scalar base is
+//!   [`Addr::Indexed`] (`saddr` indexed by the 32-bit `vaddr`). A dword load of a
+//!   hidden grid argument (`hidden_block_count_*`, `hidden_group_size_*`) from the intact
+//!   kernarg pointer is a parameter load of that argument, which the model lists as
+//!   readable (`KernelModel::readable_params`).
+//! - **Compute**: `s_mov_b32/b64` and `v_mov_b32` of a register are copies;
+//!   `s_cselect_b32/b64 d, -1, 0` copies `scc` into `d` and `s_cmp_lg_u32/u64 r, 0` copies
+//!   `r` back into `scc` (an encoding of the one bit and its inverse, which together
+//!   restore it); `v_lshl_add_u64 d, a, 0, b` adds; the map argument's load is a
+//!   pointer-wide load of the parameter.
+
+use crate::insn::{facts, Facts, Isa};
+use crate::parse::{Module, StmtKind};
+use crate::reg::{parse_reg, Reg, RegFile};
+use crate::MAP_ARG;
+use warptrace_verifier::{
+    Access, Addr, Compute, Instr, Item, KernelModel, MemRef, Origin, Resource, ResourceKind, Space,
+};
+
+/// Where the map argument is: the kernarg pointer's SGPR pair and the argument's offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MapArgLoad {
+    /// The kernarg segment pointer (`s[K:K+1]`).
+    pub kernarg: Reg,
+    /// Byte offset of the map argument in the kernarg segment.
+    pub offset: u64,
+}
+
+/// The register ranges a descriptor reserves: (kernel's own, including the added ones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RegisterCounts {
+    /// SGPRs `s0`..`s(sgprs - 1)`.
+    pub sgprs: u32,
+    /// Architectural VGPRs `v0`..`v(vgprs - 1)`.
+    pub vgprs: u32,
+    /// AGPRs `a0`..`a(agprs - 1)`.
+    pub agprs: u32,
+}
+
+/// The verifier's model of one kernel.
+#[derive(Debug, Clone)]
+pub struct GcnKernelModel {
+    name: String,
+    items: Vec<Item>,
+    declared: Vec<(String, Origin)>,
+    resources: Vec<Resource>,
+    map_param: Option<String>,
+    readable: Vec<String>,
+}
+
+impl GcnKernelModel {
+    /// Builds the model of kernel `name` of `module`. `origin` says who wrote each
+    /// statement (by index); `kernel_regs` are the registers the original descriptor
+    /// reserved and `regs` those this one reserves (the same for an unmodified kernel);
+    /// `map` the map argument, when inserted.
+    pub fn build(
+        module: &Module,
+        name: &str,
+        origin: &dyn Fn(usize) -> Origin,
+        kernel_regs: RegisterCounts,
+        regs: RegisterCounts,
+        map: Option<MapArgLoad>,
+    ) -> Option<GcnKernelModel> {
+        let k = module.kernel(name)?;
+        let isa = isa_of(module, name)?;
+        let mut items = Vec::new();
+        // The kernarg pointer holds its launch value until a kernel instruction writes
+        // it or control can come back from below (a label a later branch targets).
+        let mut kernarg_intact = true;
+        // The hidden grid arguments inserted code may read (`grid.rs`).
+        let hidden = match (map, module.metadata.as_ref().and_then(|m| m.kernel(name))) {
+            (Some(_), Some(meta)) => crate::grid::readable_dwords(meta),
+            _ => Default::default(),
+        };
+        for i in k.body.clone() {
+            let stmt = &module.stmts[i];
+            let o = origin(i);
+            match &stmt.kind {
+                StmtKind::Label(l) => {
+                    if i != k.body.start && targeted_from_below(module, k.body.clone(), i, l) {
+                        kernarg_intact = false;
+                    }
+                    items.push(Item::Label {
+                        name: l.clone(),
+                        origin: o,
+                    })
+                }
+                StmtKind::Instr(x) => {
+                    let f = facts(x, &isa);
+                    let mut instr = to_instr(&f, x, &isa, module.stmt_text(i), stmt.line, o);
+                    if let (Some(m), true) = (map, kernarg_intact) {
+                        if is_map_load(x, &f, m) {
+                            instr.compute = Compute::LoadWord;
+                            instr.mem = vec![MemRef {
+                                space: Space::Param,
+                                access: Access::Load,
+                                addr: Addr::Symbol(MAP_ARG.into()),
+                            }];
+                        } else if let Some(arg) = (o != Origin::Kernel)
+                            .then(|| hidden_load(x, &f, m, &hidden))
+                            .flatten()
+                        {
+                            instr.mem = vec![MemRef {
+                                space: Space::Param,
+                                access: Access::Load,
+                                addr: Addr::Symbol(arg),
+                            }];
+                        }
+                    }
+                    if let Some(m) = map {
+                        if o == Origin::Kernel && f.defs.iter().any(|d| d.overlaps(&m.kernarg)) {
+                            kernarg_intact = false;
+                        }
+                    }
+                    items.push(Item::Instr(instr));
+                }
+                StmtKind::Directive { .. } => {}
+            }
+        }
+        let mut declared = Vec::new();
+        let mut declare = |file: RegFile, from: u32, to: u32, o: Origin| {
+            for i in from..to {
+                declared.push((Reg::new(file, i, 1).name(), o));
+            }
+        };
+        let inserted = Origin::Inserted { snippet: 0 };
+        declare(RegFile::Sgpr, 0, kernel_regs.sgprs, Origin::Kernel);
+        declare(RegFile::Sgpr, kernel_regs.sgprs, regs.sgprs, inserted);
+        declare(RegFile::Vgpr, 0, kernel_regs.vgprs, Origin::Kernel);
+        declare(RegFile::Vgpr, kernel_regs.vgprs, regs.vgprs, inserted);
+        declare(RegFile::Agpr, 0, kernel_regs.agprs, Origin::Kernel);
+        declare(RegFile::Agpr, kernel_regs.agprs, regs.agprs, inserted);
+        let resources = resources(module, name);
+        Some(GcnKernelModel {
+            name: name.to_owned(),
+            items,
+            declared,
+            resources,
+            map_param: map.map(|_| MAP_ARG.to_owned()),
+            readable: hidden.into_values().collect(),
+        })
+    }
+}
+
+/// Whether a branch after statement `at` of `body` targets label `l`.
+fn targeted_from_below(module: &Module, body: std::ops::Range<usize>, at: usize, l: &str) -> bool {
+    (at + 1..body.end).any(|i| {
+        module.instr(i).is_some_and(|x| {
+            (x.mnemonic.starts_with("s_branch") || x.mnemonic.starts_with("s_cbranch"))
+                && x.operands.first().is_some_and(|o| o.text == l)
+        })
+    })
+}
+
+/// `s_load_dwordx2 d, kernarg, offset` of the map argument.
+fn is_map_load(x: &crate::parse::Instruction, f: &Facts, m: MapArgLoad) -> bool {
+    let Some(a) = &f.mem else { return false };
+    matches!(x.mnemonic.as_str(), "s_load_dwordx2" | "s_load_b64")
+        && a.addr == Some(m.kernarg)
+        && a.offset == m.offset as i64
+        && a.dst.is_some_and(|d| d.count == 2)
+}
+
+/// `s_load_dword d, kernarg, offset` of a readable hidden argument's dword: its name.
+fn hidden_load(
+    x: &crate::parse::Instruction,
+    f: &Facts,
+    m: MapArgLoad,
+    hidden: &std::collections::BTreeMap<u64, String>,
+) -> Option<String> {
+    let a = f.mem.as_ref()?;
+    let dword = matches!(x.mnemonic.as_str(), "s_load_dword" | "s_load_b32")
+        && a.addr == Some(m.kernarg)
+        && a.dst.is_some_and(|d| d.count == 1);
+    let offset = u64::try_from(a.offset).ok()?;
+    dword.then(|| hidden.get(&offset).cloned()).flatten()
+}
+
+/// The ISA facts of kernel `name`.
+pub(crate) fn isa_of(module: &Module, name: &str) -> Option<Isa> {
+    let k = module.kernel(name)?;
+    let wave = if k.field(".amdhsa_wavefront_size32") == Some(1) {
+        32
+    } else {
+        64
+    };
+    let processor = module.processor.as_deref().unwrap_or("gfx900");
+    let scratch = (k.field(".amdhsa_user_sgpr_private_segment_buffer") == Some(1))
+        .then(|| Reg::new(RegFile::Sgpr, 0, 4));
+    Some(Isa::new(processor, wave, scratch))
+}
+
+fn to_instr(
+    f: &Facts,
+    x: &crate::parse::Instruction,
+    isa: &Isa,
+    text: &str,
+    line: u32,
+    origin: Origin,
+) -> Instr {
+    let name = |r: &Reg| r.name();
+    let mut uses: Vec<String> = f.uses.iter().map(name).collect();
+    let exec = Reg::exec(isa.wave).name();
+    let guard = f.vector.then(|| exec.clone());
+    if f.vector && !uses.contains(&exec) {
+        uses.push(exec);
+    }
+    let mem = f
+        .mem
+        .iter()
+        .map(|a| MemRef {
+            space: a.space,
+            access: a.access,
+            addr: match (a.space, a.addr, a.saddr) {
+                (Space::Global, Some(v), Some(s)) if !x.mnemonic.starts_with("buffer_") => {
+                    Addr::Indexed {
+                        base: s.name(),
+                        index: vec![v.name()],
+                    }
+                }
+                (Space::Global, None, Some(s)) => Addr::Reg(s.name()),
+                (_, Some(v), Some(s)) => Addr::Other(vec![v.name(), s.name()]),
+                (_, Some(v), None) => Addr::Reg(v.name()),
+                (_, None, Some(s)) => Addr::Other(vec![s.name()]),
+                (_, None, None) => Addr::Other(Vec::new()),
+            },
+        })
+        .collect();
+    Instr {
+        origin,
+        defs: f.defs.iter().map(name).collect(),
+        uses,
+        flow: f.flow.clone(),
+        mem,
+        guard,
+        compute: compute(x, f),
+        text: text.to_owned(),
+        line,
+    }
+}
+
+/// What `x` computes for provenance and the save/restore proof.
+fn compute(x: &crate::parse::Instruction, f: &Facts) -> Compute {
+    let m = x.mnemonic.as_str();
+    let op = |i: usize| x.operands.get(i);
+    let reg = |i: usize| op(i).and_then(|o| o.reg).map(|r| r.name());
+    let imm = |i: usize| op(i).and_then(|o| o.imm);
+    let plain = |i: usize| op(i).is_some_and(|o| o.reg.is_some_and(|r| o.text == r.name()));
+    match m {
+        "s_mov_b32" | "s_mov_b64" | "v_mov_b32" | "v_mov_b32_e32" | "v_mov_b64"
+        | "v_mov_b64_e32"
+            if plain(1) && x.modifiers.is_empty() =>
+        {
+            reg(1).map_or(Compute::Opaque, Compute::Copy)
+        }
+        "s_cselect_b32" | "s_cselect_b64" if imm(1) == Some(-1) && imm(2) == Some(0) => {
+            Compute::Copy(Reg::SCC.name())
+        }
+        "s_cmp_lg_u32" | "s_cmp_lg_u64" if plain(0) && imm(1) == Some(0) => {
+            reg(0).map_or(Compute::Opaque, Compute::Copy)
+        }
+        "v_lshl_add_u64" if plain(1) && plain(3) && imm(2) == Some(0) && f.defs.len() == 1 => {
+            match (reg(1), reg(3)) {
+                (Some(a), Some(b)) => Compute::Add {
+                    addends: vec![a, b],
+                    offsets: Vec::new(),
+                },
+                _ => Compute::Opaque,
+            }
+        }
+        _ => Compute::Opaque,
+    }
+}
+
+/// The descriptor fields and metadata keys that size a launch's resources.
+fn resources(module: &Module, name: &str) -> Vec<Resource> {
+    let Some(k) = module.kernel(name) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (field, value, i) in &k.fields {
+        let kind = match field.as_str() {
+            ".amdhsa_group_segment_fixed_size" => ResourceKind::Shared,
+            ".amdhsa_private_segment_fixed_size"
+            | ".amdhsa_uses_dynamic_stack"
+            | ".amdhsa_enable_private_segment" => ResourceKind::Local,
+            f if f.starts_with(".amdhsa_user_sgpr_")
+                || f.starts_with(".amdhsa_system_")
+                || f == ".amdhsa_wavefront_size32" =>
+            {
+                ResourceKind::LaunchBound
+            }
+            _ => continue,
+        };
+        out.push(Resource {
+            kind,
+            text: format!("{field} {value}"),
+            origin: Origin::Kernel,
+            line: module.stmts[*i].line,
+        });
+    }
+    if let Some(mk) = module.metadata.as_ref().and_then(|m| m.kernel(name)) {
+        for key in &mk.keys {
+            let kind = match key.key.as_str() {
+                ".group_segment_fixed_size" => ResourceKind::Shared,
+                ".private_segment_fixed_size" => ResourceKind::Local,
+                ".max_flat_workgroup_size" | ".wavefront_size" | ".uniform_work_group_size" => {
+                    ResourceKind::LaunchBound
+                }
+                _ => continue,
+            };
+            out.push(Resource {
+                kind,
+                text: format!("{}: {}", key.key, key.value),
+                origin: Origin::Kernel,
+                line: 0,
+            });
+        }
+    }
+    out
+}
+
+impl KernelModel for GcnKernelModel {
+    fn kernel_name(&self) -> &str {
+        &self.name
+    }
+
+    fn items(&self) -> Vec<Item> {
+        self.items.clone()
+    }
+
+    fn items_ref(&self) -> std::borrow::Cow<'_, [Item]> {
+        std::borrow::Cow::Borrowed(&self.items)
+    }
+
+    fn declared_registers(&self) -> Vec<(String, Origin)> {
+        self.declared.clone()
+    }
+
+    fn map_param(&self) -> Option<String> {
+        self.map_param.clone()
+    }
+
+    fn resources(&self) -> Vec<Resource> {
+        self.resources.clone()
+    }
+
+    fn parts(&self, reg: &str) -> Option<Vec<String>> {
+        let r = parse_reg(reg)?;
+        (r.count > 1).then(|| r.parts().iter().map(Reg::name).collect())
+    }
+
+    fn readable_params(&self) -> Vec<String> {
+        self.readable.clone()
+    }
+
+    fn restorable(&self) -> Vec<String> {
+        ["scc", "vcc_lo", "vcc_hi", "exec_lo", "exec_hi", "m0"]
+            .map(String::from)
+            .to_vec()
+    }
+}

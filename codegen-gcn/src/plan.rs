@@ -1,0 +1,566 @@
+//! Instrumenting one kernel: register allocation, the prologue, the snippets at each
+//! site, the descriptor and metadata edits, and the kernel-level verification of the
+//! result.
+
+use crate::alloc::{occupancy, occupancy_gfx10_plus, Alloc, MAX_SGPRS, MAX_VGPRS};
+use crate::attach::{find_sites, KernelFilter, Site};
+use crate::emit::Target;
+use crate::insn::{access_bytes, facts, Isa};
+use crate::lower::{snippet, Cx, KernelRegs, Needs, SiteInfo, PREFIX};
+use crate::model::{isa_of, GcnKernelModel, MapArgLoad, RegisterCounts};
+use crate::parse::{Kernel, Module, StmtKind};
+use crate::reg::{Reg, RegFile};
+use crate::splice::{apply, Edit};
+use crate::{GcnError, KernelStatus, Occupancy, MAP_ARG};
+use warptrace_ir::{kernel_id, AttachPoint, MapLayout, Position, Program};
+use warptrace_verifier::{verify_kernel, Origin};
+
+/// The result of planning one kernel: its status, and its edits when accepted.
+#[derive(Debug)]
+pub(crate) struct Planned {
+    pub status: KernelStatus,
+    pub edits: Vec<Edit>,
+    pub occupancy: Option<Occupancy>,
+}
+
+fn unsupported(what: impl Into<String>) -> GcnError {
+    GcnError::Unsupported { what: what.into() }
+}
+
+/// An integer descriptor field, or `Unsupported` (LLVM may print an expression).
+fn field(k: &Kernel, name: &str) -> Result<u32, GcnError> {
+    match k.field_text(name) {
+        None => Ok(0),
+        Some(t) => crate::parse::parse_int(t)
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| unsupported(format!("descriptor field `{name} {t}` is not an integer"))),
+    }
+}
+
+/// The byte range of statement `i`'s argument text (a descriptor field's value).
+fn args_range(module: &Module, i: usize) -> std::ops::Range<usize> {
+    let s = &module.stmts[i];
+    let text = &module.source()[s.span.clone()];
+    let name_len = text.find(char::is_whitespace).unwrap_or(text.len());
+    let rest = &text[name_len..];
+    let start = s.span.start + name_len + (rest.len() - rest.trim_start().len());
+    start..s.span.end
+}
+
+/// Where the prologue and `kernel:entry` snippets go: a byte offset at a line start.
+fn entry_point(module: &Module, k: &Kernel, preload: bool) -> Result<usize, GcnError> {
+    let body = k.body.clone();
+    let mut from = body.start + 1;
+    if preload {
+        // Kernarg preloading: the first 256 bytes are a compatibility prologue that
+        // loads the preloaded arguments and branches to the real entry, a label after
+        // `.p2align 8`, where hardware that preloads starts.
+        let (i, target) = body
+            .clone()
+            .find_map(|i| {
+                module
+                    .instr(i)
+                    .filter(|x| x.mnemonic == "s_branch")
+                    .and_then(|x| x.operands.first())
+                    .map(|o| (i, o.text.clone()))
+            })
+            .ok_or_else(|| unsupported("kernarg preloading without its s_branch"))?;
+        let label = (i..body.end)
+            .find(|&j| matches!(&module.stmts[j].kind, StmtKind::Label(l) if *l == target))
+            .ok_or_else(|| unsupported("kernarg preloading: entry label not found"))?;
+        let aligned = (i..label).any(|j| {
+            matches!(&module.stmts[j].kind, StmtKind::Directive { name, args }
+                if name == ".p2align" && args.split(',').next().map(str::trim) == Some("8"))
+        });
+        if !aligned {
+            return Err(unsupported(
+                "kernarg preloading: entry not aligned to 256 bytes",
+            ));
+        }
+        from = label + 1;
+    }
+    let first = (from..body.end)
+        .find(|&i| module.instr(i).is_some())
+        .ok_or_else(|| unsupported("a kernel without instructions"))?;
+    // A label between here and the first instruction that a branch targets would run
+    // the prologue again: insert right after the entry label then.
+    let targeted = (from..first).any(|i| match &module.stmts[i].kind {
+        StmtKind::Label(l) => body.clone().any(|j| {
+            module.instr(j).is_some_and(|x| {
+                x.mnemonic.contains("branch") && x.operands.first().is_some_and(|o| o.text == *l)
+            })
+        }),
+        _ => false,
+    });
+    let at = if targeted { from - 1 } else { first };
+    let line = module.stmts[at].line;
+    Ok(if targeted {
+        module.line_end(line)
+    } else {
+        module.line_start(line)
+    })
+}
+
+/// Plans kernel `k`: `Ok(Planned)` with a status; errors only for input errors.
+pub(crate) fn plan_kernel(
+    module: &Module,
+    k: &Kernel,
+    program: &Program,
+    layout: &MapLayout,
+    filter: &KernelFilter,
+) -> Result<Planned, GcnError> {
+    let isa = isa_of(module, &k.name).ok_or_else(|| GcnError::NoSuchKernel(k.name.clone()))?;
+    let (sites, loops) = find_sites(module, k, &isa, program, filter);
+    let no = |status| Planned {
+        status,
+        edits: Vec::new(),
+        occupancy: None,
+    };
+    if loops {
+        return Ok(no(KernelStatus::Unsupported {
+            what: "loop: attach points on GCN".into(),
+        }));
+    }
+    if sites.is_empty() {
+        return Ok(no(KernelStatus::NoSites));
+    }
+    let body_text = &module.source()
+        [module.stmts[k.body.start].span.start..module.stmts[k.body.end - 1].span.end];
+    if body_text.contains(PREFIX) {
+        return Err(GcnError::ReservedPrefix {
+            kernel: k.name.clone(),
+        });
+    }
+    match build(module, k, &isa, &sites, program, layout) {
+        Ok(p) => Ok(p),
+        Err(GcnError::Unsupported { what }) => Ok(no(KernelStatus::Unsupported { what })),
+        Err(e) => Err(e),
+    }
+}
+
+fn build(
+    module: &Module,
+    k: &Kernel,
+    isa: &Isa,
+    sites: &[Site],
+    program: &Program,
+    layout: &MapLayout,
+) -> Result<Planned, GcnError> {
+    let processor = module.processor.as_deref().unwrap_or_default();
+    let gfx10_11 = processor.starts_with("gfx10") || processor.starts_with("gfx11");
+    if !(isa.gfx9 && isa.wave == 64 || gfx10_11) {
+        return Err(unsupported(format!(
+            "lowering for {} (wave{}) is not implemented",
+            module.processor.as_deref().unwrap_or("?"),
+            isa.wave
+        )));
+    }
+    let meta = module
+        .metadata
+        .as_ref()
+        .and_then(|m| m.kernel(&k.name))
+        .ok_or_else(|| unsupported("a kernel without metadata"))?;
+    if field(k, ".amdhsa_user_sgpr_kernarg_segment_ptr")? != 1 {
+        return Err(unsupported("a kernel without a kernarg segment pointer"));
+    }
+    let kernarg = 4 * field(k, ".amdhsa_user_sgpr_private_segment_buffer")?
+        + 2 * field(k, ".amdhsa_user_sgpr_dispatch_ptr")?
+        + 2 * field(k, ".amdhsa_user_sgpr_queue_ptr")?;
+    let kernarg = Reg::new(RegFile::Sgpr, kernarg, 2);
+    let sgprs = field(k, ".amdhsa_next_free_sgpr")?;
+    let vgprs = field(k, ".amdhsa_next_free_vgpr")?;
+    let agprs = meta.int(".agpr_count").unwrap_or(0) as u32;
+    let accum = k
+        .field_text(".amdhsa_accum_offset")
+        .map(|_| field(k, ".amdhsa_accum_offset"));
+    let accum = accum.transpose()?;
+    let arch = match (agprs, accum) {
+        (0, _) => vgprs,
+        (_, Some(a)) => a,
+        (_, None) => vgprs.saturating_sub(agprs),
+    };
+    let workitem_dims = field(k, ".amdhsa_system_vgpr_workitem_id")?;
+    let user = field(k, ".amdhsa_user_sgpr_count")?;
+    let mut wg = user;
+    let mut wg_regs = [None; 3];
+    for (d, f) in ["x", "y", "z"].iter().enumerate() {
+        if field(k, &format!(".amdhsa_system_sgpr_workgroup_id_{f}"))? == 1 {
+            wg_regs[d] = Some(Reg::s(wg));
+            wg += 1;
+        }
+    }
+    // What the probes that run in this kernel need.
+    let mut probes: Vec<&warptrace_ir::Probe> = Vec::new();
+    for s in sites {
+        if !probes
+            .iter()
+            .any(|p| std::ptr::eq(*p, &program.probes[s.probe]))
+        {
+            probes.push(&program.probes[s.probe]);
+        }
+    }
+    let needs = Needs::of(probes, workitem_dims, wg_regs.map(|r| r.is_some()));
+    for d in 0..3 {
+        if needs.ctaid[d] && wg_regs[d].is_none() {
+            return Err(unsupported(format!(
+                "ctaid.{}: the kernel does not enable its workgroup id",
+                ["x", "y", "z"][d]
+            )));
+        }
+    }
+    let target = Target {
+        wave: isa.wave,
+        gfx9: isa.gfx9,
+        gfx940: isa.gfx940,
+        gfx11: processor.starts_with("gfx11"),
+    };
+    let mut alloc = Alloc::new(sgprs, arch);
+    let regs = KernelRegs::allocate(&mut alloc, program, needs, target);
+    let (grid, grid_loads) = crate::grid::allocate(meta, &needs, &mut alloc);
+    let missing = |want: [bool; 3], have: [Option<crate::lower::Field>; 3]| {
+        (0..3).any(|d| want[d] && have[d].is_none())
+    };
+    if missing(needs.ntid, grid.ntid) || missing(needs.nctaid, grid.nctaid) {
+        return Err(unsupported(
+            "the grid builtins and array maps: the kernel's metadata has no code object v5 \
+             hidden grid arguments",
+        ));
+    }
+    if alloc.sgpr_end() > MAX_SGPRS {
+        return Err(unsupported(format!(
+            "probe registers: {} SGPRs needed, {MAX_SGPRS} addressable",
+            alloc.sgpr_end()
+        )));
+    }
+    if alloc.vgpr_end() > MAX_VGPRS {
+        return Err(unsupported(format!(
+            "probe registers: {} VGPRs needed, {MAX_VGPRS} addressable",
+            alloc.vgpr_end()
+        )));
+    }
+    let new_accum = accum.map(|_| alloc.vgpr_end().next_multiple_of(4));
+    let new_vgprs = match (agprs, new_accum) {
+        (0, _) => alloc.vgpr_end(),
+        (_, Some(a)) => a + agprs,
+        (_, None) => alloc.vgpr_end() + agprs,
+    };
+    let kernarg_size = meta
+        .int(".kernarg_segment_size")
+        .ok_or_else(|| unsupported("metadata without .kernarg_segment_size"))?;
+    let map_offset = kernarg_size.next_multiple_of(8);
+    let cx = Cx {
+        program,
+        layout,
+        t: target,
+        regs: &regs,
+        kernel_id: kernel_id(&k.name),
+        workitem_dims,
+        grid,
+        packed_tid: processor == "gfx90a" || isa.gfx940 || processor.starts_with("gfx11"),
+    };
+    let preload = field(k, ".amdhsa_user_sgpr_kernarg_preload_length")? > 0;
+    let entry = entry_point(module, k, preload)?;
+    let mut edits = Vec::new();
+    // The prologue (snippet 0).
+    let mut pro = format!(
+        "\ts_load_dwordx2 {}, {}, 0x{map_offset:x}\n",
+        regs.base.name(),
+        kernarg.name(),
+    );
+    for (offset, reg) in &grid_loads {
+        pro.push_str(&format!(
+            "\ts_load_dword {}, {}, 0x{offset:x}\n",
+            reg.name(),
+            kernarg.name()
+        ));
+    }
+    if needs.exit {
+        pro.push_str(&format!(
+            "\t{} {}, {}\n",
+            target.s("s_mov"),
+            regs.launch_exec.name(),
+            target.exec()
+        ));
+    }
+    if let Some(t) = regs.tid {
+        pro.push_str(&format!("\tv_mov_b32_e32 {}, v0\n", t.name()));
+    }
+    for (d, c) in regs.ctaid.iter().enumerate() {
+        if let (Some(c), Some(w)) = (c, wg_regs[d]) {
+            pro.push_str(&format!("\ts_mov_b32 {}, {}\n", c.name(), w.name()));
+        }
+    }
+    for p in &regs.persist {
+        pro.push_str(&format!(
+            "\tv_mov_b32_e32 {}, 0\n\tv_mov_b32_e32 {}, 0\n",
+            crate::emit::lo(*p),
+            crate::emit::hi(*p)
+        ));
+    }
+    pro.push_str("\ts_waitcnt lgkmcnt(0)\n");
+    edits.push(Edit {
+        range: entry..entry,
+        text: pro,
+        snippet: Some(0),
+    });
+    // The snippets, numbered in text order from 1.
+    let mut placed: Vec<(usize, usize, usize, &Site)> = Vec::new(); // (offset, order, probe, site)
+    let files = crate::attach::file_table(module);
+    let locs = crate::attach::locs(module, k);
+    for (order, site) in sites.iter().enumerate() {
+        let probe = &program.probes[site.probe];
+        let after = probe.attach.position == Position::After;
+        let at = match site.stmt {
+            None => entry,
+            Some(i) => {
+                let line = module.stmts[i].line;
+                if after {
+                    let x = module
+                        .instr(i)
+                        .ok_or_else(|| unsupported("after a non-instruction"))?;
+                    if facts(x, isa).flow != warptrace_verifier::Flow::Next {
+                        return Err(unsupported(
+                            "`after` at an instruction that does not fall through",
+                        ));
+                    }
+                    module.line_end(line)
+                } else if probe.attach.point == AttachPoint::KernelExit {
+                    // Before gfx11's `s_nop 0; s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)`: a
+                    // snippet after it would use released VGPRs.
+                    let mut first = i;
+                    while first > k.body.start {
+                        let prev = first - 1;
+                        let skip = match &module.stmts[prev].kind {
+                            StmtKind::Directive { .. } => true,
+                            StmtKind::Instr(x) => {
+                                x.mnemonic == "s_nop"
+                                    || (x.mnemonic == "s_sendmsg"
+                                        && module.stmt_text(prev).contains("MSG_DEALLOC_VGPRS"))
+                            }
+                            StmtKind::Label(_) => false,
+                        };
+                        if !skip {
+                            break;
+                        }
+                        first = prev;
+                    }
+                    module.line_start(module.stmts[first].line)
+                } else {
+                    module.line_start(line)
+                }
+            }
+        };
+        placed.push((at, order, site.probe, site));
+    }
+    placed.sort_by_key(|&(at, order, _, _)| (at, order));
+    let ordinal = k.descriptor_start;
+    for (n, &(at, _, p, site)) in placed.iter().enumerate() {
+        let number = n as u32 + 1;
+        let probe = &program.probes[p];
+        let mut info = SiteInfo {
+            exit: matches!(probe.attach.point, AttachPoint::KernelExit),
+            after: probe.attach.position == Position::After,
+            ..SiteInfo::default()
+        };
+        if let Some(i) = site.stmt {
+            let x = module
+                .instr(i)
+                .ok_or_else(|| unsupported("a site that is no instruction"))?;
+            let f = facts(x, isa);
+            info.pc = k
+                .body
+                .clone()
+                .take_while(|&j| j < i)
+                .filter(|&j| module.instr(j).is_some())
+                .count() as u64;
+            info.opcode = Some(kernel_id(&x.mnemonic));
+            info.mnemonic = Some(x.mnemonic.clone());
+            info.bytes = f.mem.as_ref().and_then(|a| bytes_of(&x.mnemonic, a));
+            info.mem = f.mem;
+            if let Some((file, line)) = locs[i - k.body.start] {
+                info.line = u64::from(line);
+                info.file = files.get(&file).map_or(0, |p| kernel_id(p));
+            }
+        }
+        let labels = format!(".L{PREFIX}{ordinal}_{number}");
+        let text = snippet(&cx, probe, &info, &labels)?;
+        edits.push(Edit {
+            range: at..at,
+            text: format!("; {PREFIX}snippet {number}\n{text}"),
+            snippet: Some(number),
+        });
+    }
+    // Descriptor fields.
+    let mut set_field = |name: &str, value: u32| -> Result<(), GcnError> {
+        let (_, _, i) = k
+            .fields
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .ok_or_else(|| unsupported(format!("descriptor without {name}")))?;
+        edits.push(Edit {
+            range: args_range(module, *i),
+            text: value.to_string(),
+            snippet: None,
+        });
+        Ok(())
+    };
+    set_field(".amdhsa_next_free_sgpr", alloc.sgpr_end())?;
+    set_field(".amdhsa_next_free_vgpr", new_vgprs)?;
+    if let Some(a) = new_accum {
+        set_field(".amdhsa_accum_offset", a)?;
+    }
+    let new_kernarg = map_offset + 8;
+    set_field(".amdhsa_kernarg_size", new_kernarg as u32)?;
+    // Metadata: sizes, counts, the argument.
+    let mut set_key = |key: &str, f: &dyn Fn(u64) -> u64| -> Result<(), GcnError> {
+        if let Some(m) = meta.key(key) {
+            let v: u64 = m
+                .value
+                .parse()
+                .map_err(|_| unsupported(format!("metadata {key}")))?;
+            edits.push(Edit {
+                range: m.span.clone(),
+                text: f(v).to_string(),
+                snippet: None,
+            });
+        }
+        Ok(())
+    };
+    let ds = u64::from(alloc.sgpr_end() - sgprs);
+    let dv = u64::from(new_vgprs - vgprs);
+    set_key(".kernarg_segment_size", &|_| new_kernarg)?;
+    set_key(".sgpr_count", &|v| v + ds)?;
+    set_key(".vgpr_count", &|v| v + dv)?;
+    let named = meta.args.iter().any(|a| a.get(".name").is_some());
+    let mut arg = if meta.has_args {
+        String::new()
+    } else {
+        "    .args:\n".to_owned()
+    };
+    arg.push_str("      - .address_space:  global\n");
+    if named {
+        arg.push_str(&format!("        .name:           {MAP_ARG}\n"));
+    }
+    arg.push_str(&format!(
+        "        .offset:         {map_offset}\n        .size:           8\n        .value_kind:     global_buffer\n"
+    ));
+    edits.push(Edit {
+        range: meta.args_end..meta.args_end,
+        text: arg,
+        snippet: None,
+    });
+    // Verify the spliced kernel against the original.
+    let applied = apply(module.source(), &edits);
+    let spliced = crate::parse::parse(&applied.text)?;
+    let mut origins = Vec::with_capacity(spliced.stmts.len());
+    for s in &spliced.stmts {
+        origins.push(applied.origin(s.line));
+    }
+    let original_counts = RegisterCounts {
+        sgprs,
+        vgprs: arch,
+        agprs,
+    };
+    let original = GcnKernelModel::build(
+        module,
+        &k.name,
+        &|_| Origin::Kernel,
+        original_counts,
+        original_counts,
+        None,
+    )
+    .ok_or_else(|| GcnError::NoSuchKernel(k.name.clone()))?;
+    let new_counts = RegisterCounts {
+        sgprs: alloc.sgpr_end(),
+        vgprs: alloc.vgpr_end(),
+        agprs,
+    };
+    let model = GcnKernelModel::build(
+        &spliced,
+        &k.name,
+        &|i| origins[i],
+        original_counts,
+        new_counts,
+        Some(MapArgLoad {
+            kernarg,
+            offset: map_offset,
+        }),
+    )
+    .ok_or_else(|| GcnError::NoSuchKernel(k.name.clone()))?;
+    let occupancy = Some(Occupancy {
+        sgprs: (sgprs, alloc.sgpr_end()),
+        vgprs: (vgprs, new_vgprs),
+        waves: if isa.gfx9 {
+            (
+                occupancy(
+                    vgprs,
+                    meta.int(".sgpr_count").unwrap_or(u64::from(sgprs)) as u32,
+                ),
+                occupancy(
+                    new_vgprs,
+                    (meta.int(".sgpr_count").unwrap_or(u64::from(sgprs)) + ds) as u32,
+                ),
+            )
+        } else {
+            (
+                occupancy_gfx10_plus(vgprs, isa.wave, target.gfx11),
+                occupancy_gfx10_plus(new_vgprs, isa.wave, target.gfx11),
+            )
+        },
+    });
+    match verify_kernel(&original, &model) {
+        Ok(()) => Ok(Planned {
+            status: KernelStatus::Instrumented {
+                sites: placed.len() as u32,
+            },
+            edits,
+            occupancy,
+        }),
+        Err(e) => Ok(Planned {
+            status: KernelStatus::Rejected(e),
+            edits: Vec::new(),
+            occupancy: None,
+        }),
+    }
+}
+
+/// Bytes one lane accesses, from the mnemonic's width.
+fn bytes_of(m: &str, a: &crate::insn::MemAccess) -> Option<u64> {
+    const WIDTHS: &[(&str, u64)] = &[
+        ("dwordx4", 16),
+        ("dwordx3", 12),
+        ("dwordx2", 8),
+        ("dword", 4),
+        ("ubyte", 1),
+        ("sbyte", 1),
+        ("byte", 1),
+        ("ushort", 2),
+        ("sshort", 2),
+        ("short", 2),
+        ("b128", 16),
+        ("b96", 12),
+        ("b64", 8),
+        ("b32", 4),
+        ("b16", 2),
+        ("b8", 1),
+        ("u8", 1),
+        ("i8", 1),
+        ("u16", 2),
+        ("i16", 2),
+        ("x2", 8),
+        ("u64", 8),
+        ("i64", 8),
+        ("f64", 8),
+    ];
+    let two = m.starts_with("ds_read2")
+        || m.starts_with("ds_write2")
+        || m.starts_with("ds_load_2")
+        || m.starts_with("ds_store_2");
+    let w = WIDTHS
+        .iter()
+        .find(|(s, _)| m.contains(s))
+        .map(|&(_, w)| w)
+        .or_else(|| (m.contains("_atomic") || m.starts_with("ds_")).then_some(4))
+        .or_else(|| access_bytes(a).map(u64::from))?;
+    Some(if two { 2 * w } else { w })
+}

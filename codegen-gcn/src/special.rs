@@ -1,0 +1,420 @@
+//! `sreg NAME` and `site NAME`: special values and the probed instruction's operands, per
+//! `docs/ir.md`'s tables, as `docs/gcn.md` maps them to GCN.
+
+use crate::emit::{hi, lo, Emitter};
+use crate::lower::{unsupported, Cx, Field, SiteInfo};
+use crate::reg::{Reg, RegFile};
+use crate::GcnError;
+use warptrace_ir::{SiteValue, Special};
+use warptrace_verifier::{Access, Space};
+
+/// `dst = f` (a 32-bit VGPR) from the SGPR the prologue loaded the hidden argument into.
+pub(crate) fn field(e: &mut Emitter, dst: &str, f: Field) {
+    if f.shift == 0 && f.bits == 32 {
+        e.ins(format!("v_mov_b32_e32 {dst}, {}", f.reg.name()));
+    } else {
+        e.ins(format!(
+            "v_bfe_u32 {dst}, {}, {}, {}",
+            f.reg.name(),
+            f.shift,
+            f.bits
+        ));
+    }
+}
+
+fn grid_field(f: Option<Field>, what: &str) -> Result<Field, GcnError> {
+    f.ok_or_else(|| {
+        unsupported(format!(
+            "{what}: the kernel's metadata has no code object v5 hidden grid arguments"
+        ))
+    })
+}
+
+/// `dst` (32-bit VGPR) = the linear work-item index in the block,
+/// `tid.x + ntid.x·(tid.y + ntid.y·tid.z)` over the dimensions the hardware provides
+/// work-item ids for (the others read 0, as `tid.y`/`tid.z` do); `tmp` is a scratch VGPR.
+pub(crate) fn linear_tid(
+    cx: &Cx<'_>,
+    e: &mut Emitter,
+    dst: &str,
+    tmp: &str,
+) -> Result<(), GcnError> {
+    let t = cx.regs.tid.ok_or_else(|| unsupported("work-item ids"))?;
+    let t = t.name();
+    let dims = cx.workitem_dims;
+    if dims >= 1 && !cx.packed_tid {
+        return Err(unsupported("work-item ids y and z outside v0 (not packed)"));
+    }
+    if dims >= 2 {
+        e.ins(format!("v_bfe_u32 {dst}, {t}, 20, 10"));
+        field(e, tmp, grid_field(cx.grid.ntid[1], "ntid.y")?);
+        e.ins(format!("v_mul_lo_u32 {dst}, {dst}, {tmp}"));
+        e.ins(format!("v_bfe_u32 {tmp}, {t}, 10, 10"));
+        e.add32(dst, dst, tmp);
+    } else if dims == 1 {
+        e.ins(format!("v_bfe_u32 {dst}, {t}, 10, 10"));
+    }
+    if dims >= 1 {
+        field(e, tmp, grid_field(cx.grid.ntid[0], "ntid.x")?);
+        e.ins(format!("v_mul_lo_u32 {dst}, {dst}, {tmp}"));
+        e.ins(format!("v_bfe_u32 {tmp}, {t}, 0, 10"));
+        e.add32(dst, dst, tmp);
+    } else {
+        e.ins(format!("v_bfe_u32 {dst}, {t}, 0, 10"));
+    }
+    Ok(())
+}
+
+/// `d` (a 64-bit pair) = the linear block index
+/// `ctaid.x + nctaid.x·(ctaid.y + nctaid.y·ctaid.z)`. With `missing_as_zero`, a
+/// workgroup id the descriptor does not enable reads 0 (the caller checks that the
+/// dimension has one block); otherwise it is `Unsupported`. `tmp` is a scratch VGPR.
+pub(crate) fn linear_block(
+    cx: &Cx<'_>,
+    e: &mut Emitter,
+    d: Reg,
+    missing_as_zero: bool,
+    tmp: &str,
+) -> Result<(), GcnError> {
+    let r = cx.regs;
+    let id = |dim: usize| -> Result<Option<String>, GcnError> {
+        match r.ctaid[dim] {
+            Some(c) => Ok(Some(c.name())),
+            None if missing_as_zero => Ok(None),
+            None => Err(unsupported(format!(
+                "ctaid.{}: the kernel does not enable its workgroup id",
+                ["x", "y", "z"][dim]
+            ))),
+        }
+    };
+    let (l, h) = (lo(d), hi(d));
+    match id(2)? {
+        Some(z) => {
+            e.ins(format!("v_mov_b32_e32 {l}, {z}"));
+            field(e, &h, grid_field(cx.grid.nctaid[1], "nctaid.y")?);
+            e.ins(format!("v_mul_lo_u32 {l}, {l}, {h}"));
+        }
+        None => e.ins(format!("v_mov_b32_e32 {l}, 0")),
+    }
+    if let Some(y) = id(1)? {
+        e.add32(&l, &y, &l);
+    }
+    field(e, &h, grid_field(cx.grid.nctaid[0], "nctaid.x")?);
+    e.ins(format!("v_mul_hi_u32 {tmp}, {l}, {h}"));
+    e.ins(format!("v_mul_lo_u32 {l}, {l}, {h}"));
+    e.ins(format!("v_mov_b32_e32 {h}, {tmp}"));
+    let x = id(0)?.ok_or_else(|| unsupported("ctaid.x: the kernel does not enable it"))?;
+    e.ins(format!("v_mov_b32_e32 {tmp}, {x}"));
+    let vcc = cx.t.vcc();
+    e.ins(format!("v_add_co_u32_e64 {l}, {vcc}, {tmp}, {l}"));
+    let addc = if cx.t.gfx9 {
+        "v_addc_co_u32_e64"
+    } else {
+        "v_add_co_ci_u32_e64"
+    };
+    e.ins(format!("{addc} {h}, {vcc}, 0, {h}, {vcc}"));
+    Ok(())
+}
+
+/// `d = sreg s` at `site`.
+pub(crate) fn read_special(
+    cx: &Cx<'_>,
+    e: &mut Emitter,
+    d: Reg,
+    s: Special,
+    site: &SiteInfo,
+) -> Result<(), GcnError> {
+    let r = cx.regs;
+    let (l, h) = (lo(d), hi(d));
+    let zero_hi = |e: &mut Emitter| e.ins(format!("v_mov_b32_e32 {h}, 0"));
+    let scalar_pair = Reg::new(RegFile::Sgpr, r.cmp.first, 2);
+    match s {
+        Special::Clock64 | Special::Clock if cx.t.gfx11 => {
+            // gfx11 has no 64-bit shader clock (HW_REG_SHADER_CYCLES has 20 bits).
+            return Err(unsupported(format!("{} on gfx11 (no s_memtime)", s.name())));
+        }
+        Special::Clock64 | Special::Clock | Special::GlobalTimer => {
+            let op = match (s, cx.t.gfx11) {
+                (Special::GlobalTimer, true) => "s_sendmsg_rtn_b64",
+                (Special::GlobalTimer, false) => "s_memrealtime",
+                _ => "s_memtime",
+            };
+            if cx.t.gfx11 {
+                e.ins(format!(
+                    "{op} {}, sendmsg(MSG_RTN_GET_REALTIME)",
+                    scalar_pair.name()
+                ));
+            } else {
+                e.ins(format!("{op} {}", scalar_pair.name()));
+            }
+            e.ins("s_waitcnt lgkmcnt(0)");
+            e.ins(format!("v_mov_b32_e32 {l}, {}", lo(scalar_pair)));
+            if s == Special::Clock {
+                zero_hi(e);
+            } else {
+                e.ins(format!("v_mov_b32_e32 {h}, {}", hi(scalar_pair)));
+            }
+            if s == Special::GlobalTimer {
+                // The 100 MHz reference clock in nanoseconds.
+                e.imm64(r.tb, 10);
+                e.mul64(d, d, r.tb, r.tc);
+            }
+        }
+        Special::Smid => {
+            // gfx9: CU, SH and SE ids of HW_REG_HW_ID (bits 8-15); gfx10+: WGP, SA and SE
+            // ids of HW_REG_HW_ID1 (bits 10-20).
+            let hwreg = if cx.t.gfx9 {
+                "hwreg(HW_REG_HW_ID, 8, 8)"
+            } else {
+                "hwreg(HW_REG_HW_ID1, 10, 11)"
+            };
+            e.ins(format!("s_getreg_b32 {}, {hwreg}", r.st.name()));
+            e.ins(format!("v_mov_b32_e32 {l}, {}", r.st.name()));
+            zero_hi(e);
+        }
+        Special::Lane => {
+            e.ins(format!("v_mbcnt_lo_u32_b32 {l}, -1, 0"));
+            if cx.t.wave == 64 {
+                e.ins(format!("v_mbcnt_hi_u32_b32 {l}, -1, {l}"));
+            }
+            zero_hi(e);
+        }
+        Special::Active => {
+            let bcnt = cx.t.s("s_bcnt1_i32");
+            e.ins(format!("{bcnt} {}, {}", r.st.name(), cx.t.exec()));
+            e.ins(format!("v_mov_b32_e32 {l}, {}", r.st.name()));
+            zero_hi(e);
+        }
+        Special::TidX | Special::TidY | Special::TidZ => {
+            let t = r.tid.ok_or_else(|| unsupported("tid"))?;
+            let dim = match s {
+                Special::TidX => 0,
+                Special::TidY => 1,
+                _ => 2,
+            };
+            if dim > cx.workitem_dims {
+                e.ins(format!("v_mov_b32_e32 {l}, 0"));
+            } else if dim > 0 && !cx.packed_tid {
+                return Err(unsupported("work-item ids y and z outside v0 (not packed)"));
+            } else {
+                e.ins(format!("v_bfe_u32 {l}, {}, {}, 10", t.name(), 10 * dim));
+            }
+            zero_hi(e);
+        }
+        Special::CtaidX | Special::CtaidY | Special::CtaidZ => {
+            let dim = match s {
+                Special::CtaidX => 0,
+                Special::CtaidY => 1,
+                _ => 2,
+            };
+            let c = r.ctaid[dim].ok_or_else(|| unsupported(s.name()))?;
+            e.ins(format!("v_mov_b32_e32 {l}, {}", c.name()));
+            zero_hi(e);
+        }
+        Special::KernelId => e.imm64(d, cx.kernel_id),
+        Special::Pc | Special::File | Special::Line => {
+            if site.opcode.is_none() {
+                return Err(unsupported(format!(
+                    "sreg {} without an instruction",
+                    s.name()
+                )));
+            }
+            let v = match s {
+                Special::Pc => site.pc,
+                Special::File => site.file,
+                _ => site.line,
+            };
+            e.imm64(d, v);
+        }
+        Special::NtidX | Special::NtidY | Special::NtidZ => {
+            let dim = match s {
+                Special::NtidX => 0,
+                Special::NtidY => 1,
+                _ => 2,
+            };
+            field(e, &l, grid_field(cx.grid.ntid[dim], s.name())?);
+            zero_hi(e);
+        }
+        Special::NctaidX | Special::NctaidY | Special::NctaidZ => {
+            let dim = match s {
+                Special::NctaidX => 0,
+                Special::NctaidY => 1,
+                _ => 2,
+            };
+            field(e, &l, grid_field(cx.grid.nctaid[dim], s.name())?);
+            zero_hi(e);
+        }
+        Special::Warp => {
+            // The wave's index in its block (docs/gcn.md: a warp is a wave).
+            linear_tid(cx, e, &l, &h)?;
+            e.ins(format!(
+                "v_lshrrev_b32_e32 {l}, {}, {l}",
+                cx.t.wave.trailing_zeros()
+            ));
+            zero_hi(e);
+        }
+        Special::Block => {
+            linear_block(cx, e, d, false, &lo(r.tc))?;
+            zero_hi(e);
+        }
+        Special::Thread => {
+            // block · (ntid.x·ntid.y·ntid.z) + linear tid, 64-bit.
+            linear_block(cx, e, d, false, &lo(r.tc))?;
+            field(e, &lo(r.tb), grid_field(cx.grid.ntid[0], "ntid.x")?);
+            field(e, &hi(r.tb), grid_field(cx.grid.ntid[1], "ntid.y")?);
+            e.ins(format!(
+                "v_mul_lo_u32 {}, {}, {}",
+                lo(r.tb),
+                lo(r.tb),
+                hi(r.tb)
+            ));
+            field(e, &hi(r.tb), grid_field(cx.grid.ntid[2], "ntid.z")?);
+            e.ins(format!(
+                "v_mul_lo_u32 {}, {}, {}",
+                lo(r.tb),
+                lo(r.tb),
+                hi(r.tb)
+            ));
+            e.ins(format!("v_mov_b32_e32 {}, 0", hi(r.tb)));
+            e.mul64(d, d, r.tb, r.tc);
+            linear_tid(cx, e, &lo(r.tb), &lo(r.tc))?;
+            e.ins(format!("v_mov_b32_e32 {}, 0", hi(r.tb)));
+            e.add64(d, d, r.tb);
+        }
+        Special::ActiveMask if cx.t.wave == 32 => {
+            e.ins(format!("v_mov_b32_e32 {l}, exec_lo"));
+            zero_hi(e);
+        }
+        Special::Launch => {
+            e.memory = true;
+            e.ins(format!(
+                "v_mov_b32_e32 {}, 0x{:x}",
+                r.off.name(),
+                cx.layout.launch_offset
+            ));
+            e.ins(format!(
+                "global_load_dwordx2 {}, {}, {}",
+                d.name(),
+                r.off.name(),
+                r.base.name()
+            ));
+            e.ins("s_waitcnt vmcnt(0)");
+        }
+        other => return Err(unsupported(format!("sreg {} on GCN", other.name()))),
+    }
+    Ok(())
+}
+
+pub(crate) fn read_site(
+    cx: &Cx<'_>,
+    e: &mut Emitter,
+    d: Reg,
+    v: SiteValue,
+    site: &SiteInfo,
+) -> Result<(), GcnError> {
+    let r = cx.regs;
+    match v {
+        SiteValue::Bytes => e.imm64(d, site.bytes.ok_or_else(|| unsupported("bytes here"))?),
+        SiteValue::Opcode => e.imm64(d, site.opcode.ok_or_else(|| unsupported("opcode here"))?),
+        SiteValue::Value => value(e, d, site)?,
+        SiteValue::Addr => {
+            let a = site.mem.as_ref().ok_or_else(|| unsupported("addr here"))?;
+            let clobbered = a.dst.is_some_and(|x| {
+                a.addr.is_some_and(|v| v.overlaps(&x)) || a.saddr.is_some_and(|s| s.overlaps(&x))
+            });
+            if site.after && clobbered {
+                return Err(unsupported(
+                    "addr after an instruction that overwrites its address registers",
+                ));
+            }
+            match (a.space, a.addr, a.saddr) {
+                (Space::Global, Some(v), Some(s)) if v.count == 1 && s.count == 2 => {
+                    e.ins(format!("v_mov_b32_e32 {}, {}", lo(r.ta), lo(s)));
+                    e.ins(format!("v_mov_b32_e32 {}, {}", hi(r.ta), hi(s)));
+                    e.ins(format!("v_mov_b32_e32 {}, {}", lo(r.tb), v.name()));
+                    e.ins(format!("v_mov_b32_e32 {}, 0", hi(r.tb)));
+                    e.add64(d, r.ta, r.tb);
+                }
+                (Space::Global | Space::Generic, Some(v), None) if v.count == 2 => e.mov64(d, v),
+                (Space::Shared, Some(v), _) if v.count == 1 => {
+                    e.ins(format!("v_mov_b32_e32 {}, {}", lo(d), v.name()));
+                    e.ins(format!("v_mov_b32_e32 {}, 0", hi(d)));
+                }
+                _ => return Err(unsupported("addr of a scratch or buffer access")),
+            }
+            if a.offset != 0 {
+                e.imm64(r.tb, a.offset as u64);
+                e.add64(d, d, r.tb);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The bits of a memory instruction's element (`docs/ir.md`, `value`): 64 for the
+/// 64-bit atomics, 8 or 16 for byte and short accesses, 32 otherwise (the first dword
+/// of a vector access).
+fn element_bits(m: &str, atomic: bool) -> u32 {
+    let wide = ["_x2", "_b64", "_u64", "_i64", "_f64"];
+    if atomic && wide.iter().any(|w| m.contains(w)) {
+        64
+    } else if ["byte", "_b8", "_u8", "_i8"].iter().any(|w| m.contains(w)) {
+        8
+    } else if ["short", "_b16", "_u16", "_i16", "_d16"]
+        .iter()
+        .any(|w| m.contains(w))
+    {
+        16
+    } else {
+        32
+    }
+}
+
+/// `d = site value`: the stored value before a store or atomic (and after a store), the
+/// loaded or returned value after a load or returning atomic, zero-extended from the
+/// element's bits; 0 at an instruction that accesses no memory.
+fn value(e: &mut Emitter, d: Reg, site: &SiteInfo) -> Result<(), GcnError> {
+    let (l, h) = (lo(d), hi(d));
+    let Some(a) = &site.mem else {
+        if site.opcode.is_none() {
+            return Err(unsupported("value without an instruction"));
+        }
+        e.imm64(d, 0);
+        return Ok(());
+    };
+    let m = site.mnemonic.as_deref().unwrap_or_default();
+    let atomic = a.access == Access::Atomic;
+    let loaded = site.after && a.access != Access::Store;
+    let reg = if loaded { a.dst } else { a.data };
+    let reg = reg.ok_or_else(|| {
+        unsupported(if loaded {
+            "value after an atomic that does not return"
+        } else {
+            "value of an access without data"
+        })
+    })?;
+    if matches!(reg.file, crate::reg::RegFile::Agpr) || reg.count == 0 {
+        return Err(unsupported("value in accumulation registers"));
+    }
+    if loaded {
+        // The destination is written when the load completes.
+        e.ins("s_waitcnt vmcnt(0) lgkmcnt(0)");
+    }
+    let first = Reg::new(reg.file, reg.first, 1).name();
+    match element_bits(m, atomic) {
+        64 if reg.count >= 2 => {
+            e.ins(format!("v_mov_b32_e32 {l}, {first}"));
+            e.ins(format!(
+                "v_mov_b32_e32 {h}, {}",
+                Reg::new(reg.file, reg.first + 1, 1).name()
+            ));
+            return Ok(());
+        }
+        32 | 64 => e.ins(format!("v_mov_b32_e32 {l}, {first}")),
+        // `_d16_hi` accesses use the register's high half.
+        bits if m.contains("d16_hi") => e.ins(format!("v_bfe_u32 {l}, {first}, 16, {bits}")),
+        bits => e.ins(format!("v_bfe_u32 {l}, {first}, 0, {bits}")),
+    }
+    e.ins(format!("v_mov_b32_e32 {h}, 0"));
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! Verifying a spliced module against its original without the instrumenter's own
+//! bookkeeping: for tests, mutations and hand-written GCN snippets. Kernel statements are
+//! matched to the original's in order (same text); every other statement of the body is
+//! inserted, numbered by the nearest preceding `; __wt_snippet N` marker (0, the prologue,
+//! before the first). Register counts come from both descriptors and the map argument
+//! from the original's kernarg size.
+
+use crate::model::{GcnKernelModel, MapArgLoad, RegisterCounts};
+use crate::parse::{parse, Module, StmtKind};
+use crate::reg::{Reg, RegFile};
+use crate::GcnError;
+use warptrace_verifier::{verify_kernel, KernelErrors, Origin};
+
+fn counts(m: &Module, name: &str) -> Option<RegisterCounts> {
+    let k = m.kernel(name)?;
+    let agprs = m
+        .metadata
+        .as_ref()
+        .and_then(|x| x.kernel(name))
+        .and_then(|x| x.int(".agpr_count"))
+        .unwrap_or(0) as u32;
+    let vgprs = k.field(".amdhsa_next_free_vgpr")? as u32;
+    let arch = match (agprs, k.field(".amdhsa_accum_offset")) {
+        (0, _) => vgprs,
+        (_, Some(a)) => a as u32,
+        (_, None) => vgprs.saturating_sub(agprs),
+    };
+    Some(RegisterCounts {
+        sgprs: k.field(".amdhsa_next_free_sgpr")? as u32,
+        vgprs: arch,
+        agprs,
+    })
+}
+
+/// Checks kernel `name` of `spliced` against the same kernel of `original` with the
+/// kernel-level verifier. `Err` for input that does not parse or lacks the kernel.
+pub fn verify_spliced(
+    original: &str,
+    spliced: &str,
+    name: &str,
+) -> Result<Result<(), KernelErrors>, GcnError> {
+    let before = parse(original)?;
+    let after = parse(spliced)?;
+    let missing = || GcnError::NoSuchKernel(name.to_owned());
+    let k0 = before.kernel(name).ok_or_else(missing)?;
+    let k1 = after.kernel(name).ok_or_else(missing)?;
+    // Snippet markers by line.
+    let mut marker = vec![None; after.line_count() + 2];
+    let mut current = Some(0u32);
+    for (n, line) in after.source().lines().enumerate() {
+        if let Some(rest) = line.trim().strip_prefix("; __wt_snippet ") {
+            current = rest.trim().parse().ok();
+        }
+        marker[n + 1] = current;
+    }
+    let kernel_texts: Vec<&str> = k0
+        .body
+        .clone()
+        .filter(|&i| !matches!(before.stmts[i].kind, StmtKind::Directive { .. }))
+        .map(|i| before.stmt_text(i))
+        .collect();
+    let mut j = 0;
+    let mut origins = vec![Origin::Kernel; after.stmts.len()];
+    for i in k1.body.clone() {
+        if matches!(after.stmts[i].kind, StmtKind::Directive { .. }) {
+            continue;
+        }
+        if kernel_texts.get(j) == Some(&after.stmt_text(i)) {
+            j += 1;
+        } else {
+            let line = after.stmts[i].line as usize;
+            origins[i] = Origin::Inserted {
+                snippet: marker.get(line).copied().flatten().unwrap_or(0),
+            };
+        }
+    }
+    let c0 = counts(&before, name).ok_or_else(missing)?;
+    let c1 = counts(&after, name).ok_or_else(missing)?;
+    let kernarg = 4 * k0
+        .field(".amdhsa_user_sgpr_private_segment_buffer")
+        .unwrap_or(0)
+        + 2 * k0.field(".amdhsa_user_sgpr_dispatch_ptr").unwrap_or(0)
+        + 2 * k0.field(".amdhsa_user_sgpr_queue_ptr").unwrap_or(0);
+    let size = before
+        .metadata
+        .as_ref()
+        .and_then(|m| m.kernel(name))
+        .and_then(|m| m.int(".kernarg_segment_size"))
+        .unwrap_or(0);
+    let map = MapArgLoad {
+        kernarg: Reg::new(RegFile::Sgpr, kernarg as u32, 2),
+        offset: size.next_multiple_of(8),
+    };
+    let original = GcnKernelModel::build(&before, name, &|_| Origin::Kernel, c0, c0, None)
+        .ok_or_else(missing)?;
+    let model = GcnKernelModel::build(&after, name, &|i| origins[i], c0, c1, Some(map))
+        .ok_or_else(missing)?;
+    Ok(verify_kernel(&original, &model))
+}

@@ -1,0 +1,189 @@
+//! The GCN lowering of what goes beyond hash counters, on corpus kernels: `warp` probes
+//! restrict map operations to the first active lane, gfx11 `kernel:exit` snippets run
+//! before the VGPRs are released, builtins the hardware cannot give are `Unsupported`
+//! (never a wrong value), and each snippet's shape for rings, arrays and histograms.
+//! `gcn_matrix.rs` instruments, verifies and assembles them over the whole corpus.
+
+use std::path::Path;
+use warptrace_codegen_gcn::{instrument, KernelStatus};
+
+fn corpus_file(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("corpus/gcn")
+            .join(name),
+    )
+    .expect("corpus file")
+}
+
+/// Instruments `file` with `src`; the status of `kernel` and the module text.
+fn run(file: &str, src: &str, kernel: &str) -> (KernelStatus, String) {
+    let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+    let program = warptrace_tests::programs::verified(&program);
+    let out = instrument(&corpus_file(file), &program).expect("instruments");
+    let k = out
+        .kernels
+        .iter()
+        .find(|k| k.name == kernel)
+        .expect("kernel");
+    (k.status.clone(), out.asm)
+}
+
+/// The text of snippet `n` (from its marker to the `scc` restore that ends it).
+fn snippet(asm: &str, n: u32) -> &str {
+    let start = asm
+        .find(&format!("; __wt_snippet {n}\n"))
+        .expect("snippet marker");
+    let end = start + asm[start..].find("s_cmp_lg_u32").expect("scc restore");
+    &asm[start..end]
+}
+
+fn instrumented(status: &KernelStatus) -> bool {
+    matches!(status, KernelStatus::Instrumented { .. })
+}
+
+#[test]
+fn warp_probes_update_maps_from_the_first_active_lane_only() {
+    let (status, asm) = run(
+        "hip_kernels_gfx942.s",
+        "warp kernel:entry:histogram { @n[kernel] = count(); }",
+        "histogram",
+    );
+    assert!(instrumented(&status), "{status:?}");
+    let s = snippet(&asm, 1);
+    let ff1 = s.find("s_ff1_i32_b64").expect("the leader's lane");
+    let and = s.find("s_and_b64 exec, exec, s[").expect("exec restricted");
+    let cas = s.find("global_atomic_cmpswap_x2").expect("the update");
+    assert!(ff1 < and && and < cas, "{s}");
+    // A thread probe updates from every lane.
+    let (_, asm) = run(
+        "hip_kernels_gfx942.s",
+        "kernel:entry:histogram { @n[kernel] = count(); }",
+        "histogram",
+    );
+    assert!(!snippet(&asm, 1).contains("s_ff1"));
+}
+
+#[test]
+fn gfx11_exit_snippets_run_before_the_vgprs_are_released() {
+    let (status, asm) = run(
+        "hip_grid_gfx1100.s",
+        "kernel:exit { @n[kernel] = count(); }",
+        "volume_index",
+    );
+    assert!(instrumented(&status), "{status:?}");
+    let s = asm.find("; __wt_snippet 1").expect("snippet");
+    let dealloc = asm
+        .find("s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)")
+        .expect("gfx11 releases VGPRs before s_endpgm");
+    assert!(s < dealloc);
+    let body = snippet(&asm, 1);
+    assert!(
+        body.contains("s_mov_b32 exec_lo, s"),
+        "wave32 masks: {body}"
+    );
+    assert!(
+        body.contains("s_waitcnt_vscnt null, 0x0"),
+        "gfx11 stores: {body}"
+    );
+}
+
+#[test]
+fn values_the_hardware_cannot_give_are_unsupported() {
+    for (file, src, kernel, why) in [
+        (
+            "hip_grid_gfx1100.s",
+            "kernel:exit { @c = max(clock64); }",
+            "volume_index",
+            "no s_memtime",
+        ),
+        (
+            "triton_matmul_gfx942.s",
+            "kernel:entry { @n[nctaid.x] = count(); }",
+            "matmul",
+            "hidden grid arguments",
+        ),
+        (
+            "hip_kernels_gfx942.s",
+            "kernel:entry { @b[block] = count(); }",
+            "histogram",
+            "does not enable its workgroup id",
+        ),
+        (
+            "hip_kernels_gfx942.s",
+            "kernel:entry { @n = sum(nsmid); }",
+            "histogram",
+            "nsmid",
+        ),
+    ] {
+        let (status, _) = run(file, src, kernel);
+        assert!(
+            matches!(&status, KernelStatus::Unsupported { what } if what.contains(why)),
+            "{file} `{src}`: {status:?}"
+        );
+    }
+}
+
+#[test]
+fn rings_append_with_a_returning_cursor_add_and_write_seq_last() {
+    let (status, asm) = run(
+        "hip_kernels_gfx942.s",
+        "map @r: ring(capacity = 1000, overflow = overwrite); kernel:entry:histogram { @r = (tid.x, lane); }",
+        "histogram",
+    );
+    assert!(instrumented(&status), "{status:?}");
+    let s = snippet(&asm, 1);
+    let cursor = s
+        .find("global_atomic_add_x2 v[")
+        .expect("returning cursor add");
+    assert!(s[cursor..]
+        .lines()
+        .next()
+        .is_some_and(|l| l.ends_with(" sc0")));
+    // 1000 is no power of two: the slot is n mod 1000 by multiplication.
+    assert!(s.contains("v_mul_hi_u32"), "{s}");
+    let fields: Vec<usize> = s.match_indices("offset:8\n").map(|(i, _)| i).collect();
+    let release = s.find("buffer_wbl2 sc1").expect("gfx942 release");
+    let seq = s.rfind(" sc1\n").expect("seq store");
+    assert!(fields.iter().all(|&f| f < release) && release < seq, "{s}");
+}
+
+#[test]
+fn arrays_and_block_builtins_use_the_hidden_grid_arguments() {
+    let (status, asm) = run(
+        "hip_grid_gfx942.s",
+        "map @a: array(per = warp, slots = 1); warp kernel:exit { @a = (block, thread); }",
+        "volume_index",
+    );
+    assert!(instrumented(&status), "{status:?}");
+    // The prologue loads hidden_block_count_x/y/z (0x10, 0x14, 0x18) and the dwords of
+    // the 16-bit group sizes (x and y at 0x1c, z at 0x20) from the kernarg pointer.
+    for offset in ["0x10", "0x14", "0x18", "0x1c", "0x20"] {
+        assert!(
+            asm.lines()
+                .any(|l| l.trim_start().starts_with("s_load_dword ")
+                    && l.ends_with(&format!(", {offset}"))),
+            "no load of {offset}"
+        );
+    }
+    let s = snippet(&asm, 1);
+    assert!(s.contains("v_bfe_u32"), "16-bit group sizes: {s}");
+    assert!(s.contains("s_cbranch_execz"), "{s}");
+}
+
+#[test]
+fn hist_buckets_come_from_the_leading_zero_count() {
+    let (status, asm) = run(
+        "hip_kernels_gfx90a.s",
+        "kernel:entry:histogram { @h = hist((u64)tid.x); @l = lhist((i64)tid.x, 0, 100, 10); }",
+        "histogram",
+    );
+    assert!(instrumented(&status), "{status:?}");
+    let s = snippet(&asm, 1);
+    assert_eq!(s.matches("v_ffbh_u32_e32").count(), 2, "{s}");
+    // lhist(0, 100, 10): a division by 10 by multiplication, then the bounds.
+    assert!(
+        s.contains("v_cmp_ge_i64_e64") && s.contains("v_cmp_lt_i64_e64"),
+        "{s}"
+    );
+}

@@ -1,0 +1,158 @@
+//! The kernel-level verifier on instrumented GCN kernels: an instrumented corpus kernel
+//! verifies, and mutations of its snippets that break a rule are rejected with that rule
+//! — a snippet that does not restore `scc`/`exec`/`vcc`, writes a kernel SGPR, stores
+//! through a kernel address instead of the map argument, touches LDS, or branches into
+//! kernel code.
+
+use std::path::Path;
+use warptrace_codegen_gcn::{instrument, verify_spliced, KernelStatus};
+use warptrace_verifier::KernelRule;
+
+fn corpus_file(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("corpus/gcn")
+            .join(name),
+    )
+    .expect("corpus file")
+}
+
+/// `histogram` of the gfx942 HIP file instrumented with a global-access counter (its
+/// addition clobbers `vcc`, the map update `scc` and `exec`).
+fn instrumented() -> (String, String) {
+    let asm = corpus_file("hip_kernels_gfx942.s");
+    let src = "mem:global:*:histogram { @n[kernel] = sum(bytes + ctaid.x); }";
+    let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+    let program = warptrace_tests::programs::verified(&program);
+    let out = instrument(&asm, &program).expect("instruments");
+    let k = out
+        .kernels
+        .iter()
+        .find(|k| k.name == "histogram")
+        .expect("kernel");
+    assert!(
+        matches!(k.status, KernelStatus::Instrumented { sites: 2 }),
+        "{:?}",
+        k.status
+    );
+    (asm, out.asm)
+}
+
+/// The rules the verifier reports for `mutated`.
+fn rules(original: &str, mutated: &str) -> Vec<KernelRule> {
+    match verify_spliced(original, mutated, "histogram").expect("parses") {
+        Ok(()) => Vec::new(),
+        Err(e) => e.0.iter().map(|v| v.rule).collect(),
+    }
+}
+
+/// `text` with the first line containing `needle` (after the first snippet marker)
+/// replaced by `with`.
+fn mutate(text: &str, needle: &str, with: &str) -> String {
+    let start = text.find("; __wt_snippet 1").expect("a snippet");
+    let at = start + text[start..].find(needle).expect("needle in a snippet");
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = at + text[at..].find('\n').expect("line end");
+    format!("{}{with}{}", &text[..line_start], &text[line_end..])
+}
+
+#[test]
+fn the_instrumented_kernel_verifies_standalone() {
+    let (asm, out) = instrumented();
+    assert_eq!(rules(&asm, &out), Vec::<KernelRule>::new());
+}
+
+#[test]
+fn a_snippet_that_does_not_restore_scc_exec_or_vcc_is_rejected() {
+    let (asm, out) = instrumented();
+    for restore in ["s_cmp_lg_u32", "s_mov_b64 exec,", "s_mov_b64 vcc,"] {
+        // The last restore of snippet 1: drop it.
+        let start = out.find("; __wt_snippet 2").expect("snippet 2");
+        let at = out[..start].rfind(restore).expect("restore");
+        let line_start = out[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = at + out[at..].find('\n').expect("line end");
+        let mutated = format!("{}{}", &out[..line_start], &out[line_end + 1..]);
+        let r = rules(&asm, &mutated);
+        assert!(
+            r.contains(&KernelRule::RegisterIsolation),
+            "{restore}: {r:?}"
+        );
+    }
+}
+
+#[test]
+fn a_snippet_that_writes_a_kernel_register_is_rejected() {
+    let (asm, out) = instrumented();
+    let mutated = mutate(&out, "s_mov_b64 s[", "\ts_mov_b32 s4, 0");
+    assert!(rules(&asm, &mutated).contains(&KernelRule::RegisterIsolation));
+}
+
+#[test]
+fn a_store_through_a_kernel_address_is_rejected() {
+    let (asm, out) = instrumented();
+    // The histogram's own `bins` pointer is in s[10:11].
+    let start = out.find("; __wt_snippet 1").expect("snippet");
+    let at = start + out[start..].find("global_atomic_add_x2").expect("atomic");
+    let line_end = at + out[at..].find('\n').expect("eol");
+    let line = &out[at..line_end];
+    let base = line
+        .split(", ")
+        .nth(2)
+        .expect("saddr")
+        .split(' ')
+        .next()
+        .expect("reg");
+    let mutated = format!(
+        "{}{}{}",
+        &out[..at],
+        line.replace(base, "s[10:11]"),
+        &out[line_end..]
+    );
+    assert!(rules(&asm, &mutated).contains(&KernelRule::MemorySafety));
+}
+
+#[test]
+fn an_lds_access_and_a_branch_into_the_kernel_are_rejected() {
+    let (asm, out) = instrumented();
+    let lds = mutate(&out, "s_mov_b64 s[", "\tds_write_b32 v0, v1");
+    assert!(rules(&asm, &lds).contains(&KernelRule::SharedMemory));
+    let jump = mutate(&out, "s_mov_b64 s[", "\ts_branch .LBB0_3");
+    assert!(rules(&asm, &jump).contains(&KernelRule::ControlFlow));
+}
+
+/// The prologue of `histogram` instrumented with the grid builtins: it loads the hidden
+/// `hidden_block_count_x` (kernarg 0x18) and `hidden_group_size_x` (0x24) dwords, which
+/// the verifier admits; the same load of an explicit argument (the `in` pointer at 0x0,
+/// or the dword of `n` at 0x10) is a `MemorySafety` violation.
+#[test]
+fn hidden_grid_arguments_may_be_loaded_and_no_other_kernel_argument() {
+    let asm = corpus_file("hip_kernels_gfx942.s");
+    let src = "kernel:entry:histogram { @g[ntid.x, nctaid.x] = count(); }";
+    let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+    let program = warptrace_tests::programs::verified(&program);
+    let out = instrument(&asm, &program).expect("instruments");
+    let k = out
+        .kernels
+        .iter()
+        .find(|k| k.name == "histogram")
+        .expect("kernel");
+    assert!(
+        matches!(k.status, KernelStatus::Instrumented { sites: 1 }),
+        "{:?}",
+        k.status
+    );
+    let out = out.asm;
+    assert_eq!(rules(&asm, &out), Vec::<KernelRule>::new());
+    let load = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("s_load_dword ") && l.ends_with(", 0x18"))
+        .expect("the prologue loads hidden_block_count_x");
+    for offset in ["0x0", "0x10"] {
+        let other = load.replace(", 0x18", &format!(", {offset}"));
+        let mutated = out.replacen(load, &other, 1);
+        assert!(
+            rules(&asm, &mutated).contains(&KernelRule::MemorySafety),
+            "a load at {offset}"
+        );
+    }
+}
