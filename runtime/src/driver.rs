@@ -7,7 +7,7 @@
 
 use crate::hooks::HOOKS;
 use cudarc::driver::sys::{
-    CUcontext, CUdevice, CUdeviceptr, CUfunction, CUhostFn, CUkernel, CUlaunchConfig, CUlibrary,
+    CUcontext, CUdevice, CUdeviceptr, CUevent, CUfunction, CUkernel, CUlaunchConfig, CUlibrary,
     CUlinkState, CUmodule, CUstream,
 };
 use std::cell::Cell;
@@ -113,13 +113,15 @@ driver_fns! {
     cuLaunchCooperativeKernel_ptsz: c"cuLaunchCooperativeKernel_ptsz" => fn(CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream, *mut *mut c_void);
     cuGetProcAddress: c"cuGetProcAddress" => fn(*const c_char, *mut *mut c_void, c_int, u64);
     cuGetProcAddress_v2: c"cuGetProcAddress_v2" => fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int);
-    cuMemAllocAsync: c"cuMemAllocAsync" => fn(*mut CUdeviceptr, usize, CUstream);
     cuMemsetD8Async: c"cuMemsetD8Async" => fn(CUdeviceptr, u8, usize, CUstream);
     cuMemcpyDtoHAsync: c"cuMemcpyDtoHAsync_v2" => fn(*mut c_void, CUdeviceptr, usize, CUstream);
     cuMemcpyHtoDAsync: c"cuMemcpyHtoDAsync_v2" => fn(CUdeviceptr, *const c_void, usize, CUstream);
-    cuMemFreeAsync: c"cuMemFreeAsync" => fn(CUdeviceptr, CUstream);
-    cuMemAllocHost: c"cuMemAllocHost_v2" => fn(*mut *mut c_void, usize);
-    cuLaunchHostFunc: c"cuLaunchHostFunc" => fn(CUstream, CUhostFn, *mut c_void);
+    cuMemAlloc: c"cuMemAlloc_v2" => fn(*mut CUdeviceptr, usize);
+    cuMemHostRegister: c"cuMemHostRegister_v2" => fn(*mut c_void, usize, c_uint);
+    cuEventCreate: c"cuEventCreate" => fn(*mut CUevent, c_uint);
+    cuEventRecord: c"cuEventRecord" => fn(CUevent, CUstream);
+    cuEventSynchronize: c"cuEventSynchronize" => fn(CUevent);
+    cuCtxSetCurrent: c"cuCtxSetCurrent" => fn(CUcontext);
     cuStreamIsCapturing: c"cuStreamIsCapturing" => fn(CUstream, *mut c_int);
     cuCtxGetCurrent: c"cuCtxGetCurrent" => fn(*mut CUcontext);
     cuCtxGetDevice: c"cuCtxGetDevice" => fn(*mut CUdevice);

@@ -1,19 +1,21 @@
-//! The launch path: decide, allocate a zeroed map buffer on the launch's stream, launch the
-//! instrumented function with the buffer as an extra parameter, copy the buffer back into a
-//! pinned host buffer and hand it to the aggregator from a host callback. Stream-ordered
-//! throughout: no device synchronization.
+//! The launch path: decide, take a pooled map buffer and zero it on the launch's stream,
+//! launch the instrumented function with the buffer as an extra parameter, copy the buffer
+//! back into its registered host half and record its event; the drain thread waits for
+//! the event and hands the buffer to the aggregator. Stream-ordered throughout: no device
+//! synchronization, nothing on the stream waits for the host
+//! (`docs/decisions/0011-event-drained-read-back.md`).
 
 use crate::config::{self, Fault};
 use crate::driver::{CuResult, Driver, CUDA_SUCCESS};
 use crate::instrument::{self, Probed};
 use crate::report::Reason;
 use crate::state::{self, IN_FLIGHT};
-use cudarc::driver::sys::{CUdeviceptr, CUfunction, CUlaunchConfig, CUstream};
+use cudarc::driver::sys::{CUcontext, CUdeviceptr, CUevent, CUfunction, CUlaunchConfig, CUstream};
 use std::collections::HashMap;
 use std::ffi::{c_int, c_uint, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 use warptrace_ir::{LaunchDims, MapLayout, Program};
 use warptrace_verifier::{prove_launch, LaunchShape};
 
@@ -198,8 +200,7 @@ pub unsafe fn launch(d: &Driver, l: &Launch) -> CuResult {
 
 struct Plan {
     probed: Arc<Probed>,
-    device: CUdeviceptr,
-    host: HostBuf,
+    buf: MapBuf,
     dims: LaunchDims,
 }
 
@@ -292,44 +293,30 @@ fn prepare(
     if cfg.fault == Some(Fault::Alloc) {
         return Err(Some(Reason::MapAlloc));
     }
-    let host = HostBuf::take(d, bytes).ok_or(Some(Reason::MapAlloc))?;
-    let mut device: CUdeviceptr = 0;
-    let ok = match (d.cuMemAllocAsync, d.cuMemsetD8Async) {
-        // SAFETY: stream-ordered allocation and zeroing of `bytes` on the launch's stream.
-        (Some(alloc), Some(memset)) => unsafe {
-            alloc(&mut device, bytes, stream) == CUDA_SUCCESS
-                && memset(device, 0, bytes, stream) == CUDA_SUCCESS
-        },
-        _ => false,
+    let ctx = instrument::current_context(d);
+    let buf = MapBuf::take(d, ctx, bytes).ok_or(Some(Reason::MapAlloc))?;
+    let ok = match d.cuMemsetD8Async {
+        // SAFETY: stream-ordered zeroing of the buffer's `bytes` on the launch's stream.
+        Some(memset) => unsafe { memset(buf.device, 0, bytes, stream) == CUDA_SUCCESS },
+        None => false,
     };
-    // SAFETY: host is a pinned buffer of `bytes` that nothing else uses until it is given
-    // back; device a live allocation of `bytes`.
-    let ok = ok && unsafe { write_words(d, &host, device, &words, stream) };
+    // SAFETY: the buffer's pinned and device halves span `bytes`, and nothing else uses
+    // them until it is given back.
+    let ok = ok && unsafe { write_words(d, &buf, &words, stream) };
     if !ok {
-        free_async(d, device, stream);
-        host.give();
+        // Work on it may be queued: it is not reused (see `MapBuf`).
         return Err(Some(Reason::MapAlloc));
     }
-    Ok(Plan {
-        probed,
-        device,
-        host,
-        dims,
-    })
+    Ok(Plan { probed, buf, dims })
 }
 
 /// Writes `words` (offset, value) into the zeroed device buffer, each through its place
 /// in the pinned host buffer (stream-ordered copies; the read-back overwrites them later).
 ///
 /// # Safety
-/// `host` and `device` span the whole buffer; every offset is below its size minus 8.
-unsafe fn write_words(
-    d: &Driver,
-    host: &HostBuf,
-    device: CUdeviceptr,
-    words: &[(u64, u64)],
-    stream: CUstream,
-) -> bool {
+/// `buf`'s halves span the whole buffer; every offset is below its size minus 8.
+unsafe fn write_words(d: &Driver, buf: &MapBuf, words: &[(u64, u64)], stream: CUstream) -> bool {
+    let (host, device) = (buf, buf.device);
     let Some(copy) = d.cuMemcpyHtoDAsync else {
         return words.is_empty();
     };
@@ -349,19 +336,10 @@ unsafe fn write_words(
     })
 }
 
-fn free_async(d: &Driver, device: CUdeviceptr, stream: CUstream) {
-    if device != 0 {
-        if let Some(free) = d.cuMemFreeAsync {
-            // SAFETY: device came from cuMemAllocAsync on this stream.
-            unsafe { free(device, stream) };
-        }
-    }
-}
-
 unsafe fn execute(d: &Driver, l: &Launch, name: &str, plan: Plan) -> CuResult {
     let stream = l.ordered_stream();
     let n = plan.probed.params as usize;
-    let mut device = plan.device;
+    let mut device = plan.buf.device;
     let mut params: Vec<*mut c_void> = Vec::with_capacity(n + 1);
     for i in 0..n {
         // SAFETY: the caller's kernelParams has one entry per original parameter.
@@ -381,104 +359,215 @@ unsafe fn execute(d: &Driver, l: &Launch, name: &str, plan: Plan) -> CuResult {
         config::verbose(format_args!(
             "{name}: instrumented launch failed (CUresult {rc})"
         ));
-        free_async(d, plan.device, stream);
-        plan.host.give();
+        // Its zeroing may still be queued: the buffer is not reused (see `MapBuf`).
         state::tables().launch(name, false, Some(Reason::LaunchError));
         // SAFETY: forwarding.
         return unsafe { l.original(d) };
     }
     state::tables().launch(name, true, None);
-    let bytes = plan.host.len;
-    let copied = match d.cuMemcpyDtoHAsync {
-        // SAFETY: host is a pinned buffer of `bytes`, device a live allocation of `bytes`.
-        Some(copy) => unsafe {
-            copy(plan.host.ptr as *mut c_void, plan.device, bytes, stream) == CUDA_SUCCESS
+    let buf = plan.buf;
+    let copied = match (d.cuMemcpyDtoHAsync, d.cuEventRecord) {
+        // SAFETY: both halves of the buffer span `len` bytes; its event belongs to this
+        // context.
+        (Some(copy), Some(record)) => unsafe {
+            copy(buf.ptr as *mut c_void, buf.device, buf.len, stream) == CUDA_SUCCESS
+                && record(buf.event as CUevent, stream) == CUDA_SUCCESS
         },
-        None => false,
+        _ => false,
     };
-    free_async(d, plan.device, stream);
     if !copied {
-        plan.host.give();
+        // The launch may still be writing the device half: the buffer is not reused.
         state::tables().count(Reason::LaunchError);
         return rc;
     }
-    let readback = Box::new(Readback {
-        host: plan.host,
+    IN_FLIGHT.fetch_add(1, Ordering::AcqRel);
+    let readback = Readback {
+        buf,
         layout: plan.probed.layout.clone(),
         dims: plan.dims,
-    });
-    let user = Box::into_raw(readback);
-    IN_FLIGHT.fetch_add(1, Ordering::AcqRel);
-    let queued = match d.cuLaunchHostFunc {
-        // SAFETY: on_readback takes ownership of `user` exactly once.
-        Some(host_fn) => unsafe { host_fn(stream, Some(on_readback), user.cast()) == CUDA_SUCCESS },
-        None => false,
     };
-    if !queued {
-        // The copy may still be writing into the buffer: leak it rather than reuse it.
-        IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
-        state::tables().count(Reason::LaunchError);
+    match drain() {
+        Some(tx) => {
+            HANDED.fetch_add(1, Ordering::AcqRel);
+            if let Err(mpsc::SendError(rb)) = lock(&tx).send(readback) {
+                settle_one(d, rb);
+                MERGED.fetch_add(1, Ordering::AcqRel);
+            }
+        }
+        // No drain thread: wait for this launch's copy here (a per-launch synchronization,
+        // only when a thread cannot be started).
+        None => settle_one(d, readback),
     }
     rc
 }
 
+/// A probed launch whose map buffer is being copied back: the copy is complete when the
+/// buffer's event is.
 struct Readback {
-    host: HostBuf,
+    buf: MapBuf,
     layout: Arc<MapLayout>,
     dims: LaunchDims,
 }
 
-/// The host callback: decode and merge, return the buffer. Makes no CUDA calls.
-unsafe extern "C" fn on_readback(user: *mut c_void) {
+/// Waits for a read-back's event, then merges the buffer into the host maps and returns it
+/// to the pool. If the wait fails (the context is gone) the launch stays in flight: it
+/// is reported as lost, and its buffer is not reused.
+fn settle_one(d: &Driver, rb: Readback) {
+    let current = instrument::current_context(d);
+    if current != rb.buf.ctx {
+        if let Some(set) = d.cuCtxSetCurrent {
+            // SAFETY: the context the buffer was allocated in (the event's context).
+            unsafe { set(rb.buf.ctx as CUcontext) };
+        }
+    }
+    let done = match d.cuEventSynchronize {
+        // SAFETY: the buffer's live event, recorded after its copy.
+        Some(sync) => unsafe { sync(rb.buf.event as CUevent) == CUDA_SUCCESS },
+        None => false,
+    };
+    if !done {
+        return;
+    }
+    // SAFETY: the copy into the pinned half completed (its event did); the memory is the
+    // process's own allocation, valid even if the context has gone since.
+    let bytes = unsafe { std::slice::from_raw_parts(rb.buf.ptr as *const u8, rb.buf.len) };
     let _ = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: user is the Box leaked in execute, handed to exactly one callback.
-        let rb = unsafe { Box::from_raw(user.cast::<Readback>()) };
-        // SAFETY: the stream-ordered copy into this buffer completed before this callback.
-        let bytes = unsafe { std::slice::from_raw_parts(rb.host.ptr as *const u8, rb.host.len) };
         state::aggregator().merge_buffer(&rb.layout, rb.dims, bytes);
-        rb.host.give();
-        IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
     }));
+    rb.buf.give();
+    IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
 }
 
-/// A pinned host buffer from the pool.
+/// Read-backs handed to the drain thread, and those it has finished.
+static HANDED: AtomicU64 = AtomicU64::new(0);
+static MERGED: AtomicU64 = AtomicU64::new(0);
+
+/// The queue of the drain thread, which waits for each launch's read-back (an event after
+/// its copy) and merges it off the application's streams: nothing but the copy and the
+/// event is added to a stream, and no application thread waits. Started on first use in
+/// each process (a forked child starts its own); `None` if it cannot start.
+fn drain() -> Option<Arc<Mutex<mpsc::Sender<Readback>>>> {
+    type Queue = (u32, Arc<Mutex<mpsc::Sender<Readback>>>);
+    static DRAIN: Mutex<Option<Queue>> = Mutex::new(None);
+    let pid = std::process::id();
+    let mut slot = lock(&DRAIN);
+    if let Some((owner, tx)) = slot.as_ref() {
+        if *owner == pid {
+            return Some(tx.clone());
+        }
+    }
+    let driver = crate::driver::driver()?;
+    let (tx, rx) = mpsc::channel::<Readback>();
+    let spawned = std::thread::Builder::new()
+        .name("warptrace-drain".into())
+        .spawn(move || {
+            for rb in rx {
+                settle_one(driver, rb);
+                MERGED.fetch_add(1, Ordering::AcqRel);
+            }
+        });
+    let tx = Arc::new(Mutex::new(tx));
+    spawned.ok()?;
+    *slot = Some((pid, tx.clone()));
+    Some(tx)
+}
+
+/// Waits, at most `limit`, until the drain thread has finished every read-back handed to
+/// it (at exit; one whose wait fails counts as lost).
+pub fn settle(limit: std::time::Duration) {
+    let start = std::time::Instant::now();
+    while MERGED.load(Ordering::Acquire) < HANDED.load(Ordering::Acquire) && start.elapsed() < limit
+    {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A launch's map buffer: a device allocation, the host memory it is read back into
+/// (page-aligned, registered with the driver: the process's own memory, so reading it is
+/// safe even after the context is destroyed at exit), and the event recorded after the
+/// copy, all of `len` bytes in context `ctx`. Pooled per (context, size) instead of
+/// allocated per launch (a stream-ordered allocation per launch cost ~200 µs of stream time
+/// on an H100). A buffer goes back to the pool only after its read-back arrived, when no
+/// work on it is queued on any stream; one whose launch or copy failed is never reused
+/// (work on it may still be queued). Never freed (freeing would synchronize): bounded by
+/// the number of launches in flight at once.
 #[derive(Debug)]
-struct HostBuf {
+struct MapBuf {
     ptr: usize,
     len: usize,
+    device: CUdeviceptr,
+    event: usize,
+    ctx: usize,
 }
 
-/// Free pinned buffers by size. Never freed (`cuMemFreeHost` would synchronize); bounded by
-/// the number of launches in flight at once.
-static POOL: Mutex<Option<HashMap<usize, Vec<usize>>>> = Mutex::new(None);
+/// Free buffers by (context, size): (host, device, event).
+type Pool = HashMap<(usize, usize), Vec<(usize, CUdeviceptr, usize)>>;
+static POOL: Mutex<Option<Pool>> = Mutex::new(None);
 
-impl HostBuf {
-    fn take(d: &Driver, len: usize) -> Option<HostBuf> {
-        let reused = POOL
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
+/// `CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING`: the drain thread sleeps while it
+/// waits.
+const EVENT_FLAGS: c_uint = 0x1 | 0x2;
+/// `CU_MEMHOSTREGISTER_PORTABLE`.
+const REGISTER_PORTABLE: c_uint = 0x1;
+const PAGE: usize = 4096;
+
+impl MapBuf {
+    fn take(d: &Driver, ctx: usize, len: usize) -> Option<MapBuf> {
+        let reused = lock(&POOL)
             .get_or_insert_with(HashMap::new)
-            .get_mut(&len)
+            .get_mut(&(ctx, len))
             .and_then(Vec::pop);
-        if let Some(ptr) = reused {
-            return Some(HostBuf { ptr, len });
+        if let Some((ptr, device, event)) = reused {
+            return Some(MapBuf {
+                ptr,
+                len,
+                device,
+                event,
+                ctx,
+            });
         }
-        let mut ptr: *mut c_void = std::ptr::null_mut();
-        // SAFETY: ptr is an out-pointer; len > 0 for any program with maps.
-        let rc = unsafe { d.cuMemAllocHost?(&mut ptr, len.max(8)) };
-        (rc == CUDA_SUCCESS && !ptr.is_null()).then_some(HostBuf {
+        let size = len.max(8).next_multiple_of(PAGE);
+        let layout = std::alloc::Layout::from_size_align(size, PAGE).ok()?;
+        // SAFETY: a non-zero size.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return None;
+        }
+        let mut device: CUdeviceptr = 0;
+        let mut event: CUevent = std::ptr::null_mut();
+        // SAFETY: `ptr` spans `size` bytes and is never freed while registered (never
+        // freed at all unless registration fails); the others are out-pointers.
+        let ok = unsafe {
+            d.cuMemHostRegister
+                .is_some_and(|f| f(ptr.cast(), size, REGISTER_PORTABLE) == CUDA_SUCCESS)
+                && d.cuMemAlloc
+                    .is_some_and(|f| f(&mut device, size) == CUDA_SUCCESS)
+                && d.cuEventCreate
+                    .is_some_and(|f| f(&mut event, EVENT_FLAGS) == CUDA_SUCCESS)
+        };
+        if !ok || device == 0 || event.is_null() {
+            // Whatever was created stays (rare, and freeing would synchronize).
+            return None;
+        }
+        Some(MapBuf {
             ptr: ptr as usize,
             len,
+            device,
+            event: event as usize,
+            ctx,
         })
     }
 
     fn give(self) {
-        POOL.lock()
-            .unwrap_or_else(|p| p.into_inner())
+        lock(&POOL)
             .get_or_insert_with(HashMap::new)
-            .entry(self.len)
+            .entry((self.ctx, self.len))
             .or_default()
-            .push(self.ptr);
+            .push((self.ptr, self.device, self.event));
     }
 }
 

@@ -12,6 +12,7 @@ mod codegen;
 mod config;
 mod driver;
 mod fatbin;
+mod hip;
 mod hooks;
 mod image;
 mod instrument;
@@ -35,6 +36,7 @@ pub use config::{
     ENV_BUNDLE, ENV_CACHE_DIR, ENV_FAULT, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_NO_CACHE,
     ENV_RESULTS, ENV_SAMPLE, ENV_VERBOSE,
 };
+pub use hip::{exports as hip_exports, ENV_GCN_ARCH, ENV_GCN_ASM_DIR};
 pub use output::{
     hist, json, printf, text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, PrintArgs, RingOutput,
     Value,
@@ -89,6 +91,7 @@ extern "C" fn at_exit() {
     let _ = std::panic::catch_unwind(|| {
         let Some(cfg) = config::config() else { return };
         let program = cfg.program.program();
+        launch::settle(std::time::Duration::from_secs(10));
         let report = state::report(program);
         match &cfg.results {
             Some(dir) => {

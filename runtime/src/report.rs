@@ -180,6 +180,9 @@ pub enum Reason {
     ArrayBounds,
     /// The launch is outside `--launch-skip`/`--launch-count`/`--sample`.
     NotSelected,
+    /// An AMD kernel whose assembly could not be found (the HIP hook instruments GCN
+    /// assembly, never a disassembled code object; docs/decisions/0009).
+    NoAssembly,
 }
 
 impl Reason {
@@ -211,6 +214,7 @@ impl Reason {
             Reason::LaunchError => "launch error",
             Reason::ArrayBounds => "array regions too large",
             Reason::NotSelected => "not selected (--launch-skip/--launch-count/--sample)",
+            Reason::NoAssembly => "no assembly",
         }
     }
 }

@@ -176,7 +176,7 @@ impl Tables {
 
 static TABLES: OnceLock<Mutex<Tables>> = OnceLock::new();
 static AGGREGATOR: OnceLock<Mutex<Aggregator>> = OnceLock::new();
-/// Probed launches whose read-back callback has not run yet.
+/// Probed launches whose read-back has not been merged yet.
 pub static IN_FLIGHT: AtomicU64 = AtomicU64::new(0);
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

@@ -1,5 +1,7 @@
-//! The `LD_PRELOAD` library: the driver, `dlsym` and `cuGetProcAddress` symbols, each a
-//! thin call into `warptrace-runtime`, plus the constructor that starts it.
+//! The `LD_PRELOAD` library: the CUDA driver, HIP runtime, `dlsym` and `cuGetProcAddress`
+//! symbols, each a thin call into `warptrace-runtime`, plus the constructor that starts
+//! it. One library serves both vendors (docs/decisions/0009-hip-code-objects.md): a
+//! process calls only the exports of the runtime it links.
 #![allow(non_snake_case)] // the driver's names
 #![allow(clippy::missing_safety_doc)] // each export has the contract of the C function it replaces
 #![allow(clippy::too_many_arguments)] // the driver's signatures
@@ -10,6 +12,7 @@ use cudarc::driver::sys::{
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use warptrace_runtime::exports as rt;
+use warptrace_runtime::hip_exports as hip;
 
 type CuResult = c_uint;
 
@@ -55,7 +58,23 @@ pub unsafe extern "C" fn dlsym(handle: *mut c_void, name: *const c_char) -> *mut
 #[cfg(target_arch = "x86_64")]
 unsafe extern "C" fn dlsym_impl(handle: *mut c_void, name: *const c_char) -> *mut c_void {
     // SAFETY: dlsym's contract.
-    unsafe { rt::dlsym(handle, name) }
+    unsafe { lookup(handle, name) }
+}
+
+/// The runtime's `dlsym` (CUDA driver names), then the HIP hook's mapping of `hip*` and
+/// `__hip*` names (Triton `dlsym`s `hipGetProcAddress` on `libamdhip64`'s handle).
+unsafe fn lookup(handle: *mut c_void, name: *const c_char) -> *mut c_void {
+    // SAFETY: dlsym's contract.
+    let p = unsafe { rt::dlsym(handle, name) };
+    if p.is_null() || name.is_null() {
+        return p;
+    }
+    // SAFETY: dlsym's contract: name is NUL-terminated.
+    let n = unsafe { std::ffi::CStr::from_ptr(name) }.to_bytes();
+    if n.starts_with(b"hip") || n.starts_with(b"__hip") {
+        return hip::map_lookup(n, p as usize) as *mut c_void;
+    }
+    p
 }
 
 /// `dlsym` (architectures without the `RTLD_NEXT` trampoline: `RTLD_NEXT` then resolves
@@ -64,7 +83,7 @@ unsafe extern "C" fn dlsym_impl(handle: *mut c_void, name: *const c_char) -> *mu
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dlsym(handle: *mut c_void, name: *const c_char) -> *mut c_void {
     // SAFETY: dlsym's contract.
-    unsafe { rt::dlsym(handle, name) }
+    unsafe { lookup(handle, name) }
 }
 
 macro_rules! export {
@@ -106,4 +125,31 @@ export! {
     cuLaunchKernelEx_ptsz(config: *const CUlaunchConfig, f: CUfunction, params: *mut *mut c_void, extra: *mut *mut c_void);
     cuLaunchCooperativeKernel(f: CUfunction, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: CUstream, params: *mut *mut c_void);
     cuLaunchCooperativeKernel_ptsz(f: CUfunction, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: CUstream, params: *mut *mut c_void);
+}
+
+macro_rules! export_hip {
+    ($( $name:ident ( $($arg:ident : $ty:ty),* ) $(-> $ret:ty)?; )*) => {
+        $(
+            #[doc = concat!("`", stringify!($name), "` of the HIP runtime, interposed.")]
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+                // SAFETY: the same contract as the HIP function of this name.
+                unsafe { hip::$name($($arg),*) }
+            }
+        )*
+    };
+}
+
+export_hip! {
+    __hipRegisterFatBinary(data: *const c_void) -> *mut *mut c_void;
+    __hipRegisterFunction(modules: *mut *mut c_void, host: *const c_void, device_fn: *mut c_char, name: *const c_char, limit: c_uint, tid: *mut c_void, bid: *mut c_void, block: *mut c_void, grid: *mut c_void, wave_size: *mut c_int);
+    __hipUnregisterFatBinary(modules: *mut *mut c_void);
+    hipModuleLoadData(module: *mut hip::Handle, image: *const c_void) -> hip::HipError;
+    hipModuleLoadDataEx(module: *mut hip::Handle, image: *const c_void, n: c_uint, options: *mut c_int, values: *mut *mut c_void) -> hip::HipError;
+    hipModuleUnload(module: hip::Handle) -> hip::HipError;
+    hipModuleGetFunction(func: *mut hip::Handle, module: hip::Handle, name: *const c_char) -> hip::HipError;
+    hipModuleLaunchKernel(f: hip::Handle, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: hip::Handle, params: *mut *mut c_void, extra: *mut *mut c_void) -> hip::HipError;
+    hipLaunchKernel(stub: *const c_void, grid: hip::Dim3, block: hip::Dim3, args: *mut *mut c_void, shared: usize, stream: hip::Handle) -> hip::HipError;
+    hipExtLaunchKernel(stub: *const c_void, grid: hip::Dim3, block: hip::Dim3, args: *mut *mut c_void, shared: usize, stream: hip::Handle, start: hip::Handle, stop: hip::Handle, flags: c_int) -> hip::HipError;
+    hipGetProcAddress(symbol: *const c_char, pfn: *mut *mut c_void, version: c_int, flags: u64, status: *mut c_int) -> hip::HipError;
 }

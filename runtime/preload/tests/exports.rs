@@ -1,6 +1,6 @@
-//! Every driver function the runtime hooks is exported by `libwarptrace_preload.so` under
-//! its own name (a program linked against libcuda binds to the first definition), with
-//! `dlsym` besides; checked by a C program that `dlopen`s the library (no GPU needed).
+//! Every driver function (and HIP runtime function) the runtime hooks is exported by
+//! `libwarptrace_preload.so` under its own name (a program linked against libcuda or
+//! libamdhip64 binds to the first definition), with `dlsym` besides; checked by a C program that `dlopen`s the library (no GPU needed).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -52,11 +52,14 @@ fn every_hooked_function_is_exported() {
     let lib = target_dir().join("libwarptrace_preload.so");
     assert!(lib.is_file(), "{} not built", lib.display());
     let names: Vec<String> = warptrace_runtime::exports::hooked_names()
+        .chain(warptrace_runtime::hip_exports::hooked_names())
         .map(|n| n.to_string_lossy().into_owned())
         .chain(["dlsym".to_string()])
         .collect();
     assert!(names.iter().any(|n| n == "cuModuleLoadFatBinary"));
     assert!(names.iter().any(|n| n == "cuLibraryGetModule"));
+    assert!(names.iter().any(|n| n == "__hipRegisterFatBinary"));
+    assert!(names.iter().any(|n| n == "hipGetProcAddress"));
     let out = Command::new(&exe)
         .arg(&lib)
         .args(&names)

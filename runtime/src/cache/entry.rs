@@ -170,7 +170,7 @@ fn decode_kernels(meta: &[u8]) -> Result<Vec<CachedKernel>, CacheError> {
 }
 
 /// [`Reason`]s by their code in entries ([`reason_code`]; never renumber, only add).
-const REASONS: [Reason; 12] = [
+const REASONS: [Reason; 13] = [
     Reason::NoPtx,
     Reason::Unsupported,
     Reason::ParseError,
@@ -183,6 +183,7 @@ const REASONS: [Reason; 12] = [
     Reason::LaunchError,
     Reason::ArrayBounds,
     Reason::NotSelected,
+    Reason::NoAssembly,
 ];
 
 fn reason_code(r: Reason) -> u8 {
@@ -200,6 +201,7 @@ fn reason_code(r: Reason) -> u8 {
         Reason::LaunchError => 9,
         Reason::ArrayBounds => 10,
         Reason::NotSelected => 11,
+        Reason::NoAssembly => 12,
     }
 }
 

@@ -1,0 +1,235 @@
+//! Instrumentation on first launch: find the image's assembly, instrument it with
+//! `warptrace_codegen_gcn::instrument`, assemble it for the device and load it with the
+//! real `hipModuleLoadData`, once per (device, image); then look up the instrumented
+//! function of each kernel handle once per (device, handle).
+
+use super::ffi::{Handle, Hip, HIP_SUCCESS};
+use super::image::Failure;
+use super::source;
+use super::state::{self, HipFunc, HipOwner};
+use crate::config::{self, Config, Fault};
+use crate::jit::first_line;
+use crate::report::{KernelState, Reason};
+use std::collections::HashMap;
+use std::ffi::{c_int, CString};
+use std::sync::{Arc, Mutex, MutexGuard};
+use warptrace_codegen_gcn::{parse, KernelStatus, Module as AsmModule, MAP_ARG};
+use warptrace_ir::MapLayout;
+
+/// An instrumented function ready to launch.
+#[derive(Debug)]
+pub struct Probed {
+    /// The instrumented `hipFunction_t`.
+    pub func: usize,
+    /// Explicit arguments of the original; the map pointer goes after them.
+    pub params: u32,
+    /// The map argument's offset in the instrumented kernel's kernarg segment.
+    pub map_offset: u64,
+    /// Layout of its map buffer.
+    pub layout: Arc<MapLayout>,
+}
+
+/// A kernel of an instrumented module: (explicit arguments, map offset, sites).
+type KernelEntry = Result<(u32, u64, u32), Failure>;
+
+#[derive(Debug)]
+struct Module {
+    /// The instrumented `hipModule_t` (0 when no kernel needed one).
+    handle: usize,
+    layout: Arc<MapLayout>,
+    kernels: HashMap<String, KernelEntry>,
+}
+
+/// A handle's instrumented copy (or why it has none), with the image it belongs to.
+type FuncEntry = (HipOwner, Result<Arc<Probed>, Reason>);
+
+#[derive(Debug, Default)]
+struct Cache {
+    modules: HashMap<(c_int, HipOwner), Result<Arc<Module>, Failure>>,
+    funcs: HashMap<(c_int, usize), FuncEntry>,
+}
+
+static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
+
+fn cache() -> MutexGuard<'static, Option<Cache>> {
+    CACHE.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The instrumented function for `handle` on the current device, instrumenting and
+/// loading its image on first use; the error is the kernel-level reason it runs as is
+/// (already counted).
+pub fn probed(
+    hip: &Hip,
+    cfg: &Config,
+    handle: usize,
+    func: &HipFunc,
+) -> Result<Arc<Probed>, Reason> {
+    let device = state::current_device(hip);
+    let mut guard = cache();
+    let cache = guard.get_or_insert_with(Cache::default);
+    if let Some((_, r)) = cache.funcs.get(&(device, handle)) {
+        return r.clone();
+    }
+    let module = cache
+        .modules
+        .entry((device, func.owner))
+        .or_insert_with(|| build_module(hip, cfg, func.owner))
+        .clone();
+    let result = module
+        .and_then(|m| function(hip, &m, func))
+        .map_err(|(reason, detail)| {
+            crate::state::tables()
+                .kernel_status(&func.name, KernelState::Skipped { reason, detail });
+            reason
+        });
+    cache
+        .funcs
+        .insert((device, handle), (func.owner, result.clone()));
+    result
+}
+
+/// Explicit (non-hidden) arguments of `kernel` in the module's metadata, and the offset
+/// of its map argument (named `__wt_maps`, else the last argument).
+fn kernarg(module: &AsmModule, kernel: &str) -> Option<(u32, u64)> {
+    let meta = module.metadata.as_ref()?.kernel(kernel)?;
+    let explicit = meta.args.iter().filter(|a| !a.is_hidden()).count() as u32;
+    let map = meta
+        .args
+        .iter()
+        .find(|a| a.get(".name") == Some(MAP_ARG))
+        .or(meta.args.last())?;
+    Some((explicit, map.offset()?))
+}
+
+fn build_module(hip: &Hip, cfg: &Config, owner: HipOwner) -> Result<Arc<Module>, Failure> {
+    let image = state::image(hip, owner)?;
+    let asm = source::find(&source::Sources::from_env(), &image)
+        .map_err(|why| (Reason::NoAssembly, why))?;
+    config::verbose(format_args!(
+        "{owner}: assembly from {}",
+        asm.path.display()
+    ));
+    let parse_error = |e: &dyn std::fmt::Display| (Reason::ParseError, first_line(&e.to_string()));
+    let original = parse(&asm.text).map_err(|e| parse_error(&e))?;
+    let out =
+        warptrace_codegen_gcn::instrument(&asm.text, &cfg.program).map_err(|e| parse_error(&e))?;
+    let spliced = parse(&out.asm).map_err(|e| parse_error(&e))?;
+    let mut kernels = HashMap::new();
+    let mut any = false;
+    {
+        let mut t = crate::state::tables();
+        for k in &out.kernels {
+            t.kernel_id(k.id, &k.name);
+            let entry = match &k.status {
+                KernelStatus::Instrumented { sites } => {
+                    let params = kernarg(&original, &k.name).map(|(n, _)| n);
+                    match (params, kernarg(&spliced, &k.name)) {
+                        (Some(n), Some((_, at))) => {
+                            any = true;
+                            Ok((n, at, *sites))
+                        }
+                        _ => Err((Reason::ParseError, "no kernel argument metadata".into())),
+                    }
+                }
+                KernelStatus::NoSites => Err((Reason::NoSites, String::new())),
+                KernelStatus::Rejected(e) => {
+                    Err((Reason::VerifierRejection, first_line(&e.to_string())))
+                }
+                KernelStatus::Unsupported { what } => {
+                    Err((Reason::Unsupported, format!("by the GCN back end: {what}")))
+                }
+            };
+            kernels.insert(k.name.clone(), entry);
+        }
+    }
+    let handle = if any {
+        load(hip, cfg, &out.asm, &asm.target)?
+    } else {
+        0
+    };
+    Ok(Arc::new(Module {
+        handle,
+        layout: Arc::new(out.layout),
+        kernels,
+    }))
+}
+
+/// Assembles the instrumented module and loads it with the real `hipModuleLoadData`.
+fn load(
+    hip: &Hip,
+    cfg: &Config,
+    asm: &str,
+    target: &warptrace_codegen_gcn::TargetId,
+) -> Result<usize, Failure> {
+    if cfg.fault == Some(Fault::Jit) {
+        return Err((Reason::JitError, "forced by WARPTRACE_FAULT=jit".into()));
+    }
+    let started = std::time::Instant::now();
+    let code = source::assemble(asm, target).map_err(|e| (Reason::JitError, e))?;
+    let mut module: Handle = std::ptr::null_mut();
+    let rc = match hip.module_load_data {
+        // SAFETY: code is a complete code object; module an out-pointer.
+        Some(f) => unsafe { f(&mut module, code.as_ptr().cast()) },
+        None => super::ffi::HIP_ERROR_NOT_FOUND,
+    };
+    crate::state::tables().cache.jit_us += started.elapsed().as_micros() as u64;
+    if rc != HIP_SUCCESS {
+        return Err((
+            Reason::JitError,
+            format!("hipModuleLoadData of the instrumented code object: error {rc}"),
+        ));
+    }
+    Ok(module as usize)
+}
+
+fn function(hip: &Hip, m: &Module, func: &HipFunc) -> Result<Arc<Probed>, Failure> {
+    let Some(entry) = m.kernels.get(&*func.name) else {
+        return Err((
+            Reason::ParseError,
+            "kernel not found in its image's assembly".into(),
+        ));
+    };
+    let (params, map_offset, sites) = entry.clone()?;
+    let name = CString::new(&*func.name).map_err(|_| (Reason::ParseError, "bad name".into()))?;
+    let mut f: Handle = std::ptr::null_mut();
+    let rc = match hip.module_get_function {
+        // SAFETY: m.handle is a loaded module, name NUL-terminated, f an out-pointer.
+        Some(get) => unsafe { get(&mut f, m.handle as Handle, name.as_ptr()) },
+        None => super::ffi::HIP_ERROR_NOT_FOUND,
+    };
+    if rc != HIP_SUCCESS {
+        return Err((
+            Reason::JitError,
+            format!("instrumented function not found (error {rc})"),
+        ));
+    }
+    crate::state::tables().kernel_status(&func.name, KernelState::Instrumented { sites });
+    config::verbose(format_args!("{}: instrumented, {sites} sites", func.name));
+    Ok(Arc::new(Probed {
+        func: f as usize,
+        params,
+        map_offset,
+        layout: m.layout.clone(),
+    }))
+}
+
+/// Drops the instrumented modules of an unloaded image (unloading them).
+pub fn forget(hip: &Hip, owner: HipOwner) {
+    let mut guard = cache();
+    let Some(c) = guard.as_mut() else { return };
+    c.funcs.retain(|_, (o, _)| *o != owner);
+    let gone: Vec<_> = c
+        .modules
+        .keys()
+        .filter(|(_, o)| *o == owner)
+        .copied()
+        .collect();
+    for key in gone {
+        if let Some(Ok(m)) = c.modules.remove(&key) {
+            if let (true, Some(unload)) = (m.handle != 0, hip.module_unload) {
+                // SAFETY: the module was loaded by us and is no longer referenced.
+                unsafe { unload(m.handle as Handle) };
+            }
+        }
+    }
+}

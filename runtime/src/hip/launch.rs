@@ -1,0 +1,481 @@
+//! The HIP launch path, the CUDA one's counterpart: decide, allocate and zero a map
+//! buffer on the launch's stream (`hipMallocAsync` + `hipMemsetAsync`), launch the
+//! instrumented function with the buffer's address appended to its arguments (one more
+//! `kernelParams` entry, or the `extra` buffer extended to the map argument's offset),
+//! copy the buffer back into a pinned host buffer (`hipMemcpyAsync`) and merge it from a
+//! host function (`hipLaunchHostFunc`). Stream-ordered throughout; any failure runs the
+//! original launch and is counted.
+
+use super::ffi::{
+    Dim3, Handle, Hip, HipError, HIP_ERROR_NOT_FOUND, HIP_SUCCESS, LAUNCH_PARAM_BUFFER_POINTER,
+    LAUNCH_PARAM_BUFFER_SIZE, LAUNCH_PARAM_END, MEMCPY_DEVICE_TO_HOST, MEMCPY_HOST_TO_DEVICE,
+};
+use super::instrument::{self, Probed};
+use super::state;
+use crate::config::{self, Fault};
+use crate::report::Reason;
+use crate::state::IN_FLIGHT;
+use std::ffi::{c_int, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use warptrace_ir::{LaunchDims, MapLayout};
+
+mod buffers;
+use buffers::HostBuf;
+
+/// The entry point a launch came through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Api {
+    /// `hipModuleLaunchKernel(hipFunction_t, …)`.
+    Module,
+    /// `hipLaunchKernel(host stub, …)` (also `<<<>>>`).
+    Stub,
+    /// `hipExtLaunchKernel(host stub, …, events, flags)`.
+    ExtStub,
+}
+
+/// One intercepted launch.
+#[derive(Debug, Clone, Copy)]
+pub struct HipLaunch {
+    /// Which entry point.
+    pub api: Api,
+    /// The `hipFunction_t` or the host stub.
+    pub handle: usize,
+    /// Grid (in blocks).
+    pub grid: Dim3,
+    /// Block.
+    pub block: Dim3,
+    /// Dynamic shared memory.
+    pub shared: usize,
+    /// The stream.
+    pub stream: Handle,
+    /// `kernelParams` / `args`.
+    pub params: *mut *mut c_void,
+    /// `extra` (`hipModuleLaunchKernel` only).
+    pub extra: *mut *mut c_void,
+    /// Start and stop events (`hipExtLaunchKernel`).
+    pub events: (Handle, Handle),
+    /// Flags (`hipExtLaunchKernel`).
+    pub flags: c_int,
+}
+
+impl HipLaunch {
+    /// The original launch, untouched.
+    unsafe fn original(&self, hip: &Hip) -> HipError {
+        let (g, b) = (self.grid, self.block);
+        match self.api {
+            // SAFETY (all three): exactly the caller's arguments.
+            Api::Module => match hip.module_launch_kernel {
+                Some(f) => unsafe {
+                    f(
+                        self.handle as Handle,
+                        g.x,
+                        g.y,
+                        g.z,
+                        b.x,
+                        b.y,
+                        b.z,
+                        self.shared as u32,
+                        self.stream,
+                        self.params,
+                        self.extra,
+                    )
+                },
+                None => HIP_ERROR_NOT_FOUND,
+            },
+            Api::Stub => match hip.launch_kernel {
+                Some(f) => unsafe {
+                    f(
+                        self.handle as *const c_void,
+                        g,
+                        b,
+                        self.params,
+                        self.shared,
+                        self.stream,
+                    )
+                },
+                None => HIP_ERROR_NOT_FOUND,
+            },
+            Api::ExtStub => match hip.ext_launch_kernel {
+                Some(f) => unsafe {
+                    f(
+                        self.handle as *const c_void,
+                        g,
+                        b,
+                        self.params,
+                        self.shared,
+                        self.stream,
+                        self.events.0,
+                        self.events.1,
+                        self.flags,
+                    )
+                },
+                None => HIP_ERROR_NOT_FOUND,
+            },
+        }
+    }
+
+    /// The same launch of the instrumented `func` with `params` or `extra`.
+    unsafe fn instrumented(
+        &self,
+        hip: &Hip,
+        func: usize,
+        params: *mut *mut c_void,
+        extra: *mut *mut c_void,
+    ) -> HipError {
+        let (g, b) = (self.grid, self.block);
+        if self.api == Api::ExtStub {
+            // hipExtLaunchKernel's events and flags: its module-API twin takes the global
+            // work size (grid × block).
+            return match hip.ext_module_launch_kernel {
+                // SAFETY: a module function with the caller's configuration.
+                Some(f) => unsafe {
+                    f(
+                        func as Handle,
+                        g.x.saturating_mul(b.x),
+                        g.y.saturating_mul(b.y),
+                        g.z.saturating_mul(b.z),
+                        b.x,
+                        b.y,
+                        b.z,
+                        self.shared,
+                        self.stream,
+                        params,
+                        extra,
+                        self.events.0,
+                        self.events.1,
+                        self.flags as u32,
+                    )
+                },
+                None => HIP_ERROR_NOT_FOUND,
+            };
+        }
+        match hip.module_launch_kernel {
+            // SAFETY: a module function with the caller's configuration.
+            Some(f) => unsafe {
+                f(
+                    func as Handle,
+                    g.x,
+                    g.y,
+                    g.z,
+                    b.x,
+                    b.y,
+                    b.z,
+                    self.shared as u32,
+                    self.stream,
+                    params,
+                    extra,
+                )
+            },
+            None => HIP_ERROR_NOT_FOUND,
+        }
+    }
+}
+
+/// Intercepts one launch.
+///
+/// # Safety
+/// The arguments are those the application passed to the HIP runtime.
+pub unsafe fn launch(hip: &Hip, l: &HipLaunch) -> HipError {
+    let Some(cfg) = config::config() else {
+        // SAFETY: forwarding.
+        return unsafe { l.original(hip) };
+    };
+    let func = state::tables().funcs.get(&l.handle).cloned();
+    let Some(func) = func else {
+        // SAFETY: forwarding: not a selected kernel.
+        return unsafe { l.original(hip) };
+    };
+    let tables = crate::state::tables;
+    if !cfg.launches.admit(&func.name) {
+        tables().launch(&func.name, false, Some(Reason::NotSelected));
+        // SAFETY: forwarding.
+        return unsafe { l.original(hip) };
+    }
+    match catch_unwind(AssertUnwindSafe(|| prepare(hip, cfg, l, &func))) {
+        // SAFETY: the plan's buffers are live; the arguments extend the caller's.
+        Ok(Ok(plan)) => unsafe { execute(hip, l, &func.name, plan) },
+        Ok(Err(reason)) => {
+            tables().launch(&func.name, false, reason.filter(|r| !r.is_kernel_level()));
+            // SAFETY: forwarding.
+            unsafe { l.original(hip) }
+        }
+        Err(_) => {
+            tables().launch(&func.name, false, Some(Reason::LaunchError));
+            // SAFETY: forwarding.
+            unsafe { l.original(hip) }
+        }
+    }
+}
+
+struct Plan {
+    probed: Arc<Probed>,
+    device: usize,
+    host: HostBuf,
+    dims: LaunchDims,
+    /// The `extra` form's kernarg bytes (explicit arguments, zeros, the map pointer).
+    kernarg: Option<Vec<u8>>,
+}
+
+/// HIP launches probed so far (the `launch` builtin's value).
+static LAUNCHES: AtomicU64 = AtomicU64::new(0);
+
+/// The `extra` array's buffer: (pointer, size).
+///
+/// # Safety
+/// `extra` is a `HIP_LAUNCH_PARAM_END`-terminated array of (key, value) pairs.
+unsafe fn extra_buffer(extra: *mut *mut c_void) -> Option<(*const u8, usize)> {
+    let (mut buf, mut size) = (None, None);
+    for i in (0..64).step_by(2) {
+        // SAFETY: within the terminated array.
+        let key = unsafe { *extra.add(i) } as usize;
+        if key == LAUNCH_PARAM_END {
+            break;
+        }
+        // SAFETY: every key but END has a value.
+        let value = unsafe { *extra.add(i + 1) };
+        match key {
+            LAUNCH_PARAM_BUFFER_POINTER => buf = Some(value as *const u8),
+            // SAFETY: the value points at a size_t.
+            LAUNCH_PARAM_BUFFER_SIZE if !value.is_null() => {
+                size = Some(unsafe { *(value as *const usize) })
+            }
+            _ => return None,
+        }
+    }
+    Some((buf?, size?))
+}
+
+fn prepare(
+    hip: &Hip,
+    cfg: &config::Config,
+    l: &HipLaunch,
+    func: &state::HipFunc,
+) -> Result<Plan, Option<Reason>> {
+    if let Some(is_capturing) = hip.stream_is_capturing {
+        let mut status: c_int = 0;
+        // SAFETY: the application's stream; status is an out-pointer.
+        let rc = unsafe { is_capturing(l.stream, &mut status) };
+        if rc != HIP_SUCCESS || status != 0 {
+            return Err(Some(Reason::Capture));
+        }
+    }
+    let probed = instrument::probed(hip, cfg, l.handle, func).map_err(|_| None)?;
+    let kernarg = if l.params.is_null() && !l.extra.is_null() {
+        // SAFETY: the caller's extra array.
+        let (buf, size) = unsafe { extra_buffer(l.extra) }.ok_or(Some(Reason::ExtraParams))?;
+        let at = usize::try_from(probed.map_offset).map_err(|_| Some(Reason::ExtraParams))?;
+        if buf.is_null() || size > at {
+            return Err(Some(Reason::ExtraParams));
+        }
+        let mut bytes = vec![0u8; at + 8];
+        // SAFETY: the caller's buffer of `size` bytes.
+        bytes[..size].copy_from_slice(unsafe { std::slice::from_raw_parts(buf, size) });
+        Some(bytes)
+    } else if probed.params > 0 && l.params.is_null() {
+        return Err(Some(Reason::ExtraParams));
+    } else {
+        None
+    };
+    let dims = LaunchDims {
+        blocks: [l.grid.x, l.grid.y, l.grid.z]
+            .iter()
+            .map(|&g| u64::from(g))
+            .product(),
+        threads_per_block: l
+            .block
+            .x
+            .saturating_mul(l.block.y)
+            .saturating_mul(l.block.z),
+    };
+    let sized = probed.layout.for_launch(dims);
+    let mut words: Vec<(u64, u64)> = probed
+        .layout
+        .regions
+        .iter()
+        .zip(&sized.array_offsets)
+        .filter_map(|(r, o)| o.map(|o| (r.slots_offset, o)))
+        .collect();
+    if cfg.reads_launch {
+        let n = LAUNCHES.fetch_add(1, Ordering::Relaxed) + 1;
+        words.push((probed.layout.launch_offset, n));
+    }
+    let bytes = usize::try_from(sized.total_bytes).map_err(|_| Some(Reason::MapAlloc))?;
+    if cfg.fault == Some(Fault::Alloc) {
+        return Err(Some(Reason::MapAlloc));
+    }
+    let host = HostBuf::take(hip, bytes).ok_or(Some(Reason::MapAlloc))?;
+    let mut device: *mut c_void = std::ptr::null_mut();
+    let ok = match (hip.malloc_async, hip.memset_async) {
+        // SAFETY: stream-ordered allocation and zeroing of `bytes` on the launch's stream.
+        (Some(alloc), Some(memset)) => unsafe {
+            alloc(&mut device, bytes.max(8), l.stream) == HIP_SUCCESS
+                && memset(device, 0, bytes, l.stream) == HIP_SUCCESS
+        },
+        _ => false,
+    };
+    // SAFETY: host and device span `bytes`.
+    let ok = ok && unsafe { write_words(hip, &host, device, &words, l.stream) };
+    if !ok {
+        free_async(hip, device as usize, l.stream);
+        host.give();
+        return Err(Some(Reason::MapAlloc));
+    }
+    Ok(Plan {
+        probed,
+        device: device as usize,
+        host,
+        dims,
+        kernarg,
+    })
+}
+
+/// Writes `words` (offset, value) into the device buffer through the pinned buffer.
+///
+/// # Safety
+/// `host` and `device` span the whole buffer.
+unsafe fn write_words(
+    hip: &Hip,
+    host: &HostBuf,
+    device: *mut c_void,
+    words: &[(u64, u64)],
+    stream: Handle,
+) -> bool {
+    let Some(copy) = hip.memcpy_async else {
+        return words.is_empty();
+    };
+    words.iter().all(|&(offset, value)| {
+        let Ok(at) = usize::try_from(offset) else {
+            return false;
+        };
+        if at.checked_add(8).is_none_or(|end| end > host.len) {
+            return false;
+        }
+        // SAFETY: `at + 8 <= len` inside both buffers.
+        unsafe {
+            let p = (host.ptr as *mut u8).add(at);
+            std::ptr::write_unaligned(p.cast::<u64>(), value);
+            let dst = device.cast::<u8>().add(at).cast();
+            copy(dst, p.cast(), 8, MEMCPY_HOST_TO_DEVICE, stream) == HIP_SUCCESS
+        }
+    })
+}
+
+fn free_async(hip: &Hip, device: usize, stream: Handle) {
+    if let (true, Some(free)) = (device != 0, hip.free_async) {
+        // SAFETY: device came from hipMallocAsync on this stream.
+        unsafe { free(device as *mut c_void, stream) };
+    }
+}
+
+unsafe fn execute(hip: &Hip, l: &HipLaunch, name: &str, mut plan: Plan) -> HipError {
+    let mut device = plan.device;
+    let rc = match plan.kernarg.as_mut() {
+        Some(bytes) => {
+            let at = bytes.len() - 8;
+            bytes[at..].copy_from_slice(&(device as u64).to_le_bytes());
+            let mut size = bytes.len();
+            let mut extra = [
+                LAUNCH_PARAM_BUFFER_POINTER as *mut c_void,
+                bytes.as_mut_ptr().cast(),
+                LAUNCH_PARAM_BUFFER_SIZE as *mut c_void,
+                (&raw mut size).cast(),
+                LAUNCH_PARAM_END as *mut c_void,
+            ];
+            // SAFETY: the instrumented function with the extended kernarg buffer.
+            unsafe {
+                l.instrumented(
+                    hip,
+                    plan.probed.func,
+                    std::ptr::null_mut(),
+                    extra.as_mut_ptr(),
+                )
+            }
+        }
+        None => {
+            let n = plan.probed.params as usize;
+            let mut params: Vec<*mut c_void> = Vec::with_capacity(n + 1);
+            for i in 0..n {
+                // SAFETY: the caller's kernelParams has one entry per explicit argument.
+                params.push(unsafe { *l.params.add(i) });
+            }
+            params.push((&raw mut device).cast());
+            // SAFETY: the instrumented function, the arguments extended by the map pointer.
+            unsafe {
+                l.instrumented(
+                    hip,
+                    plan.probed.func,
+                    params.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                )
+            }
+        }
+    };
+    if rc != HIP_SUCCESS {
+        config::verbose(format_args!(
+            "{name}: instrumented launch failed (error {rc})"
+        ));
+        free_async(hip, plan.device, l.stream);
+        plan.host.give();
+        crate::state::tables().launch(name, false, Some(Reason::LaunchError));
+        // SAFETY: forwarding.
+        return unsafe { l.original(hip) };
+    }
+    crate::state::tables().launch(name, true, None);
+    let copied = match hip.memcpy_async {
+        // SAFETY: host is a pinned buffer of `len`, device a live allocation of it.
+        Some(copy) => unsafe {
+            copy(
+                plan.host.ptr as *mut c_void,
+                plan.device as *const c_void,
+                plan.host.len,
+                MEMCPY_DEVICE_TO_HOST,
+                l.stream,
+            ) == HIP_SUCCESS
+        },
+        None => false,
+    };
+    free_async(hip, plan.device, l.stream);
+    if !copied {
+        plan.host.give();
+        crate::state::tables().count(Reason::LaunchError);
+        return rc;
+    }
+    let user = Box::into_raw(Box::new(Readback {
+        host: plan.host,
+        layout: plan.probed.layout.clone(),
+        dims: plan.dims,
+    }));
+    IN_FLIGHT.fetch_add(1, Ordering::AcqRel);
+    let queued = match hip.launch_host_func {
+        // SAFETY: on_readback takes ownership of `user` exactly once.
+        Some(f) => unsafe { f(l.stream, Some(on_readback), user.cast()) == HIP_SUCCESS },
+        None => false,
+    };
+    if !queued {
+        // The copy may still be writing into the buffer: leak it rather than reuse it.
+        IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
+        crate::state::tables().count(Reason::LaunchError);
+    }
+    rc
+}
+
+struct Readback {
+    host: HostBuf,
+    layout: Arc<MapLayout>,
+    dims: LaunchDims,
+}
+
+/// The host function: decode and merge, return the buffer. Makes no HIP call.
+unsafe extern "C" fn on_readback(user: *mut c_void) {
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: user is the Box leaked in execute, handed to exactly one callback.
+        let rb = unsafe { Box::from_raw(user.cast::<Readback>()) };
+        // SAFETY: the stream-ordered copy into this buffer completed before this call.
+        let bytes = unsafe { std::slice::from_raw_parts(rb.host.ptr as *const u8, rb.host.len) };
+        crate::state::aggregator().merge_buffer(&rb.layout, rb.dims, bytes);
+        rb.host.give();
+        IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
+    }));
+}
