@@ -599,10 +599,17 @@ def gather_env(wt, ptxas):
         env["ptxas"] = f"{m.group(1) if m else '?'} ({ptxas})"
     rc, out, _, _ = sh([wt, "-V"])
     env["warptrace"] = out.strip()
-    rc, out, _, _ = sh(["git", "rev-parse", "--short=12", "HEAD"])
-    if rc == 0:
-        dirty = sh(["git", "status", "--porcelain", "--untracked-files=no"])[1].strip()
-        env["commit"] = out.strip() + (" (with uncommitted changes)" if dirty else "")
+    # The commit the binaries were built from (scripts/package-gpu.sh writes it next to
+    # them): the device machine's copy of the repository may not carry its history.
+    built = os.path.join(os.path.dirname(wt), "COMMIT")
+    if os.path.exists(built):
+        with open(built) as f:
+            env["commit"] = f.read().strip() + " (binaries built from)"
+    else:
+        rc, out, _, _ = sh(["git", "rev-parse", "--short=12", "HEAD"])
+        if rc == 0:
+            dirty = sh(["git", "status", "--porcelain", "--untracked-files=no"])[1].strip()
+            env["commit"] = out.strip() + (" (with uncommitted changes)" if dirty else "")
     try:
         with open(wt, "rb") as f:
             env["warptrace_sha256"] = hashlib.sha256(f.read()).hexdigest()[:16]
