@@ -22,6 +22,7 @@ mod module_cache;
 mod output;
 mod report;
 mod select;
+mod signals;
 mod state;
 mod wrappers;
 
@@ -79,6 +80,7 @@ pub fn init() {
         if config::init() {
             // SAFETY: registering a plain extern "C" fn with no arguments.
             unsafe { libc::atexit(at_exit) };
+            signals::install();
         }
     });
 }
@@ -88,10 +90,20 @@ pub fn init() {
 /// print (printf records, lost events, maps and rings, the summary). Makes no CUDA call:
 /// the context may be gone; launches whose read-back has not arrived count as lost.
 extern "C" fn at_exit() {
+    write_report(std::time::Duration::from_secs(10));
+}
+
+/// Writes this process's report once (at exit, or from a fatal signal's handler, whichever
+/// comes first), after waiting at most `settle` for delivered read-backs to merge.
+fn write_report(settle: std::time::Duration) {
+    static WRITTEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if WRITTEN.swap(true, std::sync::atomic::Ordering::AcqRel) {
+        return;
+    }
     let _ = std::panic::catch_unwind(|| {
         let Some(cfg) = config::config() else { return };
         let program = cfg.program.program();
-        launch::settle(std::time::Duration::from_secs(10));
+        launch::settle(settle);
         let report = state::report(program);
         match &cfg.results {
             Some(dir) => {

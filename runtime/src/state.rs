@@ -198,6 +198,18 @@ pub fn aggregator() -> MutexGuard<'static, Aggregator> {
     lock(AGGREGATOR.get_or_init(Default::default))
 }
 
+/// Whether the tables and the host maps are unlocked right now (a fatal signal's handler
+/// writes the report only then: the signal may have interrupted this very thread while it
+/// held one).
+pub fn locks_free() -> bool {
+    free(TABLES.get()) && free(AGGREGATOR.get())
+}
+
+/// Whether `m` (if initialized) is unlocked: a poisoned lock counts as free.
+fn free<T>(m: Option<&Mutex<T>>) -> bool {
+    m.is_none_or(|m| !matches!(m.try_lock(), Err(std::sync::TryLockError::WouldBlock)))
+}
+
 /// The report of this process so far. Launches still in flight count as lost.
 pub fn report(program: &warptrace_ir::Program) -> Report {
     let maps = aggregator().to_reports(program);
