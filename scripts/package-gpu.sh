@@ -10,9 +10,6 @@ cargo build --release -p warptrace -p warptrace-preload
 cargo build --release -p warptrace-tests --bin warptrace-oracle
 rm -rf .gpu && mkdir -p .gpu
 cp target/release/warptrace target/release/libwarptrace_preload.so target/release/warptrace-oracle .gpu/
-# The commit the binaries come from, for the reports made with them on the device.
-{ git rev-parse --short=12 HEAD; git diff --quiet HEAD -- . ':!*.md' || echo "+ uncommitted changes"; } \
-  | paste -sd' ' > .gpu/COMMIT
 # Line tables stay in target/; the copies travel (the device call carries 64 MiB at most).
 strip --strip-debug .gpu/warptrace .gpu/libwarptrace_preload.so .gpu/warptrace-oracle
 # nvcc's defaults: the fatbinary's PTX is zstd-compressed, as in real programs.
@@ -28,4 +25,8 @@ for f in .gpu/*; do
     esac
   done
 done
+# The commit the binaries come from, for the reports made with them on the device (after
+# the library scan: it is not an executable).
+{ git rev-parse --short=12 HEAD; git diff --quiet HEAD -- . ':!*.md' || echo "+ uncommitted changes"; } \
+  | paste -sd' ' > .gpu/COMMIT
 ls -la .gpu
