@@ -68,10 +68,11 @@ extern "C" fn on_fatal(sig: libc::c_int) {
     if runtime_locks_free() {
         crate::write_report(LOCKS_WAIT);
     }
-    let old = lock(&PREVIOUS)
-        .iter()
-        .find(|(s, _)| *s == sig)
-        .map(|(_, a)| *a);
+    // Not `lock`: the signal may have come while this thread was installing.
+    let old = PREVIOUS
+        .try_lock()
+        .ok()
+        .and_then(|p| p.iter().find(|(s, _)| *s == sig).map(|(_, a)| *a));
     // SAFETY: restoring the disposition found at installation (the default one), then
     // raising the signal again so the process ends as it would have without us.
     unsafe {
