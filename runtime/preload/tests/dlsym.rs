@@ -2,6 +2,8 @@
 //! machine without libcuda: non-CUDA `dlsym` lookups pass through unchanged (including
 //! `RTLD_NEXT`, which must stay relative to the caller), and the library stays inert.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -22,41 +24,8 @@ int main(void) {
 }
 "#;
 
-fn target_dir() -> PathBuf {
-    // target/<profile>/deps/dlsym-<hash> → target/<profile>
-    let exe = std::env::current_exe().expect("test path");
-    exe.parent()
-        .and_then(|d| d.parent())
-        .expect("target dir")
-        .to_path_buf()
-}
-
-fn compile(dir: &std::path::Path) -> Option<PathBuf> {
-    let src = dir.join("t.c");
-    std::fs::write(&src, PROGRAM).expect("write");
-    let exe = dir.join("t");
-    match Command::new("cc")
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-ldl")
-        .status()
-    {
-        Ok(s) if s.success() => Some(exe),
-        _ => {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "no C compiler (CI=true)"
-            );
-            eprintln!("=== SKIPPED: no working `cc` ===");
-            None
-        }
-    }
-}
-
 fn run(exe: &PathBuf, env: &[(&str, &std::ffi::OsStr)]) -> (String, String) {
-    let lib = target_dir().join("libwarptrace_preload.so");
-    assert!(lib.is_file(), "{} not built", lib.display());
+    let lib = common::preload_library();
     let mut cmd = Command::new(exe);
     cmd.env("LD_PRELOAD", &lib)
         .env_remove("WARPTRACE_BUNDLE")
@@ -77,7 +46,7 @@ const EXPECTED: &str = "getpid ok\ndefault ok\nnext ok\nmissing ok\n";
 #[test]
 fn transparent_without_a_bundle() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let Some(exe) = compile(dir.path()) else {
+    let Some(exe) = common::compile_c(dir.path(), PROGRAM, &["-ldl"]) else {
         return;
     };
     let (out, err) = run(&exe, &[]);
@@ -88,7 +57,7 @@ fn transparent_without_a_bundle() {
 #[test]
 fn inert_with_a_bundle_and_no_libcuda() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let Some(exe) = compile(dir.path()) else {
+    let Some(exe) = common::compile_c(dir.path(), PROGRAM, &["-ldl"]) else {
         return;
     };
     let bundle = dir.path().join("bundle.json");
@@ -120,7 +89,7 @@ fn inert_with_a_bundle_and_no_libcuda() {
 #[test]
 fn a_bad_bundle_is_a_warning() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let Some(exe) = compile(dir.path()) else {
+    let Some(exe) = common::compile_c(dir.path(), PROGRAM, &["-ldl"]) else {
         return;
     };
     let missing = dir.path().join("nope.json");

@@ -2,7 +2,8 @@
 //! `libwarptrace_preload.so` under its own name (a program linked against libcuda or
 //! libamdhip64 binds to the first definition), with `dlsym` besides; checked by a C program that `dlopen`s the library (no GPU needed).
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::Command;
 
 const PROGRAM: &str = r#"
@@ -19,15 +20,6 @@ int main(int argc, char **argv) {
     return 0;
 }
 "#;
-
-fn target_dir() -> PathBuf {
-    // target/<profile>/deps/exports-<hash> → target/<profile>
-    let exe = std::env::current_exe().expect("test path");
-    exe.parent()
-        .and_then(|d| d.parent())
-        .expect("target dir")
-        .to_path_buf()
-}
 
 #[test]
 fn every_hooked_function_is_exported() {
@@ -49,7 +41,7 @@ fn every_hooked_function_is_exported() {
         eprintln!("=== SKIPPED: no working `cc` ===");
         return;
     }
-    let lib = target_dir().join("libwarptrace_preload.so");
+    let lib = common::target_dir().join("libwarptrace_preload.so");
     assert!(lib.is_file(), "{} not built", lib.display());
     let names: Vec<String> = warptrace_runtime::exports::hooked_names()
         .chain(warptrace_runtime::hip_exports::hooked_names())

@@ -17,6 +17,8 @@
 //! not that an instrumented kernel runs or computes the right maps on an AMD GPU (nothing
 //! here has run on one).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use warptrace_runtime::{Reason, Report};
@@ -27,15 +29,6 @@ const ADD_ONE: &str = "_Z7add_onePi";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn target_dir() -> PathBuf {
-    // target/<profile>/deps/hip-<hash> → target/<profile>
-    let exe = std::env::current_exe().expect("test path");
-    exe.parent()
-        .and_then(|d| d.parent())
-        .expect("target dir")
-        .to_path_buf()
 }
 
 /// Whether every tool is installed; missing ones fail under `CI=true`.
@@ -212,7 +205,7 @@ fn traced(b: &Built, dir: &Path, name: &str, env: &[(&str, &std::ffi::OsStr)]) -
         std::fs::create_dir_all(d).expect("mkdir");
     }
     let log = run_dir.join("mock.log");
-    let lib = target_dir().join("libwarptrace_preload.so");
+    let lib = common::target_dir().join("libwarptrace_preload.so");
     assert!(lib.is_file(), "{} not built", lib.display());
     let mut cmd = Command::new(&b.app);
     cmd.arg(&b.module)

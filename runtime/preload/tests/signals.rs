@@ -3,6 +3,8 @@
 //! raises `SIGTERM`, calls `abort()` or dereferences null (no libcuda needed). Run
 //! `cargo build -p warptrace-preload` first, as for the other tests here.
 
+mod common;
+
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,37 +25,10 @@ int main(int argc, char **argv) {
 }
 "#;
 
-fn target_dir() -> PathBuf {
-    // target/<profile>/deps/signals-<hash> → target/<profile>
-    let exe = std::env::current_exe().expect("test path");
-    exe.parent()
-        .and_then(|d| d.parent())
-        .expect("target dir")
-        .to_path_buf()
-}
-
-fn compile(dir: &Path) -> Option<PathBuf> {
-    let src = dir.join("t.c");
-    std::fs::write(&src, PROGRAM).expect("write");
-    let exe = dir.join("t");
-    match Command::new("cc").arg(&src).arg("-o").arg(&exe).status() {
-        Ok(s) if s.success() => Some(exe),
-        _ => {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "no C compiler (CI=true)"
-            );
-            eprintln!("=== SKIPPED: no working `cc` ===");
-            None
-        }
-    }
-}
-
 /// Runs the program with `how` under the library and a bundle; returns its exit status
 /// and the reports it left.
 fn run(dir: &Path, exe: &Path, how: &str) -> (std::process::ExitStatus, Vec<PathBuf>) {
-    let lib = target_dir().join("libwarptrace_preload.so");
-    assert!(lib.is_file(), "{} not built", lib.display());
+    let lib = common::preload_library();
     let bundle = dir.join("bundle.json");
     let b = warptrace_ir::Bundle::new("kernel:entry { }".into(), warptrace_ir::Program::default());
     std::fs::write(&bundle, b.to_json()).expect("write");
@@ -83,7 +58,7 @@ fn assert_one_report(reports: &[PathBuf]) {
 #[test]
 fn a_program_killed_by_a_signal_leaves_its_report_and_dies_of_that_signal() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let Some(exe) = compile(dir.path()) else {
+    let Some(exe) = common::compile_c(dir.path(), PROGRAM, &[]) else {
         return;
     };
     for (how, sig) in [
@@ -100,7 +75,7 @@ fn a_program_killed_by_a_signal_leaves_its_report_and_dies_of_that_signal() {
 #[test]
 fn a_normal_exit_and_an_ignored_signal_are_unchanged() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let Some(exe) = compile(dir.path()) else {
+    let Some(exe) = common::compile_c(dir.path(), PROGRAM, &[]) else {
         return;
     };
     for how in ["exit", "ignored"] {
