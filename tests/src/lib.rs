@@ -1,4 +1,4 @@
-//! Helpers for the cross-crate tests in `tests/tests/`: the PTX corpus, the real `ptxas`,
+//! Helpers for the cross-crate tests in `tests/tests/`: the PTX and GCN corpora, the real `ptxas`,
 //! and probe programs built by hand in IR.
 #![deny(missing_docs)]
 
@@ -14,11 +14,36 @@ pub fn corpus_dir() -> PathBuf {
 
 /// Every corpus file as (file name, text), sorted by name.
 pub fn corpus() -> Vec<(String, String)> {
-    let mut files: Vec<(String, String)> = std::fs::read_dir(corpus_dir())
-        .expect("tests/corpus/ptx exists")
+    files_in(&corpus_dir(), "ptx")
+}
+
+/// One corpus file's text.
+pub fn corpus_file(name: &str) -> String {
+    std::fs::read_to_string(corpus_dir().join(name)).expect("corpus file exists")
+}
+
+/// The folder of the GCN corpus.
+pub fn gcn_corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/gcn")
+}
+
+/// Every GCN corpus file (`.s`) as (file name, text), sorted by name.
+pub fn gcn_corpus() -> Vec<(String, String)> {
+    files_in(&gcn_corpus_dir(), "s")
+}
+
+/// One GCN corpus file's text.
+pub fn gcn_corpus_file(name: &str) -> String {
+    std::fs::read_to_string(gcn_corpus_dir().join(name)).expect("GCN corpus file exists")
+}
+
+/// The files of `dir` with extension `ext` as (file name, text), sorted by name.
+fn files_in(dir: &Path, ext: &str) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
         .map(|p| {
             let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
             let text = std::fs::read_to_string(&p).expect("corpus file is UTF-8");
@@ -27,11 +52,6 @@ pub fn corpus() -> Vec<(String, String)> {
         .collect();
     files.sort();
     files
-}
-
-/// One corpus file's text.
-pub fn corpus_file(name: &str) -> String {
-    std::fs::read_to_string(corpus_dir().join(name)).expect("corpus file exists")
 }
 
 /// Corpus files whose kernels use sm_90 features (`wgmma`, bulk and TMA copies, …): assembled for

@@ -4,23 +4,14 @@
 //! (never a wrong value), and each snippet's shape for rings, arrays and histograms.
 //! `gcn_matrix.rs` instruments, verifies and assembles them over the whole corpus.
 
-use std::path::Path;
 use warptrace_codegen_gcn::{instrument, KernelStatus};
-
-fn corpus_file(name: &str) -> String {
-    std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("corpus/gcn")
-            .join(name),
-    )
-    .expect("corpus file")
-}
+use warptrace_tests::gcn_corpus_file;
 
 /// Instruments `file` with `src`; the status of `kernel` and the module text.
 fn run(file: &str, src: &str, kernel: &str) -> (KernelStatus, String) {
     let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
     let program = warptrace_tests::programs::verified(&program);
-    let out = instrument(&corpus_file(file), &program).expect("instruments");
+    let out = instrument(&gcn_corpus_file(file), &program).expect("instruments");
     let k = out
         .kernels
         .iter()

@@ -16,30 +16,12 @@
 //! Under `CI=true` a missing LLVM tool fails the test.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use warptrace_codegen_gcn::{assemble, instrument, llvm_tool, notes, parse, KernelStatus};
-
-/// Every GCN corpus file as (name, text), sorted.
-fn corpus() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/gcn");
-    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .expect("tests/corpus/gcn exists")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "s"))
-        .map(|p| {
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-            let text = std::fs::read_to_string(&p).expect("corpus file is UTF-8");
-            (name.unwrap_or_default(), text)
-        })
-        .collect();
-    files.sort();
-    files
-}
+use warptrace_tests::gcn_corpus;
 
 /// Whether the LLVM tools are installed; under `CI=true` their absence fails.
 fn tools() -> bool {
@@ -311,7 +293,7 @@ fn every_gcn_corpus_kernel_instruments_verifies_assembles_and_links_at_every_poi
         return;
     }
     let start = Instant::now();
-    let files = corpus();
+    let files = gcn_corpus();
     assert!(files.len() >= 11, "corpus is missing files");
     let mut jobs = Vec::new();
     for (file, asm) in &files {
@@ -424,7 +406,7 @@ fn unmodified_corpus_files_assemble_to_the_same_object_after_a_round_trip() {
     if !tools() {
         return;
     }
-    for (file, asm) in corpus() {
+    for (file, asm) in gcn_corpus() {
         let printed = parse(&asm).expect("parses").to_text();
         let a = assemble(&asm, processor(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         let b = assemble(&printed, processor(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -444,7 +426,7 @@ fn unmodified_corpus_files_assemble_to_the_same_object_after_a_round_trip() {
 #[test]
 fn the_register_cost_of_flash_attention_is_reported_and_within_the_limits() {
     let file = "triton_flash_attn_fwd_gfx942.s";
-    let asm = corpus()
+    let asm = gcn_corpus()
         .into_iter()
         .find(|(n, _)| n == file)
         .map(|(_, t)| t)

@@ -2,26 +2,8 @@
 //! parser finds every kernel with its descriptor, body and metadata, and re-parsing the
 //! printed text gives the same statements.
 
-use std::path::Path;
 use warptrace_codegen_gcn::{parse, StmtKind};
-
-/// Every GCN corpus file as (name, text), sorted.
-fn corpus() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/gcn");
-    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .expect("tests/corpus/gcn exists")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "s"))
-        .map(|p| {
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-            let text = std::fs::read_to_string(&p).expect("corpus file is UTF-8");
-            (name.unwrap_or_default(), text)
-        })
-        .collect();
-    files.sort();
-    files
-}
+use warptrace_tests::{gcn_corpus, gcn_corpus_file};
 
 /// (file, kernels in text order, processor, wave size of every kernel).
 const FILES: &[(&str, &[&str], &str, u64)] = &[
@@ -85,8 +67,8 @@ const FILES: &[(&str, &[&str], &str, u64)] = &[
 ];
 
 #[test]
-fn parse_print_is_byte_identical_on_the_gcn_corpus() {
-    let files = corpus();
+fn parse_print_is_byte_identical_on_the_gcn_gcn_corpus() {
+    let files = gcn_corpus();
     let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
     let expected: Vec<&str> = FILES.iter().map(|f| f.0).collect();
     assert_eq!(
@@ -110,7 +92,7 @@ fn parse_print_is_byte_identical_on_the_gcn_corpus() {
 
 #[test]
 fn kernels_descriptors_bodies_and_metadata_are_found() {
-    for (file, text) in corpus() {
+    for (file, text) in gcn_corpus() {
         let m = parse(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
         let &(_, kernels, processor, wave) =
             FILES.iter().find(|f| f.0 == file).expect("file is listed");
@@ -152,10 +134,7 @@ fn kernels_descriptors_bodies_and_metadata_are_found() {
 
 #[test]
 fn the_parser_reads_operands_modifiers_and_hidden_arguments() {
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/gcn/hip_kernels_gfx942.s"),
-    )
-    .expect("corpus file");
+    let text = gcn_corpus_file("hip_kernels_gfx942.s");
     let m = parse(&text).expect("parses");
     let atomic = m
         .stmts

@@ -4,23 +4,14 @@
 //! through a kernel address instead of the map argument, touches LDS, or branches into
 //! kernel code.
 
-use std::path::Path;
 use warptrace_codegen_gcn::{instrument, verify_spliced, KernelStatus};
+use warptrace_tests::gcn_corpus_file;
 use warptrace_verifier::KernelRule;
-
-fn corpus_file(name: &str) -> String {
-    std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("corpus/gcn")
-            .join(name),
-    )
-    .expect("corpus file")
-}
 
 /// `histogram` of the gfx942 HIP file instrumented with a global-access counter (its
 /// addition clobbers `vcc`, the map update `scc` and `exec`).
 fn instrumented() -> (String, String) {
-    let asm = corpus_file("hip_kernels_gfx942.s");
+    let asm = gcn_corpus_file("hip_kernels_gfx942.s");
     let src = "mem:global:*:histogram { @n[kernel] = sum(bytes + ctaid.x); }";
     let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
     let program = warptrace_tests::programs::verified(&program);
@@ -126,7 +117,7 @@ fn an_lds_access_and_a_branch_into_the_kernel_are_rejected() {
 /// or the dword of `n` at 0x10) is a `MemorySafety` violation.
 #[test]
 fn hidden_grid_arguments_may_be_loaded_and_no_other_kernel_argument() {
-    let asm = corpus_file("hip_kernels_gfx942.s");
+    let asm = gcn_corpus_file("hip_kernels_gfx942.s");
     let src = "kernel:entry:histogram { @g[ntid.x, nctaid.x] = count(); }";
     let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
     let program = warptrace_tests::programs::verified(&program);
