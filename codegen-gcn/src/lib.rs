@@ -44,7 +44,7 @@ pub use metadata::{MetaArg, MetaKernel, MetaKey, Metadata};
 pub use model::{GcnKernelModel, MapArgLoad, RegisterCounts};
 pub use parse::{parse, parse_int, Function, Instruction, Kernel, Module, Operand, Stmt, StmtKind};
 pub use reg::{parse_reg, Reg, RegFile};
-pub use toolchain::{assemble, llvm_tool, notes, CodeObject, ToolError};
+pub use toolchain::{assemble, assemble_for, llvm_tool, notes, CodeObject, ToolError};
 pub use verify::verify_spliced;
 
 use warptrace_ir::{kernel_id, MapLayout};

@@ -63,8 +63,10 @@ pub fn llvm_tool(name: &str) -> Option<PathBuf> {
 
 fn run(tool: &str, args: &[&std::ffi::OsStr]) -> Result<Vec<u8>, ToolError> {
     let path = llvm_tool(tool).ok_or_else(|| ToolError::Missing(tool.to_owned()))?;
+    // Run from inside a traced program (the HIP hook), a tool must not be traced itself.
     let out = Command::new(&path)
         .args(args)
+        .env_remove("LD_PRELOAD")
         .output()
         .map_err(|source| ToolError::Io {
             tool: tool.to_owned(),
@@ -81,6 +83,17 @@ fn run(tool: &str, args: &[&std::ffi::OsStr]) -> Result<Vec<u8>, ToolError> {
 
 /// Assembles `asm` for `processor` (`gfx942`) and links it into a code object.
 pub fn assemble(asm: &str, processor: &str) -> Result<CodeObject, ToolError> {
+    assemble_with(asm, processor, "")
+}
+
+/// [`assemble`] for a target id with features (`gfx90a:sramecc+:xnack-`), which `llvm-mc`
+/// must be given to accept a module's `.amdgcn_target` directive naming them.
+pub fn assemble_for(asm: &str, target: &crate::TargetId) -> Result<CodeObject, ToolError> {
+    assemble_with(asm, &target.processor, &target.mattr())
+}
+
+/// Assembles with `-mcpu=processor` and, unless empty, `-mattr=mattr`, then links.
+fn assemble_with(asm: &str, processor: &str, mattr: &str) -> Result<CodeObject, ToolError> {
     let io = |source| ToolError::Io {
         tool: "tempdir".into(),
         source,
@@ -95,17 +108,17 @@ pub fn assemble(asm: &str, processor: &str) -> Result<CodeObject, ToolError> {
     let result = (|| {
         std::fs::write(&s, asm).map_err(io)?;
         let mcpu = format!("-mcpu={processor}");
-        run(
-            "llvm-mc",
-            &[
-                "-triple=amdgcn-amd-amdhsa".as_ref(),
-                mcpu.as_ref(),
-                "-filetype=obj".as_ref(),
-                s.as_os_str(),
-                "-o".as_ref(),
-                o.as_os_str(),
-            ],
-        )?;
+        let mattr = format!("-mattr={mattr}");
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "-triple=amdgcn-amd-amdhsa".as_ref(),
+            mcpu.as_ref(),
+            "-filetype=obj".as_ref(),
+        ];
+        if mattr.len() > "-mattr=".len() {
+            args.push(mattr.as_ref());
+        }
+        args.extend([s.as_os_str(), "-o".as_ref(), o.as_os_str()]);
+        run("llvm-mc", &args)?;
         run(
             "ld.lld",
             &[

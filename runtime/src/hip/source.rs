@@ -15,9 +15,7 @@
 
 use super::image::CodeImage;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use warptrace_codegen_gcn::{code_object_text, llvm_tool, TargetId};
+use warptrace_codegen_gcn::{assemble_for, code_object_text, TargetId};
 
 /// A directory of AMDGPU assembly files to instrument from.
 pub const ENV_GCN_ASM_DIR: &str = "WARPTRACE_GCN_ASM_DIR";
@@ -154,72 +152,20 @@ pub fn find(sources: &Sources, code: &CodeImage) -> Result<Assembly, String> {
     })
 }
 
-static COUNTER: AtomicUsize = AtomicUsize::new(0);
-
-fn run(tool: &str, args: &[&std::ffi::OsStr]) -> Result<(), String> {
-    let path = llvm_tool(tool).ok_or_else(|| format!("`{tool}` not found"))?;
-    // The tools must not run traced: no preload library, no bundle, no report.
-    let out = Command::new(&path)
-        .args(args)
-        .env_remove("LD_PRELOAD")
-        .env_remove(crate::config::ENV_BUNDLE)
-        .env_remove(crate::config::ENV_RESULTS)
-        .output()
-        .map_err(|e| format!("running `{tool}`: {e}"))?;
-    if out.status.success() {
-        return Ok(());
-    }
-    let err = String::from_utf8_lossy(&out.stderr);
-    Err(format!(
-        "`{tool}` failed: {}",
-        err.lines().next().unwrap_or_default()
-    ))
-}
-
-/// Assembles `text` for `target` (processor and `sramecc`/`xnack` settings, which
-/// `llvm-mc` must be given to accept the `.amdgcn_target` directive) and links it into a
-/// code object with `ld.lld -shared`.
+/// Assembles `text` for `target` (processor and `sramecc`/`xnack` settings) and links it
+/// into a code object (`warptrace_codegen_gcn::assemble_for`, which runs the tools
+/// untraced); the error is its first line.
 pub fn assemble(text: &str, target: &TargetId) -> Result<Vec<u8>, String> {
-    let dir = std::env::temp_dir().join(format!(
-        "warptrace-hip-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let (s, o, so) = (dir.join("in.s"), dir.join("in.o"), dir.join("out.hsaco"));
-    let result = (|| {
-        std::fs::write(&s, text).map_err(|e| format!("{}: {e}", s.display()))?;
-        let mcpu = format!("-mcpu={}", target.processor);
-        let mattr = format!("-mattr={}", target.mattr());
-        let mut args: Vec<&std::ffi::OsStr> = vec![
-            "-triple=amdgcn-amd-amdhsa".as_ref(),
-            mcpu.as_ref(),
-            "-filetype=obj".as_ref(),
-        ];
-        if !target.mattr().is_empty() {
-            args.push(mattr.as_ref());
-        }
-        args.extend([s.as_os_str(), "-o".as_ref(), o.as_os_str()]);
-        run("llvm-mc", &args)?;
-        run(
-            "ld.lld",
-            &[
-                "-shared".as_ref(),
-                o.as_os_str(),
-                "-o".as_ref(),
-                so.as_os_str(),
-            ],
-        )?;
-        std::fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))
-    })();
-    let _ = std::fs::remove_dir_all(&dir);
-    result
+    assemble_for(text, target).map(|c| c.shared).map_err(|e| {
+        let e = e.to_string();
+        e.lines().next().unwrap_or_default().to_string()
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use warptrace_codegen_gcn::code_object_info;
+    use warptrace_codegen_gcn::{code_object_info, llvm_tool};
 
     fn corpus(name: &str) -> String {
         let path = format!("{}/../tests/corpus/gcn/{name}", env!("CARGO_MANIFEST_DIR"));
