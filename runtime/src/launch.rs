@@ -219,8 +219,9 @@ type Header = (Vec<(u64, u64)>, u64, LaunchDims);
 /// instrumented function `func`: (offset, value) words — each array's records offset, the
 /// `launch` word when `reads_launch` — the buffer's size and the launch's dimensions.
 /// `Err` when the verifier refutes the launch's array regions (they would not fit in
-/// 64 bits); the launch then runs uninstrumented.
-fn header(
+/// 64 bits); the launch then runs uninstrumented. Shared by the CUDA and HIP launch paths
+/// (the `launch` numbers count both).
+pub(crate) fn header(
     program: &Program,
     reads_launch: bool,
     func: usize,

@@ -17,9 +17,10 @@ use crate::report::Reason;
 use crate::state::IN_FLIGHT;
 use std::ffi::{c_int, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use warptrace_ir::{LaunchDims, MapLayout};
+use warptrace_verifier::LaunchShape;
 
 mod buffers;
 use buffers::HostBuf;
@@ -218,9 +219,6 @@ struct Plan {
     kernarg: Option<Vec<u8>>,
 }
 
-/// HIP launches probed so far (the `launch` builtin's value).
-static LAUNCHES: AtomicU64 = AtomicU64::new(0);
-
 /// The `extra` array's buffer: (pointer, size).
 ///
 /// # Safety
@@ -278,30 +276,20 @@ fn prepare(
     } else {
         None
     };
-    let dims = LaunchDims {
-        blocks: [l.grid.x, l.grid.y, l.grid.z]
-            .iter()
-            .map(|&g| u64::from(g))
-            .product(),
-        threads_per_block: l
-            .block
-            .x
-            .saturating_mul(l.block.y)
-            .saturating_mul(l.block.z),
+    let shape = LaunchShape {
+        grid: [l.grid.x, l.grid.y, l.grid.z],
+        block: [l.block.x, l.block.y, l.block.z],
     };
-    let sized = probed.layout.for_launch(dims);
-    let mut words: Vec<(u64, u64)> = probed
-        .layout
-        .regions
-        .iter()
-        .zip(&sized.array_offsets)
-        .filter_map(|(r, o)| o.map(|o| (r.slots_offset, o)))
-        .collect();
-    if cfg.reads_launch {
-        let n = LAUNCHES.fetch_add(1, Ordering::Relaxed) + 1;
-        words.push((probed.layout.launch_offset, n));
-    }
-    let bytes = usize::try_from(sized.total_bytes).map_err(|_| Some(Reason::MapAlloc))?;
+    // The CUDA path's words, proof of the array regions for this shape, and numbering.
+    let (words, bytes, dims) = crate::launch::header(
+        cfg.program.program(),
+        cfg.reads_launch,
+        probed.func,
+        &probed.layout,
+        shape,
+    )
+    .map_err(Some)?;
+    let bytes = usize::try_from(bytes).map_err(|_| Some(Reason::MapAlloc))?;
     if cfg.fault == Some(Fault::Alloc) {
         return Err(Some(Reason::MapAlloc));
     }
