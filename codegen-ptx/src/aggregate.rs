@@ -82,9 +82,9 @@ fn in_reg(e: &mut Emitter, op: &Operand, tmp: &str) -> String {
 /// `red.global.add.u64 [t2 + V + 8*bucket], n` for a bucket index in `t0` (64-bit).
 fn add_at_bucket(e: &mut Emitter, v: u64, n: &str) {
     let (t0, t2) = (reg("t", 0), reg("t", 2));
-    e.ins(format!("shl.b64 {t0}, {t0}, 3"));
-    e.ins(format!("add.s64 {t0}, {t0}, {t2}"));
-    e.ins(format!("red.global.add.u64 [{t0}+{v}], {n}"));
+    e.insf(format_args!("shl.b64 {t0}, {t0}, 3"));
+    e.insf(format_args!("add.s64 {t0}, {t0}, {t2}"));
+    e.insf(format_args!("red.global.add.u64 [{t0}+{v}], {n}"));
 }
 
 /// What one update adds: for one thread `1` and the aggregation's own operand; for a
@@ -127,8 +127,8 @@ impl Amounts<'_> {
             None => "1".to_owned(),
             Some(mask) => {
                 let (s1, t8) = (reg("s", 1), reg("t", 8));
-                e.ins(format!("popc.b32 {s1}, {mask}"));
-                e.ins(format!("cvt.u64.u32 {t8}, {s1}"));
+                e.insf(format_args!("popc.b32 {s1}, {mask}"));
+                e.insf(format_args!("cvt.u64.u32 {t8}, {s1}"));
                 t8
             }
         }
@@ -143,7 +143,7 @@ impl Amounts<'_> {
                 let n = self.lane_count(e);
                 let x = e.src64(x, tmp);
                 let t7 = reg("t", 7);
-                e.ins(format!("mul.lo.u64 {t7}, {n}, {x}"));
+                e.insf(format_args!("mul.lo.u64 {t7}, {n}, {x}"));
                 t7
             }
             None => e.src64(x, tmp),
@@ -181,11 +181,11 @@ pub(crate) fn combine_with(
     match (agg, value) {
         (Aggregation::Count, ValueKind::Count) => {
             let n = amounts.lane_count(e);
-            e.ins(format!("red.global.add.u64 [{t2}+{v}], {n}"));
+            e.insf(format_args!("red.global.add.u64 [{t2}+{v}], {n}"));
         }
         (Aggregation::Sum(x), ValueKind::Sum { .. }) => {
             let x = amounts.operand(e, &x, &t6);
-            e.ins(format!("red.global.add.u64 [{t2}+{v}], {x}"));
+            e.insf(format_args!("red.global.add.u64 [{t2}+{v}], {x}"));
         }
         (Aggregation::Min(x), &ValueKind::Min { signed })
         | (Aggregation::Max(x), &ValueKind::Max { signed }) => {
@@ -204,49 +204,49 @@ pub(crate) fn combine_with(
                     } else {
                         max_encode(c, signed)
                     };
-                    e.ins(format!("mov.b64 {t0}, {}", hex(w)));
+                    e.insf(format_args!("mov.b64 {t0}, {}", hex(w)));
                     t0.clone()
                 }
                 (None, Operand::Reg(r)) => {
                     let x = reg("r", u32::from(r.0));
                     let mut cur = x;
                     if signed {
-                        e.ins(format!("xor.b64 {t0}, {cur}, {}", hex(1 << 63)));
+                        e.insf(format_args!("xor.b64 {t0}, {cur}, {}", hex(1 << 63)));
                         cur = t0.clone();
                     }
                     if is_min {
-                        e.ins(format!("not.b64 {t0}, {cur}"));
+                        e.insf(format_args!("not.b64 {t0}, {cur}"));
                         cur = t0.clone();
                     }
                     cur
                 }
             };
-            e.ins(format!("red.global.max.u64 [{t2}+{v}], {word}"));
+            e.insf(format_args!("red.global.max.u64 [{t2}+{v}], {word}"));
         }
         (Aggregation::Avg(x), ValueKind::Avg { .. })
         | (Aggregation::Stats(x), ValueKind::Stats { .. }) => {
             let n = amounts.lane_count(e);
             let x = amounts.operand(e, &x, &t6);
-            e.ins(format!("red.global.add.u64 [{t2}+{v}], {n}"));
-            e.ins(format!("red.global.add.u64 [{t2}+{}], {x}", v + 8));
+            e.insf(format_args!("red.global.add.u64 [{t2}+{v}], {n}"));
+            e.insf(format_args!("red.global.add.u64 [{t2}+{}], {x}", v + 8));
         }
         (Aggregation::Hist(x), ValueKind::Hist) => match x {
             Operand::Imm(c) => {
                 let b = u64::from(hist_bucket(c, 0));
                 let n = amounts.lane_count(e);
-                e.ins(format!("red.global.add.u64 [{t2}+{}], {n}", v + 8 * b));
+                e.insf(format_args!("red.global.add.u64 [{t2}+{}], {n}", v + 8 * b));
             }
             Operand::Reg(r) => {
                 let x = reg("r", u32::from(r.0));
                 // Before `s0` is reused (a group's mask is `s0`).
                 let n = amounts.lane_count(e);
-                e.ins(format!("clz.b64 {s0}, {x}"));
-                e.ins(format!("sub.u32 {s0}, {HIST_CLZ_BASE}, {s0}"));
-                e.ins(format!("setp.lt.s64 {p0}, {x}, 0"));
-                e.ins(format!("selp.u32 {s0}, 0, {s0}, {p0}"));
-                e.ins(format!("mul.wide.u32 {t0}, {s0}, 8"));
-                e.ins(format!("add.s64 {t0}, {t0}, {t2}"));
-                e.ins(format!("red.global.add.u64 [{t0}+{v}], {n}"));
+                e.insf(format_args!("clz.b64 {s0}, {x}"));
+                e.insf(format_args!("sub.u32 {s0}, {HIST_CLZ_BASE}, {s0}"));
+                e.insf(format_args!("setp.lt.s64 {p0}, {x}, 0"));
+                e.insf(format_args!("selp.u32 {s0}, 0, {s0}, {p0}"));
+                e.insf(format_args!("mul.wide.u32 {t0}, {s0}, 8"));
+                e.insf(format_args!("add.s64 {t0}, {t0}, {t2}"));
+                e.insf(format_args!("red.global.add.u64 [{t0}+{v}], {n}"));
             }
         },
         (Aggregation::Lhist(x), &ValueKind::Lhist { min, max, step }) => {
@@ -255,34 +255,34 @@ pub(crate) fn combine_with(
                 Operand::Imm(c) => {
                     let b = u64::from(lhist_bucket(c, min, max, step));
                     let n = amounts.lane_count(e);
-                    e.ins(format!("red.global.add.u64 [{t2}+{}], {n}", v + 8 * b));
+                    e.insf(format_args!("red.global.add.u64 [{t2}+{}], {n}", v + 8 * b));
                 }
                 Operand::Reg(r) => {
                     let x = reg("r", u32::from(r.0));
                     let lo = in_reg(e, &Operand::Imm(min), &t5);
                     if step > 0 {
-                        e.ins(format!("sub.s64 {t0}, {x}, {lo}"));
+                        e.insf(format_args!("sub.s64 {t0}, {x}, {lo}"));
                         if (step as u64).is_power_of_two() {
                             let k = (step as u64).trailing_zeros();
                             if k > 0 {
-                                e.ins(format!("shr.u64 {t0}, {t0}, {k}"));
+                                e.insf(format_args!("shr.u64 {t0}, {t0}, {k}"));
                             }
                         } else {
                             let st = in_reg(e, &Operand::Imm(step), &t6);
-                            e.ins(format!("div.u64 {t0}, {t0}, {st}"));
+                            e.insf(format_args!("div.u64 {t0}, {t0}, {st}"));
                         }
-                        e.ins(format!("add.s64 {t0}, {t0}, 1"));
+                        e.insf(format_args!("add.s64 {t0}, {t0}, 1"));
                         let l = in_reg(e, &Operand::Imm(last as i64), &t6);
-                        e.ins(format!("min.u64 {t0}, {t0}, {l}"));
+                        e.insf(format_args!("min.u64 {t0}, {t0}, {l}"));
                     } else {
-                        e.ins(format!("mov.b64 {t0}, {}", hex(last)));
+                        e.insf(format_args!("mov.b64 {t0}, {}", hex(last)));
                     }
                     let hi = in_reg(e, &Operand::Imm(max), &t6);
-                    e.ins(format!("setp.ge.s64 {p0}, {x}, {hi}"));
+                    e.insf(format_args!("setp.ge.s64 {p0}, {x}, {hi}"));
                     let l = in_reg(e, &Operand::Imm(last as i64), &t6);
-                    e.ins(format!("selp.b64 {t0}, {l}, {t0}, {p0}"));
-                    e.ins(format!("setp.lt.s64 {p0}, {x}, {lo}"));
-                    e.ins(format!("selp.b64 {t0}, 0, {t0}, {p0}"));
+                    e.insf(format_args!("selp.b64 {t0}, {l}, {t0}, {p0}"));
+                    e.insf(format_args!("setp.lt.s64 {p0}, {x}, {lo}"));
+                    e.insf(format_args!("selp.b64 {t0}, 0, {t0}, {p0}"));
                     let n = amounts.lane_count(e);
                     add_at_bucket(e, v, &n);
                 }
@@ -290,7 +290,7 @@ pub(crate) fn combine_with(
         }
         (Aggregation::Assign(x), ValueKind::Value { .. }) => {
             let x = amounts.operand(e, &x, &t6);
-            e.ins(format!("atom.global.exch.b64 {t4}, [{t2}+{v}], {x}"));
+            e.insf(format_args!("atom.global.exch.b64 {t4}, [{t2}+{v}], {x}"));
         }
         (agg, _) => {
             return Err(unsupported(format!(

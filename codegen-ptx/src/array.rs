@@ -51,70 +51,73 @@ pub(crate) fn save(
     };
     let drops = region.drops_offset;
     let (drop, done) = (format!("{labels}_drop"), format!("{labels}_done"));
-    e.ins(format!("setp.ge.u64 {p0}, {cursor}, {slots}"));
-    e.ins(format!("@{p0} bra {drop}"));
-    e.ins(format!("mov.b64 {t4}, {cursor}"));
-    e.ins(format!("add.s64 {cursor}, {cursor}, 1"));
+    e.insf(format_args!("setp.ge.u64 {p0}, {cursor}, {slots}"));
+    e.insf(format_args!("@{p0} bra {drop}"));
+    e.insf(format_args!("mov.b64 {t4}, {cursor}"));
+    e.insf(format_args!("add.s64 {cursor}, {cursor}, 1"));
     if let Some(w) = writer {
-        e.ins(format!("@!{w} bra {done}"));
+        e.insf(format_args!("@!{w} bra {done}"));
     }
     // The linear block (64-bit): ctaid.x + nctaid.x · (ctaid.y + nctaid.y · ctaid.z).
-    e.ins(format!("mov.u32 {s1}, %ctaid.z"));
-    e.ins(format!("mov.u32 {s2}, %nctaid.y"));
-    e.ins(format!("mov.u32 {s3}, %ctaid.y"));
-    e.ins(format!("mad.lo.u32 {s1}, {s1}, {s2}, {s3}"));
-    e.ins(format!("mov.u32 {s2}, %nctaid.x"));
-    e.ins(format!("mul.wide.u32 {t0}, {s2}, {s1}"));
-    e.ins(format!("mov.u32 {s3}, %ctaid.x"));
-    e.ins(format!("cvt.u64.u32 {t1}, {s3}"));
-    e.ins(format!("add.s64 {t0}, {t0}, {t1}"));
+    e.insf(format_args!("mov.u32 {s1}, %ctaid.z"));
+    e.insf(format_args!("mov.u32 {s2}, %nctaid.y"));
+    e.insf(format_args!("mov.u32 {s3}, %ctaid.y"));
+    e.insf(format_args!("mad.lo.u32 {s1}, {s1}, {s2}, {s3}"));
+    e.insf(format_args!("mov.u32 {s2}, %nctaid.x"));
+    e.insf(format_args!("mul.wide.u32 {t0}, {s2}, {s1}"));
+    e.insf(format_args!("mov.u32 {s3}, %ctaid.x"));
+    e.insf(format_args!("cvt.u64.u32 {t1}, {s3}"));
+    e.insf(format_args!("add.s64 {t0}, {t0}, {t1}"));
     // Threads per block (≤ 1024) and the linear thread index in the block.
-    e.ins(format!("mov.u32 {s1}, %ntid.x"));
-    e.ins(format!("mov.u32 {s2}, %ntid.y"));
-    e.ins(format!("mul.lo.u32 {s1}, {s1}, {s2}"));
-    e.ins(format!("mov.u32 {s2}, %ntid.z"));
-    e.ins(format!("mul.lo.u32 {s1}, {s1}, {s2}"));
-    e.ins(format!("mov.u32 {s0}, %tid.z"));
-    e.ins(format!("mov.u32 {s2}, %ntid.y"));
-    e.ins(format!("mov.u32 {s3}, %tid.y"));
-    e.ins(format!("mad.lo.u32 {s0}, {s0}, {s2}, {s3}"));
-    e.ins(format!("mov.u32 {s2}, %ntid.x"));
-    e.ins(format!("mov.u32 {s3}, %tid.x"));
-    e.ins(format!("mad.lo.u32 {s0}, {s0}, {s2}, {s3}"));
+    e.insf(format_args!("mov.u32 {s1}, %ntid.x"));
+    e.insf(format_args!("mov.u32 {s2}, %ntid.y"));
+    e.insf(format_args!("mul.lo.u32 {s1}, {s1}, {s2}"));
+    e.insf(format_args!("mov.u32 {s2}, %ntid.z"));
+    e.insf(format_args!("mul.lo.u32 {s1}, {s1}, {s2}"));
+    e.insf(format_args!("mov.u32 {s0}, %tid.z"));
+    e.insf(format_args!("mov.u32 {s2}, %ntid.y"));
+    e.insf(format_args!("mov.u32 {s3}, %tid.y"));
+    e.insf(format_args!("mad.lo.u32 {s0}, {s0}, {s2}, {s3}"));
+    e.insf(format_args!("mov.u32 {s2}, %ntid.x"));
+    e.insf(format_args!("mov.u32 {s3}, %tid.x"));
+    e.insf(format_args!("mad.lo.u32 {s0}, {s0}, {s2}, {s3}"));
     if per == Per::Warp {
-        e.ins(format!("add.u32 {s1}, {s1}, 31"));
-        e.ins(format!("shr.u32 {s1}, {s1}, 5"));
-        e.ins(format!("shr.u32 {s0}, {s0}, 5"));
+        e.insf(format_args!("add.u32 {s1}, {s1}, 31"));
+        e.insf(format_args!("shr.u32 {s1}, {s1}, 5"));
+        e.insf(format_args!("shr.u32 {s0}, {s0}, 5"));
     }
     // index = ((block · rows + row) · slots + s) · slot_bytes
-    e.ins(format!("cvt.u64.u32 {t1}, {s1}"));
-    e.ins(format!("cvt.u64.u32 {t2}, {s0}"));
-    e.ins(format!("mad.lo.u64 {t0}, {t0}, {t1}, {t2}"));
-    e.ins(format!("mad.lo.u64 {t0}, {t0}, {slots}, {t4}"));
-    e.ins(format!("mul.lo.u64 {t0}, {t0}, {}", region.slot_bytes()));
+    e.insf(format_args!("cvt.u64.u32 {t1}, {s1}"));
+    e.insf(format_args!("cvt.u64.u32 {t2}, {s0}"));
+    e.insf(format_args!("mad.lo.u64 {t0}, {t0}, {t1}, {t2}"));
+    e.insf(format_args!("mad.lo.u64 {t0}, {t0}, {slots}, {t4}"));
+    e.insf(format_args!(
+        "mul.lo.u64 {t0}, {t0}, {}",
+        region.slot_bytes()
+    ));
     // The records' offset, written by the runtime for this launch.
-    e.ins(format!(
+    e.insf(format_args!(
         "ld.global.u64 {t2}, [{BASE}+{}]",
         region.slots_offset
     ));
-    e.ins(format!("add.s64 {t1}, {BASE}, {t2}"));
-    e.ins(format!("add.s64 {t1}, {t1}, {t0}"));
+    e.insf(format_args!("add.s64 {t1}, {BASE}, {t2}"));
+    e.insf(format_args!("add.s64 {t1}, {t1}, {t0}"));
     if per == Per::Warp {
-        e.ins(format!("ld.global.u64 {t3}, [{t1}]"));
-        e.ins(format!("setp.ne.u64 {p0}, {t3}, 0"));
-        e.ins(format!("@{p0} bra {drop}"));
+        e.insf(format_args!("ld.global.u64 {t3}, [{t1}]"));
+        e.insf(format_args!("setp.ne.u64 {p0}, {t3}, 0"));
+        e.insf(format_args!("@{p0} bra {drop}"));
     }
     for (i, f) in fields.iter().enumerate() {
         let f = e.src64(f, &reg("t", 5));
-        e.ins(format!("st.global.u64 [{t1}+{}], {f}", 8 * (i + 1)));
+        e.insf(format_args!("st.global.u64 [{t1}+{}], {f}", 8 * (i + 1)));
     }
-    e.ins(format!("add.s64 {t3}, {t4}, 1"));
-    e.ins(format!("st.global.u64 [{t1}], {t3}"));
-    e.ins(format!("bra {done}"));
+    e.insf(format_args!("add.s64 {t3}, {t4}, 1"));
+    e.insf(format_args!("st.global.u64 [{t1}], {t3}"));
+    e.insf(format_args!("bra {done}"));
     e.label(&drop);
     if let Some(w) = writer {
-        e.ins(format!("@!{w} bra {done}"));
+        e.insf(format_args!("@!{w} bra {done}"));
     }
-    e.ins(format!("red.global.add.u64 [{BASE}+{drops}], 1"));
+    e.insf(format_args!("red.global.add.u64 [{BASE}+{drops}], 1"));
     e.label(&done);
 }

@@ -226,21 +226,21 @@ pub(crate) fn map_update(
             }
         }
         (Plan::Lanes, _) => return Err(mismatch(agg)),
-        _ => e.ins(format!("activemask.b32 {s0}")),
+        _ => e.insf(format_args!("activemask.b32 {s0}")),
     }
     if let Some(own) = &own {
         // Masks that disagree: this lane updates alone (its own mask), with its own
         // operand.
-        e.ins(format!("setp.ne.u32 {p0}, {s3}, 0"));
-        e.ins(format!("@{p0} mov.b64 {t7}, {own}"));
-        e.ins(format!("@{p0} mov.u32 {s0}, %lanemask_eq"));
+        e.insf(format_args!("setp.ne.u32 {p0}, {s3}, 0"));
+        e.insf(format_args!("@{p0} mov.b64 {t7}, {own}"));
+        e.insf(format_args!("@{p0} mov.u32 {s0}, %lanemask_eq"));
     }
     // The leader: the lowest lane of the group.
-    e.ins(format!("neg.s32 {s1}, {s0}"));
-    e.ins(format!("and.b32 {s1}, {s0}, {s1}"));
-    e.ins(format!("mov.u32 {s2}, %lanemask_eq"));
-    e.ins(format!("setp.ne.u32 {p0}, {s1}, {s2}"));
-    e.ins(format!("@{p0} bra {skip}"));
+    e.insf(format_args!("neg.s32 {s1}, {s0}"));
+    e.insf(format_args!("and.b32 {s1}, {s0}, {s1}"));
+    e.insf(format_args!("mov.u32 {s2}, %lanemask_eq"));
+    e.insf(format_args!("setp.ne.u32 {p0}, {s1}, {s2}"));
+    e.insf(format_args!("@{p0} bra {skip}"));
     let sum_like = matches!(
         agg,
         Aggregation::Sum(_) | Aggregation::Avg(_) | Aggregation::Stats(_)
@@ -275,15 +275,15 @@ fn mismatch(agg: Aggregation) -> PtxError {
 fn encode(e: &mut Emitter, dst: &str, x: &str, is_min: bool, signed: bool) {
     let mut cur = x.to_owned();
     if signed {
-        e.ins(format!("xor.b64 {dst}, {cur}, 0x8000000000000000"));
+        e.insf(format_args!("xor.b64 {dst}, {cur}, 0x8000000000000000"));
         cur = dst.to_owned();
     }
     if is_min {
-        e.ins(format!("not.b64 {dst}, {cur}"));
+        e.insf(format_args!("not.b64 {dst}, {cur}"));
         cur = dst.to_owned();
     }
     if cur != dst {
-        e.ins(format!("mov.b64 {dst}, {cur}"));
+        e.insf(format_args!("mov.b64 {dst}, {cur}"));
     }
 }
 
@@ -299,21 +299,21 @@ fn max_halves(e: &mut Emitter) {
     );
     let (t7, t8, t9) = (reg("t", 7), reg("t", 8), reg("t", 9));
     let p0 = reg("p", 0);
-    e.ins(format!("shr.u64 {t7}, {t9}, 32"));
-    e.ins(format!("cvt.u32.u64 {s1}, {t7}"));
-    e.ins(format!("activemask.b32 {s0}"));
-    e.ins(format!("redux.sync.max.u32 {s4}, {s1}, {s0}"));
+    e.insf(format_args!("shr.u64 {t7}, {t9}, 32"));
+    e.insf(format_args!("cvt.u32.u64 {s1}, {t7}"));
+    e.insf(format_args!("activemask.b32 {s0}"));
+    e.insf(format_args!("redux.sync.max.u32 {s4}, {s1}, {s0}"));
     // Low halves of the lanes whose high half is the maximum; 0 from the others.
-    e.ins(format!("setp.eq.u32 {p0}, {s1}, {s4}"));
-    e.ins(format!("cvt.u32.u64 {s1}, {t9}"));
-    e.ins(format!("selp.b32 {s1}, {s1}, 0, {p0}"));
-    e.ins(format!("activemask.b32 {s2}"));
-    e.ins(format!("redux.sync.max.u32 {s1}, {s1}, {s2}"));
-    e.ins(format!("xor.b32 {s3}, {s0}, {s2}"));
-    e.ins(format!("cvt.u64.u32 {t7}, {s4}"));
-    e.ins(format!("shl.b64 {t7}, {t7}, 32"));
-    e.ins(format!("cvt.u64.u32 {t8}, {s1}"));
-    e.ins(format!("or.b64 {t7}, {t7}, {t8}"));
+    e.insf(format_args!("setp.eq.u32 {p0}, {s1}, {s4}"));
+    e.insf(format_args!("cvt.u32.u64 {s1}, {t9}"));
+    e.insf(format_args!("selp.b32 {s1}, {s1}, 0, {p0}"));
+    e.insf(format_args!("activemask.b32 {s2}"));
+    e.insf(format_args!("redux.sync.max.u32 {s1}, {s1}, {s2}"));
+    e.insf(format_args!("xor.b32 {s3}, {s0}, {s2}"));
+    e.insf(format_args!("cvt.u64.u32 {t7}, {s4}"));
+    e.insf(format_args!("shl.b64 {t7}, {t7}, 32"));
+    e.insf(format_args!("cvt.u64.u32 {t8}, {s1}"));
+    e.insf(format_args!("or.b64 {t7}, {t7}, {t8}"));
 }
 
 /// `t7` = the lanes' sum of `x` modulo 2^64 from three limb reductions ([`LIMBS`]), `s0`
@@ -325,29 +325,29 @@ fn sum_limbs(e: &mut Emitter, x: &str) {
         let src = if pos == 0 {
             x.to_owned()
         } else {
-            e.ins(format!("shr.u64 {t9}, {x}, {pos}"));
+            e.insf(format_args!("shr.u64 {t9}, {x}, {pos}"));
             t9.clone()
         };
-        e.ins(format!("cvt.u32.u64 {s1}, {src}"));
+        e.insf(format_args!("cvt.u32.u64 {s1}, {src}"));
         if pos + width < 64 {
-            e.ins(format!("and.b32 {s1}, {s1}, {}", (1u32 << width) - 1));
+            e.insf(format_args!("and.b32 {s1}, {s1}, {}", (1u32 << width) - 1));
         }
         let mask = if k == 0 { &s0 } else { &s2 };
-        e.ins(format!("activemask.b32 {mask}"));
-        e.ins(format!("redux.sync.add.u32 {s1}, {s1}, {mask}"));
+        e.insf(format_args!("activemask.b32 {mask}"));
+        e.insf(format_args!("redux.sync.add.u32 {s1}, {s1}, {mask}"));
         match k {
             0 => {}
-            1 => e.ins(format!("xor.b32 {s3}, {s0}, {s2}")),
+            1 => e.insf(format_args!("xor.b32 {s3}, {s0}, {s2}")),
             _ => {
-                e.ins(format!("xor.b32 {s2}, {s0}, {s2}"));
-                e.ins(format!("or.b32 {s3}, {s3}, {s2}"));
+                e.insf(format_args!("xor.b32 {s2}, {s0}, {s2}"));
+                e.insf(format_args!("or.b32 {s3}, {s3}, {s2}"));
             }
         }
         let dst = if k == 0 { &t7 } else { &t9 };
-        e.ins(format!("cvt.u64.u32 {dst}, {s1}"));
+        e.insf(format_args!("cvt.u64.u32 {dst}, {s1}"));
         if pos > 0 {
-            e.ins(format!("shl.b64 {t9}, {t9}, {pos}"));
-            e.ins(format!("add.s64 {t7}, {t7}, {t9}"));
+            e.insf(format_args!("shl.b64 {t9}, {t9}, {pos}"));
+            e.insf(format_args!("add.s64 {t7}, {t7}, {t9}"));
         }
     }
 }

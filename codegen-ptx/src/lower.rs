@@ -48,26 +48,41 @@ pub(crate) fn reg(class: &str, n: u32) -> String {
     format!("%{PREFIX}{class}{n}")
 }
 
-/// Collects snippet lines.
+/// Collects snippet lines into one buffer (a snippet is written once and then parsed
+/// back; a string per line cost as much as the rest of lowering).
 #[derive(Debug, Default)]
 pub(crate) struct Emitter {
-    lines: Vec<String>,
+    text: String,
 }
 
 impl Emitter {
     /// An instruction (`;` added).
     pub fn ins(&mut self, text: impl AsRef<str>) {
-        self.lines.push(format!("\t{};", text.as_ref()));
+        self.text.push('\t');
+        self.text.push_str(text.as_ref());
+        self.text.push_str(";\n");
+    }
+
+    /// An instruction formatted in place (`;` added): `e.insf(format_args!(…))`.
+    pub fn insf(&mut self, args: std::fmt::Arguments<'_>) {
+        use std::fmt::Write as _;
+        self.text.push('\t');
+        // Writing into a `String` cannot fail.
+        let _ = self.text.write_fmt(args);
+        self.text.push_str(";\n");
     }
 
     /// A label definition.
     pub fn label(&mut self, name: &str) {
-        self.lines.push(format!("{name}:"));
+        self.text.push_str(name);
+        self.text.push_str(":\n");
     }
 
     /// A comment line.
     pub fn comment(&mut self, text: &str) {
-        self.lines.push(format!("\t// {text}"));
+        self.text.push_str("\t// ");
+        self.text.push_str(text);
+        self.text.push('\n');
     }
 
     /// A 64-bit source operand: an IR register, a small immediate inline, or another
@@ -77,7 +92,7 @@ impl Emitter {
             Operand::Reg(r) => reg("r", u32::from(r.0)),
             Operand::Imm(v) if (0..=i64::from(i32::MAX)).contains(&v) => v.to_string(),
             Operand::Imm(v) => {
-                self.ins(format!("mov.b64 {tmp}, 0x{:016X}", v as u64));
+                self.insf(format_args!("mov.b64 {tmp}, 0x{:016X}", v as u64));
                 tmp.to_owned()
             }
         }
@@ -87,7 +102,10 @@ impl Emitter {
     fn src32(&mut self, op: &Operand, tmp: &str) -> String {
         match *op {
             Operand::Reg(r) => {
-                self.ins(format!("cvt.u32.u64 {tmp}, {}", reg("r", u32::from(r.0))));
+                self.insf(format_args!(
+                    "cvt.u32.u64 {tmp}, {}",
+                    reg("r", u32::from(r.0))
+                ));
                 tmp.to_owned()
             }
             Operand::Imm(v) => {
@@ -95,7 +113,7 @@ impl Emitter {
                 if v <= i32::MAX as u32 {
                     v.to_string()
                 } else {
-                    self.ins(format!("mov.b32 {tmp}, 0x{v:08X}"));
+                    self.insf(format_args!("mov.b32 {tmp}, 0x{v:08X}"));
                     tmp.to_owned()
                 }
             }
@@ -108,8 +126,11 @@ impl Emitter {
             Operand::Imm(v) => ((v as u64) & u64::from(bits - 1)).to_string(),
             Operand::Reg(r) => {
                 let s1 = reg("s", 1);
-                self.ins(format!("cvt.u32.u64 {s1}, {}", reg("r", u32::from(r.0))));
-                self.ins(format!("and.b32 {s1}, {s1}, {}", bits - 1));
+                self.insf(format_args!(
+                    "cvt.u32.u64 {s1}, {}",
+                    reg("r", u32::from(r.0))
+                ));
+                self.insf(format_args!("and.b32 {s1}, {s1}, {}", bits - 1));
                 s1
             }
         }
@@ -117,12 +138,7 @@ impl Emitter {
 
     /// The lines, each ending in a newline.
     pub fn finish(self) -> String {
-        let mut s = String::new();
-        for l in self.lines {
-            s.push_str(&l);
-            s.push('\n');
-        }
-        s
+        self.text
     }
 }
 
@@ -236,26 +252,26 @@ fn alu_op(
     (b_op, b): (&Operand, &str),
 ) {
     if !matches!(op, BinOp::DivS | BinOp::RemS) {
-        e.ins(format!("{name} {dst}, {a}, {b}"));
+        e.insf(format_args!("{name} {dst}, {a}, {b}"));
         return;
     }
     let mask = u64::MAX >> (64 - bits);
     let by_minus_one = |e: &mut Emitter, guard: &str| match (op, a_op) {
         (BinOp::DivS, Operand::Imm(v)) => {
             let v = (*v as u64).wrapping_neg() & mask;
-            e.ins(format!("{guard}mov.b{bits} {dst}, 0x{v:X}"));
+            e.insf(format_args!("{guard}mov.b{bits} {dst}, 0x{v:X}"));
         }
-        (BinOp::DivS, Operand::Reg(_)) => e.ins(format!("{guard}neg.s{bits} {dst}, {a}")),
-        _ => e.ins(format!("{guard}mov.b{bits} {dst}, 0")),
+        (BinOp::DivS, Operand::Reg(_)) => e.insf(format_args!("{guard}neg.s{bits} {dst}, {a}")),
+        _ => e.insf(format_args!("{guard}mov.b{bits} {dst}, 0")),
     };
     match *b_op {
         Operand::Imm(v) if (v as u64) & mask == mask => by_minus_one(e, ""),
-        Operand::Imm(_) => e.ins(format!("{name} {dst}, {a}, {b}")),
+        Operand::Imm(_) => e.insf(format_args!("{name} {dst}, {a}, {b}")),
         Operand::Reg(_) => {
             let p0 = reg("p", 0);
-            e.ins(format!("setp.eq.s{bits} {p0}, {b}, -1"));
+            e.insf(format_args!("setp.eq.s{bits} {p0}, {b}, -1"));
             by_minus_one(e, &format!("@{p0} "));
-            e.ins(format!("@!{p0} {name} {dst}, {a}, {b}"));
+            e.insf(format_args!("@!{p0} {name} {dst}, {a}, {b}"));
         }
     }
 }
@@ -272,8 +288,8 @@ fn bin(e: &mut Emitter, op: BinOp, width: Width, dst: &str, a_op: &Operand, b_op
                 e.src64(b_op, &reg("t", 6))
             };
             if compare {
-                e.ins(format!("setp.{name} {p0}, {a}, {b}"));
-                e.ins(format!("selp.u64 {dst}, 1, 0, {p0}"));
+                e.insf(format_args!("setp.{name} {p0}, {a}, {b}"));
+                e.insf(format_args!("selp.u64 {dst}, 1, 0, {p0}"));
             } else {
                 alu_op(e, op, &name, 64, dst, (a_op, &a), (b_op, &b));
             }
@@ -287,12 +303,12 @@ fn bin(e: &mut Emitter, op: BinOp, width: Width, dst: &str, a_op: &Operand, b_op
                 e.src32(b_op, &reg("s", 1))
             };
             if compare {
-                e.ins(format!("setp.{name} {p0}, {a}, {b}"));
-                e.ins(format!("selp.u64 {dst}, 1, 0, {p0}"));
+                e.insf(format_args!("setp.{name} {p0}, {a}, {b}"));
+                e.insf(format_args!("selp.u64 {dst}, 1, 0, {p0}"));
             } else {
                 let s2 = reg("s", 2);
                 alu_op(e, op, &name, 32, &s2, (a_op, &a), (b_op, &b));
-                e.ins(format!("cvt.u64.u32 {dst}, {s2}"));
+                e.insf(format_args!("cvt.u64.u32 {dst}, {s2}"));
             }
         }
     }
@@ -346,7 +362,7 @@ pub(crate) fn lower_probe(
     ));
     let mut end_used = false;
     if let Some(g) = site.guard {
-        e.ins(format!("{} bra {end}", g.inverted().text()));
+        e.insf(format_args!("{} bra {end}", g.inverted().text()));
         end_used = true;
     }
     // `warp` probes: every active lane computes; the lane that is first among the lanes
@@ -364,7 +380,7 @@ pub(crate) fn lower_probe(
         // (An array save skips by itself: every lane advances its cursor.)
         let skips = warp && writes_maps(insn) && !matches!(insn, Insn::ArraySave { .. });
         if skips {
-            e.ins(format!("@!{LEADER} bra {leader_skip}"));
+            e.insf(format_args!("@!{LEADER} bra {leader_skip}"));
         }
         match insn {
             Insn::Mov { dst, src } => {
@@ -374,7 +390,7 @@ pub(crate) fn lower_probe(
                     Operand::Imm(v) if v >= 0 => v.to_string(),
                     Operand::Imm(v) => format!("0x{:016X}", v as u64),
                 };
-                e.ins(format!("mov.b64 {d}, {v}"));
+                e.insf(format_args!("mov.b64 {d}, {v}"));
             }
             Insn::Bin {
                 op,
@@ -393,11 +409,11 @@ pub(crate) fn lower_probe(
                 match *src {
                     Operand::Imm(v) => {
                         let v = extend(v as u64, *from, *signed);
-                        e.ins(format!("mov.b64 {d}, 0x{v:016X}"));
+                        e.insf(format_args!("mov.b64 {d}, 0x{v:016X}"));
                     }
                     Operand::Reg(r) => {
                         let t = if *signed { "s64" } else { "u64" };
-                        e.ins(format!(
+                        e.insf(format_args!(
                             "bfe.{t} {d}, {}, 0, {}",
                             reg("r", u32::from(r.0)),
                             from.bits()
@@ -411,7 +427,7 @@ pub(crate) fn lower_probe(
             } => {
                 // The launch's sequence number: the map buffer's `launch` word, written by
                 // the runtime before the launch.
-                e.ins(format!(
+                e.insf(format_args!(
                     "ld.global.u64 {}, [{BASE}+{}]",
                     reg("r", u32::from(dst.0)),
                     ctx.layout.launch_offset
@@ -427,14 +443,14 @@ pub(crate) fn lower_probe(
                     SiteErr::Fail(m) => fail(m),
                 })?;
             }
-            Insn::LoadPersist { dst, slot } => e.ins(format!(
+            Insn::LoadPersist { dst, slot } => e.insf(format_args!(
                 "mov.b64 {}, {}",
                 reg("r", u32::from(dst.0)),
                 reg("x", slot.0)
             )),
             Insn::StorePersist { slot, src } => {
                 let v = e.src64(src, &reg("t", 5));
-                e.ins(format!("mov.b64 {}, {v}", reg("x", slot.0)));
+                e.insf(format_args!("mov.b64 {}, {v}", reg("x", slot.0)));
             }
             Insn::Branch {
                 cond,
@@ -443,13 +459,13 @@ pub(crate) fn lower_probe(
             } => {
                 let p0 = reg("p", 0);
                 let cc = if *if_zero { "eq" } else { "ne" };
-                e.ins(format!(
+                e.insf(format_args!(
                     "setp.{cc}.u64 {p0}, {}, 0",
                     reg("r", u32::from(cond.0))
                 ));
-                e.ins(format!("@{p0} bra {}", target(*t)));
+                e.insf(format_args!("@{p0} bra {}", target(*t)));
             }
-            Insn::Jump { target: t } => e.ins(format!("bra {}", target(*t))),
+            Insn::Jump { target: t } => e.insf(format_args!("bra {}", target(*t))),
             Insn::MapUpdate { map, keys, agg } => {
                 let (decl, region) = map_of(ctx, map.0).map_err(fail)?;
                 if region.capacity == 0 {
@@ -536,7 +552,7 @@ pub(crate) fn lower_probe(
             }
             Insn::Exit => {
                 if i != last {
-                    e.ins(format!("bra {end}"));
+                    e.insf(format_args!("bra {end}"));
                     end_used = true;
                 }
             }
@@ -590,7 +606,7 @@ fn read_site(
         )));
     }
     if let Some(v) = site.site(value) {
-        e.ins(format!("mov.b64 {d}, {}", imm64(v)));
+        e.insf(format_args!("mov.b64 {d}, {}", imm64(v)));
         return Ok(());
     }
     match value {
@@ -637,20 +653,20 @@ fn addr(
 ) -> Result<(), String> {
     match &a.base {
         AddrBase::Reg(r) => match reg_bits(r) {
-            Some(64) => e.ins(format!("mov.b64 {dst}, {r}")),
-            Some(32) => e.ins(format!("cvt.u64.u32 {dst}, {r}")),
+            Some(64) => e.insf(format_args!("mov.b64 {dst}, {r}")),
+            Some(32) => e.insf(format_args!("cvt.u64.u32 {dst}, {r}")),
             _ => {
                 return Err(format!(
                     "address register `{r}` has no known 32/64-bit type"
                 ))
             }
         },
-        AddrBase::Symbol(s) => e.ins(format!("mov.u64 {dst}, {s}")),
-        AddrBase::Imm(v) => e.ins(format!("mov.b64 {dst}, 0x{:016X}", *v as u64)),
+        AddrBase::Symbol(s) => e.insf(format_args!("mov.u64 {dst}, {s}")),
+        AddrBase::Imm(v) => e.insf(format_args!("mov.b64 {dst}, 0x{:016X}", *v as u64)),
         AddrBase::Complex => return Err("`addr` of a compound address".into()),
     }
     if a.offset != 0 {
-        e.ins(format!("add.s64 {dst}, {dst}, {}", a.offset));
+        e.insf(format_args!("add.s64 {dst}, {dst}, {}", a.offset));
     }
     Ok(())
 }

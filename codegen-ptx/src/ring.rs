@@ -34,45 +34,48 @@ pub(crate) fn append(e: &mut Emitter, region: &MapRegion, fields: &[Operand], la
     let cap = u64::from(region.capacity);
     let drops = region.drops_offset;
     let done = format!("{labels}_done");
-    e.ins(format!("add.s64 {t3}, {BASE}, {}", region.slots_offset));
-    e.ins(format!("atom.global.add.u64 {t0}, [{t3}], 1"));
+    e.insf(format_args!(
+        "add.s64 {t3}, {BASE}, {}",
+        region.slots_offset
+    ));
+    e.insf(format_args!("atom.global.add.u64 {t0}, [{t3}], 1"));
     if cap == 0 {
-        e.ins(format!("red.global.add.u64 [{BASE}+{drops}], 1"));
+        e.insf(format_args!("red.global.add.u64 [{BASE}+{drops}], 1"));
         return;
     }
-    e.ins(format!("setp.ge.u64 {p0}, {t0}, {cap}"));
+    e.insf(format_args!("setp.ge.u64 {p0}, {t0}, {cap}"));
     let idx = match overflow {
         Overflow::Drop => {
             let keep = format!("{labels}_keep");
-            e.ins(format!("@!{p0} bra {keep}"));
-            e.ins(format!("red.global.add.u64 [{BASE}+{drops}], 1"));
-            e.ins(format!("bra {done}"));
+            e.insf(format_args!("@!{p0} bra {keep}"));
+            e.insf(format_args!("red.global.add.u64 [{BASE}+{drops}], 1"));
+            e.insf(format_args!("bra {done}"));
             e.label(&keep);
             &t0
         }
         Overflow::Overwrite => {
-            e.ins(format!("@{p0} red.global.add.u64 [{BASE}+{drops}], 1"));
+            e.insf(format_args!("@{p0} red.global.add.u64 [{BASE}+{drops}], 1"));
             if cap.is_power_of_two() {
-                e.ins(format!("and.b64 {t1}, {t0}, {}", cap - 1));
+                e.insf(format_args!("and.b64 {t1}, {t0}, {}", cap - 1));
             } else {
-                e.ins(format!("rem.u64 {t1}, {t0}, {cap}"));
+                e.insf(format_args!("rem.u64 {t1}, {t0}, {cap}"));
             }
             &t1
         }
     };
     // Records start after the cursor word.
-    e.ins(format!("add.s64 {t3}, {t3}, 8"));
-    e.ins(format!(
+    e.insf(format_args!("add.s64 {t3}, {t3}, 8"));
+    e.insf(format_args!(
         "mad.lo.u64 {t2}, {idx}, {}, {t3}",
         region.slot_bytes()
     ));
     for (i, f) in fields.iter().enumerate() {
         let f = e.src64(f, &reg("t", 5));
-        e.ins(format!("st.global.u64 [{t2}+{}], {f}", 8 * (i + 1)));
+        e.insf(format_args!("st.global.u64 [{t2}+{}], {f}", 8 * (i + 1)));
     }
     e.ins("fence.acq_rel.gpu");
-    e.ins(format!("add.s64 {t4}, {t0}, 1"));
-    e.ins(format!("st.relaxed.gpu.global.u64 [{t2}], {t4}"));
+    e.insf(format_args!("add.s64 {t4}, {t0}, 1"));
+    e.insf(format_args!("st.relaxed.gpu.global.u64 [{t2}], {t4}"));
     if overflow == Overflow::Drop {
         e.label(&done);
     }

@@ -244,7 +244,7 @@ pub(crate) fn emit_value(
 ) -> Result<(), PtxError> {
     let (name, reg_bits, elem_bits) = match src {
         ValueSrc::Imm(v) => {
-            e.ins(format!("mov.b64 {dst}, 0x{v:016X}"));
+            e.insf(format_args!("mov.b64 {dst}, 0x{v:016X}"));
             return Ok(());
         }
         ValueSrc::Unavailable(what) => return Err(PtxError::Unsupported { what: what.clone() }),
@@ -255,18 +255,18 @@ pub(crate) fn emit_value(
         } => (name, *reg_bits, *elem_bits),
     };
     match reg_bits {
-        64 => e.ins(format!("mov.b64 {dst}, {name}")),
+        64 => e.insf(format_args!("mov.b64 {dst}, {name}")),
         32 => {
-            e.ins(format!("mov.b32 {s}, {name}"));
-            e.ins(format!("cvt.u64.u32 {dst}, {s}"));
+            e.insf(format_args!("mov.b32 {s}, {name}"));
+            e.insf(format_args!("cvt.u64.u32 {dst}, {s}"));
         }
         _ => {
-            e.ins(format!("mov.b16 {h}, {name}"));
-            e.ins(format!("cvt.u64.u16 {dst}, {h}"));
+            e.insf(format_args!("mov.b16 {h}, {name}"));
+            e.insf(format_args!("cvt.u64.u16 {dst}, {h}"));
         }
     }
     if elem_bits < reg_bits {
-        e.ins(format!(
+        e.insf(format_args!(
             "and.b64 {dst}, {dst}, 0x{:X}",
             mask(u64::MAX, elem_bits)
         ));

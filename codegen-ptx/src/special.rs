@@ -81,25 +81,25 @@ pub(crate) fn constant(sp: Special, imm: &SiteImms) -> Option<u64> {
 /// `s0 = linear thread index in the block` = `tid.x + ntid.x * (tid.y + ntid.y * tid.z)`.
 fn linear_tid(e: &mut Emitter) {
     let (s0, s1, s2) = (reg("s", 0), reg("s", 1), reg("s", 2));
-    e.ins(format!("mov.u32 {s0}, %tid.z"));
-    e.ins(format!("mov.u32 {s1}, %ntid.y"));
-    e.ins(format!("mov.u32 {s2}, %tid.y"));
-    e.ins(format!("mad.lo.u32 {s0}, {s0}, {s1}, {s2}"));
-    e.ins(format!("mov.u32 {s1}, %ntid.x"));
-    e.ins(format!("mov.u32 {s2}, %tid.x"));
-    e.ins(format!("mad.lo.u32 {s0}, {s0}, {s1}, {s2}"));
+    e.insf(format_args!("mov.u32 {s0}, %tid.z"));
+    e.insf(format_args!("mov.u32 {s1}, %ntid.y"));
+    e.insf(format_args!("mov.u32 {s2}, %tid.y"));
+    e.insf(format_args!("mad.lo.u32 {s0}, {s0}, {s1}, {s2}"));
+    e.insf(format_args!("mov.u32 {s1}, %ntid.x"));
+    e.insf(format_args!("mov.u32 {s2}, %tid.x"));
+    e.insf(format_args!("mad.lo.u32 {s0}, {s0}, {s1}, {s2}"));
 }
 
 /// `s1 = ctaid.y + nctaid.y * ctaid.z` (fits 32 bits: y, z < 2^16) and `s2 = nctaid.x`,
 /// `s3 = ctaid.x`: the linear block is `s3 + s2 * s1`.
 fn block_parts(e: &mut Emitter) {
     let (s1, s2, s3) = (reg("s", 1), reg("s", 2), reg("s", 3));
-    e.ins(format!("mov.u32 {s1}, %ctaid.z"));
-    e.ins(format!("mov.u32 {s2}, %nctaid.y"));
-    e.ins(format!("mov.u32 {s3}, %ctaid.y"));
-    e.ins(format!("mad.lo.u32 {s1}, {s1}, {s2}, {s3}"));
-    e.ins(format!("mov.u32 {s2}, %nctaid.x"));
-    e.ins(format!("mov.u32 {s3}, %ctaid.x"));
+    e.insf(format_args!("mov.u32 {s1}, %ctaid.z"));
+    e.insf(format_args!("mov.u32 {s2}, %nctaid.y"));
+    e.insf(format_args!("mov.u32 {s3}, %ctaid.y"));
+    e.insf(format_args!("mad.lo.u32 {s1}, {s1}, {s2}, {s3}"));
+    e.insf(format_args!("mov.u32 {s2}, %nctaid.x"));
+    e.insf(format_args!("mov.u32 {s3}, %ctaid.x"));
 }
 
 /// Emits `dst = sreg sp` (a `.b64` probe register).
@@ -118,47 +118,47 @@ pub(crate) fn emit(
     );
     match source(sp, imm)? {
         Source::Hw32(r) => {
-            e.ins(format!("mov.u32 {s0}, {r}"));
-            e.ins(format!("cvt.u64.u32 {dst}, {s0}"));
+            e.insf(format_args!("mov.u32 {s0}, {r}"));
+            e.insf(format_args!("cvt.u64.u32 {dst}, {s0}"));
         }
-        Source::Hw64(r) => e.ins(format!("mov.u64 {dst}, {r}")),
-        Source::Imm(v) => e.ins(format!("mov.b64 {dst}, {}", crate::lower::imm64(v))),
+        Source::Hw64(r) => e.insf(format_args!("mov.u64 {dst}, {r}")),
+        Source::Imm(v) => e.insf(format_args!("mov.b64 {dst}, {}", crate::lower::imm64(v))),
         Source::Computed => match sp {
             Special::Warp => {
                 linear_tid(e);
-                e.ins(format!("shr.u32 {s0}, {s0}, 5"));
-                e.ins(format!("cvt.u64.u32 {dst}, {s0}"));
+                e.insf(format_args!("shr.u32 {s0}, {s0}, 5"));
+                e.insf(format_args!("cvt.u64.u32 {dst}, {s0}"));
             }
             Special::Block => {
                 block_parts(e);
-                e.ins(format!("mad.lo.u32 {s0}, {s2}, {s1}, {s3}"));
-                e.ins(format!("cvt.u64.u32 {dst}, {s0}"));
+                e.insf(format_args!("mad.lo.u32 {s0}, {s2}, {s1}, {s3}"));
+                e.insf(format_args!("cvt.u64.u32 {dst}, {s0}"));
             }
             Special::Thread => {
                 // block (64-bit) * (ntid.x * ntid.y * ntid.z) + linear tid.
                 block_parts(e);
-                e.ins(format!("mul.wide.u32 {dst}, {s2}, {s1}"));
-                e.ins(format!("cvt.u64.u32 {t5}, {s3}"));
-                e.ins(format!("add.s64 {dst}, {dst}, {t5}"));
-                e.ins(format!("mov.u32 {s1}, %ntid.x"));
-                e.ins(format!("mov.u32 {s2}, %ntid.y"));
-                e.ins(format!("mul.lo.u32 {s1}, {s1}, {s2}"));
-                e.ins(format!("mov.u32 {s2}, %ntid.z"));
-                e.ins(format!("mul.lo.u32 {s1}, {s1}, {s2}"));
-                e.ins(format!("cvt.u64.u32 {t5}, {s1}"));
-                e.ins(format!("mul.lo.u64 {dst}, {dst}, {t5}"));
+                e.insf(format_args!("mul.wide.u32 {dst}, {s2}, {s1}"));
+                e.insf(format_args!("cvt.u64.u32 {t5}, {s3}"));
+                e.insf(format_args!("add.s64 {dst}, {dst}, {t5}"));
+                e.insf(format_args!("mov.u32 {s1}, %ntid.x"));
+                e.insf(format_args!("mov.u32 {s2}, %ntid.y"));
+                e.insf(format_args!("mul.lo.u32 {s1}, {s1}, {s2}"));
+                e.insf(format_args!("mov.u32 {s2}, %ntid.z"));
+                e.insf(format_args!("mul.lo.u32 {s1}, {s1}, {s2}"));
+                e.insf(format_args!("cvt.u64.u32 {t5}, {s1}"));
+                e.insf(format_args!("mul.lo.u64 {dst}, {dst}, {t5}"));
                 linear_tid(e);
-                e.ins(format!("cvt.u64.u32 {t5}, {s0}"));
-                e.ins(format!("add.s64 {dst}, {dst}, {t5}"));
+                e.insf(format_args!("cvt.u64.u32 {t5}, {s0}"));
+                e.insf(format_args!("add.s64 {dst}, {dst}, {t5}"));
             }
             Special::ActiveMask => {
-                e.ins(format!("activemask.b32 {s0}"));
-                e.ins(format!("cvt.u64.u32 {dst}, {s0}"));
+                e.insf(format_args!("activemask.b32 {s0}"));
+                e.insf(format_args!("cvt.u64.u32 {dst}, {s0}"));
             }
             Special::Active => {
-                e.ins(format!("activemask.b32 {s0}"));
-                e.ins(format!("popc.b32 {s0}, {s0}"));
-                e.ins(format!("cvt.u64.u32 {dst}, {s0}"));
+                e.insf(format_args!("activemask.b32 {s0}"));
+                e.insf(format_args!("popc.b32 {s0}, {s0}"));
+                e.insf(format_args!("cvt.u64.u32 {dst}, {s0}"));
             }
             _ => {
                 return Err(PtxError::Unsupported {
@@ -175,11 +175,11 @@ pub(crate) fn emit(
 /// (`activemask` only reads which lanes are active).
 pub(crate) fn warp_leader(e: &mut Emitter, leader: &str) {
     let (s0, s1) = (reg("s", 0), reg("s", 1));
-    e.ins(format!("activemask.b32 {s0}"));
-    e.ins(format!("neg.s32 {s1}, {s0}"));
-    e.ins(format!("and.b32 {s1}, {s0}, {s1}"));
-    e.ins(format!("mov.u32 {s0}, %lanemask_eq"));
-    e.ins(format!("setp.eq.u32 {leader}, {s0}, {s1}"));
+    e.insf(format_args!("activemask.b32 {s0}"));
+    e.insf(format_args!("neg.s32 {s1}, {s0}"));
+    e.insf(format_args!("and.b32 {s1}, {s0}, {s1}"));
+    e.insf(format_args!("mov.u32 {s0}, %lanemask_eq"));
+    e.insf(format_args!("setp.eq.u32 {leader}, {s0}, {s1}"));
 }
 
 #[cfg(test)]

@@ -287,7 +287,7 @@ impl Expansion<'_, '_> {
         self.out.emit(origin, |e| {
             e.ins(mov);
             if offset != 0 {
-                e.ins(format!("add.s64 {dst}, {dst}, {offset}"));
+                e.insf(format_args!("add.s64 {dst}, {dst}, {offset}"));
             }
         });
         Ok(())
@@ -381,11 +381,11 @@ impl Expansion<'_, '_> {
                 if per == Per::Warp {
                     special::warp_leader(e, &p1);
                 }
-                e.ins(format!("setp.lt.u64 {p2}, {c}, {records}"));
+                e.insf(format_args!("setp.lt.u64 {p2}, {c}, {records}"));
                 if per == Per::Warp {
-                    e.ins(format!("and.pred {p3}, {p2}, {p1}"));
+                    e.insf(format_args!("and.pred {p3}, {p2}, {p1}"));
                 }
-                e.ins(format!(
+                e.insf(format_args!(
                     "mad.lo.u64 {t4}, {c}, {}, {row}",
                     region.slot_bytes()
                 ));
@@ -393,23 +393,23 @@ impl Expansion<'_, '_> {
             for item in &items {
                 let at = 8 + offset;
                 if bytes == 8 {
-                    e.ins(format!("mov.b64 {t5}, {item}"));
-                    e.ins(format!("@{writer} st.global.b64 [{t4}+{at}], {t5}"));
+                    e.insf(format_args!("mov.b64 {t5}, {item}"));
+                    e.insf(format_args!("@{writer} st.global.b64 [{t4}+{at}], {t5}"));
                 } else {
-                    e.ins(format!("mov.b32 {s3}, {item}"));
-                    e.ins(format!("@{writer} st.global.b32 [{t4}+{at}], {s3}"));
+                    e.insf(format_args!("mov.b32 {s3}, {item}"));
+                    e.insf(format_args!("@{writer} st.global.b32 [{t4}+{at}], {s3}"));
                 }
                 offset += bytes;
             }
             if last {
-                e.ins(format!("add.s64 {t6}, {c}, 1"));
-                e.ins(format!("@{writer} st.global.u64 [{t4}], {t6}"));
-                e.ins(format!("@{p2} mov.b64 {c}, {t6}"));
-                e.ins(format!("not.pred {p0}, {p2}"));
+                e.insf(format_args!("add.s64 {t6}, {c}, 1"));
+                e.insf(format_args!("@{writer} st.global.u64 [{t4}], {t6}"));
+                e.insf(format_args!("@{p2} mov.b64 {c}, {t6}"));
+                e.insf(format_args!("not.pred {p0}, {p2}"));
                 if per == Per::Warp {
-                    e.ins(format!("and.pred {p0}, {p0}, {p1}"));
+                    e.insf(format_args!("and.pred {p0}, {p0}, {p1}"));
                 }
-                e.ins(format!(
+                e.insf(format_args!(
                     "@{p0} red.global.add.u64 [{BASE}+{}], 1",
                     region.drops_offset
                 ));
@@ -500,7 +500,7 @@ pub(super) fn snippet(
     let end = format!("$__wt_{n}_end");
     if let Some(g) = guard {
         x.out.emit(head, |e| {
-            e.ins(format!("{} bra {end}", g.inverted().text()))
+            e.insf(format_args!("{} bra {end}", g.inverted().text()))
         });
     }
     let lines = split_decls(block).1;

@@ -47,8 +47,8 @@ pub(super) fn prologue(ctx: &Ctx<'_>) -> Result<Snippet, RawError> {
         }
     }
     s.emit(own, |e| {
-        e.ins(format!("ld.param.u64 {BASE}, [{MAP_PARAM}]"));
-        e.ins(format!("cvta.to.global.u64 {BASE}, {BASE}"));
+        e.insf(format_args!("ld.param.u64 {BASE}, [{MAP_PARAM}]"));
+        e.insf(format_args!("cvta.to.global.u64 {BASE}, {BASE}"));
     });
     for (p, probe) in ctx.file.probes.iter().enumerate() {
         let (Some(k), Some(dm)) = (ctx.map_of[p], &probe.datamodel) else {
@@ -69,36 +69,36 @@ pub(super) fn prologue(ctx: &Ctx<'_>) -> Result<Snippet, RawError> {
                 probe.name,
                 per_name(dm.per)
             ));
-            e.ins(format!("mov.b64 {}{k}, 0", r("c")));
+            e.insf(format_args!("mov.b64 {}{k}, 0", r("c")));
             let (t0, t1, t2, t3) = (r("t0"), r("t1"), r("t2"), r("t3"));
             let imms = SiteImms::default();
             let row = match dm.per {
                 Per::Thread => special::emit(e, &t1, Special::Thread, &imms),
                 Per::Warp => special::emit(e, &t1, Special::Block, &imms).and_then(|()| {
                     let (s0, s1) = (r("s0"), r("s1"));
-                    e.ins(format!("mov.u32 {s0}, %ntid.x"));
-                    e.ins(format!("mov.u32 {s1}, %ntid.y"));
-                    e.ins(format!("mul.lo.u32 {s0}, {s0}, {s1}"));
-                    e.ins(format!("mov.u32 {s1}, %ntid.z"));
-                    e.ins(format!("mul.lo.u32 {s0}, {s0}, {s1}"));
-                    e.ins(format!("add.u32 {s0}, {s0}, 31"));
-                    e.ins(format!("shr.u32 {s0}, {s0}, 5"));
-                    e.ins(format!("cvt.u64.u32 {t2}, {s0}"));
+                    e.insf(format_args!("mov.u32 {s0}, %ntid.x"));
+                    e.insf(format_args!("mov.u32 {s1}, %ntid.y"));
+                    e.insf(format_args!("mul.lo.u32 {s0}, {s0}, {s1}"));
+                    e.insf(format_args!("mov.u32 {s1}, %ntid.z"));
+                    e.insf(format_args!("mul.lo.u32 {s0}, {s0}, {s1}"));
+                    e.insf(format_args!("add.u32 {s0}, {s0}, 31"));
+                    e.insf(format_args!("shr.u32 {s0}, {s0}, 5"));
+                    e.insf(format_args!("cvt.u64.u32 {t2}, {s0}"));
                     special::emit(e, &t3, Special::Warp, &imms)?;
-                    e.ins(format!("mad.lo.u64 {t1}, {t1}, {t2}, {t3}"));
+                    e.insf(format_args!("mad.lo.u64 {t1}, {t1}, {t2}, {t3}"));
                     Ok(())
                 }),
             };
             if let Err(err) = row {
                 failed = Some(err);
             }
-            e.ins(format!("mul.lo.u64 {t1}, {t1}, {row_bytes}"));
-            e.ins(format!(
+            e.insf(format_args!("mul.lo.u64 {t1}, {t1}, {row_bytes}"));
+            e.insf(format_args!(
                 "ld.global.u64 {t0}, [{BASE}+{}]",
                 region.slots_offset
             ));
-            e.ins(format!("add.s64 {t0}, {t0}, {t1}"));
-            e.ins(format!("add.s64 {}{k}, {BASE}, {t0}", r("row")));
+            e.insf(format_args!("add.s64 {t0}, {t0}, {t1}"));
+            e.insf(format_args!("add.s64 {}{k}, {BASE}, {t0}", r("row")));
         });
         if let Some(err) = failed {
             return Err(err.into());
