@@ -40,116 +40,116 @@ enum DefRule {
     Unknown,
 }
 
-/// Opcodes whose first operand is their destination.
+/// Opcodes whose first operand is their destination (sorted: looked up by binary search).
 const DEST_FIRST: &[&str] = &[
-    "mov",
-    "ld",
-    "ldu",
-    "add",
-    "sub",
-    "mul",
-    "mad",
-    "mul24",
-    "mad24",
-    "sad",
-    "div",
-    "rem",
     "abs",
-    "neg",
-    "min",
-    "max",
-    "popc",
-    "clz",
-    "bfind",
-    "fns",
-    "brev",
+    "activemask",
+    "add",
+    "addc",
+    "alloca",
+    "and",
+    "atom",
     "bfe",
     "bfi",
-    "dp4a",
-    "dp2a",
-    "copysign",
-    "fma",
-    "rcp",
-    "sqrt",
-    "rsqrt",
-    "sin",
-    "cos",
-    "lg2",
-    "ex2",
-    "tanh",
-    "testp",
-    "and",
-    "or",
-    "xor",
-    "not",
+    "bfind",
+    "bmsk",
+    "brev",
+    "clz",
     "cnot",
-    "lop3",
-    "shf",
-    "shl",
-    "shr",
-    "prmt",
+    "copysign",
+    "cos",
     "cvt",
     "cvta",
+    "div",
+    "dp2a",
+    "dp4a",
+    "elect",
+    "ex2",
+    "fma",
+    "fns",
+    "getctarank",
+    "isspacep",
+    "istypeof",
+    "ld",
+    "ldmatrix",
+    "ldu",
+    "lg2",
+    "lop3",
+    "mad",
+    "mad24",
+    "madc",
+    "mapa",
+    "match",
+    "max",
+    "mbarrier",
+    "min",
+    "mma",
+    "mov",
+    "movmatrix",
+    "mul",
+    "mul24",
+    "neg",
+    "not",
+    "or",
+    "popc",
+    "prmt",
+    "rcp",
+    "redux",
+    "rem",
+    "rsqrt",
+    "sad",
     "selp",
-    "slct",
     "set",
     "setp",
-    "atom",
+    "shf",
     "shfl",
-    "vote",
-    "match",
-    "redux",
-    "activemask",
-    "isspacep",
-    "mapa",
-    "getctarank",
-    "ldmatrix",
-    "movmatrix",
-    "mma",
+    "shl",
+    "shr",
+    "sin",
+    "slct",
+    "sqrt",
+    "stacksave",
+    "sub",
+    "subc",
+    "suld",
+    "suq",
+    "szext",
+    "tanh",
+    "testp",
     "tex",
     "tld4",
-    "suld",
     "txq",
-    "suq",
-    "istypeof",
-    "addc",
-    "subc",
-    "madc",
-    "szext",
-    "bmsk",
-    "elect",
-    "mbarrier",
-    "alloca",
-    "stacksave",
+    "vote",
+    "xor",
 ];
 
-/// Opcodes that write no register.
+/// Opcodes that write no register (sorted: looked up by binary search).
 const NO_DEF: &[&str] = &[
-    "st",
-    "stmatrix",
-    "red",
+    "applypriority",
     "bra",
-    "brx",
-    "ret",
-    "exit",
-    "cp",
-    "prefetch",
-    "prefetchu",
-    "trap",
     "brkpt",
+    "brx",
     "call",
-    "membar",
+    "cp",
+    "discard",
+    "exit",
     "fence",
+    "griddepcontrol",
+    "membar",
     "nanosleep",
     "pmevent",
-    "griddepcontrol",
+    "prefetch",
+    "prefetchu",
+    "red",
+    "ret",
     "setmaxnreg",
-    "discard",
-    "applypriority",
-    "sust",
-    "sured",
-    "tensormap",
+    "st",
     "stackrestore",
+    "stmatrix",
+    "sured",
+    "sust",
+    "tensormap",
+    "trap",
 ];
 
 fn def_rule(i: &Instruction) -> DefRule {
@@ -184,8 +184,8 @@ fn def_rule(i: &Instruction) -> DefRule {
                 DefRule::None
             }
         }
-        r if NO_DEF.contains(&r) => DefRule::None,
-        r if DEST_FIRST.contains(&r) => DefRule::First,
+        r if NO_DEF.binary_search(&r).is_ok() => DefRule::None,
+        r if DEST_FIRST.binary_search(&r).is_ok() => DefRule::First,
         _ => DefRule::Unknown,
     }
 }
@@ -224,7 +224,9 @@ fn is_destination(op: &Operand) -> bool {
 
 /// The state space named by a modifier.
 fn space_of(modifier: &str) -> Option<Space> {
-    let base = modifier.split("::").next().unwrap_or(modifier);
+    // `shared::cta` → `shared` (bytes: this runs for every modifier of every access).
+    let end = modifier.bytes().position(|b| b == b':');
+    let base = &modifier[..end.unwrap_or(modifier.len())];
     match base {
         "global" => Some(Space::Global),
         "shared" => Some(Space::Shared),
@@ -259,8 +261,37 @@ fn nth_address(i: &Instruction, n: usize, is_reg: &dyn Fn(&str) -> bool) -> Addr
 }
 
 fn mem_refs(i: &Instruction, rule: DefRule, is_reg: &dyn Fn(&str) -> bool) -> Vec<MemRef> {
-    let spaces: Vec<Space> = i.modifiers().filter_map(space_of).collect();
-    let first = spaces.first().copied().unwrap_or(Space::Generic);
+    let root = i.root();
+    let unknown = rule == DefRule::Unknown;
+    // Most instructions access no memory: decide that before reading the modifiers.
+    if !unknown
+        && !matches!(
+            root,
+            "ld" | "ldu"
+                | "prefetch"
+                | "prefetchu"
+                | "st"
+                | "atom"
+                | "red"
+                | "mbarrier"
+                | "ldmatrix"
+                | "stmatrix"
+                | "tex"
+                | "tld4"
+                | "suld"
+                | "sust"
+                | "sured"
+                | "wgmma"
+                | "wmma"
+                | "multimem"
+                | "cp"
+        )
+    {
+        return Vec::new();
+    }
+    let mut spaces = i.modifiers().filter_map(space_of);
+    let first = spaces.next().unwrap_or(Space::Generic);
+    let second = spaces.next().unwrap_or(Space::Generic);
     let addr = || nth_address(i, 0, is_reg);
     let one = |space, access| {
         vec![MemRef {
@@ -278,7 +309,7 @@ fn mem_refs(i: &Instruction, rule: DefRule, is_reg: &dyn Fn(&str) -> bool) -> Ve
         }]
     };
     let first_mod = i.modifiers().next().unwrap_or("");
-    match i.root() {
+    match root {
         "ld" | "ldu" | "prefetch" | "prefetchu" => one(first, Access::Load),
         "st" => one(first, Access::Store),
         "atom" | "red" | "mbarrier" => one(first, Access::Atomic),
@@ -303,8 +334,7 @@ fn mem_refs(i: &Instruction, rule: DefRule, is_reg: &dyn Fn(&str) -> bool) -> Ve
             {
                 return Vec::new();
             }
-            let dst = spaces.first().copied().unwrap_or(Space::Generic);
-            let src = spaces.get(1).copied().unwrap_or(Space::Generic);
+            let (dst, src) = (first, second);
             if mods.contains(&"prefetch") {
                 one(dst, Access::Load)
             } else {
@@ -327,7 +357,7 @@ fn mem_refs(i: &Instruction, rule: DefRule, is_reg: &dyn Fn(&str) -> bool) -> Ve
                 ]
             }
         }
-        _ if rule == DefRule::Unknown && i.address().is_some() => vec![
+        _ if unknown && i.address().is_some() => vec![
             MemRef {
                 space: Space::Generic,
                 access: Access::Load,
@@ -357,6 +387,25 @@ fn compute(
     flow: &Flow,
     is_reg: &dyn Fn(&str) -> bool,
 ) -> Compute {
+    let root = i.root();
+    // Most instructions compute nothing the checks follow: skip collecting modifiers.
+    if *flow != Flow::WarpCollective
+        && !matches!(
+            root,
+            "mov"
+                | "cvta"
+                | "add"
+                | "sub"
+                | "mad"
+                | "ld"
+                | "activemask"
+                | "call"
+                | "bar"
+                | "barrier"
+        )
+    {
+        return Compute::Opaque;
+    }
     let mods: Vec<&str> = i.modifiers().collect();
     let ops = &i.operands;
     // The register an operand names; `Err` for anything but a register or immediate.
@@ -386,7 +435,7 @@ fn compute(
         _ => Mask::Implicit,
     };
     let single = defs.len() == 1 && ops.len() >= 2;
-    match (i.root(), mods.as_slice()) {
+    match (root, mods.as_slice()) {
         ("mov", [t]) if wide(t) && single => match term(&ops[1]) {
             Ok(Some(r)) => Compute::Copy(r),
             _ => Compute::Opaque,
@@ -483,7 +532,9 @@ pub(crate) fn is_known_root(root: &str) -> bool {
         "shfl",
         "clusterlaunchcontrol",
     ];
-    DEST_FIRST.contains(&root) || NO_DEF.contains(&root) || OTHER.contains(&root)
+    DEST_FIRST.binary_search(&root).is_ok()
+        || NO_DEF.binary_search(&root).is_ok()
+        || OTHER.contains(&root)
 }
 
 fn flow(i: &Instruction) -> Flow {
@@ -646,6 +697,13 @@ mod tests {
 
     fn reg(r: &str) -> Addr {
         Addr::Reg(r.into())
+    }
+
+    #[test]
+    fn opcode_tables_are_sorted_for_binary_search() {
+        for table in [DEST_FIRST, NO_DEF] {
+            assert!(table.windows(2).all(|w| w[0] < w[1]), "{table:?}");
+        }
     }
 
     #[test]

@@ -75,7 +75,7 @@ impl PtxKernelModel {
             .map(|d| d.name.as_str())
             .filter(|n| !n.starts_with('%'))
             .collect();
-        let is_reg = |name: &str| plain.contains(name);
+        let is_reg = |name: &str| !plain.is_empty() && plain.contains(name);
         let items_of = |stmts: &[Stmt]| -> Vec<Item> {
             let mut items = Vec::with_capacity(stmts.len());
             for s in stmts {

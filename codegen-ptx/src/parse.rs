@@ -119,12 +119,17 @@ pub struct Instruction {
 impl Instruction {
     /// The opcode's first component (`ld` for `ld.global.v4.b32`).
     pub fn root(&self) -> &str {
-        self.opcode.split('.').next().unwrap_or("")
+        // Bytes, not `split('.')`: opcodes are short and this runs for every instruction
+        // several times.
+        let end = self.opcode.bytes().position(|b| b == b'.');
+        &self.opcode[..end.unwrap_or(self.opcode.len())]
     }
 
     /// The opcode's modifiers (`global`, `v4`, `b32` for `ld.global.v4.b32`).
     pub fn modifiers(&self) -> impl Iterator<Item = &str> {
-        self.opcode.split('.').skip(1)
+        // A closure, not `'.'`: the char searcher's setup costs more than these few bytes.
+        #[allow(clippy::manual_pattern_char_comparison)]
+        self.opcode.split(|c: char| c == '.').skip(1)
     }
 
     /// The first address operand, if any.

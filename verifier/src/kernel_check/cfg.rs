@@ -157,22 +157,24 @@ enum Target {
 struct Contracted<'a> {
     body: &'a Body<'a>,
     cfg: &'a Cfg,
-    /// Ordinal of each kernel instruction node.
-    ordinal: HashMap<NodeIndex, usize>,
+    /// Ordinal of each kernel instruction node, by node index (a spliced kernel has
+    /// thousands of nodes: indexed, not hashed).
+    ordinal: Vec<Option<usize>>,
     /// Kernel instruction nodes in order.
     kernel: Vec<NodeIndex>,
-    /// Targets reached through each inserted node.
-    through: HashMap<NodeIndex, BTreeSet<Target>>,
+    /// Targets reached through each inserted node, by node index.
+    through: Vec<Option<BTreeSet<Target>>>,
 }
 
 impl<'a> Contracted<'a> {
     fn new(body: &'a Body<'a>, cfg: &'a Cfg) -> Contracted<'a> {
-        let mut ordinal = HashMap::new();
+        let nodes = cfg.graph.node_count();
+        let mut ordinal = vec![None; nodes];
         let mut kernel = Vec::new();
         for (i, item) in body.items.iter().enumerate() {
             if let (Item::Instr(x), Some(n)) = (item, cfg.node_of[i]) {
                 if x.origin == Origin::Kernel {
-                    ordinal.insert(n, kernel.len());
+                    ordinal[n.index()] = Some(kernel.len());
                     kernel.push(n);
                 }
             }
@@ -182,7 +184,7 @@ impl<'a> Contracted<'a> {
             cfg,
             ordinal,
             kernel,
-            through: HashMap::new(),
+            through: vec![None; nodes],
         };
         c.contract_inserted();
         c
@@ -209,8 +211,10 @@ impl<'a> Contracted<'a> {
             Target::Unknown
         } else {
             self.ordinal
-                .get(&n)
-                .map_or(Target::Unknown, |&k| Target::Kernel(k))
+                .get(n.index())
+                .copied()
+                .flatten()
+                .map_or(Target::Unknown, Target::Kernel)
         }
     }
 
@@ -220,7 +224,12 @@ impl<'a> Contracted<'a> {
         let inserted = NodeFiltered::from_fn(&self.cfg.graph, |n| self.is_inserted(n));
         let sccs = tarjan_scc(&inserted);
         for scc in sccs {
-            let members: BTreeSet<NodeIndex> = scc.iter().copied().collect();
+            // Most inserted nodes (straight-line snippets) are components of their own.
+            let members: BTreeSet<NodeIndex> = if scc.len() > 1 {
+                scc.iter().copied().collect()
+            } else {
+                BTreeSet::new()
+            };
             let mut targets = BTreeSet::new();
             let looped = scc.len() > 1
                 || scc
@@ -231,11 +240,11 @@ impl<'a> Contracted<'a> {
             }
             for &n in &scc {
                 for m in self.cfg.graph.neighbors(n) {
-                    if members.contains(&m) {
+                    if m == n || members.contains(&m) {
                         continue;
                     }
                     if self.is_inserted(m) {
-                        if let Some(t) = self.through.get(&m) {
+                        if let Some(Some(t)) = self.through.get(m.index()) {
                             targets.extend(t.iter().copied());
                         }
                     } else {
@@ -244,7 +253,9 @@ impl<'a> Contracted<'a> {
                 }
             }
             for n in scc {
-                self.through.insert(n, targets.clone());
+                if let Some(slot) = self.through.get_mut(n.index()) {
+                    *slot = Some(targets.clone());
+                }
             }
         }
     }
@@ -252,7 +263,11 @@ impl<'a> Contracted<'a> {
     /// The targets `n` leads to.
     fn resolve(&self, n: NodeIndex) -> BTreeSet<Target> {
         if self.is_inserted(n) {
-            self.through.get(&n).cloned().unwrap_or_default()
+            self.through
+                .get(n.index())
+                .cloned()
+                .flatten()
+                .unwrap_or_default()
         } else {
             BTreeSet::from([self.direct(n)])
         }
