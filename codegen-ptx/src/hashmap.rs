@@ -1,7 +1,8 @@
 //! The hash-map update sequence, exactly per `warptrace_ir::MapLayout`:
 //!
 //! ```text
-//! tag = fold(mix64(h ^ k))           (1 for no keys; folded at compile time if constant)
+//! tag = fold(mix64(h ^ k))           (1 for no keys; folded at compile time if constant,
+//!                                     and then each probe's slot address too)
 //! tag == 0  → slot `capacity`: tag word := 1, store keys, combine value
 //! otherwise → for j in 0..HASH_MAX_PROBES (unrolled):
 //!               slot = (tag + j) mod capacity
@@ -23,14 +24,14 @@ use warptrace_ir::{Aggregation, MapLayout, MapRegion, Operand, ValueKind, HASH_M
 
 /// `mix64` (splitmix64 finalizer) of `x` in place, with scratch `tmp`.
 fn mix64(e: &mut Emitter, x: &str, tmp: &str) {
-    e.ins(format!("shr.u64 {tmp}, {x}, 30"));
-    e.ins(format!("xor.b64 {x}, {x}, {tmp}"));
-    e.ins(format!("mul.lo.u64 {x}, {x}, 0xBF58476D1CE4E5B9"));
-    e.ins(format!("shr.u64 {tmp}, {x}, 27"));
-    e.ins(format!("xor.b64 {x}, {x}, {tmp}"));
-    e.ins(format!("mul.lo.u64 {x}, {x}, 0x94D049BB133111EB"));
-    e.ins(format!("shr.u64 {tmp}, {x}, 31"));
-    e.ins(format!("xor.b64 {x}, {x}, {tmp}"));
+    e.insf(format_args!("shr.u64 {tmp}, {x}, 30"));
+    e.insf(format_args!("xor.b64 {x}, {x}, {tmp}"));
+    e.insf(format_args!("mul.lo.u64 {x}, {x}, 0xBF58476D1CE4E5B9"));
+    e.insf(format_args!("shr.u64 {tmp}, {x}, 27"));
+    e.insf(format_args!("xor.b64 {x}, {x}, {tmp}"));
+    e.insf(format_args!("mul.lo.u64 {x}, {x}, 0x94D049BB133111EB"));
+    e.insf(format_args!("shr.u64 {tmp}, {x}, 31"));
+    e.insf(format_args!("xor.b64 {x}, {x}, {tmp}"));
 }
 
 /// Emits `map.update` of `region` with `keys`, combining `agg` into the value words of a
@@ -78,16 +79,16 @@ pub(crate) fn map_update_with(
     let tag = match constants {
         Some(c) => {
             let tag = MapLayout::tag(&c);
-            e.ins(format!("mov.b64 {t0}, 0x{tag:016X}"));
+            e.insf(format_args!("mov.b64 {t0}, 0x{tag:016X}"));
             Some(tag)
         }
         None => {
             for (n, k) in keys.iter().enumerate() {
                 let k = e.src64(k, &reg("t", 5));
                 if n == 0 {
-                    e.ins(format!("mov.b64 {t0}, {k}"));
+                    e.insf(format_args!("mov.b64 {t0}, {k}"));
                 } else {
-                    e.ins(format!("xor.b64 {t0}, {t0}, {k}"));
+                    e.insf(format_args!("xor.b64 {t0}, {t0}, {k}"));
                 }
                 mix64(e, &t0, &t1);
             }
@@ -98,56 +99,71 @@ pub(crate) fn map_update_with(
     let claim = format!("{labels}_claim");
     let add = format!("{labels}_add");
     let done = format!("{labels}_done");
-    e.ins(format!("add.s64 {t3}, {BASE}, {}", region.slots_offset));
     let zero_path = tag.is_none_or(|t| t == 0);
     let probe_path = tag != Some(0);
+    // A tag known at compile time has its probe sequence's slot addresses known too,
+    // relative to the map base: one `add` per probe instead of `add`, `and`, `mad`.
+    let folded = tag.filter(|_| !zero_path);
+    if folded.is_none() {
+        e.insf(format_args!(
+            "add.s64 {t3}, {BASE}, {}",
+            region.slots_offset
+        ));
+    }
     if zero_path && probe_path {
-        e.ins(format!("setp.eq.u64 {p0}, {t0}, 0"));
-        e.ins(format!("@{p0} bra {zero}"));
+        e.insf(format_args!("setp.eq.u64 {p0}, {t0}, 0"));
+        e.insf(format_args!("@{p0} bra {zero}"));
     }
     if probe_path {
         let cap = u64::from(region.capacity);
         for j in 0..HASH_MAX_PROBES {
-            let idx = if j == 0 {
-                t0.clone()
+            if let Some(tag) = folded {
+                // As the IR computes it: (tag + j) mod capacity, wrapping at 64 bits.
+                let slot = tag.wrapping_add(u64::from(j)) % cap;
+                let offset = region.slots_offset + slot * region.slot_bytes();
+                e.insf(format_args!("add.s64 {t2}, {BASE}, {offset}"));
             } else {
-                e.ins(format!("add.s64 {t1}, {t0}, {j}"));
-                t1.clone()
-            };
-            if cap.is_power_of_two() {
-                e.ins(format!("and.b64 {t1}, {idx}, {}", cap - 1));
-            } else {
-                e.ins(format!("rem.u64 {t1}, {idx}, {cap}"));
+                let idx = if j == 0 {
+                    t0.clone()
+                } else {
+                    e.insf(format_args!("add.s64 {t1}, {t0}, {j}"));
+                    t1.clone()
+                };
+                if cap.is_power_of_two() {
+                    e.insf(format_args!("and.b64 {t1}, {idx}, {}", cap - 1));
+                } else {
+                    e.insf(format_args!("rem.u64 {t1}, {idx}, {cap}"));
+                }
+                e.insf(format_args!(
+                    "mad.lo.u64 {t2}, {t1}, {}, {t3}",
+                    region.slot_bytes()
+                ));
             }
-            e.ins(format!(
-                "mad.lo.u64 {t2}, {t1}, {}, {t3}",
-                region.slot_bytes()
-            ));
-            e.ins(format!("atom.global.cas.b64 {t4}, [{t2}], 0, {t0}"));
-            e.ins(format!("setp.eq.u64 {p0}, {t4}, 0"));
-            e.ins(format!("@{p0} bra {claim}"));
-            e.ins(format!("setp.eq.u64 {p0}, {t4}, {t0}"));
-            e.ins(format!("@{p0} bra {add}"));
+            e.insf(format_args!("atom.global.cas.b64 {t4}, [{t2}], 0, {t0}"));
+            e.insf(format_args!("setp.eq.u64 {p0}, {t4}, 0"));
+            e.insf(format_args!("@{p0} bra {claim}"));
+            e.insf(format_args!("setp.eq.u64 {p0}, {t4}, {t0}"));
+            e.insf(format_args!("@{p0} bra {add}"));
         }
         let n = amounts.lane_count(e);
-        e.ins(format!(
+        e.insf(format_args!(
             "red.global.add.u64 [{BASE}+{}], {n}",
             region.drops_offset
         ));
-        e.ins(format!("bra {done}"));
+        e.insf(format_args!("bra {done}"));
     }
     if zero_path {
         e.label(&zero);
-        e.ins(format!(
+        e.insf(format_args!(
             "add.s64 {t2}, {t3}, {}",
             u64::from(region.capacity) * region.slot_bytes()
         ));
-        e.ins(format!("st.global.u64 [{t2}], 1"));
+        e.insf(format_args!("st.global.u64 [{t2}], 1"));
     }
     e.label(&claim);
     for (n, k) in keys.iter().enumerate() {
         let k = e.src64(k, &reg("t", 5));
-        e.ins(format!("st.global.u64 [{t2}+{}], {k}", 8 * (n + 1)));
+        e.insf(format_args!("st.global.u64 [{t2}+{}], {k}", 8 * (n + 1)));
     }
     e.label(&add);
     aggregate::combine_with(e, agg, value, region.value_offset_in_slot(), amounts)?;
