@@ -26,7 +26,6 @@ use super::{snippet_of, Body, Finding, Violations};
 use crate::{Flow, Item, KernelRule, Origin};
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
-use petgraph::visit::NodeFiltered;
 use petgraph::Direction;
 use std::collections::{BTreeSet, HashMap};
 
@@ -221,8 +220,31 @@ impl<'a> Contracted<'a> {
     /// Fills `through` for every inserted node, one strongly connected component of the
     /// inserted subgraph at a time, successors first.
     fn contract_inserted(&mut self) {
-        let inserted = NodeFiltered::from_fn(&self.cfg.graph, |n| self.is_inserted(n));
-        let sccs = tarjan_scc(&inserted);
+        // The inserted subgraph, copied out compactly: Tarjan over a filtered view of the
+        // whole graph tested the filter at every neighbour of every node.
+        let graph = &self.cfg.graph;
+        let inserted: Vec<NodeIndex> = graph
+            .node_indices()
+            .filter(|&n| self.is_inserted(n))
+            .collect();
+        let mut compact = vec![None; graph.node_count()];
+        for (k, &n) in inserted.iter().enumerate() {
+            compact[n.index()] = Some(NodeIndex::new(k));
+        }
+        let mut sub: DiGraph<(), ()> = DiGraph::with_capacity(inserted.len(), inserted.len());
+        for _ in &inserted {
+            sub.add_node(());
+        }
+        for (k, &n) in inserted.iter().enumerate() {
+            for m in graph.neighbors(n) {
+                if let Some(c) = compact[m.index()] {
+                    sub.add_edge(NodeIndex::new(k), c, ());
+                }
+            }
+        }
+        let sccs = tarjan_scc(&sub)
+            .into_iter()
+            .map(|scc| scc.into_iter().map(|k| inserted[k.index()]).collect::<Vec<_>>());
         for scc in sccs {
             // Most inserted nodes (straight-line snippets) are components of their own.
             let members: BTreeSet<NodeIndex> = if scc.len() > 1 {
