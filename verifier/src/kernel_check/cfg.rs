@@ -242,9 +242,11 @@ impl<'a> Contracted<'a> {
                 }
             }
         }
-        let sccs = tarjan_scc(&sub)
-            .into_iter()
-            .map(|scc| scc.into_iter().map(|k| inserted[k.index()]).collect::<Vec<_>>());
+        let sccs = tarjan_scc(&sub).into_iter().map(|scc| {
+            scc.into_iter()
+                .map(|k| inserted[k.index()])
+                .collect::<Vec<_>>()
+        });
         for scc in sccs {
             // Most inserted nodes (straight-line snippets) are components of their own.
             let members: BTreeSet<NodeIndex> = if scc.len() > 1 {
