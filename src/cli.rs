@@ -27,12 +27,18 @@ EXAMPLES:
     warptrace -l            (or -l 'mem*')
     warptrace -l -e 'mem:global:load { @n = count(); }' --ptx kernel.ptx
 
-Kernels whose probes need what the PTX back end does not lower yet (loop: probes,
-bulk/TMA copies, array maps, the launch builtin, device functions) run unchanged and are
-counted as \"not supported yet\" in the summary.
+Kernels whose probes need what the PTX back end cannot lower (e.g. `bytes` at a TMA
+copy, whose size lives in the tensor map) run unchanged and are counted as \"not
+supported yet\" in the summary.
 
 Results print when the program exits, as bpftrace prints maps; a one-line summary on
-stderr counts the kernels instrumented and skipped (-v explains each).
+stderr counts the kernels instrumented and skipped (-v explains each), with a line per
+process when the program started several (torchrun, multiprocessing). -o DIR also writes
+every map as a CSV table, with summary.json and index.json; --trace FILE writes timing
+records as a Perfetto trace:
+    warptrace -o out --trace sched.json -e 'map @sched: array(per = warp, slots = 1);
+        kernel:entry { %t0 = clock64; }
+        warp kernel:exit { @sched = (%t0, clock64 - %t0, smid, kernel); }' -- ./app
 
 Instrumented modules are cached on disk (--cache-dir, default ~/.cache/warptrace): a
 second run of the same program and probes skips instrumentation and the driver's JIT.";
@@ -81,6 +87,23 @@ pub struct RunArgs {
     /// Explain every kernel instrumented or skipped, and why.
     #[arg(short = 'v', long)]
     pub verbose: bool,
+    /// Also write the results as files into DIR (created if missing): a CSV table per
+    /// map (<map>.csv: keys and values; a row per histogram bucket; a row per ring or
+    /// array record, with the pid that wrote it), summary.json (counters per process,
+    /// kernels and why any was skipped, drops and lost records per map), trace.json
+    /// when there are timing records, and index.json listing them.
+    #[arg(short = 'o', long = "output-dir", value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
+    /// Write the timing records as a Chrome/Perfetto trace (open it in ui.perfetto.dev
+    /// or chrome://tracing): a process per kernel/SM/CTA, a thread per warp. Timing
+    /// records are those of an array map whose records start with (start, elapsed) in
+    /// cycles, e.g. `@sched = (%t0, clock64 - %t0, smid)`.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// The SM clock in MHz, to write trace times in microseconds (default: times stay
+    /// in cycles, shown as nanoseconds: 1 ns = 1 cycle).
+    #[arg(long, value_name = "MHZ", value_parser = positive_mhz)]
+    pub clock_mhz: Option<f64>,
     /// Refuse to run unless this certificate (from `warptrace verify --cert`) proves
     /// this exact program safe for this warptrace version.
     #[arg(long, value_name = "CERT")]
@@ -110,6 +133,16 @@ pub struct RunArgs {
     /// The program to run and its arguments.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
+}
+
+/// `--clock-mhz`: a finite, positive number.
+fn positive_mhz(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(mhz) if mhz.is_finite() && mhz > 0.0 => Ok(mhz),
+        _ => Err(format!(
+            "`{text}` is not a clock rate in MHz (a positive number, e.g. 1755)"
+        )),
+    }
 }
 
 #[derive(Debug, Subcommand)]

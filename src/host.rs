@@ -119,6 +119,11 @@ impl<'p> Host<'p> {
         Ok(())
     }
 
+    /// The host's maps: device results merged, host blocks' updates applied.
+    pub fn store(&self) -> &MapStore {
+        &self.store
+    }
+
     /// Every map and ring as bpftrace prints its maps when a program ends.
     pub fn exit_text(&self) -> String {
         exit_text(self.program, &self.store, &self.kernels, self.format)

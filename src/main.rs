@@ -13,6 +13,7 @@ mod cli;
 mod host;
 mod library;
 mod list;
+mod outputs;
 mod run;
 mod verify;
 

@@ -1,7 +1,8 @@
 //! `warptrace -e PROG -- CMD…`: run a program with the runtime preloaded, then report.
 
-use crate::cli::RunArgs;
+use crate::cli::{OutputFormat, RunArgs};
 use crate::host::Host;
+use crate::outputs::{json_summary, Outputs};
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -21,6 +22,8 @@ pub fn run(source: String, program: Program, args: &RunArgs) -> Result<ExitCode>
              `warptrace -e 'kernel:entry {{ @n = count(); }}' -- ./app`"
         );
     }
+    // A bad -o/--trace path fails before anything runs.
+    let outputs = Outputs::prepare(args)?;
     let mut host = Host::new(&program, args.format);
     if host.has(HostEvent::LaunchComplete) {
         eprintln!(
@@ -30,20 +33,27 @@ pub fn run(source: String, program: Program, args: &RunArgs) -> Result<ExitCode>
     }
     let stopped = host.run(HostEvent::Begin)?;
     let mut code = ExitCode::SUCCESS;
-    let mut summary = None;
+    let mut report = None;
     if !stopped && !args.command.is_empty() {
-        let (report, status) = trace(source, &program, args)?;
-        host.add_device(&report);
+        let (merged, status) = trace(source, &program, args)?;
+        host.add_device(&merged);
         // The device's printf output (and lost events) after `begin`'s, before `end`'s.
         host.print_device_events()?;
-        summary = Some(warptrace_runtime::render_summary(&report, args.verbose));
         code = exit_code(status);
+        report = Some(merged);
     }
     host.run(HostEvent::End)?;
     print!("{}", host.exit_text());
-    if let Some(summary) = summary {
-        eprint!("{summary}");
+    if let Some(report) = &report {
+        if args.format == OutputFormat::Json {
+            print!("{}", json_summary(report));
+        }
+        eprint!(
+            "{}",
+            warptrace_runtime::render_summary(report, args.verbose)
+        );
     }
+    outputs.write(&program, report.as_ref(), host.store())?;
     Ok(code)
 }
 

@@ -472,3 +472,155 @@ fn instrument_combines_warp_uniform_updates_unless_turned_off() {
     let off = run(true);
     assert!(!off.contains("warp-combined") && !off.contains("activemask"));
 }
+
+#[test]
+fn output_dir_is_created_and_holds_a_table_per_map() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("new/results");
+    let trace = dir.path().join("traces/t.json");
+    let o = out.to_string_lossy();
+    let t = trace.to_string_lossy();
+    let run = warptrace(&[
+        "-e",
+        "begin { @x = hist(5); @y[1, 2] = count(); }",
+        "-o",
+        &o,
+        "--trace",
+        &t,
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    // stdout is unchanged by -o: the maps as bpftrace prints them.
+    assert!(stdout(&run).contains("@y[1, 2]: 1"), "{}", stdout(&run));
+    let read = |f: &str| std::fs::read_to_string(out.join(f)).unwrap_or_default();
+    assert_eq!(read("x.csv"), "min,max,count\n4,7,1\n");
+    assert_eq!(read("y.csv"), "key0,key1,count\n1,2,1\n");
+    let index: serde_json::Value = serde_json::from_str(&read("index.json")).expect("index");
+    let files: Vec<&str> = index["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter_map(|f| f["file"].as_str())
+        .collect();
+    assert_eq!(files, ["x.csv", "y.csv", "summary.json", "index.json"]);
+    let summary: serde_json::Value = serde_json::from_str(&read("summary.json")).expect("summary");
+    assert_eq!(summary["pids"], serde_json::json!([]), "no command ran");
+    // No timing map: an empty trace, and a warning that says what one looks like.
+    let empty: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).expect("trace")).expect("JSON");
+    assert_eq!(empty["traceEvents"], serde_json::json!([]));
+    let err = stderr(&run);
+    assert!(err.contains("4 files written to"), "{err}");
+    assert!(err.contains("no map holds timing records"), "{err}");
+}
+
+#[test]
+fn a_bad_output_path_fails_before_the_command_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("results.txt");
+    std::fs::write(&file, "keep").expect("write");
+    let f = file.to_string_lossy();
+    let d = dir.path().to_string_lossy();
+    for flags in [["-o", &*f], ["--trace", &*d]] {
+        let out = warptrace(&[
+            "-e", SKELETON, flags[0], flags[1], "--", "sh", "-c", "echo ran",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{flags:?}: {}", stderr(&out));
+        assert!(!stdout(&out).contains("ran"), "{flags:?}: the command ran");
+        let err = stderr(&out);
+        let want = if flags[0] == "-o" {
+            format!(
+                "warptrace: error: bad --output-dir: {} exists and is not a directory",
+                file.display()
+            )
+        } else {
+            format!(
+                "warptrace: error: bad --trace: {} is a directory",
+                dir.path().display()
+            )
+        };
+        assert!(err.starts_with(&want), "{flags:?}: {err}");
+    }
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), "keep");
+    let out = warptrace(&["-e", SKELETON, "--clock-mhz", "0", "--", "true"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--clock-mhz"), "{}", stderr(&out));
+}
+
+/// A C program that forks a child which exits normally, then forks and execs `true`:
+/// three processes, each of which writes its report at exit. It prints the pids.
+const FORKS: &str = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(void) {
+    fflush(stdout);
+    pid_t forked = fork();
+    if (forked == 0) exit(0);
+    waitpid(forked, 0, 0);
+    pid_t execd = fork();
+    if (execd == 0) { execlp("true", "true", (char *)0); _exit(127); }
+    waitpid(execd, 0, 0);
+    printf("%d %d %d\n", (int)getpid(), (int)forked, (int)execd);
+    return 0;
+}
+"#;
+
+#[test]
+fn children_report_and_the_merged_output_names_every_pid() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("forks.c");
+    let exe = dir.path().join("forks");
+    std::fs::write(&src, FORKS).expect("write");
+    let cc = Command::new("cc").arg(&src).arg("-o").arg(&exe).status();
+    if !cc.is_ok_and(|s| s.success()) {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "no C compiler (CI=true)"
+        );
+        eprintln!("=== SKIPPED: no working `cc` ===");
+        return;
+    }
+    let out_dir = dir.path().join("out");
+    let (e, o) = (exe.to_string_lossy(), out_dir.to_string_lossy());
+    let run = warptrace(&["-f", "json", "-e", SKELETON, "-o", &o, "--", &e]);
+    let err = stderr(&run);
+    assert!(
+        !err.contains("cannot find libwarptrace_preload.so"),
+        "build the runtime library first: cargo build -p warptrace-preload\n{err}"
+    );
+    assert!(run.status.success(), "{err}");
+    let text = stdout(&run);
+    let mut lines = text.lines();
+    let mut pids: Vec<u64> = lines
+        .next()
+        .unwrap_or_default()
+        .split(' ')
+        .filter_map(|p| p.parse().ok())
+        .collect();
+    assert_eq!(pids.len(), 3, "{text}");
+    pids.sort_unstable();
+    // -f json ends with a summary record naming each process.
+    let last = text.lines().last().unwrap_or_default();
+    let record: serde_json::Value = serde_json::from_str(last).expect("NDJSON");
+    assert_eq!(record["type"], "summary", "{text}");
+    assert_eq!(
+        record["data"]["pids"],
+        serde_json::json!(pids),
+        "{text}\n{err}"
+    );
+    let per_process: Vec<u64> = record["data"]["processes"]
+        .as_array()
+        .expect("processes")
+        .iter()
+        .filter_map(|p| p["pid"].as_u64())
+        .collect();
+    assert_eq!(per_process, pids);
+    // summary.json says the same.
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out_dir.join("summary.json")).expect("summary.json"),
+    )
+    .expect("JSON");
+    assert_eq!(summary["pids"], serde_json::json!(pids));
+    assert_eq!(summary["processes"].as_array().map(Vec::len), Some(3));
+}

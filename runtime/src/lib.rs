@@ -11,6 +11,7 @@ pub mod cache;
 mod codegen;
 mod config;
 mod driver;
+pub mod export;
 mod fatbin;
 mod hip;
 mod hooks;
@@ -45,8 +46,8 @@ pub use output::{
 pub use report::{
     demangle, lost_records, map_outputs, printf_text, printf_texts, render_events, render_summary,
     render_text, report_store, ring_output, ring_outputs, store_output, store_outputs,
-    CacheSummary, KernelReport, KernelState, MapEntry, MapRecord, MapReport, Origin, Reason,
-    Report, Summary, REPORT_FORMAT,
+    CacheSummary, KernelReport, KernelState, MapEntry, MapRecord, MapReport, Origin, PidShare,
+    ProcessReport, Reason, Report, Summary, REPORT_FORMAT,
 };
 
 /// The interposers, to be exported under the driver's names by the preload library.

@@ -6,11 +6,14 @@ use crate::output::{
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use warptrace_ir::{
     max_decode, max_encode, min_decode, min_encode, KeyType, MapDecl, MapId, MapKind, MapStore,
     Program, Record, StoredMap, ValueKind,
 };
+
+mod summary;
+
+pub use summary::render_summary;
 
 /// Version of the report's JSON format.
 pub const REPORT_FORMAT: u32 = 1;
@@ -30,6 +33,45 @@ pub struct Report {
     pub summary: Summary,
     /// What happened to each kernel a probe selected, by mangled name.
     pub kernel_status: Vec<KernelReport>,
+    /// After [`Report::merge`]: each traced process's own counters and kernels, by pid
+    /// (a process's own report leaves it empty: its `summary` is all there is).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub processes: Vec<ProcessReport>,
+}
+
+/// What one traced process contributed to a merged report.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProcessReport {
+    /// The process id (a report without one: 0).
+    pub pid: u32,
+    /// Its counters.
+    pub summary: Summary,
+    /// What happened to each kernel it selected.
+    pub kernel_status: Vec<KernelReport>,
+}
+
+impl ProcessReport {
+    /// Whether the process selected any kernel (instrumented or not) or launched one.
+    pub fn is_active(&self) -> bool {
+        let s = &self.summary;
+        !self.kernel_status.is_empty()
+            || s.kernels_instrumented + s.kernels_skipped > 0
+            || s.launches_probed + s.launches_unprobed + s.launches_lost > 0
+    }
+}
+
+/// One process's share of a map in a merged report.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PidShare {
+    /// The process id.
+    pub pid: u32,
+    /// Its records (rings and arrays), which follow those of the shares before it in
+    /// [`MapReport::records`].
+    pub records: u64,
+    /// Its [`MapReport::drops`].
+    pub drops: u64,
+    /// Its [`MapReport::lost`].
+    pub lost: u64,
 }
 
 /// One map's contents.
@@ -56,6 +98,26 @@ pub struct MapReport {
     /// whose `seq` was wrong (also counted in `drops`). Absent when 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub lost: u64,
+    /// After [`Report::merge`]: each process's records, drops and lost, in the order of
+    /// [`MapReport::records`] (by pid); empty in a process's own report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_pid: Vec<PidShare>,
+}
+
+impl MapReport {
+    /// Each record with the pid of the process that wrote it: from
+    /// [`MapReport::by_pid`] when it accounts for every record, else `fallback` (a
+    /// process's own report: its pid).
+    pub fn records_by_pid(&self, fallback: Option<u32>) -> Vec<(Option<u32>, &MapRecord)> {
+        let counted: u64 = self.by_pid.iter().map(|s| s.records).sum();
+        if self.by_pid.is_empty() || counted != self.records.len() as u64 {
+            return self.records.iter().map(|r| (fallback, r)).collect();
+        }
+        let pids = self.by_pid.iter().flat_map(|s| {
+            std::iter::repeat_n(Some(s.pid), usize::try_from(s.records).unwrap_or(0))
+        });
+        pids.zip(&self.records).collect()
+    }
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -147,6 +209,7 @@ pub(crate) fn store_reports(program: &Program, store: &MapStore) -> Vec<MapRepor
                 kind: Some(decl.value.clone()),
                 records: map.into_iter().flat_map(|s| &s.records).cloned().collect(),
                 lost: map.map_or(0, |s| s.lost),
+                by_pid: Vec::new(),
             }
         })
         .collect()
@@ -322,7 +385,10 @@ pub enum KernelState {
 impl Report {
     /// Combines the reports of several processes: values and counters add, names union;
     /// ring and array records are concatenated, ordered by pid (a report's smallest) and
-    /// then in each report's order, and their lost counts add.
+    /// then in each report's order, and their lost counts add. What each process
+    /// contributed is kept: its counters and kernels in [`Report::processes`], its
+    /// records, drops and lost per map in [`MapReport::by_pid`] (a merged report's own
+    /// are carried over).
     pub fn merge(reports: Vec<Report>) -> Report {
         let mut out = Report {
             format: REPORT_FORMAT,
@@ -330,11 +396,22 @@ impl Report {
         };
         // Per map name: its entries, merged per the first report's kind of the map.
         let mut maps: Vec<(String, Option<ValueKind>, StoredMap)> = Vec::new();
-        // Per map (same index): its records, each with the pid that orders it.
+        // Per map (same index): its records, each with the pid that orders it, and each
+        // process's share, ordered the same way.
         let mut records: Vec<Vec<(u32, MapRecord)>> = Vec::new();
+        let mut shares: Vec<Vec<(u32, PidShare)>> = Vec::new();
         let mut kernels: BTreeMap<String, KernelReport> = BTreeMap::new();
         for r in reports {
             let pid = r.pids.iter().copied().min().unwrap_or(0);
+            if r.processes.is_empty() {
+                out.processes.push(ProcessReport {
+                    pid,
+                    summary: r.summary.clone(),
+                    kernel_status: r.kernel_status.clone(),
+                });
+            } else {
+                out.processes.extend(r.processes);
+            }
             out.pids.extend(r.pids);
             for m in r.maps {
                 // Without a kind (an older report), values add, as sums do.
@@ -346,12 +423,26 @@ impl Report {
                         let map = StoredMap::new(hash, kind.clone());
                         maps.push((m.name.clone(), m.kind.clone(), map));
                         records.push(Vec::new());
+                        shares.push(Vec::new());
                         maps.len() - 1
                     }
                 };
                 let mut other = StoredMap::new(hash, kind.clone());
                 other.drops = m.drops;
                 other.lost = m.lost;
+                if m.by_pid.is_empty() {
+                    shares[i].push((
+                        pid,
+                        PidShare {
+                            pid,
+                            records: m.records.len() as u64,
+                            drops: m.drops,
+                            lost: m.lost,
+                        },
+                    ));
+                } else {
+                    shares[i].extend(m.by_pid.iter().map(|&s| (pid, s)));
+                }
                 records[i].extend(m.records.into_iter().map(|rec| (pid, rec)));
                 for e in m.entries {
                     let words = e.value_words(&kind);
@@ -391,10 +482,12 @@ impl Report {
             }
         }
         out.pids.sort_unstable();
+        out.processes.sort_by_key(|p| p.pid);
         out.maps = maps
             .into_iter()
             .zip(records)
-            .map(|((name, kind, map), mut records)| MapReport {
+            .zip(shares)
+            .map(|(((name, kind, map), mut records), mut shares)| MapReport {
                 name,
                 entries: map
                     .entries
@@ -409,6 +502,11 @@ impl Report {
                     records.into_iter().map(|(_, r)| r).collect()
                 },
                 lost: map.lost,
+                by_pid: {
+                    // The records' order: stable by the pid that ordered them.
+                    shares.sort_by_key(|(pid, _)| *pid);
+                    shares.into_iter().map(|(_, s)| s).collect()
+                },
             })
             .collect();
         out.kernel_status = kernels.into_values().collect();
@@ -421,7 +519,7 @@ impl Report {
     }
 }
 
-fn kernel_name(kernels: &BTreeMap<u64, String>, id: u64) -> String {
+pub(crate) fn kernel_name(kernels: &BTreeMap<u64, String>, id: u64) -> String {
     match kernels.get(&id) {
         Some(name) => demangle(name),
         None => format!("{id:#x}"),
@@ -510,7 +608,7 @@ fn output(
 
 /// A key or record field word typed for printing: signed or unsigned integer, or a
 /// kernel id's (demangled) name.
-fn key_part(t: &KeyType, k: u64, kernels: &BTreeMap<u64, String>) -> KeyPart {
+pub(crate) fn key_part(t: &KeyType, k: u64, kernels: &BTreeMap<u64, String>) -> KeyPart {
     match t {
         KeyType::Int { signed: true } => KeyPart::Int(k as i64),
         KeyType::Int { signed: false } => KeyPart::UInt(k),
@@ -703,131 +801,6 @@ pub fn render_events(program: &Program, report: &Report) -> String {
         out.push_str(&text::lost_events(lost));
     }
     out
-}
-
-fn reason_list(reasons: &BTreeMap<Reason, u64>, kernel_level: bool) -> Vec<String> {
-    reasons
-        .iter()
-        .filter(|(r, &n)| r.is_kernel_level() == kernel_level && n > 0)
-        .map(|(r, n)| format!("{}: {n}", r.describe()))
-        .collect()
-}
-
-/// The run summary, one line (`warptrace: 2 kernels instrumented, 1 skipped (no PTX: 1),
-/// 40 launches probed, 0 unprobed`); then a line per map that lost records
-/// (`warptrace: @trace: 3 records lost (ring full, overwritten or torn)`) or, failing
-/// that, dropped updates; with `verbose`, a line per kernel.
-pub fn render_summary(report: &Report, verbose: bool) -> String {
-    let s = &report.summary;
-    let plural = |n: u64, one: &str, many: &str| {
-        if n == 1 {
-            one.to_string()
-        } else {
-            many.to_string()
-        }
-    };
-    let mut line = format!(
-        "warptrace: {} {} instrumented, {} skipped",
-        s.kernels_instrumented,
-        plural(s.kernels_instrumented, "kernel", "kernels"),
-        s.kernels_skipped
-    );
-    let skipped = reason_list(&s.reasons, true);
-    if !skipped.is_empty() {
-        let _ = write!(line, " ({})", skipped.join(", "));
-    }
-    let _ = write!(
-        line,
-        ", {} {} probed, {} unprobed",
-        s.launches_probed,
-        plural(s.launches_probed, "launch", "launches"),
-        s.launches_unprobed
-    );
-    let launch_reasons: u64 = s
-        .reasons
-        .iter()
-        .filter(|(r, _)| !r.is_kernel_level())
-        .map(|(_, n)| n)
-        .sum();
-    let mut unprobed = reason_list(&s.reasons, false);
-    if s.launches_unprobed > launch_reasons && !unprobed.is_empty() {
-        unprobed.insert(
-            0,
-            format!("skipped kernels: {}", s.launches_unprobed - launch_reasons),
-        );
-    }
-    if !unprobed.is_empty() {
-        let _ = write!(line, " ({})", unprobed.join(", "));
-    }
-    if s.launches_lost > 0 {
-        let _ = write!(
-            line,
-            ", {} lost (results not read back before exit)",
-            s.launches_lost
-        );
-    }
-    line.push('\n');
-    cache_lines(&mut line, &s.cache, verbose);
-    for map in &report.maps {
-        if map.lost > 0 {
-            let _ = writeln!(
-                line,
-                "warptrace: @{}: {} records lost (ring full, overwritten or torn)",
-                map.name, map.lost
-            );
-        } else if map.drops > 0 {
-            let _ = writeln!(
-                line,
-                "warptrace: @{}: {} updates dropped (map full)",
-                map.name, map.drops
-            );
-        }
-    }
-    if verbose {
-        for k in &report.kernel_status {
-            let state = match &k.status {
-                KernelState::Instrumented { sites } => format!("instrumented, {sites} sites"),
-                KernelState::Skipped { reason, detail } if detail.is_empty() => {
-                    format!("skipped: {}", reason.describe())
-                }
-                KernelState::Skipped { reason, detail } => {
-                    format!("skipped: {}: {detail}", reason.describe())
-                }
-            };
-            let _ = writeln!(
-                line,
-                "warptrace:   {}: {state}; {} launches probed, {} unprobed",
-                demangle(&k.name),
-                k.launches_probed,
-                k.launches_unprobed
-            );
-        }
-    }
-    line
-}
-
-/// The cache line of the summary (`warptrace: module cache: 2 hits, 0 misses, 0 written,
-/// 0 write failures; JIT 0.0 ms`), when anything was looked up, written or JIT-compiled;
-/// with `verbose`, the explanation of each unusable entry and failed write.
-fn cache_lines(out: &mut String, c: &CacheSummary, verbose: bool) {
-    if c.is_empty() {
-        return;
-    }
-    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let _ = writeln!(
-        out,
-        "warptrace: module cache: {}, {}, {} written, {}; JIT {:.1} ms",
-        plural(c.hits, "hit", "hits"),
-        plural(c.misses, "miss", "misses"),
-        c.written,
-        plural(c.write_failures, "write failure", "write failures"),
-        c.jit_us as f64 / 1000.0
-    );
-    if verbose {
-        for note in &c.notes {
-            let _ = writeln!(out, "warptrace:   cache: {note}");
-        }
-    }
 }
 
 /// The maps of a device `report` as a host store for `program`, so host blocks (`end`)

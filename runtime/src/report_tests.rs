@@ -130,6 +130,7 @@ fn process(pid: u32, scale: u64) -> Report {
                 launches_unprobed: 1,
             },
         ],
+        processes: Vec::new(),
     }
 }
 
@@ -178,7 +179,9 @@ fn merges_processes() {
     assert_eq!(
         render_summary(&merged, false),
         "warptrace: 4 kernels instrumented, 2 skipped (no PTX: 2), 60 launches probed, 5 unprobed (skipped kernels: 2, graph capture: 3)\n\
-         warptrace: @delta: 6 updates dropped (map full)\n"
+         warptrace:   pid 10: 2 kernels instrumented, 1 skipped (no PTX: 1), 20 launches probed, 2 unprobed (skipped kernels: 1, graph capture: 1)\n\
+         warptrace:   pid 11: 2 kernels instrumented, 1 skipped (no PTX: 1), 40 launches probed, 3 unprobed (skipped kernels: 1, graph capture: 2)\n\
+         warptrace: @delta: 6 updates dropped (map full) [pid 10: 2, pid 11: 4]\n"
     );
     // JSON round trip, kernel ids as object keys.
     let json = serde_json::to_string(&merged).expect("json");
@@ -523,7 +526,7 @@ fn merge_orders_records_by_pid_and_adds_lost() {
     assert_eq!(
         render_summary(&merged, false),
         "warptrace: 0 kernels instrumented, 0 skipped, 0 launches probed, 0 unprobed\n\
-         warptrace: @trace: 3 records lost (ring full, overwritten or torn)\n"
+         warptrace: @trace: 3 records lost (ring full, overwritten or torn) [pid 10: 2, pid 20: 1]\n"
     );
 }
 

@@ -253,5 +253,6 @@ pub fn report(program: &warptrace_ir::Program) -> Report {
             .collect(),
         summary,
         kernel_status,
+        processes: Vec::new(),
     }
 }

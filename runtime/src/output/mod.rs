@@ -237,7 +237,7 @@ impl Value {
 }
 
 /// `total / count` as bpftrace's `stats_value` computes it (truncating; 0 when empty).
-fn average(total: Number, count: u64) -> Number {
+pub(crate) fn average(total: Number, count: u64) -> Number {
     if count == 0 {
         return match total {
             Number::Signed(_) => Number::Signed(0),

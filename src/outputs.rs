@@ -1,0 +1,241 @@
+//! `-o DIR` and `--trace FILE`: the files written besides what is printed, checked before
+//! the traced program runs and written once everything has been printed.
+
+use crate::cli::RunArgs;
+use anyhow::{bail, Context, Result};
+use std::path::Path;
+use warptrace_ir::{MapStore, Program};
+use warptrace_runtime::export::{self, RunResults, TraceOptions};
+use warptrace_runtime::Report;
+
+/// Where the run's files go.
+pub struct Outputs<'a> {
+    dir: Option<&'a Path>,
+    trace: Option<&'a Path>,
+    options: TraceOptions,
+}
+
+impl<'a> Outputs<'a> {
+    /// Checks the paths of `-o` and `--trace` and creates the directories they need, so
+    /// that a bad path fails before the traced program runs.
+    pub fn prepare(args: &'a RunArgs) -> Result<Outputs<'a>> {
+        if let Some(dir) = &args.output_dir {
+            export::prepare_output_dir(dir).context("bad --output-dir")?;
+        }
+        if let Some(file) = &args.trace {
+            if file.is_dir() {
+                bail!(
+                    "bad --trace: {} is a directory; name a file, e.g. {}",
+                    file.display(),
+                    file.join("trace.json").display()
+                );
+            }
+            if let Some(parent) = file.parent().filter(|p| !p.as_os_str().is_empty()) {
+                export::prepare_output_dir(parent).context("bad --trace")?;
+            }
+        }
+        Ok(Outputs {
+            dir: args.output_dir.as_deref(),
+            trace: args.trace.as_deref(),
+            options: TraceOptions {
+                clock_mhz: args.clock_mhz,
+            },
+        })
+    }
+
+    /// Writes the files of a run: `report` is the traced processes' merged report (none
+    /// when no command ran), `store` the host's maps after `end`. Says on stderr what was
+    /// written, and when `--trace` found no timing record.
+    pub fn write(
+        &self,
+        program: &Program,
+        report: Option<&Report>,
+        store: &MapStore,
+    ) -> Result<()> {
+        let empty = Report::default();
+        let report = report.unwrap_or(&empty);
+        if let Some(dir) = self.dir {
+            let run = RunResults {
+                program,
+                report,
+                store,
+            };
+            let files = export::write_output_dir(dir, run, self.options)
+                .with_context(|| format!("cannot write the results into {}", dir.display()))?;
+            eprintln!(
+                "warptrace: {} files written to {} (index.json lists them)",
+                files.len(),
+                dir.display()
+            );
+        }
+        if let Some(file) = self.trace {
+            let trace = export::chrome_trace(program, report, self.options);
+            export::write_trace(file, &trace)?;
+            if trace.maps.is_empty() {
+                eprintln!(
+                    "warptrace: warning: {} is empty: no map holds timing records (an array \
+                     map whose records start with (start, elapsed), e.g. `@sched = (%t0, \
+                     clock64 - %t0, smid)` in a `warp kernel:exit` probe)",
+                    file.display()
+                );
+            } else {
+                eprintln!(
+                    "warptrace: trace of {} timing records written to {} ({})",
+                    trace.len(),
+                    file.display(),
+                    trace.time_unit()
+                );
+            }
+            if trace.skipped > 0 {
+                eprintln!(
+                    "warptrace: warning: {} timing records with a negative elapsed time are \
+                     not in the trace",
+                    trace.skipped
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `-f json`'s record of the run's counters, overall and per traced process:
+/// `{"type": "summary", "data": {"pids": [10, 11], …, "processes": [{"pid": 10, …}]}}`,
+/// spaced as bpftrace spaces its records.
+pub fn json_summary(report: &Report) -> String {
+    let mut data = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut data, BpftraceSpacing);
+    // Plain data (integers, strings): encoding cannot fail.
+    let _ = serde::Serialize::serialize(&export::run_counts(report), &mut ser);
+    let data = String::from_utf8_lossy(&data);
+    format!("{{\"type\": \"summary\", \"data\": {data}}}\n")
+}
+
+/// One-line JSON with bpftrace's separators: `", "` between items, `": "` after keys.
+struct BpftraceSpacing;
+
+impl serde_json::ser::Formatter for BpftraceSpacing {
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if first {
+            Ok(())
+        } else {
+            w.write_all(b", ")
+        }
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.begin_array_value(w, first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Cli;
+    use clap::Parser;
+
+    fn run_args(flags: &[&str]) -> Result<RunArgs, clap::Error> {
+        let argv = ["warptrace", "-e", "kernel:entry { @n = count(); }"];
+        let tail = ["--", "true"];
+        let all = argv.iter().chain(flags).chain(&tail);
+        Cli::try_parse_from(all).map(|c| c.run)
+    }
+
+    #[test]
+    fn output_flags_parse_and_prepare_their_directories() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let out = dir.path().join("a/b");
+        let trace = dir.path().join("t/trace.json");
+        let (o, t) = (out.to_string_lossy(), trace.to_string_lossy());
+        let args = run_args(&["-o", &o, "--trace", &t, "--clock-mhz", "1755"]).expect("parses");
+        assert_eq!(args.output_dir.as_deref(), Some(out.as_path()));
+        assert_eq!(args.trace.as_deref(), Some(trace.as_path()));
+        assert_eq!(args.clock_mhz, Some(1755.0));
+        let long = run_args(&["--output-dir", &o]).expect("parses");
+        assert_eq!(long.output_dir.as_deref(), Some(out.as_path()));
+        let outputs = Outputs::prepare(&args).expect("prepared");
+        assert_eq!(outputs.options.clock_mhz, Some(1755.0));
+        assert!(out.is_dir(), "-o DIR is created with its parents");
+        assert!(
+            trace.parent().is_some_and(Path::is_dir),
+            "--trace's folder too"
+        );
+        assert!(!trace.exists(), "the trace itself is written after the run");
+
+        for bad in ["0", "-3", "fast", "inf"] {
+            let flag = format!("--clock-mhz={bad}");
+            let err = run_args(&[&flag]).expect_err(bad);
+            assert!(err.to_string().contains("--clock-mhz"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_file_as_output_dir_and_a_directory_as_trace_are_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("results.txt");
+        std::fs::write(&file, "keep me").expect("write");
+        let f = file.to_string_lossy();
+        let args = run_args(&["-o", &f]).expect("parses");
+        let err = format!("{:#}", Outputs::prepare(&args).err().expect("refused"));
+        assert_eq!(
+            err,
+            format!(
+                "bad --output-dir: {} exists and is not a directory",
+                file.display()
+            )
+        );
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), "keep me");
+
+        let d = dir.path().to_string_lossy();
+        let args = run_args(&["--trace", &d]).expect("parses");
+        let err = format!("{:#}", Outputs::prepare(&args).err().expect("refused"));
+        assert!(
+            err.starts_with("bad --trace:") && err.contains("is a directory"),
+            "{err}"
+        );
+
+        let under = file.join("t.json");
+        let u = under.to_string_lossy();
+        let args = run_args(&["--trace", &u]).expect("parses");
+        let err = format!("{:#}", Outputs::prepare(&args).err().expect("refused"));
+        assert!(err.contains("exists and is not a directory"), "{err}");
+    }
+
+    #[test]
+    fn json_summary_is_one_ndjson_record_with_the_pids() {
+        let mut a = Report {
+            pids: vec![7],
+            ..Report::default()
+        };
+        a.summary.launches_probed = 2;
+        let b = Report {
+            pids: vec![5],
+            ..Report::default()
+        };
+        let line = json_summary(&Report::merge(vec![a, b]));
+        assert!(line.ends_with("}\n") && line.lines().count() == 1, "{line}");
+        assert!(
+            line.starts_with(
+                r#"{"type": "summary", "data": {"pids": [5, 7], "kernels_instrumented": 0, "#
+            ),
+            "{line}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+        assert_eq!(v["type"], "summary");
+        assert_eq!(v["data"]["pids"], serde_json::json!([5, 7]));
+        assert_eq!(v["data"]["launches_probed"], 2);
+        assert_eq!(v["data"]["processes"][1]["pid"], 7);
+        assert_eq!(v["data"]["processes"][1]["launches_probed"], 2);
+    }
+}
