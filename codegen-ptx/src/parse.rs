@@ -737,6 +737,10 @@ pub(crate) fn clean(text: &str) -> String {
     }
     // ASCII (all real PTX): the same as `clean_chars`, byte by byte.
     let b = text.as_bytes();
+    if is_clean(b) {
+        // Most statements (every one the back end emits) have nothing to remove.
+        return text.to_owned();
+    }
     let mut out = Vec::with_capacity(b.len());
     let mut space = false;
     let mut i = 0;
@@ -765,6 +769,22 @@ pub(crate) fn clean(text: &str) -> String {
     }
     // ASCII in, ASCII out.
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// Whether [`clean`] would return ASCII `b` unchanged: no comment opener, no whitespace
+/// but single spaces between words.
+fn is_clean(b: &[u8]) -> bool {
+    let mut after_space = true; // a leading space is removed
+    for &c in b {
+        match c {
+            b'/' => return false,
+            b' ' if after_space => return false,
+            b' ' => after_space = true,
+            c if c.is_ascii_whitespace() || c == 0x0b => return false,
+            _ => after_space = false,
+        }
+    }
+    b.is_empty() || !after_space
 }
 
 /// Index of the first `needle` at or after `from`, or the length.
