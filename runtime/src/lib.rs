@@ -11,6 +11,7 @@ pub mod cache;
 mod codegen;
 mod config;
 mod driver;
+pub mod exits;
 pub mod export;
 mod fatbin;
 mod hip;
@@ -82,6 +83,7 @@ pub fn init() {
             // SAFETY: registering a plain extern "C" fn with no arguments.
             unsafe { libc::atexit(at_exit) };
             signals::install();
+            exits::install();
         }
     });
 }

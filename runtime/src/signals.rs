@@ -65,7 +65,7 @@ pub fn install() {
 }
 
 extern "C" fn on_fatal(sig: libc::c_int) {
-    if runtime_locks_free() {
+    if locks_free_within(LOCKS_WAIT) {
         crate::write_report(LOCKS_WAIT);
     }
     // Not `lock`: the signal may have come while this thread was installing.
@@ -88,11 +88,12 @@ extern "C" fn on_fatal(sig: libc::c_int) {
     }
 }
 
-/// Whether the runtime's tables and maps can be locked within [`LOCKS_WAIT`] (they are
-/// not, for good, when the signal interrupted this very thread inside them).
-fn runtime_locks_free() -> bool {
+/// Whether the runtime's tables and maps can be locked within `wait` (they are not, for
+/// good, when a signal interrupted this very thread inside them, or in a fork child whose
+/// parent had another thread inside them).
+pub(crate) fn locks_free_within(wait: Duration) -> bool {
     let start = std::time::Instant::now();
-    while start.elapsed() < LOCKS_WAIT {
+    while start.elapsed() < wait {
         if crate::state::locks_free() {
             return true;
         }

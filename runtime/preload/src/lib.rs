@@ -99,6 +99,21 @@ macro_rules! export {
     };
 }
 
+/// `_exit` of the C library, interposed: writes this process's report (which `atexit`
+/// would have, see `warptrace_runtime::exits`), then ends the process as `_exit` does.
+#[unsafe(no_mangle)]
+pub extern "C" fn _exit(status: c_int) -> ! {
+    warptrace_runtime::exits::before_quick_exit();
+    warptrace_runtime::exits::exit_group(status)
+}
+
+/// `_Exit` of the C library (the same as `_exit`), interposed likewise.
+#[unsafe(no_mangle)]
+pub extern "C" fn _Exit(status: c_int) -> ! {
+    warptrace_runtime::exits::before_quick_exit();
+    warptrace_runtime::exits::exit_group(status)
+}
+
 export! {
     cuGetProcAddress(symbol: *const c_char, pfn: *mut *mut c_void, version: c_int, flags: u64);
     cuGetProcAddress_v2(symbol: *const c_char, pfn: *mut *mut c_void, version: c_int, flags: u64, status: *mut c_int);
