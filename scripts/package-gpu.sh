@@ -17,6 +17,7 @@ strip --strip-debug .gpu/warptrace .gpu/libwarptrace_preload.so .gpu/warptrace-o
 nvcc -arch=sm_90a -lineinfo -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/nvcc_app tests/workloads/nvcc_app.cu
 nvcc -arch=sm_90a -lineinfo -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/nvcc_bench tests/workloads/nvcc_bench.cu
 nvcc -arch=sm_90a -lineinfo -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/coop_app tests/workloads/coop_app.cu
+nvcc -arch=sm_90a -lineinfo -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/multi_ctx tests/workloads/multi_ctx.cu
 for f in .gpu/*; do
   ldd "$f" 2>/dev/null | awk '/=>/ {print $3}' | while read -r lib; do
     case "$(basename "$lib")" in
