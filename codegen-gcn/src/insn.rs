@@ -290,12 +290,12 @@ pub fn facts(x: &Instruction, isa: &Isa) -> Facts {
         .flatten();
     let flow = if m == "s_branch" {
         Flow::Branch {
-            target: target.clone().unwrap_or_default(),
+            target: target.clone().unwrap_or_default().into(),
             conditional: false,
         }
     } else if m.starts_with("s_cbranch") {
         Flow::Branch {
-            target: target.clone().unwrap_or_default(),
+            target: target.clone().unwrap_or_default().into(),
             conditional: true,
         }
     } else if m.starts_with("s_endpgm") || m.starts_with("s_setpc") {

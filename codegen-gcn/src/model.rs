@@ -31,6 +31,7 @@ use crate::parse::{Module, StmtKind};
 use crate::reg::{parse_reg, Reg, RegFile};
 use crate::MAP_ARG;
 use warptrace_verifier::{
+    Name,
     Access, Addr, Compute, Instr, Item, KernelModel, MemRef, Origin, Resource, ResourceKind, Space,
 };
 
@@ -98,7 +99,7 @@ impl GcnKernelModel {
                         kernarg_intact = false;
                     }
                     items.push(Item::Label {
-                        name: l.clone(),
+                        name: l.clone().into(),
                         origin: o,
                     })
                 }
@@ -120,7 +121,7 @@ impl GcnKernelModel {
                             instr.mem = vec![MemRef {
                                 space: Space::Param,
                                 access: Access::Load,
-                                addr: Addr::Symbol(arg),
+                                addr: Addr::Symbol(arg.into()),
                             }];
                         }
                     }
@@ -215,9 +216,9 @@ fn to_instr(
     line: u32,
     origin: Origin,
 ) -> Instr {
-    let name = |r: &Reg| r.name();
-    let mut uses: Vec<String> = f.uses.iter().map(name).collect();
-    let exec = Reg::exec(isa.wave).name();
+    let name = |r: &Reg| Name::from(r.name());
+    let mut uses: Vec<Name> = f.uses.iter().map(name).collect();
+    let exec = Name::from(Reg::exec(isa.wave).name());
     let guard = f.vector.then(|| exec.clone());
     if f.vector && !uses.contains(&exec) {
         uses.push(exec);
@@ -231,14 +232,14 @@ fn to_instr(
             addr: match (a.space, a.addr, a.saddr) {
                 (Space::Global, Some(v), Some(s)) if !x.mnemonic.starts_with("buffer_") => {
                     Addr::Indexed {
-                        base: s.name(),
-                        index: vec![v.name()],
+                        base: s.name().into(),
+                        index: vec![v.name().into()],
                     }
                 }
-                (Space::Global, None, Some(s)) => Addr::Reg(s.name()),
-                (_, Some(v), Some(s)) => Addr::Other(vec![v.name(), s.name()]),
-                (_, Some(v), None) => Addr::Reg(v.name()),
-                (_, None, Some(s)) => Addr::Other(vec![s.name()]),
+                (Space::Global, None, Some(s)) => Addr::Reg(s.name().into()),
+                (_, Some(v), Some(s)) => Addr::Other(vec![v.name().into(), s.name().into()]),
+                (_, Some(v), None) => Addr::Reg(v.name().into()),
+                (_, None, Some(s)) => Addr::Other(vec![s.name().into()]),
                 (_, None, None) => Addr::Other(Vec::new()),
             },
         })
@@ -260,7 +261,7 @@ fn to_instr(
 fn compute(x: &crate::parse::Instruction, f: &Facts) -> Compute {
     let m = x.mnemonic.as_str();
     let op = |i: usize| x.operands.get(i);
-    let reg = |i: usize| op(i).and_then(|o| o.reg).map(|r| r.name());
+    let reg = |i: usize| op(i).and_then(|o| o.reg).map(|r| Name::from(r.name()));
     let imm = |i: usize| op(i).and_then(|o| o.imm);
     let plain = |i: usize| op(i).is_some_and(|o| o.reg.is_some_and(|r| o.text == r.name()));
     match m {
@@ -271,7 +272,7 @@ fn compute(x: &crate::parse::Instruction, f: &Facts) -> Compute {
             reg(1).map_or(Compute::Opaque, Compute::Copy)
         }
         "s_cselect_b32" | "s_cselect_b64" if imm(1) == Some(-1) && imm(2) == Some(0) => {
-            Compute::Copy(Reg::SCC.name())
+            Compute::Copy(Reg::SCC.name().into())
         }
         "s_cmp_lg_u32" | "s_cmp_lg_u64" if plain(0) && imm(1) == Some(0) => {
             reg(0).map_or(Compute::Opaque, Compute::Copy)

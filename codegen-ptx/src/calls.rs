@@ -109,7 +109,7 @@ pub(crate) fn direct_calls(src: &str, f: &Function) -> Vec<CallStmt> {
         };
         out.push(CallStmt {
             stmt: idx,
-            callee: callee.clone(),
+            callee: callee.to_string(),
             callee_at: callee_span.start,
             args,
         });

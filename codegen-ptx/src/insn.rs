@@ -7,22 +7,22 @@
 //! generic memory.
 
 use crate::attach::CopyKind;
-use crate::parse::{parse_int, AddrBase, Address, Instruction, Operand};
+use crate::parse::{parse_int, AddrBase, Address, Instruction, Name, Operand};
 use warptrace_verifier::{Access, Addr, CallSite, Compute, Flow, Mask, MemRef, Space};
 
 /// What the model needs to know about one instruction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Facts {
     /// Registers written.
-    pub defs: Vec<String>,
+    pub defs: Vec<Name>,
     /// Registers read (guard included).
-    pub uses: Vec<String>,
+    pub uses: Vec<Name>,
     /// Control flow.
     pub flow: Flow,
     /// Memory accesses, with their address operands.
     pub mem: Vec<MemRef>,
     /// The guard predicate register, if predicated.
-    pub guard: Option<String>,
+    pub guard: Option<Name>,
     /// What it computes (pointer-width moves and sums, active masks, collectives).
     pub compute: Compute,
 }
@@ -191,7 +191,7 @@ fn def_rule(i: &Instruction) -> DefRule {
 }
 
 /// Collects the registers an operand names; `is_reg` decides for identifiers without `%`.
-fn regs(op: &Operand, is_reg: &dyn Fn(&str) -> bool, out: &mut Vec<String>) {
+fn regs(op: &Operand, is_reg: &dyn Fn(&str) -> bool, out: &mut Vec<Name>) {
     match op {
         Operand::Reg(r) => out.push(r.clone()),
         Operand::Symbol(s) if is_reg(s) => out.push(s.clone()),
@@ -383,7 +383,7 @@ fn wide(ty: &str) -> bool {
 /// operand is a variable's address, never a map pointer).
 fn compute(
     i: &Instruction,
-    defs: &[String],
+    defs: &[Name],
     flow: &Flow,
     is_reg: &dyn Fn(&str) -> bool,
 ) -> Compute {
@@ -409,7 +409,7 @@ fn compute(
     let mods: Vec<&str> = i.modifiers().collect();
     let ops = &i.operands;
     // The register an operand names; `Err` for anything but a register or immediate.
-    let term = |o: &Operand| -> Result<Option<String>, ()> {
+    let term = |o: &Operand| -> Result<Option<Name>, ()> {
         match o {
             Operand::Reg(r) => Ok(Some(r.clone())),
             Operand::Symbol(s) if is_reg(s) => Ok(Some(s.clone())),
@@ -417,7 +417,7 @@ fn compute(
             _ => Err(()),
         }
     };
-    let terms = |list: &[&Operand]| -> Option<Vec<String>> {
+    let terms = |list: &[&Operand]| -> Option<Vec<Name>> {
         let mut out = Vec::new();
         for o in list {
             out.extend(term(o).ok()?);
@@ -483,9 +483,9 @@ pub(crate) fn call_site(i: &Instruction) -> CallSite {
         Some(o) => names(o),
         None => Vec::new(),
     };
-    let mut form = vec![i.opcode.clone()];
+    let mut form = vec![i.opcode.to_string()];
     let callee = match ops.next() {
-        Some(Operand::Symbol(s)) => Some(s.clone()),
+        Some(Operand::Symbol(s)) => Some(s.to_string()),
         Some(other) => {
             form.push(operand_text(other));
             None
@@ -509,7 +509,7 @@ pub(crate) fn call_site(i: &Instruction) -> CallSite {
 fn operand_text(o: &Operand) -> String {
     let list = |v: &[Operand]| v.iter().map(operand_text).collect::<Vec<_>>().join(", ");
     match o {
-        Operand::Reg(s) | Operand::Symbol(s) | Operand::Imm(s) => s.clone(),
+        Operand::Reg(s) | Operand::Symbol(s) | Operand::Imm(s) => s.to_string(),
         Operand::PredPair(a, b) => format!("{a}|{b}"),
         Operand::Vector(v) => format!("{{{}}}", list(v)),
         Operand::Group(v) => format!("({})", list(v)),
@@ -915,7 +915,7 @@ mod tests {
             ["%r1", "%p1"]
         );
         let x = f("bar.red.popc.u32 %r1, 0, %p1;");
-        assert_eq!((x.defs, x.flow), (vec!["%r1".to_string()], Flow::Barrier));
+        assert_eq!((x.defs, x.flow), (vec![Name::from("%r1")], Flow::Barrier));
     }
 
     #[test]
@@ -935,7 +935,7 @@ mod tests {
     #[test]
     fn pointer_arithmetic_masks_and_collectives() {
         let c = |t: &str| f(t).compute;
-        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let names = |v: &[&str]| v.iter().map(|s| Name::from(*s)).collect::<Vec<_>>();
         assert_eq!(c("ld.param.u64 %rd1, [__wt_maps];"), Compute::LoadWord);
         assert_eq!(c("ld.param.u32 %r1, [__wt_maps];"), Compute::Opaque);
         assert_eq!(c("ld.global.v2.u64 {%rd1, %rd2}, [%rd3];"), Compute::Opaque);

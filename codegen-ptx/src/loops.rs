@@ -38,7 +38,7 @@
 
 use crate::attach::entry_point;
 use crate::insn::facts;
-use crate::parse::{Body, Instruction, StmtKind};
+use crate::parse::{Body, Instruction, Name, StmtKind};
 use petgraph::algo::dominators::simple_fast;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{BTreeSet, HashMap};
@@ -293,7 +293,7 @@ impl Loops {
     pub fn block_name(&self, block: usize, body: &Body) -> String {
         let b = &self.blocks[block];
         match b.labels.first().map(|&l| &body.stmts[l].kind) {
-            Some(StmtKind::Label(name)) => name.clone(),
+            Some(StmtKind::Label(name)) => name.to_string(),
             _ => format!("line {}", body.stmts[b.start].line),
         }
     }
@@ -308,9 +308,9 @@ enum Terminator {
     /// It does not.
     None,
     /// `bra` to this label.
-    Branch(String),
+    Branch(Name),
     /// `brx.idx` through this `.branchtargets` table.
-    Indexed(String),
+    Indexed(Name),
     /// `ret`, `exit`, `trap`, `brkpt`: leaves the kernel.
     Exit,
 }
@@ -320,7 +320,7 @@ impl Terminator {
         match i.root() {
             "brx" => match i.operands.last() {
                 Some(crate::parse::Operand::Symbol(s)) => Terminator::Indexed(s.clone()),
-                _ => Terminator::Indexed(String::new()),
+                _ => Terminator::Indexed(String::new().into()),
             },
             _ => match facts(i, &|_| false).flow {
                 warptrace_verifier::Flow::Branch { target, .. } => Terminator::Branch(target),

@@ -9,6 +9,7 @@
 
 use crate::PtxError;
 use std::ops::Range;
+pub use warptrace_verifier::Name;
 
 /// A parsed PTX module: its text plus the functions found in it.
 #[derive(Debug, Clone)]
@@ -75,7 +76,7 @@ pub struct Stmt {
 #[derive(Debug, Clone)]
 pub enum StmtKind {
     /// `name:`
-    Label(String),
+    Label(Name),
     /// A directive (`.reg`, `.loc`, `.shared`, `.pragma`, …); `.reg` ones are decoded.
     Directive(Option<RegDecl>),
     /// `{` opening a nested scope.
@@ -111,7 +112,7 @@ pub struct Instruction {
     /// The guard predicate (`@%p1`, `@!%p1`).
     pub guard: Option<Guard>,
     /// The opcode with its modifiers, e.g. `ld.global.v4.b32`.
-    pub opcode: String,
+    pub opcode: Name,
     /// The operands in order.
     pub operands: Vec<Operand>,
 }
@@ -145,7 +146,7 @@ impl Instruction {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Guard {
     /// The predicate register.
-    pub reg: String,
+    pub reg: Name,
     /// `@!%p`: the instruction runs when the predicate is false.
     pub negated: bool,
 }
@@ -169,12 +170,12 @@ impl Guard {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Operand {
     /// A `%`-register (special registers like `%tid.x` included); `!%p` is recorded as `%p`.
-    Reg(String),
+    Reg(Name),
     /// An identifier without `%`: a label, a variable, a parameter, or a register
     /// declared without `%` (the model resolves it against the declarations).
-    Symbol(String),
+    Symbol(Name),
     /// `%p|%q` (e.g. `setp`'s two results).
-    PredPair(String, String),
+    PredPair(Name, Name),
     /// `{ a, b, … }`.
     Vector(Vec<Operand>),
     /// `[ … ]`.
@@ -182,7 +183,7 @@ pub enum Operand {
     /// `( … )`, e.g. a call's argument list.
     Group(Vec<Operand>),
     /// A numeric immediate as written.
-    Imm(String),
+    Imm(Name),
     /// The sink `_`.
     Sink,
 }
@@ -195,16 +196,16 @@ pub struct Address {
     /// The immediate offset (0 if none).
     pub offset: i64,
     /// Every register named inside the brackets.
-    pub regs: Vec<String>,
+    pub regs: Vec<Name>,
 }
 
 /// The base of an address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AddrBase {
     /// A register.
-    Reg(String),
+    Reg(Name),
     /// A variable or parameter name.
-    Symbol(String),
+    Symbol(Name),
     /// An absolute address.
     Imm(i64),
     /// Anything else (`[%rd1, {%r1, %r2}]` of tensor copies, …).
@@ -676,7 +677,7 @@ impl<'a> Parser<'a> {
                     }
                     if !name.is_empty() && self.peek() == Some(b':') {
                         self.pos += 1;
-                        stmts.push(stmt(self, self.pos, StmtKind::Label(name.to_string())));
+                        stmts.push(stmt(self, self.pos, StmtKind::Label(name.into())));
                         continue;
                     }
                     self.pos = after;
@@ -893,7 +894,7 @@ pub(crate) fn parse_instruction(text: &str) -> Option<Instruction> {
             None => (&g[..n], false),
         };
         guard = Some(Guard {
-            reg: reg.to_owned(),
+            reg: reg.into(),
             negated,
         });
         rest = g[n..].trim_start();
@@ -901,7 +902,7 @@ pub(crate) fn parse_instruction(text: &str) -> Option<Instruction> {
     let n = rest
         .find(|c: char| c.is_whitespace() || matches!(c, '{' | '[' | '('))
         .unwrap_or(rest.len());
-    let opcode = rest[..n].to_owned();
+    let opcode = Name::from(&rest[..n]);
     if opcode.is_empty() {
         return None;
     }
@@ -930,20 +931,20 @@ fn parse_operand(s: &str) -> Operand {
         return Operand::Addr(parse_address(inner.trim_end_matches(']')));
     }
     if let Some((a, b)) = s.split_once('|') {
-        return Operand::PredPair(a.trim().to_owned(), b.trim().to_owned());
+        return Operand::PredPair(a.trim().into(), b.trim().into());
     }
     if s == "_" {
         return Operand::Sink;
     }
     let s = s.strip_prefix('!').unwrap_or(s);
     match s.chars().next() {
-        Some('%') => Operand::Reg(s.to_owned()),
-        Some(c) if c.is_ascii_digit() || c == '-' || c == '+' => Operand::Imm(s.to_owned()),
-        _ => Operand::Symbol(s.to_owned()),
+        Some('%') => Operand::Reg(s.into()),
+        Some(c) if c.is_ascii_digit() || c == '-' || c == '+' => Operand::Imm(s.into()),
+        _ => Operand::Symbol(s.into()),
     }
 }
 
-fn regs_in(s: &str) -> Vec<String> {
+fn regs_in(s: &str) -> Vec<Name> {
     let mut regs = Vec::new();
     let mut rest = s;
     while let Some(i) = rest.find('%') {
@@ -951,7 +952,7 @@ fn regs_in(s: &str) -> Vec<String> {
         let n = tail[1..]
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.'))
             .map_or(tail.len(), |n| n + 1);
-        regs.push(tail[..n].to_owned());
+        regs.push(Name::from(&tail[..n]));
         rest = &tail[n..];
     }
     regs
@@ -998,11 +999,11 @@ fn parse_address(inner: &str) -> Address {
         parse_int(o)
     };
     let base = if base_s.starts_with('%') {
-        Some(AddrBase::Reg(base_s.to_owned()))
+        Some(AddrBase::Reg(base_s.into()))
     } else if base_s.starts_with(|c: char| c.is_ascii_digit()) {
         parse_int(base_s).map(AddrBase::Imm)
     } else if !base_s.is_empty() {
-        Some(AddrBase::Symbol(base_s.to_owned()))
+        Some(AddrBase::Symbol(base_s.into()))
     } else {
         None
     };

@@ -178,7 +178,7 @@ pub(crate) fn value_src(
     match operand.and_then(first_scalar) {
         Some(Operand::Reg(r)) | Some(Operand::Symbol(r)) => match reg_bits(r) {
             Some(rb @ (16 | 32 | 64)) => ValueSrc::Reg {
-                name: r.clone(),
+                name: r.to_string(),
                 reg_bits: rb,
                 elem_bits: bits.min(rb),
             },
@@ -212,7 +212,7 @@ pub(crate) fn bytes_src(
     match copy.size.and_then(|k| i.operands.get(k)) {
         Some(Operand::Reg(r)) if copy.kind == CopyKind::Bulk => Some(match reg_bits(r) {
             Some(32) => ValueSrc::Reg {
-                name: r.clone(),
+                name: r.to_string(),
                 reg_bits: 32,
                 elem_bits: 32,
             },

@@ -151,7 +151,7 @@ fn case(ptx: &str, kernel: &str, snippets: Vec<RawSnippet>) -> Case {
                 ".b64" | ".u64" | ".s64" => wide.extend(d.names.iter().cloned()),
                 _ => regs.extend(d.names.iter().cloned()),
             },
-            StmtKind::Label(l) => labels.push(l.clone()),
+            StmtKind::Label(l) => labels.push(l.to_string()),
             _ => {}
         }
     }

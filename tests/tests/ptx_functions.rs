@@ -52,8 +52,8 @@ fn callees(m: &Module, name: &str) -> Vec<String> {
                     .iter()
                     .find(|o| !matches!(o, warptrace_codegen_ptx::Operand::Group(_)));
                 out.push(match callee {
-                    Some(warptrace_codegen_ptx::Operand::Symbol(s)) => s.clone(),
-                    Some(warptrace_codegen_ptx::Operand::Reg(r)) => r.clone(),
+                    Some(warptrace_codegen_ptx::Operand::Symbol(s)) => s.to_string(),
+                    Some(warptrace_codegen_ptx::Operand::Reg(r)) => r.to_string(),
                     other => format!("{other:?}"),
                 });
             }

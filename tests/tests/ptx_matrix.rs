@@ -494,12 +494,12 @@ fn calls_in(m: &Module, name: &str) -> Vec<(String, String)> {
         };
         let last = match ops.next() {
             Some(Operand::Group(args)) => match args.last() {
-                Some(Operand::Symbol(a)) => a.clone(),
+                Some(Operand::Symbol(a)) => a.to_string(),
                 _ => String::new(),
             },
             _ => String::new(),
         };
-        out.push((callee.clone(), last));
+        out.push((callee.to_string(), last));
     }
     out
 }

@@ -4,6 +4,11 @@
 //! their register defs/uses, control flow, memory accesses and origin (kernel or an
 //! inserted snippet). Back ends (PTX now, GCN later) build it from their own parse.
 
+/// A register, label or symbol name: held inline up to 24 bytes (every name PTX and GCN
+/// kernels use), so that the thousands of names of a spliced kernel's model cost no
+/// allocation.
+pub type Name = compact_str::CompactString;
+
 /// Who wrote an item: the original kernel or a probe snippet the instrumenter inserted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Origin {
@@ -24,7 +29,7 @@ pub enum Flow {
     /// Jumps to a label (and, if `conditional`, may fall through).
     Branch {
         /// The label's name as written.
-        target: String,
+        target: Name,
         /// Predicated/conditional: may also fall through.
         conditional: bool,
     },
@@ -67,13 +72,13 @@ pub enum Access {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Addr {
     /// A register plus an immediate offset (`[%rd1+8]`).
-    Reg(String),
+    Reg(Name),
     /// A named variable or parameter plus an immediate offset (`[k_param_0]`).
-    Symbol(String),
+    Symbol(Name),
     /// An absolute address (`[0x100]`).
     Absolute,
     /// Any other form (tensor copies' `[%rd1, {%r1, %r2}]`, …): the registers it names.
-    Other(Vec<String>),
+    Other(Vec<Name>),
     /// The back end does not decode this instruction's address (texture and surface
     /// accesses, implicit operands, unknown opcodes).
     Unknown,
@@ -83,9 +88,9 @@ pub enum Addr {
     /// base is a map pointer and no index is one, as for [`Compute::Add`].
     Indexed {
         /// The base register.
-        base: String,
+        base: Name,
         /// The registers added to it.
-        index: Vec<String>,
+        index: Vec<Name>,
     },
 }
 
@@ -104,7 +109,7 @@ pub struct MemRef {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Mask {
     /// A register operand.
-    Reg(String),
+    Reg(Name),
     /// An immediate operand.
     Imm(i64),
     /// No mask operand: the whole warp takes part (`wmma`, `mma`, `ldmatrix`, `.aligned`
@@ -124,16 +129,16 @@ pub enum Compute {
     Opaque,
     /// `dst = src`: a pointer-width move, or a conversion that keeps a global address
     /// (`cvta.to.global`).
-    Copy(String),
+    Copy(Name),
     /// `dst = Σ addends + f(offsets)`: pointer-width integer addition, subtraction or
     /// multiply-add. A register in `addends` is added as it is; one in `offsets` is
     /// subtracted or multiplied (so the result is an address only when exactly one
     /// addend is, and no offset is). Immediates are not listed.
     Add {
         /// Registers added unscaled.
-        addends: Vec<String>,
+        addends: Vec<Name>,
         /// Registers subtracted or scaled.
-        offsets: Vec<String>,
+        offsets: Vec<Name>,
     },
     /// A pointer-width load of the instruction's one memory operand into its one def.
     LoadWord,
@@ -169,16 +174,16 @@ pub struct Instr {
     /// Who wrote it.
     pub origin: Origin,
     /// Registers written (vector operands expanded; predicates included).
-    pub defs: Vec<String>,
+    pub defs: Vec<Name>,
     /// Registers read (guard predicate included).
-    pub uses: Vec<String>,
+    pub uses: Vec<Name>,
     /// Control flow.
     pub flow: Flow,
     /// Memory accesses (a copy instruction may have two).
     pub mem: Vec<MemRef>,
     /// The guard predicate, if the instruction is predicated (it is in `uses` too): its
     /// defs then keep their old value in lanes where the guard is false.
-    pub guard: Option<String>,
+    pub guard: Option<Name>,
     /// What it computes, for address provenance and warp masks.
     pub compute: Compute,
     /// The instruction as written, for messages and the sequence comparison.
@@ -193,7 +198,7 @@ pub enum Item {
     /// A label definition.
     Label {
         /// Its name.
-        name: String,
+        name: Name,
         /// Who wrote it.
         origin: Origin,
     },

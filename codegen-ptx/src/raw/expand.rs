@@ -147,9 +147,9 @@ fn helper_words(text: &str) -> Vec<(usize, &str)> {
 /// base.
 fn operand_text(op: &Operand) -> Option<String> {
     Some(match op {
-        Operand::Reg(r) | Operand::Symbol(r) | Operand::Imm(r) => r.clone(),
+        Operand::Reg(r) | Operand::Symbol(r) | Operand::Imm(r) => r.to_string(),
         Operand::Addr(a) => match &a.base {
-            AddrBase::Reg(r) | AddrBase::Symbol(r) => r.clone(),
+            AddrBase::Reg(r) | AddrBase::Symbol(r) => r.to_string(),
             AddrBase::Imm(v) => v.to_string(),
             AddrBase::Complex => return None,
         },

@@ -263,7 +263,7 @@ fn redirect(
                 == [MemRef {
                     space: Space::Param,
                     access: Access::Store,
-                    addr: Addr::Symbol(arg.clone()),
+                    addr: Addr::Symbol(arg.as_str().into()),
                 }]
     });
     let Some(store) = store else {
@@ -281,7 +281,7 @@ fn redirect(
                     == [MemRef {
                         space: Space::Param,
                         access: Access::Load,
-                        addr: Addr::Symbol(map.to_string()),
+                        addr: Addr::Symbol(map.into()),
                     }]
             })
     });

@@ -112,7 +112,7 @@ fn check_inserted_labels(
                 message: format!(
                     "inserted label `{name}` reuses the name of {whose} ({count} definitions)"
                 ),
-                corrupts: Some(name.clone()),
+                corrupts: Some(name.to_string()),
             });
         }
     }

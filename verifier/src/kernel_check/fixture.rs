@@ -71,8 +71,8 @@ pub(super) fn s(snippet: u32) -> Origin {
     Origin::Inserted { snippet }
 }
 
-pub(super) fn names(regs: &[&str]) -> Vec<String> {
-    regs.iter().map(|r| r.to_string()).collect()
+pub(super) fn names(regs: &[&str]) -> Vec<crate::Name> {
+    regs.iter().map(|r| crate::Name::from(*r)).collect()
 }
 
 /// The kernel's declared shared array and its launch bound.
@@ -98,7 +98,7 @@ pub(super) fn op(origin: Origin, text: &str, defs: &[&str], uses: &[&str]) -> It
     let guard = text
         .strip_prefix('@')
         .and_then(|g| g.split_whitespace().next())
-        .map(|g| g.trim_start_matches('!').to_string());
+        .map(|g| crate::Name::from(g.trim_start_matches('!')));
     Item::Instr(Instr {
         origin,
         defs: names(defs),
@@ -119,9 +119,9 @@ fn addr_of(text: &str) -> Addr {
     };
     let base = inner.0.split('+').next().unwrap_or("").trim();
     match base.chars().next() {
-        Some('%') => Addr::Reg(base.to_string()),
+        Some('%') => Addr::Reg(base.into()),
         Some(c) if c.is_ascii_digit() => Addr::Absolute,
-        Some(_) => Addr::Symbol(base.to_string()),
+        Some(_) => Addr::Symbol(base.into()),
         None => Addr::Unknown,
     }
 }
@@ -178,7 +178,7 @@ pub(super) fn flow(item: Item, flow: Flow) -> Item {
 
 pub(super) fn bra(origin: Origin, text: &str, target: &str, uses: &[&str]) -> Item {
     let branch = Flow::Branch {
-        target: target.to_string(),
+        target: target.into(),
         conditional: !uses.is_empty(),
     };
     flow(op(origin, text, &[], uses), branch)
@@ -186,7 +186,7 @@ pub(super) fn bra(origin: Origin, text: &str, target: &str, uses: &[&str]) -> It
 
 pub(super) fn label(name: &str, origin: Origin) -> Item {
     Item::Label {
-        name: name.to_string(),
+        name: name.into(),
         origin,
     }
 }

@@ -102,9 +102,9 @@ fn addr_name(addr: &Addr) -> String {
 /// What the access at `addr` would touch, for [`crate::KernelViolation::corrupts`].
 fn addr_subject(addr: &Addr, space: Space) -> String {
     match addr {
-        Addr::Reg(r) | Addr::Symbol(r) => r.clone(),
+        Addr::Reg(r) | Addr::Symbol(r) => r.to_string(),
         Addr::Other(regs) if !regs.is_empty() => regs.join(", "),
-        Addr::Indexed { base, .. } => base.clone(),
+        Addr::Indexed { base, .. } => base.to_string(),
         _ => format!("{} memory", space_name(space)),
     }
 }

@@ -204,7 +204,7 @@ pub(super) fn describe(item: &Item) -> String {
 /// instruction's text.
 pub(super) fn subject(item: &Item) -> String {
     match item {
-        Item::Label { name, .. } => name.clone(),
+        Item::Label { name, .. } => name.to_string(),
         Item::Instr(x) => x.text.clone(),
     }
 }

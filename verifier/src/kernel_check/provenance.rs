@@ -21,7 +21,7 @@
 
 use super::cfg::{Cfg, Node};
 use super::Body;
-use crate::{Access, Addr, Compute, Instr, Item, Origin, Space};
+use crate::{Name, Access, Addr, Compute, Instr, Item, Origin, Space};
 use petgraph::graph::NodeIndex;
 use std::collections::{HashMap, VecDeque};
 
@@ -82,7 +82,7 @@ impl Bits {
 #[derive(Debug)]
 pub(super) struct Provenance {
     /// Candidate registers (those inserted code defines) and their bit.
-    index: HashMap<String, usize>,
+    index: HashMap<Name, usize>,
     /// State before each node (by index); `None` for nodes no path from the entry
     /// reaches.
     before: Vec<Option<Bits>>,
@@ -180,7 +180,7 @@ struct Overlaps<'b> {
 }
 
 impl<'b> Overlaps<'b> {
-    fn of(body: &'b Body<'_>, index: &'b HashMap<String, usize>) -> Overlaps<'b> {
+    fn of(body: &'b Body<'_>, index: &'b HashMap<Name, usize>) -> Overlaps<'b> {
         let mut by_part: HashMap<&str, Vec<(&str, usize)>> = HashMap::new();
         if !body.aliases.is_empty() {
             for (name, &i) in index {
@@ -217,7 +217,7 @@ fn kill_aliases(x: &Instr, out: &mut Bits, overlaps: &Overlaps<'_>) {
 fn transfer(
     x: &Instr,
     state: &Bits,
-    index: &HashMap<String, usize>,
+    index: &HashMap<Name, usize>,
     map_param: Option<&str>,
 ) -> Bits {
     let mut out = state.clone();

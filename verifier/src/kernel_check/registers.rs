@@ -28,7 +28,7 @@ pub(super) fn kernel_registers<'b>(original: &'b Body<'_>) -> HashSet<&'b str> {
     for item in original.items.iter() {
         if let Item::Instr(x) = item {
             if x.origin == Origin::Kernel {
-                set.extend(x.defs.iter().chain(&x.uses).map(String::as_str));
+                set.extend(x.defs.iter().chain(&x.uses).map(crate::Name::as_str));
             }
         }
     }

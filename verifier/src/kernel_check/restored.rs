@@ -27,7 +27,7 @@
 
 use super::cfg::{Cfg, Node};
 use super::{snippet_of, Body, Finding, Violations};
-use crate::{Compute, Instr, Item, KernelRule, Origin};
+use crate::{Compute, Instr, Item, KernelRule, Name, Origin};
 use petgraph::graph::NodeIndex;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
@@ -38,7 +38,7 @@ struct State {
     /// Clobbered machine registers and the snippet that clobbered each (the first one).
     clobbered: BTreeMap<String, u32>,
     /// Saved copies: register → the restorable register whose value it holds.
-    copies: BTreeMap<String, String>,
+    copies: BTreeMap<Name, Name>,
 }
 
 impl State {

@@ -1,7 +1,7 @@
 //! Tests of `CallRewrite` over hand-built models: a kernel calling `_Z1fPj`, redirected to
 //! its clone `__wt_0__Z1fPj`, and mutations of the redirection and of the clone.
 
-use super::fixture::{flow, mem, names, op, s, K};
+use super::fixture::{flow, mem, op, s, K};
 use crate::{
     verify_kernel, verify_kernel_with_callees, Access, CallSite, Compute, Flow, Item, KernelModel,
     KernelRule, KernelViolation, Origin, Space, Spliced,
@@ -55,7 +55,7 @@ fn model(name: &str, mut items: Vec<Item>, params: &[(&str, Origin)], map: bool)
         if let Item::Instr(x) = item {
             for r in x.defs.iter().chain(&x.uses) {
                 if !declared.iter().any(|(d, _)| d == r) {
-                    declared.push((r.clone(), x.origin));
+                    declared.push((r.to_string(), x.origin));
                 }
             }
         }
@@ -76,8 +76,8 @@ fn call(origin: Origin, text: &str, form: &str, callee: Option<&str>, args: &[&s
     };
     x.compute = Compute::Call(Box::new(CallSite {
         callee: callee.map(str::to_string),
-        rets: names(&["retval0"]),
-        args: names(args),
+        rets: vec!["retval0".to_string()],
+        args: args.iter().map(|a| a.to_string()).collect(),
         form: form.into(),
     }));
     Item::Instr(x)

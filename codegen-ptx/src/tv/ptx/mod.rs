@@ -404,23 +404,23 @@ impl Machine {
             let Operand::Symbol(label) = &ops[0] else {
                 return Err(unsupported("branch target"));
             };
-            if !later(label) || self.seen.contains(label) {
+            if !later(label) || self.seen.contains(label.as_str()) {
                 return Err(SemError::Branch {
                     text: text.to_owned(),
-                    label: label.clone(),
+                    label: label.to_string(),
                 });
             }
             let Some(p) = self.cur.take() else {
                 return Ok(());
             };
             match guard {
-                None => self.pending.entry(label.clone()).or_default().push(p),
+                None => self.pending.entry(label.to_string()).or_default().push(p),
                 Some(g) => {
                     let taken = Path {
                         cond: Bool::and(&[&p.cond, &g]),
                         regs: p.regs.clone(),
                     };
-                    self.pending.entry(label.clone()).or_default().push(taken);
+                    self.pending.entry(label.to_string()).or_default().push(taken);
                     self.cur = Some(Path {
                         cond: Bool::and(&[&p.cond, &g.not()]),
                         regs: p.regs,
@@ -442,7 +442,7 @@ impl Machine {
             let p = self
                 .path()
                 .regs
-                .get(&g.reg)
+                .get(g.reg.as_str())
                 .and_then(|v| v.pred().cloned())?;
             Some((p, !g.negated))
         });
@@ -536,7 +536,7 @@ impl Machine {
             Some(Operand::Reg(r))
                 if reg_class(r) == Some(class) && !SPECIALS.iter().any(|(n, _)| n == r) =>
             {
-                Ok(r.clone())
+                Ok(r.to_string())
             }
             _ => Err(SemError::Unsupported {
                 text: text.to_owned(),
@@ -567,7 +567,7 @@ impl Machine {
         if ins.root() == "fence" {
             self.effects.push(Effect {
                 guard,
-                op: ins.opcode.clone(),
+                op: ins.opcode.to_string(),
                 addr: None,
                 vals: Vec::new(),
                 result: None,
@@ -640,7 +640,7 @@ impl Machine {
         }
         self.effects.push(Effect {
             guard,
-            op: ins.opcode.clone(),
+            op: ins.opcode.to_string(),
             addr: Some(addr),
             vals,
             result,
