@@ -31,8 +31,8 @@ use crate::parse::{Module, StmtKind};
 use crate::reg::{parse_reg, Reg, RegFile};
 use crate::MAP_ARG;
 use warptrace_verifier::{
-    Name,
-    Access, Addr, Compute, Instr, Item, KernelModel, MemRef, Origin, Resource, ResourceKind, Space,
+    Access, Addr, Compute, Instr, Item, KernelModel, MemRef, Name, Origin, Resource, ResourceKind,
+    Space,
 };
 
 /// Where the map argument is: the kernarg pointer's SGPR pair and the argument's offset.
