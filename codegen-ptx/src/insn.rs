@@ -381,12 +381,7 @@ fn wide(ty: &str) -> bool {
 /// What `i` computes (see [`Compute`]): only pointer-width moves, conversions to global,
 /// sums and loads are described, and only over registers and immediates (a symbol
 /// operand is a variable's address, never a map pointer).
-fn compute(
-    i: &Instruction,
-    defs: &[Name],
-    flow: &Flow,
-    is_reg: &dyn Fn(&str) -> bool,
-) -> Compute {
+fn compute(i: &Instruction, defs: &[Name], flow: &Flow, is_reg: &dyn Fn(&str) -> bool) -> Compute {
     let root = i.root();
     // Most instructions compute nothing the checks follow: skip collecting modifiers.
     if *flow != Flow::WarpCollective
