@@ -21,9 +21,8 @@ pub use cert::{program_hash, CertError, Certificate, Check, CERT_FORMAT};
 pub use cost::{probe_costs, ProbeCost};
 pub use maps::{prove_launch, LaunchShape};
 pub use model::{
-    Name,
     Access, Addr, CallSite, Compute, Declaration, Flow, Instr, Item, KernelModel, Mask, MemRef,
-    Origin, Resource, ResourceKind, Space,
+    Name, Origin, Resource, ResourceKind, Space,
 };
 pub use obligation::{Method, Obligation, Verdict};
 pub use smt::{solver, SOLVER_RLIMIT};

@@ -21,7 +21,7 @@
 
 use super::cfg::{Cfg, Node};
 use super::Body;
-use crate::{Name, Access, Addr, Compute, Instr, Item, Origin, Space};
+use crate::{Access, Addr, Compute, Instr, Item, Name, Origin, Space};
 use petgraph::graph::NodeIndex;
 use std::collections::{HashMap, VecDeque};
 

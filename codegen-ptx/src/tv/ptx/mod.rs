@@ -420,7 +420,10 @@ impl Machine {
                         cond: Bool::and(&[&p.cond, &g]),
                         regs: p.regs.clone(),
                     };
-                    self.pending.entry(label.to_string()).or_default().push(taken);
+                    self.pending
+                        .entry(label.to_string())
+                        .or_default()
+                        .push(taken);
                     self.cur = Some(Path {
                         cond: Bool::and(&[&p.cond, &g.not()]),
                         regs: p.regs,
