@@ -17,6 +17,8 @@ import sys
 import tempfile
 import time
 
+import gpu_e2e_more
+
 PROBE = ("kernel:entry /tid.x == 0 && tid.y == 0 && tid.z == 0/ { @blocks[kernel] = count(); } "
          "mem:global:load { @ldbytes[kernel] = sum(bytes); } "
          "after mem:global:load { @ldafter[kernel] = sum(bytes); }")
@@ -320,6 +322,14 @@ def main():
     check_workload("triton", [sys.executable, script, ref],
                    [wt, "-v", "-e", PROBE, "--", sys.executable, script, out], ref, out,
                    None, args, rows)
+
+    # Issue 6's remaining checks (Numba, CuPy, Nsight Compute, -o/--trace, spawn children,
+    # torch.compile): scripts/gpu_e2e_more.py, each failure a row, within its time budget.
+    gpu_e2e_more.run_all(args, rows, work, wt)
+
+    # Several devices and contexts in one process: scripts/gpu_e2e_ctx.py.
+    import gpu_e2e_ctx
+    gpu_e2e_ctx.run_all(args, rows, work, wt)
 
     widths = [max(len(str(r[i])) for r in rows + [("workload", "kernel", "check", "expected", "got", "")])
               for i in range(5)]

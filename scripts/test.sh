@@ -11,3 +11,6 @@ cargo fmt --all --check
 cargo build --workspace --locked
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo test --workspace --locked
+# The GPU scripts' pure logic (ncu CSV and summary parsers, the sector model, timeouts):
+# runs here, without a GPU.
+python3 scripts/gpu_e2e_more_test.py

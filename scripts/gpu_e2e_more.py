@@ -1,0 +1,755 @@
+"""The checks issue 6 still asks for, run by scripts/gpu_e2e.py (scripts/gpu-e2e.sh) just
+before its table: each appends rows `(workload, kernel, check, expected, got, ok)`.
+
+- numba / cupy: a Numba CUDA kernel and CuPy RawKernels + an ElementwiseKernel
+  (tests/workloads/{numba,cupy}_workload.py), plain and under warptrace: outputs
+  bit-identical, each kernel instrumented, @blocks = grid, @ldbytes = @ldafter = the
+  analytic load bytes. Their kernel names are mangled (Numba) or generated (CuPy), so the
+  workloads key their expectations by a substring of the name and the check wants exactly
+  one map key containing it. (The Triton softmax and flash-attention forward are in
+  tests/workloads/triton_workload.py, checked by gpu_e2e.py's "triton" rows.)
+- ncu: Nsight Compute's launch__grid_size, sm__ctas_launched.sum and
+  l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum of the uninstrumented nvcc_app and Triton
+  vector add against warptrace's @blocks and @ldbytes (see `l1_sector_bytes` for when the
+  bytes must be equal). ncu missing or refused (ERR_NVGPUCTRPERM) fails the row, with why.
+- outputs: the block-scheduling records (`array(per = warp)`) of nvcc_app with `-o DIR`
+  and `--trace FILE`: the files, one CSV row per kept warp record, the saves not kept, one
+  Perfetto "X" event per record.
+- mp spawn / mp fork: a `multiprocessing` parent with two children (started by spawn, then
+  by fork: those leave through os._exit) launching Triton's vector add under
+  `-f json -p blocks`: the final summary record lists the parent and both children, each
+  with probed launches, and the merged @blocks[vector_add] is the sum of their grids.
+- torch.compile: tests/workloads/torch_compile_mlp.py (small) plain twice (the first fills
+  Inductor's caches) and under `-v -p blocks`: same digest, every Triton kernel
+  instrumented, the kernels without PTX (cuBLAS, ATen) listed as skipped, wall times.
+
+Every check is independent: an exception becomes a failed row. All of them share a time
+budget (WARPTRACE_E2E_MORE_BUDGET_S, default 270 s): a command never outlives it, and a
+check that finds it spent fails as "not run". Commands go to $OUT/runs.log as gpu_e2e.py's do.
+The pure helpers (parsers, the sector model) are tested without a GPU by
+scripts/gpu_e2e_more_test.py.
+"""
+import csv
+import glob
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import traceback
+
+N = 1 << 20  # nvcc_app's problem size (gpu_e2e.py's N)
+NVCC_LOADS = {"block_sum": N * 4, "scale_add": 2 * N * 4}  # analytic global-load bytes
+
+# Blocks and load bytes, counting generic loads too: Numba and CuPy kernels may read global
+# arrays through generic pointers (`ld.f32`); these kernels have no other generic loads.
+PROBE_ANY = ("kernel:entry /tid.x == 0 && tid.y == 0 && tid.z == 0/ { @blocks[kernel] = count(); } "
+             "mem:global:load { @ldbytes[kernel] = sum(bytes); } "
+             "mem:generic:load { @ldbytes[kernel] = sum(bytes); } "
+             "after mem:global:load { @ldafter[kernel] = sum(bytes); } "
+             "after mem:generic:load { @ldafter[kernel] = sum(bytes); }")
+
+# gpu_e2e.py's PROBE without `after` (blocks and load bytes per kernel), for ncu.
+PROBE_NCU = ("kernel:entry /tid.x == 0 && tid.y == 0 && tid.z == 0/ { @blocks[kernel] = count(); } "
+             "mem:global:load { @ldbytes[kernel] = sum(bytes); }")
+# The same per launch of vector_add (the `launch` builtin numbers a process's launches).
+PROBE_NCU_LAUNCH = ("kernel:entry:vector_add /tid.x == 0 && tid.y == 0 && tid.z == 0/ "
+                    "{ @blocks[launch] = count(); } "
+                    "mem:global:load:vector_add { @ldbytes[launch] = sum(bytes); }")
+
+# The block-scheduling records of docs/language.md, with the kernel for the trace.
+SCHED = ("map @sched: array(per = warp, slots = 1); kernel:entry { %t0 = clock64; } "
+         "warp kernel:exit { @sched = (%t0, clock64 - %t0, smid, kernel); }")
+CLOCK_MHZ = 1980
+
+NCU_METRICS = ("launch__grid_size", "sm__ctas_launched.sum", "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum")
+
+E2E_SCRIPT = os.path.join("tests", "workloads", "torch_compile_mlp.py")
+E2E_ARGS = ["--iters", "20", "--tokens", "1024", "--dim", "512", "--layers", "2"]
+
+SECTOR = 32
+
+
+# ---------------------------------------------------------------------------------------
+# Pure helpers (tested by scripts/gpu_e2e_more_test.py)
+
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def parse_ncu_csv(text):
+    """The rows of `ncu --csv` (details page: one row per kernel result and metric) as dicts
+    keyed by the header: "ID","Process ID","Process Name","Host Name","Kernel Name", …,
+    "Metric Name","Metric Unit","Metric Value" (the columns in between vary by version).
+    Lines that are not CSV rows of that width (the program's own output, ==PROF== and
+    ==WARNING== lines, a repeated header) are skipped."""
+    lines = text.splitlines()
+    start = next((i for i, l in enumerate(lines) if l.startswith('"ID",')), None)
+    if start is None:
+        return []
+    header = next(csv.reader([lines[start]]))
+    rows = []
+    for line in lines[start + 1:]:
+        if not line.startswith('"'):
+            continue
+        try:
+            cells = next(csv.reader([line]))
+        except (csv.Error, StopIteration):
+            continue
+        if len(cells) != len(header) or cells == header:
+            continue
+        rows.append(dict(zip(header, cells)))
+    return rows
+
+
+_PREFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+_BASE_UNITS = ("byte", "sector", "block", "cta", "request", "inst", "warp", "thread", "cycle")
+
+
+def ncu_number(value, unit=""):
+    """A metric value of ncu's CSV as a number in base units: thousands separators dropped
+    ("4,194,304"), a decimal prefix of the unit applied ("4.19 Mbyte" -> 4190000.0, as ncu
+    scales without --print-units base); integers stay int. None for "n/a" or empty."""
+    v = value.strip().replace(",", "").replace("\u202f", "").replace(" ", "")
+    if v.lower() in ("", "n/a", "nan"):
+        return None
+    num = float(v)
+    u = unit.strip()
+    if len(u) > 1 and u[0] in _PREFIX and u[1:] in _BASE_UNITS:
+        num *= _PREFIX[u[0]]
+    r = round(num)
+    if abs(num - r) <= 1e-9 * max(1.0, abs(num)) and abs(r) < 2 ** 63:
+        return int(r)
+    return num
+
+
+def ncu_results(rows):
+    """ncu's rows grouped per profiled launch, in ID order:
+    [{"id": 0, "kernel": "block_sum", "pid": "1234", "metrics": {name: value}}, …]."""
+    out = {}
+    for r in rows:
+        rid = int(ncu_number(r.get("ID", "0")) or 0)
+        res = out.setdefault(rid, {"id": rid, "kernel": r.get("Kernel Name", ""),
+                                   "pid": r.get("Process ID", ""), "metrics": {}})
+        name = r.get("Metric Name")
+        if name:
+            res["metrics"][name] = ncu_number(r.get("Metric Value", ""), r.get("Metric Unit", ""))
+    return [out[k] for k in sorted(out)]
+
+
+def ncu_error(text):
+    """Why ncu did not profile, from its output: the first ==ERROR== line (e.g.
+    "ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance
+    Counters"), or the warning that no kernel was profiled; None if neither."""
+    for line in text.splitlines():
+        if "==ERROR==" in line or "ERR_NVGPUCTRPERM" in line:
+            return line.strip()
+    for line in text.splitlines():
+        if "==WARNING==" in line and "No kernels were profiled" in line:
+            return line.strip()
+    return None
+
+
+def base_name(kernel):
+    """A kernel's function name without parameters, template arguments or namespaces:
+    "block_sum(float const*, float*, int)" -> "block_sum", "ns::k<int>(int)" -> "k"."""
+    name = kernel.split("(")[0].split("<")[0].strip()
+    if name.startswith("void "):
+        name = name[5:]
+    return name.split("::")[-1].strip()
+
+
+def l1_sector_bytes(requests):
+    """The L1TEX bytes Nsight Compute counts for global loads
+    (l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum = sectors x 32 bytes): every warp-level
+    load request counts each distinct 32-byte sector its active lanes touch, once.
+    `requests` is an iterable of requests, each a list of (address, size) per active lane;
+    a request with no active lane (fully masked) is not issued and counts nothing.
+
+    So ncu's bytes equal the bytes the lanes read (warptrace's `sum(bytes)`) exactly when
+    every request reads whole sectors, each once: coalesced, 32-byte-aligned accesses, as
+    nvcc_app's loads (a warp reads 32 consecutive floats, 128 aligned bytes) and Triton's
+    16-byte vector loads are. Lanes that leave part of a sector unused (strided lanes, a
+    misaligned or partial tail) make ncu's count larger; lanes that share a sector within
+    one request do not multiply it."""
+    total = 0
+    for req in requests:
+        sectors = set()
+        for addr, size in req:
+            sectors.update(range(addr // SECTOR, (addr + size - 1) // SECTOR + 1))
+        total += len(sectors) * SECTOR
+    return total
+
+
+def triton_vector_add_requests(n, base=0, block=1024, warps=4, per_thread=4, elem=4, vector=False):
+    """The load requests of one input array of tests/corpus/src's Triton vector_add
+    (BLOCK=1024, 4 warps), as its sm_90a PTX issues them: thread t of a CTA owns elements
+    rep * 512 + 4t … 4t + 3 (rep = 0, 1) and loads them with one ld.global.v4.b32 when
+    Triton knows n is a multiple of 16 (`vector`), else with 4 predicated scalar
+    ld.global.b32, the j-th of each thread being one warp request with lanes 16 bytes
+    apart. `base`: the array's address (the CUDA allocator's are 512-byte aligned)."""
+    span = warps * 32 * per_thread
+    for b in range(cdiv(n, block)):
+        for rep in range(block // span):
+            for w in range(warps):
+                first = [b * block + rep * span + (w * 32 + lane) * per_thread for lane in range(32)]
+                if vector:
+                    yield [(base + e * elem, per_thread * elem) for e in first if e < n]
+                else:
+                    for j in range(per_thread):
+                        yield [(base + (e + j) * elem, elem) for e in first if e + j < n]
+
+
+def vector_add_ncu_bytes(n):
+    """ncu's L1 global-load bytes for one vector_add launch on n floats: two input arrays
+    of the same layout, vector loads iff n is a multiple of 16 (Triton's specialization)."""
+    return 2 * l1_sector_bytes(triton_vector_add_requests(n, vector=n % 16 == 0))
+
+
+def json_records(stdout):
+    """The NDJSON records of `warptrace -f json` in stdout (lines that are JSON objects
+    with a "type"); the traced program's own lines are left out."""
+    out = []
+    for line in stdout.splitlines():
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and "type" in obj:
+            out.append(obj)
+    return out
+
+
+def json_maps(records):
+    """{"@blocks": {key: value} or value, …} from the "map" records."""
+    maps = {}
+    for r in records:
+        if r.get("type") == "map" and isinstance(r.get("data"), dict):
+            maps.update(r["data"])
+    return maps
+
+
+def json_summary(records):
+    """The data of the last {"type": "summary"} record, or None."""
+    found = [r.get("data") for r in records if r.get("type") == "summary"]
+    return found[-1] if found else None
+
+
+def program_json(stdout):
+    """The last line of stdout that is a JSON object without "type" (what a workload prints
+    after warptrace's records have been left out), or None."""
+    for line in reversed(stdout.splitlines()):
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and "type" not in obj:
+            return obj
+    return None
+
+
+KERNEL_STATE = re.compile(r"^warptrace:\s+(.+?): (instrumented, \d+ sites|skipped: .*?); "
+                          r"(\d+) launch(?:es)? probed, (\d+) unprobed\s*$")
+
+
+def kernel_states(stderr):
+    """The `-v` summary's kernel lines (`warptrace:   NAME: instrumented, 3 sites; 1 launches
+    probed, 0 unprobed` or `…: skipped: no PTX: DETAIL; 0 launches probed, 2 unprobed`) as
+    (name, state, probed, unprobed), each kernel once (the per-pid sections repeat them)."""
+    seen, out = set(), []
+    for line in stderr.splitlines():
+        m = KERNEL_STATE.match(line)
+        if m and m.group(1) not in seen:
+            seen.add(m.group(1))
+            out.append((m.group(1), m.group(2), int(m.group(3)), int(m.group(4))))
+    return out
+
+
+def summary_counts(stderr):
+    """The first summary line's counters (`warptrace: 5 kernels instrumented, 35 skipped (no
+    PTX: 35), 852 launches probed, 1781 unprobed …`) as a dict with the line, or None."""
+    for line in stderr.splitlines():
+        m = re.match(r"^warptrace: (\d+) kernels? instrumented, (\d+) skipped", line)
+        if not m:
+            continue
+        get = lambda pat: int(x.group(1)) if (x := re.search(pat, line)) else 0  # noqa: E731
+        return {"instrumented": int(m.group(1)), "skipped": int(m.group(2)),
+                "no_ptx": get(r"no PTX: (\d+)"), "probed": get(r"(\d+) launch(?:es)? probed"),
+                "unprobed": get(r"(\d+) unprobed"), "line": line.strip()}
+    return None
+
+
+def by_substring(entries, sub):
+    """The (key, value) pairs of a map whose key contains `sub`."""
+    return [(k, v) for k, v in entries.items() if sub in k]
+
+
+def record_rows(csv_text):
+    """A record table of `-o DIR` (pid,launch,block,warp,slot,field0…) as dicts."""
+    return list(csv.DictReader(io.StringIO(csv_text)))
+
+
+def trace_events(trace):
+    """The complete ("X") events of a Chrome/Perfetto trace object."""
+    return [e for e in trace.get("traceEvents", []) if e.get("ph") == "X"]
+
+
+# ---------------------------------------------------------------------------------------
+# Running commands
+
+class Budget:
+    """The time left to these checks: every command's timeout is cut to it. Unlimited until
+    run_all starts it."""
+
+    def __init__(self):
+        self.deadline = None
+
+    def start(self, seconds):
+        self.deadline = time.monotonic() + seconds
+
+    def left(self):
+        return float("inf") if self.deadline is None else self.deadline - time.monotonic()
+
+
+BUDGET = Budget()
+BUDGET_S = float(os.environ.get("WARPTRACE_E2E_MORE_BUDGET_S", "270"))
+
+
+class Spent(Exception):
+    """The shared time budget is spent: the check did not run."""
+
+
+def run_t(cmd, out_dir, env=None, timeout=180):
+    """Runs cmd (in its own process group, so a timeout ends the traced program too, not only
+    warptrace) with at most `timeout` seconds and what is left of the budget; returns
+    (CompletedProcess, seconds). A timeout returns exit status 124. Logged to runs.log."""
+    if BUDGET.left() < 5:
+        raise Spent(f"time budget spent before `{' '.join(cmd[:3])} …`")
+    limit = min(timeout, BUDGET.left())
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                errors="replace", env=env, start_new_session=True)
+    except OSError as e:
+        p = subprocess.CompletedProcess(cmd, 127, "", f"cannot run {cmd[0]}: {e}")
+    else:
+        try:
+            so, se = proc.communicate(timeout=limit)
+            rc = proc.returncode
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            so, se = proc.communicate()
+            rc = 124
+            se += f"\n[gpu_e2e_more: killed after {limit:.0f} s]"
+        p = subprocess.CompletedProcess(cmd, rc, so, se)
+    dt = time.monotonic() - t0
+    with open(os.path.join(out_dir, "runs.log"), "a") as f:
+        f.write(f"$ {' '.join(cmd)}\nexit {p.returncode}, {dt:.2f}s\n--- stdout\n{p.stdout}\n"
+                f"--- stderr\n{p.stderr}\n")
+    return p, dt
+
+
+def same_bytes(a, b):
+    if not (os.path.exists(a) and os.path.exists(b)):
+        return False
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
+
+
+def why(p):
+    """A short reason for a failed command: its exit status and last stderr line."""
+    tail = [l for l in p.stderr.splitlines() if l.strip()]
+    return f"exit {p.returncode}" + (f": {tail[-1].strip()[:120]}" if tail else "")
+
+
+def summary_text(stderr):
+    lines = stderr.splitlines()
+    starts = [i for i, l in enumerate(lines) if "kernels instrumented" in l or "kernel instrumented" in l]
+    return "\n".join(lines[starts[0]:]) if starts else "no warptrace summary line"
+
+
+MAP_LINE = re.compile(r"^@(\w+)\[(.*)\]: (-?\d+)$")
+
+
+def parse_maps(stdout):
+    """Keyed maps of the text output, as gpu_e2e.parse_maps reads them: {map: {key: value}}."""
+    maps = {}
+    for line in stdout.splitlines():
+        m = MAP_LINE.match(line.strip())
+        if m:
+            maps.setdefault(m.group(1), {})[m.group(2)] = int(m.group(3))
+    return maps
+
+
+def read_json(path):
+    with open(path) as fh:
+        return json.load(fh)
+
+
+def read_text(path):
+    with open(path) as fh:
+        return fh.read()
+
+
+# ---------------------------------------------------------------------------------------
+# The checks
+
+def check_framework(label, script, args, rows, work, wt):
+    """A framework workload (Numba, CuPy) plain and under PROBE_ANY, its expectations keyed
+    by a substring of each kernel's name (the workload's last stdout line)."""
+    ref, out = f"{work}/{label}_ref.bin", f"{work}/{label}_wt.bin"
+    p0, t0 = run_t([sys.executable, script, ref], args.out, timeout=150)
+    if p0.returncode != 0:
+        rows.append((label, "-", "plain run", "exit 0", why(p0), False))
+        return
+    expect = program_json(p0.stdout)
+    if not expect:
+        rows.append((label, "-", "expectations printed", "a JSON line", "none", False))
+        return
+    p1, t1 = run_t([wt, "-v", "-e", PROBE_ANY, "--", sys.executable, script, out], args.out, timeout=150)
+    rows.append((label, "-", "exit status", "0", why(p1) if p1.returncode else "0", p1.returncode == 0))
+    same = p1.returncode == 0 and same_bytes(ref, out)
+    rows.append((label, "-", "output bit-identical", "yes", "yes" if same else "no", same))
+    maps = parse_maps(p1.stdout)
+    states = kernel_states(p1.stderr)
+    for sub, want in expect.items():
+        st = [s for s in states if sub in s[0]]
+        if len(st) == 1:
+            name, state, probed, unprobed = st[0]
+            got = f"{state}; {probed} probed, {unprobed} unprobed"
+            ok = state.startswith("instrumented") and probed >= 1
+        else:
+            got, ok = f"{len(st)} kernels named *{sub}* in the -v summary", False
+        rows.append((label, sub, "kernel instrumented (-v)", "instrumented, probed", got, ok))
+        for metric, key in (("blocks", "blocks"), ("ldbytes", "ldbytes"), ("ldafter", "ldbytes")):
+            if key not in want:
+                continue
+            hits = by_substring(maps.get(metric, {}), sub)
+            value = hits[0][1] if len(hits) == 1 else None
+            got = str(value) if len(hits) == 1 else (f"{len(hits)} keys contain '{sub}'" if hits else "None")
+            rows.append((label, sub, metric, str(want[key]), got, value == want[key]))
+    rows.append((label, "-", "wall s plain/warptrace", f"{t0:.2f}", f"{t1:.2f}", True))
+    print(f"[{label}]", summary_text(p1.stderr))
+
+
+def check_numba(args, rows, work, wt):
+    check_framework("numba", os.path.join("tests", "workloads", "numba_workload.py"), args, rows, work, wt)
+
+
+def check_cupy(args, rows, work, wt):
+    check_framework("cupy", os.path.join("tests", "workloads", "cupy_workload.py"), args, rows, work, wt)
+
+
+def find_ncu():
+    found = shutil.which("ncu")
+    if found:
+        return found
+    for pattern in ("/usr/local/cuda/bin/ncu", "/usr/local/cuda-*/bin/ncu", "/opt/nvidia/nsight-compute/*/ncu",
+                    "/usr/local/NVIDIA-Nsight-Compute*/ncu"):
+        hits = sorted(glob.glob(pattern))
+        if hits:
+            return hits[-1]
+    return None
+
+
+def ncu_profile(ncu, label, target, args, extra=()):
+    """Runs ncu on `target` (uninstrumented); returns (results, None) or (None, why)."""
+    cmd = [ncu, "--csv", "--page", "details", "--print-units", "base", "--print-kernel-base", "function",
+           "--metrics", ",".join(NCU_METRICS), *extra, *target]
+    p, _ = run_t(cmd, args.out, timeout=150)
+    results = ncu_results(parse_ncu_csv(p.stdout)) or ncu_results(parse_ncu_csv(p.stdout + "\n" + p.stderr))
+    err = ncu_error(p.stdout + "\n" + p.stderr)
+    if err and not results:
+        return None, err[:160]
+    if p.returncode != 0 and not results:
+        return None, why(p)
+    if not results:
+        return None, "no CSV rows in ncu's output"
+    missing = [m for m in NCU_METRICS if any(m not in r["metrics"] or r["metrics"][m] is None for r in results)]
+    if missing:
+        return None, f"ncu gave no value for {', '.join(missing)}"
+    print(f"[{label}] ncu:", "; ".join(f"{r['kernel']}#{r['id']} " + ", ".join(f"{k}={v}" for k, v in r["metrics"].items())
+                                    for r in results))
+    return results, None
+
+
+def check_ncu(args, rows, work, wt):
+    """Nsight Compute against warptrace, kernel by kernel (nvcc_app) and launch by launch
+    (Triton vector add at two sizes): grid size = CTAs launched = @blocks, and L1 global-
+    load bytes against @ldbytes — equal for coalesced, 32-byte-aligned loads (nvcc_app,
+    Triton's vector loads), 4x for the scalar loads whose lanes are 16 bytes apart
+    (l1_sector_bytes)."""
+    ncu = find_ncu()
+    if not ncu:
+        for w in ("ncu:nvcc_app", "ncu:vector_add"):
+            rows.append((w, "-", "Nsight Compute profiles", "ncu runs", "ncu not found (PATH, /usr/local/cuda*/bin, "
+                         "/opt/nvidia/nsight-compute/*)", False))
+        return
+    for sub in (ncu_nvcc, ncu_vector_add):
+        try:
+            sub(ncu, args, rows, work, wt)
+        except Spent:
+            raise
+        except Exception as e:  # noqa: BLE001 -- one comparison's failure must not stop the other
+            traceback.print_exc(file=sys.stdout)
+            rows.append((f"ncu:{sub.__name__[4:]}", "-", "check ran", "no exception", f"{type(e).__name__}: {e}"[:200],
+                         False))
+
+
+def ncu_nvcc(ncu, args, rows, work, wt):
+    app = os.path.join(args.bin, "nvcc_app")
+    results, err = ncu_profile(ncu, "ncu:nvcc_app", [app, f"{work}/ncu_nvcc.bin"], args)
+    if err:
+        rows.append(("ncu:nvcc_app", "-", "Nsight Compute profiles", "ncu runs, metrics read", err, False))
+        return
+    p, _ = run_t([wt, "-e", PROBE_NCU, "--", app, f"{work}/ncu_nvcc_wt.bin"], args.out)
+    maps = parse_maps(p.stdout)
+    for kernel, analytic in NVCC_LOADS.items():
+        mine = [r for r in results if base_name(r["kernel"]) == kernel]
+        wt_blocks = [v for k, v in maps.get("blocks", {}).items() if base_name(k) == kernel]
+        wt_bytes = [v for k, v in maps.get("ldbytes", {}).items() if base_name(k) == kernel]
+        if len(mine) != 1 or len(wt_blocks) != 1 or len(wt_bytes) != 1:
+            rows.append(("ncu:nvcc_app", kernel, "one ncu result, one warptrace entry", "1 / 1",
+                         f"{len(mine)} / {len(wt_blocks)}", False))
+            continue
+        m = mine[0]["metrics"]
+        grid, ctas, l1 = (m[k] for k in NCU_METRICS)
+        rows.append(("ncu:nvcc_app", kernel, "ncu grid = CTAs = @blocks", str(N // 256),
+                     f"ncu {grid} / {ctas}, @blocks {wt_blocks[0]}", grid == ctas == wt_blocks[0] == N // 256))
+        rows.append(("ncu:nvcc_app", kernel, "ncu L1 ld bytes = @ldbytes (coalesced)", str(analytic),
+                     f"ncu {l1}, @ldbytes {wt_bytes[0]}", l1 == wt_bytes[0] == analytic))
+
+
+def ncu_vector_add(ncu, args, rows, work, wt):
+    script = os.path.join("tests", "workloads", "ncu_vector_add.py")
+    results, err = ncu_profile(ncu, "ncu:vector_add", [sys.executable, script, f"{work}/ncu_va.bin"], args,
+                               extra=("--kernel-name", "vector_add"))
+    if err:
+        rows.append(("ncu:vector_add", "-", "Nsight Compute profiles", "ncu runs, metrics read", err, False))
+        return
+    p, _ = run_t([wt, "-e", PROBE_NCU_LAUNCH, "--", sys.executable, script, f"{work}/ncu_va_wt.bin"], args.out)
+    launches = (program_json(p.stdout) or {}).get("launches", [])
+    maps = parse_maps(p.stdout)
+    keys = sorted(maps.get("blocks", {}), key=lambda k: int(k))
+    mine = [r for r in results if base_name(r["kernel"]) == "vector_add"]
+    if not (len(launches) == len(mine) == len(keys) == 2):
+        rows.append(("ncu:vector_add", "-", "launches: workload / ncu / warptrace", "2 / 2 / 2",
+                     f"{len(launches)} / {len(mine)} / {len(keys)} ({why(p)})", False))
+        return
+    for launch, res, key in zip(launches, mine, keys):
+        n = launch["n"]
+        m = res["metrics"]
+        grid, ctas, l1 = (m[k] for k in NCU_METRICS)
+        blocks, ld = maps["blocks"].get(key), maps.get("ldbytes", {}).get(key)
+        what = f"n={n}"
+        rows.append(("ncu:vector_add", what, "ncu grid = CTAs = @blocks", str(launch["blocks"]),
+                     f"ncu {grid} / {ctas}, @blocks {blocks}", grid == ctas == blocks == launch["blocks"]))
+        predicted = vector_add_ncu_bytes(n)
+        if predicted == launch["ldbytes"]:
+            expected = f"ncu = @ldbytes = {predicted} (16-byte vector loads: whole sectors)"
+        else:
+            expected = (f"ncu {predicted} (scalar loads, lanes 16 B apart: sectors "
+                        f"{predicted / launch['ldbytes']:.2f}x), @ldbytes {launch['ldbytes']}")
+        rows.append(("ncu:vector_add", what, "ncu L1 ld bytes vs @ldbytes", expected, f"ncu {l1}, @ldbytes {ld}",
+                     l1 == predicted and ld == launch["ldbytes"]))
+
+
+def check_outputs(args, rows, work, wt):
+    """`-o DIR --trace FILE` on the block-scheduling records of nvcc_app. Each warp's exit
+    probe saves one record in its slot (slots = 1): block_sum's and scale_add's 8 warps a
+    block each, N/256 blocks each; block_sum's warp 0 leaves through two exits (the
+    explicit `exit` of threads 1-31 and thread 0's `ret`), and its second save finds the
+    slot taken: one save not kept per block_sum block, counted as a drop of @sched (as oracle
+    program 9 shows for one block; printed as `Lost N events`). warptrace-oracle predicts
+    the same for this program: 65536 records, 32768 a kernel, and `Lost 4096 events`."""
+    app = os.path.join(args.bin, "nvcc_app")
+    ref, out = f"{work}/out_ref.bin", f"{work}/out_wt.bin"
+    run_t([app, ref], args.out, timeout=60)
+    odir, tfile = f"{work}/wt-results", f"{work}/wt-trace/sched.json"
+    p, _ = run_t([wt, "-o", odir, "--trace", tfile, "--clock-mhz", str(CLOCK_MHZ), "-e", SCHED, "--", app, out],
+                 args.out, timeout=120)
+    ok = p.returncode == 0 and same_bytes(ref, out)
+    rows.append(("outputs", "-", "exit 0, output bit-identical", "yes", "yes" if ok else f"no ({why(p)})", ok))
+    blocks = N // 256
+    want_rows, want_lost = blocks * (8 + 8), blocks
+    files = sorted(os.listdir(odir)) if os.path.isdir(odir) else []
+    want_files = ["index.json", "sched.csv", "summary.json", "trace.json"]
+    index = read_json(f"{odir}/index.json") if "index.json" in files else {}
+    listed = sorted(f["file"] for f in index.get("files", []))
+    ok = files == want_files and listed == want_files
+    rows.append(("outputs", "-", "-o DIR files, index.json lists them", ", ".join(want_files),
+                 f"{', '.join(files) or 'none'}; index: {', '.join(listed) or 'none'}", ok))
+    recs = record_rows(read_text(f"{odir}/sched.csv")) if "sched.csv" in files else []
+    per_kernel = {}
+    for r in recs:
+        k = base_name(r.get("field3", ""))
+        per_kernel[k] = per_kernel.get(k, 0) + 1
+    slots = {r.get("slot") for r in recs}
+    index_rows = next((f.get("rows") for f in index.get("files", []) if f.get("file") == "sched.csv"), None)
+    ok = (len(recs) == want_rows and per_kernel == {"block_sum": blocks * 8, "scale_add": blocks * 8}
+          and slots == {"0"} and index_rows == len(recs))
+    rows.append(("outputs", "-", "sched.csv: a row per kept warp record",
+                 f"{want_rows} ({blocks} blocks x 8 warps x 2 kernels), slot 0",
+                 f"{len(recs)} ({', '.join(f'{k}={v}' for k, v in sorted(per_kernel.items()))}; slots "
+                 f"{sorted(slots)}; index rows {index_rows})", ok))
+    summary = read_json(f"{odir}/summary.json") if "summary.json" in files else {}
+    sched = next((m for m in summary.get("maps", []) if m.get("name") == "@sched"), {})
+    # An array's `drops` count every save not kept (a taken slot, and the stale records
+    # counted as `lost`, none here).
+    ok = sched.get("records") == len(recs) == want_rows and sched.get("drops") == want_lost
+    rows.append(("outputs", "-", "summary.json @sched records / not kept", f"{want_rows} / {want_lost} (block_sum "
+                 "warp 0's 2nd exit: slot taken)", f"{sched.get('records')} / drops {sched.get('drops')}, lost "
+                 f"{sched.get('lost')}", ok))
+    for label, path in (("DIR/trace.json", f"{odir}/trace.json"), ("--trace FILE", tfile)):
+        try:
+            trace = read_json(path)
+        except (OSError, ValueError) as e:
+            rows.append(("outputs", "-", f"{label}: X events = records", str(want_rows), f"unreadable: {e}"[:120],
+                         False))
+            continue
+        events = trace_events(trace)
+        other = trace.get("otherData", {})
+        ok = (len(events) == len(recs) == want_rows and other.get("skipped_records") == 0
+              and other.get("clock_mhz") == CLOCK_MHZ)
+        rows.append(("outputs", "-", f"{label}: X events = records", f"{want_rows}, clock {CLOCK_MHZ} MHz",
+                     f"{len(events)}, clock {other.get('clock_mhz')} MHz, skipped {other.get('skipped_records')}",
+                     ok))
+    print("[outputs]", summary_text(p.stderr))
+
+
+def check_children(method, args, rows, work, wt):
+    """A `multiprocessing` parent and two children started by `method` under
+    `-f json -p blocks`: the summary record lists the parent and both children, each child
+    probed, and the merged @blocks[vector_add] is the sum of the children's grids."""
+    label = f"mp {method}"
+    script = os.path.join("tests", "workloads", "mp_children_workload.py")
+    ref, out = f"{work}/mp_{method}_ref.bin", f"{work}/mp_{method}_wt.bin"
+    p0, _ = run_t([sys.executable, script, ref, method], args.out, timeout=150)
+    if p0.returncode != 0:
+        rows.append((label, "-", "plain run", "exit 0", why(p0), False))
+        return
+    p1, _ = run_t([wt, "-f", "json", "-p", "blocks", "--", sys.executable, script, out, method], args.out,
+                  timeout=150)
+    ok = p1.returncode == 0 and same_bytes(ref, out)
+    rows.append((label, "-", "exit 0, output bit-identical", "yes", "yes" if ok else f"no ({why(p1)})", ok))
+    mine = program_json(p1.stdout) or {}
+    records = json_records(p1.stdout)
+    summary = json_summary(records) or {}
+    pids = summary.get("pids", [])
+    parent = mine.get("pids", {}).get("parent")
+    children = mine.get("pids", {}).get("children", [])
+    procs = {p.get("pid"): p for p in summary.get("processes", [])}
+    probed = {c: procs.get(c, {}).get("launches_probed", 0) for c in children}
+    ok = (len(pids) >= 3 and parent in pids and len(children) == 2 and all(c in pids for c in children)
+          and all(v >= 1 for v in probed.values()))
+    rows.append((label, "-", "summary record: parent + 2 children, each probed",
+                 f">= 3 pids incl. parent {parent}, children {children}",
+                 f"{len(pids)} pids; children's launches probed {probed}", ok))
+    want = mine.get("vector_add", {})
+    blocks = json_maps(records).get("@blocks", {})
+    got = blocks.get("vector_add") if isinstance(blocks, dict) else None
+    rows.append((label, "vector_add", "merged @blocks = sum of children's grids",
+                 f"{' + '.join(map(str, want.get('grids', [])))} = {want.get('blocks')}", str(got),
+                 got is not None and got == want.get("blocks")))
+    print(f"[{label}]", summary_text(p1.stderr))
+
+
+def check_spawn(args, rows, work, wt):
+    check_children("spawn", args, rows, work, wt)
+
+
+def check_fork(args, rows, work, wt):
+    check_children("fork", args, rows, work, wt)
+
+
+def check_torch_compile(args, rows, work, wt):
+    """torch.compile'd MLP: plain (cold: fills Inductor's caches), plain (warm), traced with
+    `-v -p blocks` and a fresh module cache."""
+    cache = f"{work}/wt-cache-e2e"
+    runs = {}
+    for step, timeout in (("cold plain", 200), ("plain", 120), ("traced", 150)):
+        j = f"{work}/e2e-{step.replace(' ', '-')}.json"
+        cmd = [sys.executable, E2E_SCRIPT, *E2E_ARGS, "--out-json", j]
+        if step == "traced":
+            cmd = [wt, "-v", "--cache-dir", cache, "-p", "blocks", "--", *cmd]
+        try:
+            p, dt = run_t(cmd, args.out, timeout=timeout)
+        except Spent as e:  # keep what the earlier steps showed
+            p, dt = subprocess.CompletedProcess(cmd, -1, "", f"not run: {e}"), 0.0
+        res = None
+        if p.returncode == 0 and os.path.exists(j):
+            with open(j) as fh:
+                res = json.load(fh)
+        runs[step] = (p, dt, res)
+    codes = [runs[s][0].returncode for s in ("cold plain", "plain", "traced")]
+    rows.append(("torch.compile", "-", "exit status cold plain / plain / traced", "0 / 0 / 0",
+                 " / ".join(map(str, codes)) + "".join(f" ({s}: {why(runs[s][0])})" for s in runs
+                                                        if runs[s][0].returncode)[:200],
+                 not any(codes)))
+    d = {s: (runs[s][2] or {}).get("digest") for s in runs}
+    rows.append(("torch.compile", "-", "digest cold plain == plain (control, informational)", str(d["cold plain"]),
+                 str(d["plain"]) + ("" if d["cold plain"] == d["plain"] else " (DIFFERENT: not deterministic)"),
+                 True))
+    rows.append(("torch.compile", "-", "digest traced == plain", str(d["plain"]), str(d["traced"]),
+                 d["traced"] is not None and d["traced"] == d["plain"]))
+    p = runs["traced"][0]
+    states = kernel_states(p.stderr)
+    counts = summary_counts(p.stderr) or {}
+    triton = [s for s in states if s[0].startswith("triton_")]
+    done = [s for s in triton if s[1].startswith("instrumented") and s[2] >= 1]
+    rows.append(("torch.compile", "triton_*", "every Triton kernel instrumented, probed",
+                 ">= 1, all", f"{len(done)} of {len(triton)}; summary: {counts.get('instrumented')} instrumented, "
+                 f"{counts.get('probed')} launches probed", len(triton) >= 1 and len(done) == len(triton)))
+    no_ptx = [s for s in states if s[1].startswith("skipped: no PTX")]
+    example = base_name(no_ptx[0][0])[:48] if no_ptx else "-"
+    rows.append(("torch.compile", "cuBLAS/ATen", "kernels without PTX listed as skipped",
+                 ">= 1 'skipped: no PTX' line, counted", f"{len(no_ptx)} lines (e.g. {example}); summary: no PTX: "
+                 f"{counts.get('no_ptx')}", len(no_ptx) >= 1 and counts.get("no_ptx", 0) >= 1))
+    t_plain, t_traced = runs["plain"][1], runs["traced"][1]
+    step = lambda s: (runs[s][2] or {}).get("step_ms")  # noqa: E731
+    fmt = lambda v: "?" if v is None else f"{v:.2f}"  # noqa: E731
+    rows.append(("torch.compile", "-", "wall s plain / traced (step ms)", "informational",
+                 f"{t_plain:.1f} / {t_traced:.1f} = {t_traced / max(t_plain, 1e-9):.2f}x "
+                 f"({fmt(step('plain'))} / {fmt(step('traced'))} ms); cold {runs['cold plain'][1]:.1f}",
+                 codes[1] == 0 and codes[2] == 0))
+    print("[torch.compile]", counts.get("line", "no summary line"))
+
+
+CHECKS = (
+    ("outputs", check_outputs),
+    ("mp spawn", check_spawn),
+    ("mp fork", check_fork),
+    ("ncu", check_ncu),
+    ("numba", check_numba),
+    ("cupy", check_cupy),
+    ("torch.compile", check_torch_compile),
+)
+
+
+def run_all(args, rows, work, wt):
+    """Runs every check of this module, appending to `rows`; never raises."""
+    BUDGET.start(BUDGET_S)
+    for label, check in CHECKS:
+        t0 = time.monotonic()
+        print(f"[more] {label} …", flush=True)
+        try:
+            check(args, rows, work, wt)
+        except Spent as e:
+            rows.append((label, "-", "not run", "run", str(e)[:120], False))
+        except Exception as e:  # noqa: BLE001 -- a broken check is a failed row, not an abort
+            traceback.print_exc(file=sys.stdout)
+            rows.append((label, "-", "check ran", "no exception", f"{type(e).__name__}: {e}"[:200], False))
+        print(f"[more] {label}: {time.monotonic() - t0:.1f} s, {BUDGET.left():.0f} s of the budget left", flush=True)
