@@ -232,6 +232,88 @@ fn library_probes_run_by_name_and_are_listed() {
     assert!(!text.contains("gmem_bytes"), "{text}");
 }
 
+/// The names of the probe library (`probes/*.wt`), sorted.
+fn library_names() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("probes");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("probes/")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "wt"))
+        .filter_map(|p| Some(p.file_stem()?.to_string_lossy().into_owned()))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn list_names_every_library_probe_with_its_summary() {
+    let out = warptrace(&["-l"]);
+    let text = stdout(&out);
+    let names = library_names();
+    assert!(names.len() >= 10, "{names:?}");
+    for name in &names {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("  {name} "))),
+            "{name} is not listed:\n{text}"
+        );
+    }
+    for line in [
+        "insn_mix        PTX instructions executed per kernel, by class (memory, tensor, ALU",
+        "memtrace        a typed record per global-memory access of every thread, with its \
+         timestamps, SM, warp and source position",
+        "warp_sched      per-warp timelines as (start, elapsed, smid, kernel) records in cycles",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in:\n{text}");
+    }
+}
+
+#[test]
+fn library_certificates_admit_their_probes_by_name() {
+    // The committed certificates (`probes/certs/NAME.ptx.json`, written by
+    // `scripts/probe-certs.sh`; tests/tests/probe_certs.rs keeps them current) get each
+    // library probe run by name past `--require-cert`.
+    let certs = Path::new(env!("CARGO_MANIFEST_DIR")).join("probes/certs");
+    let run = |cert: &str, name: &str| {
+        let cert = certs.join(format!("{cert}.ptx.json"));
+        let cert = cert.to_str().expect("UTF-8 path");
+        warptrace(&[
+            "--require-cert",
+            cert,
+            "-p",
+            name,
+            "--",
+            "sh",
+            "-c",
+            "echo ran",
+        ])
+    };
+    for name in library_names() {
+        let out = run(&name, &name);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        assert_eq!(
+            stdout(&out).lines().next(),
+            Some("ran"),
+            "{name}: {}",
+            stderr(&out)
+        );
+        assert!(
+            !stderr(&out).contains("refusing"),
+            "{name}: {}",
+            stderr(&out)
+        );
+    }
+    // Each certifies its own probe only.
+    let refused = run("blocks", "gmem_bytes");
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(!stdout(&refused).contains("ran"));
+    let err = stderr(&refused);
+    assert!(
+        err.contains("refusing to run") && err.contains("not this one"),
+        "{err}"
+    );
+}
+
 #[test]
 fn running_without_a_command_explains_how() {
     let out = warptrace(&["-e", SKELETON]);

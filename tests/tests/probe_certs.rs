@@ -1,0 +1,195 @@
+//! The probe library's certificates, `probes/certs/NAME.ptx.json`: each is exactly what
+//! `warptrace verify -p NAME --cert` proves now (timings aside), so a change to a probe,
+//! the language, the verifier or the PTX back end's translation validation that changes a
+//! certificate fails here, with the command that regenerates it
+//! (`bash scripts/probe-certs.sh NAME`). `tests/cli.rs` checks that `--require-cert`
+//! admits each probe run by name with its committed certificate.
+//!
+//! The certificate is rebuilt the way `src/verify.rs` builds it: the IR rules and value
+//! obligations of `warptrace_verifier::verify_program`, then the PTX back end's
+//! translation-validation proofs (run once, here, for every probe: they do not depend on
+//! the program), no kernel checks (the library's certificates are made without `--ptx`;
+//! every kernel is checked when it is instrumented). Only PTX: `warptrace verify
+//! --target gcn` does not exist yet.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use warptrace_verifier::{Certificate, Check, Verdict};
+
+/// The version certificates name: the workspace's, as the `warptrace` binary's.
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Every probe of the library as (name, source), sorted by name.
+fn library() -> Vec<(String, String)> {
+    let mut probes: Vec<(String, String)> = std::fs::read_dir(root().join("probes"))
+        .expect("probes/")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "wt"))
+        .map(|p| {
+            let name = p.file_stem().map(|n| n.to_string_lossy().into_owned());
+            let src = std::fs::read_to_string(&p).expect("UTF-8");
+            (name.unwrap_or_default(), src)
+        })
+        .collect();
+    probes.sort();
+    probes
+}
+
+/// The translation-validation checks `warptrace verify` adds to every PTX certificate
+/// (as `src/verify.rs` maps them), computed once.
+fn translation_checks() -> &'static [Check] {
+    static CHECKS: OnceLock<Vec<Check>> = OnceLock::new();
+    CHECKS.get_or_init(|| {
+        use warptrace_codegen_ptx::tv::{translation_validation, TvOutcome};
+        translation_validation()
+            .into_iter()
+            .map(|r| Check {
+                level: "translation".into(),
+                name: r.name,
+                scope: "ptx back end".into(),
+                verdict: match r.outcome {
+                    TvOutcome::Proved => Verdict::Proved,
+                    TvOutcome::Refuted { counterexample } => Verdict::Refuted { counterexample },
+                    TvOutcome::Invalid { reason } | TvOutcome::Unknown { reason } => {
+                        Verdict::Unknown { reason }
+                    }
+                },
+                micros: r.micros,
+            })
+            .collect()
+    })
+}
+
+/// Every timing of `cert` set to 0, as `scripts/probe-certs.sh` writes them.
+fn without_timings(mut cert: Certificate) -> Certificate {
+    cert.total_micros = 0;
+    cert.checks.iter_mut().for_each(|c| c.micros = 0);
+    cert.obligations.iter_mut().for_each(|o| o.micros = 0);
+    cert
+}
+
+/// What `warptrace verify -p NAME --cert` writes for `src` now, timings zeroed.
+fn certificate_now(name: &str, src: &str) -> Certificate {
+    let program = warptrace_lang::compile(src, &format!("probes/{name}.wt"))
+        .unwrap_or_else(|e| panic!("probes/{name}.wt does not compile:\n{}", e.render()));
+    let outcome = warptrace_verifier::verify_program(&program);
+    let cert = warptrace_verifier::certify(
+        &program,
+        &outcome,
+        "ptx",
+        VERSION,
+        translation_checks().to_vec(),
+    );
+    without_timings(cert)
+}
+
+/// Whether the committed certificate text of probe `name` is `now`; why not, with the
+/// command that regenerates it.
+fn matches(name: &str, committed: &str, now: &Certificate) -> Result<(), String> {
+    let regenerate = format!(
+        "if the change is intended, regenerate the certificate with \
+         `bash scripts/probe-certs.sh {name}` and review its diff"
+    );
+    let committed = Certificate::from_json(committed)
+        .map_err(|e| format!("probes/certs/{name}.ptx.json: {e}; {regenerate}"))?;
+    let committed = without_timings(committed).to_json();
+    let now_text = now.to_json();
+    if committed == now_text {
+        return Ok(());
+    }
+    let (line, (was, is)) = committed
+        .lines()
+        .chain(std::iter::repeat("<end of file>"))
+        .zip(now_text.lines().chain(std::iter::repeat("<end of file>")))
+        .enumerate()
+        .find(|(_, (a, b))| a != b)
+        .map(|(i, pair)| (i + 1, pair))
+        .unwrap_or((0, ("", "")));
+    Err(format!(
+        "probes/certs/{name}.ptx.json is not what `warptrace verify -p {name}` proves now; \
+         first difference at line {line} (timings as 0):\n  committed: {}\n  now:       {}\n{regenerate}",
+        was.trim(),
+        is.trim()
+    ))
+}
+
+#[test]
+fn every_committed_certificate_is_what_verify_proves_now() {
+    let probes = library();
+    let certs = root().join("probes/certs");
+    let mut failures = Vec::new();
+    for (name, src) in &probes {
+        let path = certs.join(format!("{name}.ptx.json"));
+        let Ok(committed) = std::fs::read_to_string(&path) else {
+            failures.push(format!(
+                "probes/certs/{name}.ptx.json is missing: create it with \
+                 `bash scripts/probe-certs.sh {name}`"
+            ));
+            continue;
+        };
+        let now = certificate_now(name, src);
+        if !now.verified {
+            failures.push(format!(
+                "probes/{name}.wt does not verify any more: `warptrace verify -p {name}` says why"
+            ));
+        }
+        if let Err(e) = matches(name, &committed, &now) {
+            failures.push(e);
+        }
+    }
+    // Nothing else in probes/certs: no certificate of a removed probe, no other target.
+    for entry in std::fs::read_dir(&certs).expect("probes/certs/") {
+        let file = entry
+            .expect("entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        let probe = file.strip_suffix(".ptx.json");
+        if !probe.is_some_and(|p| probes.iter().any(|(n, _)| n == p)) {
+            failures.push(format!(
+                "probes/certs/{file} is no certificate of a library probe (NAME.ptx.json): \
+                 `bash scripts/probe-certs.sh` removes those of removed probes"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn a_certificate_stops_matching_when_the_probe_changes() {
+    let committed = std::fs::read_to_string(root().join("probes/certs/blocks.ptx.json"))
+        .expect("probes/certs/blocks.ptx.json");
+    let (_, src) = library()
+        .into_iter()
+        .find(|(n, _)| n == "blocks")
+        .expect("probes/blocks.wt");
+    assert_eq!(
+        matches("blocks", &committed, &certificate_now("blocks", &src)),
+        Ok(())
+    );
+
+    // The same probe counting a second thread per block is another program.
+    let changed = src.replace("tid.x == 0", "tid.x <= 1");
+    assert_ne!(changed, src);
+    let err = matches("blocks", &committed, &certificate_now("blocks", &changed))
+        .expect_err("another program");
+    assert!(err.contains("\"probe_hash\""), "{err}");
+    assert!(err.contains("bash scripts/probe-certs.sh blocks"), "{err}");
+
+    // So is a certificate whose recorded proof differs from today's (an obligation
+    // discharged another way, a check that no longer holds).
+    let tampered = committed.replacen(
+        "\"result\": \"proved\"",
+        "\"result\": \"unknown\", \"reason\": \"timeout\"",
+        1,
+    );
+    assert_ne!(tampered, committed);
+    let err = matches("blocks", &tampered, &certificate_now("blocks", &src))
+        .expect_err("a different proof");
+    assert!(err.contains("\"result\""), "{err}");
+}
