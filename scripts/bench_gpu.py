@@ -37,7 +37,7 @@ Triton's JIT are paid once per configuration; tests/workloads/bench_kernels.py i
 Everything raw goes to OUT/results.json, the logs to OUT/runs.log; OUT/BENCHMARKS.md is
 rendered from results.json alone (`--from-results` does the same later). A configuration or
 kernel that fails is a row that says why; nothing is skipped silently. The whole run keeps to
---budget-s (default 330 s): a stage that would not fit is reported as not run, and why.
+--budget-s (default 450 s): a stage that would not fit is reported as not run, and why.
 """
 import argparse
 import concurrent.futures
@@ -1151,7 +1151,7 @@ def md_table(header, rows):
 
 def decomposition(results, cfg):
     """Median over kernels of (a) the kernel's own extra time (CUPTI) and (b) the rest of
-    the extra stream time per launch (map buffer zeroing, read-back copy, host callback, or
+    the extra stream time per launch (map buffer zeroing, read-back copy, event record, or
     Proton's synchronization and buffer parsing), in µs."""
     own, rest = [], []
     for c in results.get("cases", []):
@@ -1198,19 +1198,19 @@ def notes_for(results, S):
             why = (f"`{p}` misses by {t['status'].split('MISSED by ')[-1]}. Per launch (median over kernels) the "
                    f"kernel itself takes {fmt_us(own)} µs more (CUPTI; {fmt_regs(regs)} extra registers median), "
                    f"and the stream {fmt_us(rest)} µs more around it: the runtime's per-launch map buffer "
-                   f"({fmt_bytes(mb)}: cuMemAllocAsync + memset, the device-to-host copy, and the host "
-                   f"callback that merges it, which blocks the stream until it returns).")
+                   f"({fmt_bytes(mb)}, from a pool: memset, launch, device-to-host copy and an event on "
+                   f"the stream; a drain thread waits for the event and merges, off the stream).")
             d2h, mset = stream_ops(results, f"probe:{p}")
             if d2h is not None:
                 why += (f" CUPTI puts {fmt_us(d2h)} µs of that in the read-back copy and {fmt_us(mset)} µs in "
-                        f"the memset; the rest is allocation, the host callback's round trip and its merge.")
+                        f"the memset; the rest is the launch's larger parameter block and the gaps "
+                        f"between the added stream operations.")
             if own is not None and rest is not None and rest > own:
                 fix = ("What would close it: copy back only what the launch wrote (the occupied hash "
-                       "slots, the used part of a ring) instead of the whole buffer, keep the buffer "
-                       "resident on the device across launches (zeroed once, read back at "
-                       "synchronization points or exit), and move the merge off the stream (an event a "
-                       "host thread polls instead of cuLaunchHostFunc, which blocks the stream); the "
-                       "kernel-alone ratio is the floor that leaves.")
+                       "slots, the used part of a ring) instead of the whole buffer, and keep the "
+                       "buffer resident on the device across launches (zeroed once, read back at "
+                       "synchronization points or exit), so that a launch adds no stream operation; "
+                       "the kernel-alone ratio is the floor that leaves.")
             else:
                 fix = ("What would close it: fewer instructions per site (warp-aggregated updates for "
                        "every per-event probe, sites hoisted out of loops where the predicate allows) and "
@@ -1307,7 +1307,7 @@ def render(results):
       f"on the launch's stream right around it, the L2 flushed before it (256 MiB zeroed) behind a ~100 µs "
       f"device spin so the host has enqueued everything first, one synchronization per run; median "
       f"[p10–p90]. What a probed launch adds on the stream (warptrace: map buffer zeroing, read-back copy, "
-      f"host callback; Proton: its stream synchronization, copy and parse) is inside the events. "
+      f"event record; Proton: its stream synchronization, copy and parse) is inside the events. "
       f"\"Kernel alone\" re-times {st.get('kernel_only_runs')} launches under CUPTI (torch.profiler): the "
       f"kernel's own duration.")
     w("")
@@ -1426,9 +1426,10 @@ def render(results):
                      ", ".join(sorted(set(i.get("region_kinds", [])))) or "—"])
     w(md_table(["probe", "kind", "attach points", "device map buffer per probed launch", "regions"], rows))
     w("")
-    w("Each probed launch allocates that buffer on the launch's stream (cuMemAllocAsync), zeroes it, "
-      "copies it back into a pooled pinned host buffer of the same size and merges it in a host callback "
-      "(`warptrace compile -p NAME --emit bundle`: `layout.total_bytes`); no shared memory is used. ")
+    w("Each probed launch takes that buffer from a per-context pool (device memory, registered host "
+      "memory and an event), zeroes it on the launch's stream, copies it back after the kernel and "
+      "records the event; a drain thread waits for the event and merges (decision 0011; "
+      "`warptrace compile -p NAME --emit bundle`: `layout.total_bytes`); no shared memory is used. ")
     w("")
     prow = []
     for k in kernels:
@@ -1637,7 +1638,7 @@ def main():
     ap.add_argument("--skip-proton", action="store_true")
     ap.add_argument("--skip-e2e", action="store_true")
     ap.add_argument("--e2e-iters", type=int, default=200)
-    ap.add_argument("--budget-s", type=float, default=330.0, help="stop starting stages past this many seconds")
+    ap.add_argument("--budget-s", type=float, default=450.0, help="stop starting stages past this many seconds")
     ap.add_argument("--config-timeout", type=float, default=150.0, help="one configuration's limit, seconds")
     ap.add_argument("--dry-run", action="store_true", help="no GPU: everything else for real, fake timings")
     ap.add_argument("--from-results", help="only regenerate BENCHMARKS.md (and the summary) from results.json")

@@ -24,7 +24,14 @@ import os
 import sys
 
 import numpy as np
-from numba import cuda
+
+# numba-cuda (the device machine's 0.x) registers an overload for `np.row_stack`, which
+# NumPy 2.4 removed; it was an alias of `np.vstack` all along. Put the alias back so the
+# package imports (a shim for this environment, not a change to what the kernel does).
+if not hasattr(np, "row_stack"):
+    np.row_stack = np.vstack
+
+from numba import cuda  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "corpus", "src"))
 from numba_kernels import saxpy  # noqa: E402
