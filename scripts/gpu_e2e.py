@@ -101,7 +101,7 @@ def check_workload(name, plain_cmd, traced_cmd, ref_out, wt_out, expect, args, r
     rows.append((name, "-", "wall s plain/warptrace", f"{t0:.2f}", f"{t1:.2f}", True))
     # The CLI's summary: its last "kernels instrumented" line and the per-kernel lines after it.
     lines = p1.stderr.splitlines()
-    starts = [i for i, l in enumerate(lines) if "kernels instrumented" in l]
+    starts = [i for i, l in enumerate(lines) if re.search(r"kernels? instrumented", l)]
     print(f"[{name}]", "\n".join(lines[starts[-1]:]) if starts else "no warptrace summary line")
 
 
