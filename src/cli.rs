@@ -221,3 +221,13 @@ pub enum Emit {
     /// The JSON bundle handed to the runtime.
     Bundle,
 }
+
+/// `warptrace -e 'kernel:entry { @n = count(); }' FLAGS -- true` parsed, for the tests of
+/// the modules that act on the run's flags.
+#[cfg(test)]
+pub(crate) fn parse_run(flags: &[&str]) -> Result<RunArgs, clap::Error> {
+    use clap::Parser;
+    let argv = ["warptrace", "-e", "kernel:entry { @n = count(); }"];
+    let tail = ["--", "true"];
+    Cli::try_parse_from(argv.iter().chain(flags).chain(&tail)).map(|c| c.run)
+}

@@ -142,15 +142,6 @@ impl serde_json::ser::Formatter for BpftraceSpacing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Cli;
-    use clap::Parser;
-
-    fn run_args(flags: &[&str]) -> Result<RunArgs, clap::Error> {
-        let argv = ["warptrace", "-e", "kernel:entry { @n = count(); }"];
-        let tail = ["--", "true"];
-        let all = argv.iter().chain(flags).chain(&tail);
-        Cli::try_parse_from(all).map(|c| c.run)
-    }
 
     #[test]
     fn output_flags_parse_and_prepare_their_directories() {
@@ -158,11 +149,12 @@ mod tests {
         let out = dir.path().join("a/b");
         let trace = dir.path().join("t/trace.json");
         let (o, t) = (out.to_string_lossy(), trace.to_string_lossy());
-        let args = run_args(&["-o", &o, "--trace", &t, "--clock-mhz", "1755"]).expect("parses");
+        let args = crate::cli::parse_run(&["-o", &o, "--trace", &t, "--clock-mhz", "1755"])
+            .expect("parses");
         assert_eq!(args.output_dir.as_deref(), Some(out.as_path()));
         assert_eq!(args.trace.as_deref(), Some(trace.as_path()));
         assert_eq!(args.clock_mhz, Some(1755.0));
-        let long = run_args(&["--output-dir", &o]).expect("parses");
+        let long = crate::cli::parse_run(&["--output-dir", &o]).expect("parses");
         assert_eq!(long.output_dir.as_deref(), Some(out.as_path()));
         let outputs = Outputs::prepare(&args).expect("prepared");
         assert_eq!(outputs.options.clock_mhz, Some(1755.0));
@@ -175,7 +167,7 @@ mod tests {
 
         for bad in ["0", "-3", "fast", "inf"] {
             let flag = format!("--clock-mhz={bad}");
-            let err = run_args(&[&flag]).expect_err(bad);
+            let err = crate::cli::parse_run(&[&flag]).expect_err(bad);
             assert!(err.to_string().contains("--clock-mhz"), "{bad}: {err}");
         }
     }
@@ -186,7 +178,7 @@ mod tests {
         let file = dir.path().join("results.txt");
         std::fs::write(&file, "keep me").expect("write");
         let f = file.to_string_lossy();
-        let args = run_args(&["-o", &f]).expect("parses");
+        let args = crate::cli::parse_run(&["-o", &f]).expect("parses");
         let err = format!("{:#}", Outputs::prepare(&args).err().expect("refused"));
         assert_eq!(
             err,
@@ -198,7 +190,7 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&file).expect("read"), "keep me");
 
         let d = dir.path().to_string_lossy();
-        let args = run_args(&["--trace", &d]).expect("parses");
+        let args = crate::cli::parse_run(&["--trace", &d]).expect("parses");
         let err = format!("{:#}", Outputs::prepare(&args).err().expect("refused"));
         assert!(
             err.starts_with("bad --trace:") && err.contains("is a directory"),
@@ -207,7 +199,7 @@ mod tests {
 
         let under = file.join("t.json");
         let u = under.to_string_lossy();
-        let args = run_args(&["--trace", &u]).expect("parses");
+        let args = crate::cli::parse_run(&["--trace", &u]).expect("parses");
         let err = format!("{:#}", Outputs::prepare(&args).err().expect("refused"));
         assert!(err.contains("exists and is not a directory"), "{err}");
     }

@@ -207,28 +207,19 @@ fn exit_code(status: std::process::ExitStatus) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Cli;
-    use clap::Parser;
-
-    fn run_args(flags: &[&str]) -> Result<RunArgs, clap::Error> {
-        let argv = ["warptrace", "-e", "kernel:entry { @n = count(); }"];
-        let tail = ["--", "true"];
-        let all = argv.iter().chain(flags).chain(&tail);
-        Cli::try_parse_from(all).map(|c| c.run)
-    }
 
     #[test]
     fn cache_flags_become_the_runtimes_environment() {
-        let none = run_args(&[]).expect("parses");
+        let none = crate::cli::parse_run(&[]).expect("parses");
         assert!(cache_env(&none).expect("env").is_empty());
 
-        let off = run_args(&["--no-cache"]).expect("parses");
+        let off = crate::cli::parse_run(&["--no-cache"]).expect("parses");
         assert_eq!(
             cache_env(&off).expect("env"),
             [(ENV_NO_CACHE, Some(OsString::from("1")))]
         );
 
-        let dir = run_args(&["--cache-dir", "rel/cache"]).expect("parses");
+        let dir = crate::cli::parse_run(&["--cache-dir", "rel/cache"]).expect("parses");
         let env = cache_env(&dir).expect("env");
         let want = std::env::current_dir().expect("cwd").join("rel/cache");
         assert_eq!(
@@ -239,7 +230,8 @@ mod tests {
             ]
         );
 
-        let both = run_args(&["--no-cache", "--cache-dir", "d"]).expect_err("conflict");
+        let both =
+            crate::cli::parse_run(&["--no-cache", "--cache-dir", "d"]).expect_err("conflict");
         assert_eq!(both.kind(), clap::error::ErrorKind::ArgumentConflict);
     }
 }

@@ -49,23 +49,7 @@ pub fn verify(
 /// The PTX back end's translation validation: for every IR operation form the back end
 /// lowers, a z3 proof that the emitted PTX computes the IR semantics.
 fn translation_checks() -> Vec<Check> {
-    use warptrace_codegen_ptx::tv::{translation_validation, TvOutcome};
-    translation_validation()
-        .into_iter()
-        .map(|r| Check {
-            level: "translation".into(),
-            name: r.name,
-            scope: "ptx back end".into(),
-            verdict: match r.outcome {
-                TvOutcome::Proved => Verdict::Proved,
-                TvOutcome::Refuted { counterexample } => Verdict::Refuted { counterexample },
-                TvOutcome::Invalid { reason } | TvOutcome::Unknown { reason } => {
-                    Verdict::Unknown { reason }
-                }
-            },
-            micros: r.micros,
-        })
-        .collect()
+    warptrace_codegen_ptx::tv::translation_checks()
 }
 
 /// Instruments every kernel of each PTX file and records the kernel-level verdicts (only

@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use warptrace_verifier::{Certificate, Check, Verdict};
+use warptrace_verifier::{Certificate, Check};
 
 /// The version certificates name: the workspace's, as the `warptrace` binary's.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -41,28 +41,10 @@ fn library() -> Vec<(String, String)> {
 }
 
 /// The translation-validation checks `warptrace verify` adds to every PTX certificate
-/// (as `src/verify.rs` maps them), computed once.
+/// (`warptrace_codegen_ptx::tv::translation_checks`), computed once.
 fn translation_checks() -> &'static [Check] {
     static CHECKS: OnceLock<Vec<Check>> = OnceLock::new();
-    CHECKS.get_or_init(|| {
-        use warptrace_codegen_ptx::tv::{translation_validation, TvOutcome};
-        translation_validation()
-            .into_iter()
-            .map(|r| Check {
-                level: "translation".into(),
-                name: r.name,
-                scope: "ptx back end".into(),
-                verdict: match r.outcome {
-                    TvOutcome::Proved => Verdict::Proved,
-                    TvOutcome::Refuted { counterexample } => Verdict::Refuted { counterexample },
-                    TvOutcome::Invalid { reason } | TvOutcome::Unknown { reason } => {
-                        Verdict::Unknown { reason }
-                    }
-                },
-                micros: r.micros,
-            })
-            .collect()
-    })
+    CHECKS.get_or_init(warptrace_codegen_ptx::tv::translation_checks)
 }
 
 /// Every timing of `cert` set to 0, as `scripts/probe-certs.sh` writes them.

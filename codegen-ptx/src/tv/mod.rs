@@ -96,6 +96,29 @@ fn run_one(ob: &obligations::Obligation) -> TvResult {
     }
 }
 
+/// [`translation_validation`] as the checks of a certificate (level `translation`, scope
+/// `ptx back end`): what `warptrace verify` writes and the committed probe certificates
+/// are compared against.
+pub fn translation_checks() -> Vec<warptrace_verifier::Check> {
+    use warptrace_verifier::{Check, Verdict};
+    translation_validation()
+        .into_iter()
+        .map(|r| Check {
+            level: "translation".into(),
+            name: r.name,
+            scope: "ptx back end".into(),
+            verdict: match r.outcome {
+                TvOutcome::Proved => Verdict::Proved,
+                TvOutcome::Refuted { counterexample } => Verdict::Refuted { counterexample },
+                TvOutcome::Invalid { reason } | TvOutcome::Unknown { reason } => {
+                    Verdict::Unknown { reason }
+                }
+            },
+            micros: r.micros,
+        })
+        .collect()
+}
+
 /// Runs every obligation (in parallel, one z3 context per worker thread) and returns
 /// the results in a stable order. Worker `w` takes obligations `w`, `w + workers`, …, so
 /// that a family of slow ones is shared out.
