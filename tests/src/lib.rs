@@ -12,6 +12,28 @@ pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/ptx")
 }
 
+/// The shipped probe library's folder (`probes/`).
+pub fn probes_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../probes")
+}
+
+/// Every probe of the library as (name, source), sorted by name.
+pub fn library_probes() -> Vec<(String, String)> {
+    let mut probes: Vec<(String, String)> = std::fs::read_dir(probes_dir())
+        .expect("probes/")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "wt"))
+        .map(|p| {
+            let name = p.file_stem().map(|n| n.to_string_lossy().into_owned());
+            let src = std::fs::read_to_string(&p).expect("UTF-8");
+            (name.unwrap_or_default(), src)
+        })
+        .collect();
+    probes.sort();
+    probes
+}
+
 /// Every corpus file as (file name, text), sorted by name.
 pub fn corpus() -> Vec<(String, String)> {
     files_in(&corpus_dir(), "ptx")

@@ -12,33 +12,11 @@
 //! every kernel is checked when it is instrumented). Only PTX: `warptrace verify
 //! --target gcn` does not exist yet.
 
-use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use warptrace_verifier::{Certificate, Check};
 
 /// The version certificates name: the workspace's, as the `warptrace` binary's.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// Every probe of the library as (name, source), sorted by name.
-fn library() -> Vec<(String, String)> {
-    let mut probes: Vec<(String, String)> = std::fs::read_dir(root().join("probes"))
-        .expect("probes/")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "wt"))
-        .map(|p| {
-            let name = p.file_stem().map(|n| n.to_string_lossy().into_owned());
-            let src = std::fs::read_to_string(&p).expect("UTF-8");
-            (name.unwrap_or_default(), src)
-        })
-        .collect();
-    probes.sort();
-    probes
-}
 
 /// The translation-validation checks `warptrace verify` adds to every PTX certificate
 /// (`warptrace_codegen_ptx::tv::translation_checks`), computed once.
@@ -102,8 +80,8 @@ fn matches(name: &str, committed: &str, now: &Certificate) -> Result<(), String>
 
 #[test]
 fn every_committed_certificate_is_what_verify_proves_now() {
-    let probes = library();
-    let certs = root().join("probes/certs");
+    let probes = warptrace_tests::library_probes();
+    let certs = warptrace_tests::probes_dir().join("certs");
     let mut failures = Vec::new();
     for (name, src) in &probes {
         let path = certs.join(format!("{name}.ptx.json"));
@@ -144,9 +122,10 @@ fn every_committed_certificate_is_what_verify_proves_now() {
 
 #[test]
 fn a_certificate_stops_matching_when_the_probe_changes() {
-    let committed = std::fs::read_to_string(root().join("probes/certs/blocks.ptx.json"))
-        .expect("probes/certs/blocks.ptx.json");
-    let (_, src) = library()
+    let committed =
+        std::fs::read_to_string(warptrace_tests::probes_dir().join("certs/blocks.ptx.json"))
+            .expect("probes/certs/blocks.ptx.json");
+    let (_, src) = warptrace_tests::library_probes()
         .into_iter()
         .find(|(n, _)| n == "blocks")
         .expect("probes/blocks.wt");

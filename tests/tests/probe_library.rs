@@ -4,32 +4,12 @@
 //! modules assemble with the real `ptxas`. A probe that attaches nowhere in a kernel, or
 //! needs what the back end does not lower yet, leaves it unchanged — never rejected.
 
-use std::path::Path;
 use warptrace_codegen_ptx::{instrument, KernelStatus};
 use warptrace_tests::{assemble, corpus, corpus_archs, retarget};
 
-fn library() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../probes");
-    let mut probes: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .expect("probes/")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "wt"))
-        .map(|p| {
-            let name = p.file_stem().map(|n| n.to_string_lossy().into_owned());
-            (
-                name.unwrap_or_default(),
-                std::fs::read_to_string(&p).expect("UTF-8"),
-            )
-        })
-        .collect();
-    probes.sort();
-    probes
-}
-
 #[test]
 fn every_library_probe_verifies_and_is_never_rejected_on_the_corpus() {
-    let probes = library();
+    let probes = warptrace_tests::library_probes();
     assert!(probes.len() >= 10, "{} probes in probes/", probes.len());
     let files = corpus();
     let mut failures = Vec::new();

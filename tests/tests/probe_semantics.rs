@@ -21,7 +21,6 @@
 //! - `grid2d`: an empty kernel on a 3×2 grid of 16×16 blocks.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use warptrace_ir::interp::{Event, Grid, Interpreter, SimConfig, SimKernel, SiteEvent, Thread};
 use warptrace_ir::{kernel_id, MapStore, MemOp, MemSpace, Program};
 
@@ -38,7 +37,7 @@ const COUNTER: u64 = 0x7f40_0000_0000;
 const FILE: &str = "vec_add.cu";
 
 fn library_probe(name: &str) -> Program {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../probes/{name}.wt"));
+    let path = warptrace_tests::probes_dir().join(format!("{name}.wt"));
     let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
     warptrace_lang::compile(&src, &format!("probes/{name}.wt"))
         .unwrap_or_else(|e| panic!("probes/{name}.wt:\n{}", e.render()))
