@@ -49,7 +49,7 @@ use crate::hashmap;
 use crate::lower::{reg, Emitter};
 use crate::uniform::Uniform;
 use crate::PtxError;
-use warptrace_ir::{Aggregation, MapRegion, Operand, ValueKind};
+use warptrace_ir::{Aggregation, Operand, ValueKind};
 
 /// The environment variable that turns warp combining off (any value but `0` or empty),
 /// to measure its effect: every update is then one atomic per thread, as before.
@@ -185,17 +185,17 @@ pub(crate) fn with_operand(agg: Aggregation, f: impl Fn(Operand) -> Operand) -> 
 /// Bits of the sum limbs: `(position, width)`.
 pub(crate) const LIMBS: [(u32, u32); 3] = [(0, 22), (22, 22), (44, 20)];
 
-/// Emits the warp-combined `map.update` (see the module doc); `labels` as for
+/// Emits the warp-combined `map.update` (see the module doc); `at` as for
 /// `hashmap::map_update`.
 pub(crate) fn map_update(
     e: &mut Emitter,
-    region: &MapRegion,
+    at: hashmap::Target<'_>,
     keys: &[Operand],
     agg: Aggregation,
     value: &ValueKind,
-    labels: &str,
     plan: Plan,
 ) -> Result<(), PtxError> {
+    let labels = at.labels;
     let (s0, s1, s2, s3) = (reg("s", 0), reg("s", 1), reg("s", 2), reg("s", 3));
     let (t7, t9) = (reg("t", 7), reg("t", 9));
     let p0 = reg("p", 0);
@@ -256,7 +256,7 @@ pub(crate) fn map_update(
         lanes: Some(&s0),
         value: combined,
     };
-    hashmap::map_update_with(e, region, keys, agg, value, labels, amounts)?;
+    hashmap::map_update_with(e, at, keys, agg, value, amounts)?;
     e.label(&skip);
     Ok(())
 }

@@ -12,15 +12,128 @@
 //!             all missed → red.global.add.u64 [drops[map]], 1
 //! ```
 //!
+//! With [`Probing::Home`] a constant tag tries only its home slot `tag mod capacity`
+//! (j = 0), the rest unchanged: the IR's update with one probe. [`HomeSlots`] says for
+//! which maps of a kernel that equals the IR's update with `HASH_MAX_PROBES` probes: when
+//! every tag the kernel's launch can insert is a compile-time constant and no two share
+//! a home slot, a home slot only ever holds 0 or its own tag (the buffer starts zeroed,
+//! and each update writes its tag there or nowhere), so the first probe never misses.
+//! Decision 0013 has the argument; `home_slots_match_linear_probing` tests it.
+//!
 //! Control flow is forward only. Registers: `t0` tag, `t1` scratch/index, `t2` slot
 //! address, `t3` the map's slot 0, `t4` the CAS result, `t5`/`t6` materialised immediates.
 //! The value words are combined by `aggregate::combine_with` (slot address in `t2`); a
 //! warp-combined update (`combine.rs`) passes the group's lane count and operand.
 
 use crate::aggregate::{self, Amounts};
+use crate::fold::{self, SiteConsts};
 use crate::lower::{reg, Emitter, BASE};
 use crate::PtxError;
-use warptrace_ir::{Aggregation, MapLayout, MapRegion, Operand, ValueKind, HASH_MAX_PROBES};
+use warptrace_ir::{
+    Aggregation, Insn, MapKind, MapLayout, MapRegion, Operand, Program, SiteValue, Special,
+    ValueKind, HASH_MAX_PROBES,
+};
+
+/// How a hash update looks for its slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Probing {
+    /// `(tag + j) mod capacity` for `j < HASH_MAX_PROBES`, as `MapLayout` defines it.
+    #[default]
+    Linear,
+    /// A tag known at compile time tries its home slot alone (a miss is a counted drop);
+    /// other tags probe linearly.
+    Home,
+}
+
+/// How many slots an update with this probing and tag (`Some` when known at compile
+/// time) tries: the code generator's and the translation validation's one definition.
+pub(crate) fn probe_count(probing: Probing, tag: Option<u64>) -> u32 {
+    match (probing, tag) {
+        (Probing::Home, Some(t)) if t != 0 => 1,
+        _ => HASH_MAX_PROBES,
+    }
+}
+
+/// Per map of a program, whether the updates of one kernel's launch may probe only home
+/// slots ([`Probing::Home`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct HomeSlots(Vec<bool>);
+
+impl HomeSlots {
+    /// Decides for the kernel whose id is `kernel_id`: a hash map qualifies when every
+    /// `map.update` of it in every probe of `program` (attached to this kernel or not,
+    /// so a superset of what a launch runs) has keys that fold to constants knowing only
+    /// the kernel id, and the non-zero tags of those keys have pairwise distinct home
+    /// slots `tag mod capacity` (tag 0 has its own slot).
+    pub(crate) fn decide(program: &Program, layout: &MapLayout, kernel_id: u64) -> HomeSlots {
+        struct KernelOnly(u64);
+        impl SiteConsts for KernelOnly {
+            fn special(&self, sp: Special) -> Option<u64> {
+                (sp == Special::KernelId).then_some(self.0)
+            }
+            fn site(&self, _: SiteValue) -> Option<u64> {
+                None
+            }
+        }
+        let n = program.maps.len();
+        // Per map: the constant tags seen, or `None` once a key is not constant.
+        let mut tags: Vec<Option<Vec<u64>>> = vec![Some(Vec::new()); n];
+        for probe in &program.probes {
+            let updates = probe.insns.iter().filter_map(|i| match i {
+                Insn::MapUpdate { map, keys, .. } => Some((map.0 as usize, keys)),
+                _ => None,
+            });
+            let mut known = None;
+            for (m, keys) in updates {
+                let known = known
+                    .get_or_insert_with(|| fold::constants(&probe.insns, &KernelOnly(kernel_id)));
+                let Some(seen) = tags.get_mut(m) else {
+                    continue;
+                };
+                let constants: Option<Vec<u64>> = keys
+                    .iter()
+                    .map(|k| match fold::resolve(k, known) {
+                        Operand::Imm(v) => Some(v as u64),
+                        Operand::Reg(_) => None,
+                    })
+                    .collect();
+                match (seen.as_mut(), constants) {
+                    (Some(list), Some(c)) => list.push(MapLayout::tag(&c)),
+                    _ => *seen = None,
+                }
+            }
+        }
+        let home = tags
+            .into_iter()
+            .enumerate()
+            .map(|(m, seen)| {
+                let hash = matches!(program.maps[m].kind, MapKind::Hash { .. });
+                let capacity = layout.regions.get(m).map_or(0, |r| u64::from(r.capacity));
+                match seen {
+                    Some(mut list) if hash && capacity > 0 => {
+                        list.retain(|&t| t != 0);
+                        list.sort_unstable();
+                        list.dedup();
+                        let mut homes: Vec<u64> = list.iter().map(|t| t % capacity).collect();
+                        homes.sort_unstable();
+                        homes.dedup();
+                        homes.len() == list.len()
+                    }
+                    _ => false,
+                }
+            })
+            .collect();
+        HomeSlots(home)
+    }
+
+    /// How updates of map `map` probe.
+    pub(crate) fn probing(&self, map: u32) -> Probing {
+        match self.0.get(map as usize) {
+            Some(true) => Probing::Home,
+            _ => Probing::Linear,
+        }
+    }
+}
 
 /// `mix64` (splitmix64 finalizer) of `x` in place, with scratch `tmp`.
 fn mix64(e: &mut Emitter, x: &str, tmp: &str) {
@@ -34,18 +147,25 @@ fn mix64(e: &mut Emitter, x: &str, tmp: &str) {
     e.insf(format_args!("xor.b64 {x}, {x}, {tmp}"));
 }
 
-/// Emits `map.update` of `region` with `keys`, combining `agg` into the value words of a
-/// map whose value is `value`; `labels` is a prefix unique to this instruction within the
-/// kernel. Keys that are immediates fold the tag at compile time.
+/// Where a `map.update` goes: the map's `region`, a label prefix `labels` unique to
+/// this instruction within the kernel, and how it probes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Target<'a> {
+    pub region: &'a MapRegion,
+    pub labels: &'a str,
+    pub probing: Probing,
+}
+
+/// Emits `map.update` at `at` with `keys`, combining `agg` into the value words of a
+/// map whose value is `value`. Keys that are immediates fold the tag at compile time.
 pub(crate) fn map_update(
     e: &mut Emitter,
-    region: &MapRegion,
+    at: Target<'_>,
     keys: &[Operand],
     agg: Aggregation,
     value: &ValueKind,
-    labels: &str,
 ) -> Result<(), PtxError> {
-    map_update_with(e, region, keys, agg, value, labels, Amounts::THREAD)
+    map_update_with(e, at, keys, agg, value, Amounts::THREAD)
 }
 
 /// [`map_update`] for one thread's or a warp-combined group's `amounts`: the value words
@@ -53,13 +173,17 @@ pub(crate) fn map_update(
 /// whose update is lost is counted, as if each had tried alone).
 pub(crate) fn map_update_with(
     e: &mut Emitter,
-    region: &MapRegion,
+    at: Target<'_>,
     keys: &[Operand],
     agg: Aggregation,
     value: &ValueKind,
-    labels: &str,
     amounts: Amounts<'_>,
 ) -> Result<(), PtxError> {
+    let Target {
+        region,
+        labels,
+        probing,
+    } = at;
     let (t0, t1, t2, t3, t4) = (
         reg("t", 0),
         reg("t", 1),
@@ -116,7 +240,7 @@ pub(crate) fn map_update_with(
     }
     if probe_path {
         let cap = u64::from(region.capacity);
-        for j in 0..HASH_MAX_PROBES {
+        for j in 0..probe_count(probing, folded) {
             if let Some(tag) = folded {
                 // As the IR computes it: (tag + j) mod capacity, wrapping at 64 bits.
                 let slot = tag.wrapping_add(u64::from(j)) % cap;
@@ -170,3 +294,6 @@ pub(crate) fn map_update_with(
     e.label(&done);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

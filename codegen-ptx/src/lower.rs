@@ -199,6 +199,8 @@ pub(crate) struct SnippetCtx<'a> {
     pub program: &'a Program,
     /// What the module's target offers warp-combined map updates (`combine.rs`).
     pub warp: WarpCaps,
+    /// Which maps this kernel's updates may probe at home slots only.
+    pub home: &'a hashmap::HomeSlots,
 }
 
 fn op_name(op: BinOp, bits: u32) -> (String, bool) {
@@ -476,17 +478,16 @@ pub(crate) fn lower_probe(
                 let hash = matches!(decl.kind, MapKind::Hash { .. });
                 // Combined per warp: a constant operand as an immediate too.
                 let folded = combine::with_operand(*agg, |x| fold::resolve(&x, &known));
+                let at = hashmap::Target {
+                    region,
+                    labels: &labels,
+                    probing: ctx.home.probing(map.0),
+                };
                 match combine::plan(folded, &keys, &uniform, ctx.warp).filter(|_| hash && !warp) {
-                    Some(plan) => combine::map_update(
-                        &mut e,
-                        region,
-                        &keys,
-                        folded,
-                        &decl.value,
-                        &labels,
-                        plan,
-                    )?,
-                    None => hashmap::map_update(&mut e, region, &keys, *agg, &decl.value, &labels)?,
+                    Some(plan) => {
+                        combine::map_update(&mut e, at, &keys, folded, &decl.value, plan)?
+                    }
+                    None => hashmap::map_update(&mut e, at, &keys, *agg, &decl.value)?,
                 }
             }
             Insn::RingAppend { map, fields } => {

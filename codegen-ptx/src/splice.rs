@@ -235,6 +235,7 @@ pub(crate) fn plan_body(
     let (locs, pcs) = positions(body, &files);
     let is_reg = |_: &str| false;
     let warp = crate::combine::WarpCaps::of_module(src);
+    let home = crate::hashmap::HomeSlots::decide(program, layout, id);
     for (n, site) in sites.iter().enumerate() {
         let snippet = n as u32 + 1;
         let probe = &program.probes[site.probe];
@@ -303,6 +304,7 @@ pub(crate) fn plan_body(
             layout,
             program,
             warp,
+            home: &home,
         };
         let text = lower_probe(probe, site.probe, &ctx, &info)?;
         let (offset, text) = match (stmt, loop_site.map(|l| l.anchor)) {

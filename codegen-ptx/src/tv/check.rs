@@ -15,6 +15,14 @@ use crate::site::ValueSrc;
 use warptrace_ir::{Insn, Operand, Reg, SiteValue, SpecialSource};
 use z3::ast::{Ast, Bool, BV};
 
+fn table(keys: &[Operand], capacity: u32, probing: crate::hashmap::Probing) -> effects::Table<'_> {
+    effects::Table {
+        keys,
+        capacity,
+        probing,
+    }
+}
+
 /// Checks `ob` against `text`, the PTX claimed to implement it.
 pub(crate) fn check(ob: &Obligation, text: &str) -> TvOutcome {
     let run = match ob.what {
@@ -37,7 +45,8 @@ pub(crate) fn check(ob: &Obligation, text: &str) -> TvOutcome {
             capacity,
             agg,
             value,
-        } => effects::hash(keys, *capacity, *agg, value, &exec),
+            probing,
+        } => effects::hash(table(keys, *capacity, *probing), *agg, value, &exec),
         What::Leader => leader(&exec),
         What::WarpHash {
             keys,
@@ -45,7 +54,8 @@ pub(crate) fn check(ob: &Obligation, text: &str) -> TvOutcome {
             agg,
             value,
             plan,
-        } => combined::hash(keys, *capacity, *agg, value, *plan, &exec),
+            probing,
+        } => combined::hash(table(keys, *capacity, *probing), *agg, value, *plan, &exec),
         What::Ring {
             fields,
             capacity,

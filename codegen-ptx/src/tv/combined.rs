@@ -9,18 +9,17 @@
 //! executing lane's keys are the group's.
 
 use super::check::refuted;
-use super::effects::{hash_update, words_spec, Cases, Context, SpecEffect};
+use super::effects::{hash_update, words_spec, Cases, Context, SpecEffect, Table};
 use super::ir::{self, Group};
 use super::prove::Mode;
 use super::ptx::{self, has_lane, mask_name, Exec};
 use super::TvOutcome;
 use crate::combine::Plan;
-use warptrace_ir::{Aggregation, Operand, ValueKind};
+use warptrace_ir::{Aggregation, ValueKind};
 use z3::ast::{Bool, BV};
 
 pub(super) fn hash(
-    keys: &[Operand],
-    capacity: u32,
+    table: Table<'_>,
     agg: Aggregation,
     value: &ValueKind,
     plan: Plan,
@@ -108,5 +107,5 @@ pub(super) fn hash(
     let spec = |slot: &Cases, offset: u64, when: &Bool| -> Option<Vec<SpecEffect>> {
         Some(words_spec(words, slot, offset, when))
     };
-    hash_update(keys, capacity, value, (&enabled, &drops), spec, exec, &ctx)
+    hash_update(table, value, (&enabled, &drops), spec, exec, &ctx)
 }

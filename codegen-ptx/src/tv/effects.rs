@@ -9,7 +9,8 @@ use super::obligations::{hash_layout, ring_layout, VALUE_OFFSET};
 use super::prove::{prove_in, Goal, Mode};
 use super::ptx::{self, Exec, Val};
 use super::TvOutcome;
-use warptrace_ir::{Aggregation, Operand, Overflow, ValueKind, HASH_MAX_PROBES};
+use crate::hashmap::{self, Probing};
+use warptrace_ir::{Aggregation, Operand, Overflow, ValueKind};
 use z3::ast::{Ast, Bool, BV};
 
 /// The PTX operation of a value-word combination.
@@ -267,8 +268,7 @@ pub(super) fn combine(agg: Aggregation, value: &ValueKind, exec: &Exec) -> TvOut
 }
 
 pub(super) fn hash(
-    keys: &[Operand],
-    capacity: u32,
+    table: Table<'_>,
     agg: Aggregation,
     value: &ValueKind,
     exec: &Exec,
@@ -277,8 +277,7 @@ pub(super) fn hash(
     let words = |slot: &Cases, offset, guard: &Bool| combine_spec(agg, value, slot, offset, guard);
     let always = Bool::from_bool(true);
     hash_update(
-        keys,
-        capacity,
+        table,
         value,
         (&always, &one),
         words,
@@ -287,18 +286,33 @@ pub(super) fn hash(
     )
 }
 
-/// The IR's hash update of `keys` on a map of `capacity` slots whose value is `value`,
-/// done when `enabled`, counting `drops` on a drop, with the value-word operations
-/// `words(slot, value offset, when)`, against the snippet's operations, in `ctx`.
+/// A hash update's table: its `keys` on a map of `capacity` slots, probed as `probing`
+/// says.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Table<'a> {
+    pub keys: &'a [Operand],
+    pub capacity: u32,
+    pub probing: Probing,
+}
+
+/// The IR's hash update on `table` whose value is `value`, done when `enabled`, counting
+/// `drops` on a drop, with the value-word operations `words(slot, value offset, when)`,
+/// against the snippet's operations, in `ctx`. With [`Probing::Home`] and constant keys
+/// the IR's update is the one-probe update (`hashmap::probe_count`); that it equals the
+/// `HASH_MAX_PROBES` one in the launches that use it is `hashmap::HomeSlots`' argument.
 pub(super) fn hash_update(
-    keys: &[Operand],
-    capacity: u32,
+    table: Table<'_>,
     value: &ValueKind,
     (enabled, drops): (&Bool, &BV),
     words: impl FnOnce(&Cases, u64, &Bool) -> Option<Vec<SpecEffect>>,
     exec: &Exec,
     ctx: &Context,
 ) -> TvOutcome {
+    let Table {
+        keys,
+        capacity,
+        probing,
+    } = table;
     let layout = hash_layout(keys.len(), capacity, value);
     let Some(region) = layout.regions.first() else {
         return TvOutcome::Unknown {
@@ -317,7 +331,15 @@ pub(super) fn hash_update(
     let mut spec = Vec::new();
     let mut live = Bool::and(&[enabled, &tag.eq(k(0)).not()]);
     let mut hits: Vec<(Bool, Bool, BV)> = Vec::new();
-    for j in 0..HASH_MAX_PROBES {
+    let constant: Option<Vec<u64>> = keys
+        .iter()
+        .map(|k| match k {
+            Operand::Imm(v) => Some(*v as u64),
+            Operand::Reg(_) => None,
+        })
+        .collect();
+    let probes = hashmap::probe_count(probing, constant.map(|c| warptrace_ir::MapLayout::tag(&c)));
+    for j in 0..probes {
         let probe = if j == 0 {
             tag.clone()
         } else {

@@ -2,6 +2,7 @@
 
 use super::{Obligation, Site, What};
 use crate::combine::Plan;
+use crate::hashmap::Probing;
 use crate::parse::{AddrBase, Address};
 use crate::site::ValueSrc;
 use crate::special::SiteImms;
@@ -497,6 +498,7 @@ fn hash(out: &mut Vec<Obligation>) {
                     capacity,
                     agg: Aggregation::Count,
                     value: ValueKind::Count,
+                    probing: Probing::Linear,
                 },
             ));
         }
@@ -509,6 +511,40 @@ fn hash(out: &mut Vec<Obligation>) {
             capacity: 64,
             agg: Aggregation::Stats(reg(1)),
             value: ValueKind::Stats { signed: true },
+            probing: Probing::Linear,
+        },
+    ));
+    // Home-slot probing: constant keys probe once; the tag-0 key and register keys are
+    // as linear probing has them.
+    let home_keys: [(&str, Vec<Operand>); 5] = [
+        ("k0", vec![]),
+        ("k1.imm", vec![Operand::Imm(0x1234)]),
+        ("k1.imm-tag0", vec![Operand::Imm(0)]),
+        ("k2.imm", vec![Operand::Imm(7), Operand::Imm(-1)]),
+        ("k1.reg", vec![reg(0)]),
+    ];
+    for (kname, keys) in &home_keys {
+        for capacity in [1, 8, 4096, 1000] {
+            out.push(Obligation::new(
+                format!("hash.home.{kname}.cap{capacity}"),
+                What::Hash {
+                    keys: keys.clone(),
+                    capacity,
+                    agg: Aggregation::Count,
+                    value: ValueKind::Count,
+                    probing: Probing::Home,
+                },
+            ));
+        }
+    }
+    out.push(Obligation::new(
+        "hash.home.k2.imm.cap64.stats",
+        What::Hash {
+            keys: vec![Operand::Imm(7), Operand::Imm(-1)],
+            capacity: 64,
+            agg: Aggregation::Stats(reg(1)),
+            value: ValueKind::Stats { signed: true },
+            probing: Probing::Home,
         },
     ));
 }
@@ -533,6 +569,7 @@ fn warp(out: &mut Vec<Obligation>) {
                 agg: Aggregation::Count,
                 value: ValueKind::Count,
                 plan: Plan::Count,
+                probing: Probing::Linear,
             },
         ));
     }
@@ -546,6 +583,7 @@ fn warp(out: &mut Vec<Obligation>) {
                 agg,
                 value,
                 plan,
+                probing: Probing::Linear,
             },
         ));
     };
@@ -644,6 +682,55 @@ fn warp(out: &mut Vec<Obligation>) {
             l,
         );
     }
+    // Home-slot probing of constant keys, with the uniform and per-lane amounts.
+    let home = |name: &str, keys: Vec<Operand>, capacity, agg, value, plan| {
+        Obligation::new(
+            format!("warp.home.{name}"),
+            What::WarpHash {
+                keys,
+                capacity,
+                agg,
+                value,
+                plan,
+                probing: Probing::Home,
+            },
+        )
+    };
+    let k1 = || vec![Operand::Imm(0x1234)];
+    out.extend([
+        home(
+            "count.k0.cap4096",
+            vec![],
+            4096,
+            Aggregation::Count,
+            ValueKind::Count,
+            Plan::Count,
+        ),
+        home(
+            "count.k1.imm.cap1000",
+            k1(),
+            1000,
+            Aggregation::Count,
+            ValueKind::Count,
+            Plan::Count,
+        ),
+        home(
+            "sum.uniform.reg.k2.imm.cap8",
+            vec![Operand::Imm(7), Operand::Imm(-1)],
+            8,
+            Aggregation::Sum(x),
+            ValueKind::Sum { signed: true },
+            Plan::Uniform,
+        ),
+        home(
+            "sum.lanes.reg.k1.imm.cap4096",
+            k1(),
+            4096,
+            Aggregation::Sum(x),
+            ValueKind::Sum { signed: false },
+            Plan::Lanes,
+        ),
+    ]);
 }
 
 fn rings(out: &mut Vec<Obligation>) {

@@ -12,6 +12,7 @@ pub(crate) use catalog::LHIST_PARAMS;
 pub(crate) use catalog::{all, insn_name, site_imms};
 
 use crate::combine::{self, Plan};
+use crate::hashmap::Probing;
 use crate::lower::{lower_probe, Emitter, SiteInfo, SnippetCtx};
 use crate::parse::{Address, Guard};
 use crate::site::ValueSrc;
@@ -59,12 +60,14 @@ pub(crate) enum What {
     /// `aggregate::combine`: the value-word operations equal `Update::word_ops`.
     Combine { agg: Aggregation, value: ValueKind },
     /// `hashmap::map_update` with `keys` on a hash map of `capacity` slots: tag, probe
-    /// sequence, slot addresses, the tag-0 slot, drops, key stores and the combine.
+    /// sequence (one probe with `Probing::Home` and constant keys), slot addresses, the
+    /// tag-0 slot, drops, key stores and the combine.
     Hash {
         keys: Vec<Operand>,
         capacity: u32,
         agg: Aggregation,
         value: ValueKind,
+        probing: Probing,
     },
     /// `special::warp_leader`: the predicate is "first active lane".
     Leader,
@@ -79,6 +82,7 @@ pub(crate) enum What {
         agg: Aggregation,
         value: ValueKind,
         plan: Plan,
+        probing: Probing,
     },
     /// `sreg launch` into `dst`, lowered by `lower_probe` in a program of `maps` (which
     /// place the buffer's `launch` word), at a site predicated by `SITE_GUARD` when
@@ -153,6 +157,7 @@ impl Obligation {
                 capacity,
                 agg,
                 value,
+                probing,
             } => {
                 let layout = hash_layout(keys.len(), *capacity, value);
                 let region = layout
@@ -162,7 +167,12 @@ impl Obligation {
                         what: "no region".into(),
                     })?;
                 let mut e = Emitter::default();
-                hashmap::map_update(&mut e, region, keys, *agg, value, "$__wt_1_m0")?;
+                let at = hashmap::Target {
+                    region,
+                    labels: "$__wt_1_m0",
+                    probing: *probing,
+                };
+                hashmap::map_update(&mut e, at, keys, *agg, value)?;
                 Ok(e.finish())
             }
             What::Leader => {
@@ -176,6 +186,7 @@ impl Obligation {
                 agg,
                 value,
                 plan,
+                probing,
             } => {
                 let layout = hash_layout(keys.len(), *capacity, value);
                 let region = layout
@@ -185,7 +196,12 @@ impl Obligation {
                         what: "no region".into(),
                     })?;
                 let mut e = Emitter::default();
-                combine::map_update(&mut e, region, keys, *agg, value, "$__wt_1_m0", *plan)?;
+                let at = hashmap::Target {
+                    region,
+                    labels: "$__wt_1_m0",
+                    probing: *probing,
+                };
+                combine::map_update(&mut e, at, keys, *agg, value, *plan)?;
                 Ok(e.finish())
             }
             What::Launch { maps, dst, guarded } => buffer::emit_launch(maps, *dst, *guarded),
@@ -265,6 +281,7 @@ fn emit_body(insns: &[Insn], site: &Site) -> Result<String, PtxError> {
 /// `program` at `site`.
 fn emit_probe(program: &Program, probe: &Probe, site: &Site) -> Result<String, PtxError> {
     let layout = MapLayout::new(&program.maps);
+    let home = hashmap::HomeSlots::default();
     let ctx = SnippetCtx {
         kernel: "tv",
         snippet: 1,
@@ -272,6 +289,7 @@ fn emit_probe(program: &Program, probe: &Probe, site: &Site) -> Result<String, P
         layout: &layout,
         program,
         warp: crate::combine::WarpCaps::NONE,
+        home: &home,
     };
     let guard = Guard {
         reg: SITE_GUARD.into(),

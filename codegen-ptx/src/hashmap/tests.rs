@@ -1,0 +1,142 @@
+use super::{probe_count, HomeSlots, Probing};
+use crate::instrument;
+use proptest::prelude::*;
+use warptrace_ir::{kernel_id, MapLayout, Program, HASH_MAX_PROBES};
+use warptrace_verifier::verify_program;
+
+fn decide(text: &str, kernel: &str) -> Vec<Probing> {
+    let p = Program::parse(text).expect("IR parses");
+    let layout = MapLayout::new(&p.maps);
+    let home = HomeSlots::decide(&p, &layout, kernel_id(kernel));
+    (0..p.maps.len() as u32).map(|m| home.probing(m)).collect()
+}
+
+/// `@k` by kernel, `@pc` by kernel and pc (a per-site key), `@clash` with two constant
+/// keys on one slot, `@zero` with key 0 (tag 0, its own slot) and key 5, `@two` with keys
+/// set on two paths of one probe, `@dyn` with one constant and one per-thread key.
+const MAPS: &str = "map @k: hash(keys = 4096) [kernel] -> count
+map @pc: hash(keys = 4096) [kernel, u64] -> count
+map @clash: hash(keys = 1) [u64] -> count
+map @zero: hash(keys = 2) [u64] -> count
+map @two: hash(keys = 4096) [u64] -> count
+map @dyn: hash(keys = 4096) [u64] -> count
+
+probe 0: kernel:entry
+  0: r0 = sreg kernel
+  1: map.update @k[r0] count
+  2: r1 = sreg pc
+  3: map.update @pc[r0, r1] count
+  4: map.update @clash[1] count
+  5: map.update @zero[0] count
+  6: map.update @zero[5] count
+  7: map.update @dyn[7] count
+  8: exit
+
+probe 1: kernel:exit
+  0: r0 = sreg kernel
+  1: map.update @k[r0] count
+  2: map.update @clash[2] count
+  3: r2 = sreg tid.x
+  4: map.update @dyn[r2] count
+  5: r3 = mov 1
+  6: jz r2, 8
+  7: r3 = mov 2
+  8: map.update @two[r3] count
+  9: exit
+";
+
+#[test]
+fn home_slots_need_constant_keys_on_distinct_home_slots() {
+    use Probing::{Home, Linear};
+    // @two: r3 is 1 or 2 depending on the path, so not a constant.
+    assert_eq!(
+        decide(MAPS, "kern"),
+        vec![Home, Linear, Linear, Home, Linear, Linear]
+    );
+}
+
+#[test]
+fn only_a_constant_nonzero_tag_probes_once() {
+    assert_eq!(probe_count(Probing::Home, Some(5)), 1);
+    assert_eq!(probe_count(Probing::Home, Some(0)), HASH_MAX_PROBES);
+    assert_eq!(probe_count(Probing::Home, None), HASH_MAX_PROBES);
+    assert_eq!(probe_count(Probing::Linear, Some(5)), HASH_MAX_PROBES);
+}
+
+/// `MapLayout`'s insertion of `tag` with `probes` tries into `slots` (0 = empty): the
+/// slot it lands in, `None` for a drop.
+fn insert(slots: &mut [u64], tag: u64, probes: u32) -> Option<usize> {
+    let cap = slots.len() as u64;
+    (0..u64::from(probes)).find_map(|j| {
+        let s = (tag.wrapping_add(j) % cap) as usize;
+        match slots[s] {
+            0 => {
+                slots[s] = tag;
+                Some(s)
+            }
+            t if t == tag => Some(s),
+            _ => None,
+        }
+    })
+}
+
+proptest! {
+    /// The argument of `HomeSlots`: tags with distinct home slots, inserted into a zeroed
+    /// table in any order and multiplicity, land in the same slots with one probe as with
+    /// `HASH_MAX_PROBES`, and never drop.
+    #[test]
+    fn home_slots_match_linear_probing(
+        cap in 1u64..64,
+        raw in proptest::collection::vec(1u64..u64::MAX, 1..12),
+        order in proptest::collection::vec(0usize..1000, 1..200),
+    ) {
+        let mut tags: Vec<u64> = Vec::new();
+        for t in raw {
+            if tags.iter().all(|&u| u % cap != t % cap) {
+                tags.push(t);
+            }
+        }
+        let mut linear = vec![0u64; cap as usize];
+        let mut home = vec![0u64; cap as usize];
+        for i in order {
+            let t = tags[i % tags.len()];
+            let a = insert(&mut linear, t, HASH_MAX_PROBES);
+            let b = insert(&mut home, t, 1);
+            prop_assert!(a.is_some());
+            prop_assert_eq!(a, b);
+        }
+        prop_assert_eq!(linear, home);
+    }
+}
+
+/// On a real kernel the skeleton's `[kernel]` updates try one slot; a per-site key keeps
+/// the full probe sequence.
+#[test]
+fn constant_key_snippets_have_one_cas() {
+    let ptx = include_str!("../../../tests/corpus/ptx/triton_vector_add.ptx");
+    let cas = |text: &str| {
+        let p = Program::parse(text).expect("IR parses");
+        let program = verify_program(&p).expect("verifies");
+        let out = instrument(ptx, &program).expect("instruments");
+        out.ptx.matches("atom.global.cas.b64").count()
+    };
+    let by_kernel = "map @n: hash(keys = 4096) [kernel] -> count
+
+probe 0: mem:global:load
+  0: r0 = sreg kernel
+  1: map.update @n[r0] count
+  2: exit
+";
+    let by_pc = "map @n: hash(keys = 4096) [kernel, u64] -> count
+
+probe 0: mem:global:load
+  0: r0 = sreg kernel
+  1: r1 = sreg pc
+  2: map.update @n[r0, r1] count
+  3: exit
+";
+    let sites = ptx.matches("ld.global").count();
+    assert!(sites > 0);
+    assert_eq!(cas(by_kernel), sites);
+    assert_eq!(cas(by_pc), sites * HASH_MAX_PROBES as usize);
+}
