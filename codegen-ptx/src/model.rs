@@ -233,6 +233,10 @@ impl KernelModel for PtxKernelModel {
         self.declarations.clone()
     }
 
+    fn declarations_ref(&self) -> std::borrow::Cow<'_, [Declaration]> {
+        std::borrow::Cow::Borrowed(&self.declarations)
+    }
+
     fn map_param(&self) -> Option<String> {
         self.map_param.clone()
     }

@@ -259,6 +259,11 @@ pub trait KernelModel {
     /// Registers declared in the body (e.g. PTX `.reg` declarations, `%r<4>` expanded
     /// to `%r0`..`%r3`) with who declared them.
     fn declared_registers(&self) -> Vec<(String, Origin)>;
+    /// [`KernelModel::declarations`], borrowed where the model stores them (a Triton
+    /// kernel declares a thousand registers). The default copies.
+    fn declarations_ref(&self) -> std::borrow::Cow<'_, [Declaration]> {
+        std::borrow::Cow::Owned(self.declarations())
+    }
     /// The same declarations with their lines. The default gives every one line 0.
     fn declarations(&self) -> Vec<Declaration> {
         self.declared_registers()

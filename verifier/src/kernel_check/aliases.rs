@@ -6,7 +6,7 @@
 //! [`KernelModel::parts`]: crate::KernelModel::parts
 
 use crate::{Addr, Compute, Item, KernelModel};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 /// The parts of every name of a body that has more than itself.
 #[derive(Debug, Default)]

@@ -24,10 +24,11 @@
 
 use super::{snippet_of, Body, Finding, Violations};
 use crate::{Flow, Item, KernelRule, Origin};
+use foldhash::{HashMap, HashMapExt};
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::Direction;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 /// A node of the graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -25,7 +25,7 @@
 
 use super::{describe, snippet_of, subject, Body, Finding, Violations};
 use crate::{Flow, Item, KernelRule, Origin};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 pub(super) fn check(spliced: &Body<'_>, out: &mut Violations) {
     let labels = label_definitions(spliced);

@@ -115,7 +115,7 @@ fn check_body(
 pub(super) struct Body<'a> {
     name: String,
     items: Cow<'a, [Item]>,
-    declared: Vec<Declaration>,
+    declared: Cow<'a, [Declaration]>,
     map_param: Option<String>,
     /// Other parameters inserted code may load (`KernelModel::readable_params`).
     readable_params: Vec<String>,
@@ -130,7 +130,7 @@ pub(super) struct Body<'a> {
 impl<'a> Body<'a> {
     fn of(model: &'a dyn KernelModel) -> Body<'a> {
         let items = model.items_ref();
-        let declared = model.declarations();
+        let declared = model.declarations_ref();
         let restorable = model.restorable();
         let aliases = aliases::Aliases::of(
             model,

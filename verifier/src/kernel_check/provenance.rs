@@ -22,8 +22,9 @@
 use super::cfg::{Cfg, Node};
 use super::Body;
 use crate::{Access, Addr, Compute, Instr, Item, Name, Origin, Space};
+use foldhash::{HashMap, HashMapExt};
 use petgraph::graph::NodeIndex;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// A set of candidate registers: the first 128 in place (a state per node of a spliced
 /// kernel's graph, copied at every step: no allocation for the usual few dozen), the

@@ -13,7 +13,7 @@
 
 use super::{snippet_of, Body, Finding, Violations};
 use crate::{Item, KernelRule, Origin};
-use std::collections::HashSet;
+use foldhash::HashSet;
 
 /// The registers of the original kernel (hashed: a long kernel names thousands, mostly
 /// the same few again; sorting them all was a tenth of verifying a flash-attention
@@ -70,7 +70,7 @@ pub(super) fn check(original: &Body<'_>, spliced: &Body<'_>, out: &mut Violation
             });
         }
     }
-    for d in &spliced.declared {
+    for d in spliced.declared.iter() {
         let Some(snippet) = snippet_of(d.origin) else {
             continue;
         };
