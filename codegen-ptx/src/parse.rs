@@ -280,8 +280,30 @@ fn line_of(starts: &[usize], offset: usize) -> u32 {
 
 /// Parses a PTX module.
 pub fn parse(ptx: &str) -> Result<Module, PtxError> {
-    parse_at(ptx, 1)
+    if ptx.len() < SPLIT_PARSE_BYTES {
+        return parse_at(ptx, 1);
+    }
+    // Split at the first statement-like line start after the middle: usually inside the
+    // body of the module's largest function.
+    let middle = ptx.len() / 2;
+    let split = ptx.as_bytes()[middle..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map(|i| middle + i + 1)
+        .and_then(|at| {
+            ptx.as_bytes()[at..]
+                .iter()
+                .position(|c| !c.is_ascii_whitespace())
+                .map(|i| at + i)
+        });
+    match split {
+        Some(split) => parse_split(ptx, 1, split),
+        None => parse_at(ptx, 1),
+    }
 }
+
+/// Texts of at least this many bytes are parsed in two halves at once.
+pub(crate) const SPLIT_PARSE_BYTES: usize = 32 * 1024;
 
 /// Parses `ptx`, numbering its first line `line_base` (for a slice of a larger text).
 pub(crate) fn parse_at(ptx: &str, line_base: u32) -> Result<Module, PtxError> {
@@ -295,27 +317,22 @@ pub(crate) fn parse_at(ptx: &str, line_base: u32) -> Result<Module, PtxError> {
     })
 }
 
-/// Parses the text of one function (a spliced kernel or clone, from its keyword to the
-/// end of its body), numbering its first line `line_base`, as [`parse_at`] does but
-/// reading the body in two halves at once: the second from `split`, an offset inside the
-/// body, at the `{ }` depth the braces before it suggest. The halves are kept only if
-/// reading the first one sequentially reaches the same statement start at the same depth
-/// (the parser's whole state between statements), and nothing but trivia follows the
-/// body; otherwise the text is read again in one pass. Either way the result is the
+/// Parses `text` (numbered from `line_base`) as [`parse_at`] does, but reading it in two
+/// halves at once: the second from `split`, an offset that should be a statement start
+/// inside a function body, at the `{ }` depth the braces before it suggest, then on to
+/// the end of the text. The halves are kept only if reading the first one sequentially
+/// reaches the same statement start at the same depth (the parser's whole state between
+/// statements); if the first never reaches `split` inside a body, it read the whole text
+/// itself. Otherwise the text is read again in one pass. Either way the result is the
 /// one-pass parse.
-pub(crate) fn parse_function_split(
-    text: &str,
-    line_base: u32,
-    split: usize,
-) -> Result<Module, PtxError> {
+pub(crate) fn parse_split(text: &str, line_base: u32, split: usize) -> Result<Module, PtxError> {
     match halves(text, line_base, split)? {
         Some(module) => Ok(module),
         None => parse_at(text, line_base),
     }
 }
 
-/// [`parse_function_split`]'s two halves: `None` when they do not make the one-pass
-/// parse.
+/// [`parse_split`]'s two halves: `None` when they do not make the one-pass parse.
 fn halves(text: &str, line_base: u32, split: usize) -> Result<Option<Module>, PtxError> {
     let mut line_starts = vec![0];
     line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
@@ -337,19 +354,28 @@ fn halves(text: &str, line_base: u32, split: usize) -> Result<Option<Module>, Pt
             let begin = p.pos;
             let mut stmts = Vec::new();
             let close = p.stmts(split, depth, &mut stmts).ok()??;
-            p.skip_trivia().ok()?;
-            (p.pos == text.len()).then_some((begin, stmts, close))
+            // The functions after this body.
+            let rest = p.module().ok()?;
+            Some((begin, stmts, close, rest))
         },
     );
     // An error before `split` is the one-pass parse's error too.
     let (mut functions, stopped, at) = first?;
-    if let (Some((begin, stmts, close)), Some(reached)) = (second, stopped) {
+    let Some(reached) = stopped else {
+        // `split` is in no body: the first half read everything.
+        return Ok(Some(Module {
+            src: text.to_owned(),
+            functions,
+        }));
+    };
+    if let Some((begin, stmts, close, rest)) = second {
         let last = functions.last_mut();
         if let Some(f) = last.filter(|_| begin == at && reached == depth) {
             if let Some(body) = f.body.as_mut() {
                 body.stmts.extend(stmts);
                 body.close = close;
                 f.span.end = close + 1;
+                functions.extend(rest);
                 return Ok(Some(Module {
                     src: text.to_owned(),
                     functions,
@@ -367,7 +393,7 @@ struct Parser<'a> {
     line_starts: &'a [usize],
     line_base: u32,
     /// Stop reading a body at the first statement that starts at or after this offset
-    /// ([`parse_function_split`]'s first half).
+    /// ([`parse_split`]'s first half).
     stop: Option<usize>,
     /// Set when a body stopped there: the `{ }` depth it had reached.
     stopped: Option<usize>,
@@ -1040,10 +1066,31 @@ mod tests {
         for text in functions_of(SM80).iter().chain([&SCOPED.to_string()]) {
             let one = format!("{:?}", parse_at(text, 7).expect("parses"));
             for split in (0..=text.len()).step_by(53).chain([text.len() / 2]) {
-                let two = parse_function_split(text, 7, split).expect("parses");
+                let two = parse_split(text, 7, split).expect("parses");
                 assert_eq!(format!("{two:?}"), one, "split at {split}");
             }
         }
+    }
+
+    /// A whole module of several functions, split in one of them, between them or in
+    /// the text after the last.
+    #[test]
+    fn a_split_module_parse_is_the_one_pass_parse() {
+        let one = format!("{:?}", parse_at(SM80, 1).expect("parses"));
+        for split in (0..=SM80.len()).step_by(331) {
+            let two = parse_split(SM80, 1, split).expect("parses");
+            assert_eq!(format!("{two:?}"), one, "split at {split}");
+        }
+        assert_eq!(format!("{:?}", parse(SM80).expect("parses")), one);
+        let m = parse_at(SM80, 1).expect("parses");
+        let kept = m
+            .functions()
+            .iter()
+            .filter_map(|f| f.body.as_ref())
+            .flat_map(|b| b.stmts.iter().step_by(11))
+            .filter(|s| halves(SM80, 1, s.span.start).expect("parses").is_some())
+            .count();
+        assert!(kept > 0, "no split at a statement start was kept");
     }
 
     #[test]

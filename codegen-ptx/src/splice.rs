@@ -9,7 +9,7 @@ use crate::insn::{facts, site_address, site_bytes};
 use crate::loops::Anchor;
 use crate::lower::{lower_probe, reg, SiteInfo, SnippetCtx, BASE, TEMPS};
 use crate::model::PtxKernelModel;
-use crate::parse::{parse_at, parse_function_split, Function, Module, StmtKind};
+use crate::parse::{parse_at, parse_split, Function, Module, StmtKind, SPLIT_PARSE_BYTES};
 use crate::site::{bytes_src, positions, value_src, ValueSrc};
 use crate::special::SiteImms;
 use crate::{PtxError, MAP_PARAM};
@@ -418,7 +418,7 @@ fn spliced_model(
 
 /// Parses a spliced function's `text` (numbered from `line_base`); a long one in two
 /// halves at once, split where the inserted range nearest the middle starts (see
-/// [`parse_function_split`]: the result is the one-pass parse either way).
+/// [`parse_split`]: the result is the one-pass parse either way).
 pub(crate) fn parse_spliced(
     text: &str,
     ranges: &[(Range<usize>, Origin)],
@@ -431,15 +431,10 @@ pub(crate) fn parse_spliced(
         .map(|(r, _)| r.start)
         .min_by_key(|&start| start.abs_diff(middle));
     match split {
-        Some(split) if text.len() >= SPLIT_PARSE_BYTES => {
-            parse_function_split(text, line_base, split)
-        }
+        Some(split) if text.len() >= SPLIT_PARSE_BYTES => parse_split(text, line_base, split),
         _ => parse_at(text, line_base),
     }
 }
-
-/// Spliced functions of at least this many bytes are parsed in two halves at once.
-const SPLIT_PARSE_BYTES: usize = 32 * 1024;
 
 /// Where each insertion of `ins` starts in the text [`apply`] makes of them (insertions
 /// at one offset go in `order`).
