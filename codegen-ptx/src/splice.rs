@@ -387,8 +387,11 @@ fn splice_function_text(
         })
         .collect();
     let (text, ranges) = apply(module.function_text(f), &local);
-    // The original's model is built beside the spliced text's parse and model.
-    let (original, spliced) = warptrace_verifier::parallel::join(
+    // The original's model is built beside the spliced text's parse and model (for a
+    // function long enough to pay for a thread).
+    let stmts = f.body.as_ref().map_or(0, |b| b.stmts.len());
+    let (original, spliced) = warptrace_verifier::parallel::join_if(
+        stmts >= warptrace_verifier::parallel::PARALLEL_ITEMS / 2,
         || PtxKernelModel::build(module.source(), f, &|_| Origin::Kernel),
         || spliced_model(&text, &ranges, &f.name, line_base),
     );

@@ -39,6 +39,26 @@ where
     })
 }
 
+/// [`join`] when `parallel`, else `a` then `b` on the calling thread: for work too small
+/// to pay for starting a thread (tens of microseconds).
+pub fn join_if<A, B, RA, RB>(parallel: bool, a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    if parallel {
+        join(a, b)
+    } else {
+        (a(), b())
+    }
+}
+
+/// Kernels with fewer items than this are checked on one thread (a thread start costs
+/// about as much as checking a couple of hundred items).
+pub const PARALLEL_ITEMS: usize = 512;
+
 #[cfg(test)]
 mod tests {
     #[test]

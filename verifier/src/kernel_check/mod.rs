@@ -82,7 +82,9 @@ fn check_body(
         kernel: spliced.name.clone(),
         list: Vec::new(),
     };
-    crate::parallel::join(
+    let large = spliced.items.len() >= crate::parallel::PARALLEL_ITEMS;
+    crate::parallel::join_if(
+        large,
         || cfg::check(&original, &spliced, &graph, &mut graph_out),
         || {
             registers::check(&original, &spliced, &mut out);
