@@ -1206,10 +1206,13 @@ def notes_for(results, S):
                         f"the memset; the rest is the launch's larger parameter block and the gaps "
                         f"between the added stream operations.")
             if own is not None and rest is not None and rest > own:
-                fix = ("What would close it: copy back only what the launch wrote (the occupied hash "
-                       "slots, the used part of a ring) instead of the whole buffer, and keep the "
-                       "buffer resident on the device across launches (zeroed once, read back at "
-                       "synchronization points or exit), so that a launch adds no stream operation; "
+                fix = ("Resident map buffers (decision 0014: zeroed once, read back at context "
+                       "teardown or exit, no stream operation per launch) apply only to maps keyed by "
+                       "per-kernel constants, as `blocks`'; this probe's keys or records vary at run "
+                       "time, so each launch keeps its own buffer. What would close it: copy back only "
+                       "what the launch wrote (the occupied hash slots, the used part of a ring) "
+                       "instead of the whole buffer, and make maps resident whose key set is bounded "
+                       "at run time (one key per SM) with a snapshot read at synchronization points; "
                        "the kernel-alone ratio is the floor that leaves.")
             else:
                 fix = ("What would close it: fewer instructions per site (warp-aggregated updates for "
@@ -1307,7 +1310,8 @@ def render(results):
       f"on the launch's stream right around it, the L2 flushed before it (256 MiB zeroed) behind a ~100 µs "
       f"device spin so the host has enqueued everything first, one synchronization per run; median "
       f"[p10–p90]. What a probed launch adds on the stream (warptrace: map buffer zeroing, read-back copy, "
-      f"event record; Proton: its stream synchronization, copy and parse) is inside the events. "
+      f"event record, or nothing where the kernel's maps are resident (decision 0014); Proton: its stream "
+      f"synchronization, copy and parse) is inside the events. "
       f"\"Kernel alone\" re-times {st.get('kernel_only_runs')} launches under CUPTI (torch.profiler): the "
       f"kernel's own duration.")
     w("")

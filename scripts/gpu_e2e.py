@@ -247,6 +247,20 @@ def main():
     rows.append(("-p blocks", "-", "library probe by name", f"{N // 256} per kernel",
                  ", ".join(str(v) for v in got.values()) or "none", p.returncode == 0 and got == want))
 
+    # Resident map buffers (decision 0014): `-p blocks` keeps one buffer per kernel on the
+    # device, read back at exit; --per-launch-buffers gives every launch its own, copied
+    # back after it. The maps must be the same, and the resident read-back must have run.
+    maps = {}
+    for mode, extra in (("resident", []), ("per-launch", ["--per-launch-buffers"])):
+        p, _ = run([wt, "-v", *extra, "-p", "blocks", "--", app, f"{work}/nvcc_{mode}.bin"],
+                   f"{args.out}/nvcc-{mode}.log")
+        maps[mode] = (p.returncode, parse_maps(p.stdout), p.stderr.count("resident map buffer read back"))
+    (rc0, m0, n0), (rc1, m1, n1) = maps["resident"], maps["per-launch"]
+    ok = rc0 == 0 and rc1 == 0 and m0 == m1 and len(m0) > 0 and n0 == 2 and n1 == 0
+    rows.append(("resident", "-", "-p blocks: resident == per-launch maps; read back once per kernel",
+                 "equal; 2 / 0 read-backs", f"{'equal' if m0 == m1 else 'DIFFERENT'}; {n0} / {n1} read-backs",
+                 ok))
+
     # A cooperative launch (cudaLaunchCooperativeKernel → cuLaunchCooperativeKernel) with a
     # grid.sync(): probed, 64 blocks counted, outputs bit-identical.
     coop = os.path.join(args.bin, "coop_app")

@@ -126,6 +126,12 @@ pub struct RunArgs {
     /// Instrument and JIT every module afresh: no on-disk cache is read or written.
     #[arg(long)]
     pub no_cache: bool,
+    /// Give every probed launch its own zeroed map buffer, copied back after it. By
+    /// default a kernel whose maps are all keyed by per-kernel constants (e.g.
+    /// `@[kernel] = count()`) keeps one buffer on the device for all its launches, read
+    /// back once at exit, so its launches add no memset or copy to the stream.
+    #[arg(long)]
+    pub per_launch_buffers: bool,
     /// The runtime library to preload (default: libwarptrace_preload.so next to this
     /// executable; also $WARPTRACE_PRELOAD).
     #[arg(long, value_name = "PATH")]

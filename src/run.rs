@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use warptrace_ir::{Bundle, HostEvent, Program};
 use warptrace_runtime::{
-    Report, ENV_CACHE_DIR, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_NO_CACHE, ENV_SAMPLE,
+    Report, ENV_CACHE_DIR, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_NO_CACHE, ENV_PER_LAUNCH_BUFFERS,
+    ENV_SAMPLE,
 };
 
 /// The runtime library's file name, built by the `warptrace-preload` crate.
@@ -92,6 +93,9 @@ fn trace(
         .env("WARPTRACE_VERBOSE", if args.verbose { "1" } else { "0" })
         .env(ENV_LAUNCH_SKIP, args.launch_skip.to_string())
         .env(ENV_SAMPLE, args.sample.to_string());
+    if args.per_launch_buffers {
+        command.env(ENV_PER_LAUNCH_BUFFERS, "1");
+    }
     match args.launch_count {
         Some(m) => command.env(ENV_LAUNCH_COUNT, m.to_string()),
         None => command.env_remove(ENV_LAUNCH_COUNT),

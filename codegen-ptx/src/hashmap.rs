@@ -126,6 +126,18 @@ impl HomeSlots {
         HomeSlots(home)
     }
 
+    /// Whether every map of `program` is a hash map that is home here or never updated.
+    fn all_home(&self, program: &Program) -> bool {
+        program.maps.iter().enumerate().all(|(m, decl)| {
+            let updated = program
+                .probes
+                .iter()
+                .flat_map(|p| &p.insns)
+                .any(|i| matches!(i, Insn::MapUpdate { map, .. } if map.0 as usize == m));
+            matches!(decl.kind, MapKind::Hash { .. }) && (!updated || self.0[m])
+        })
+    }
+
     /// How updates of map `map` probe.
     pub(crate) fn probing(&self, map: u32) -> Probing {
         match self.0.get(map as usize) {
@@ -293,6 +305,32 @@ pub(crate) fn map_update_with(
     aggregate::combine_with(e, agg, value, region.value_offset_in_slot(), amounts)?;
     e.label(&done);
     Ok(())
+}
+
+/// Whether the launches of the kernel whose id is `kernel_id`, instrumented with
+/// `program`, may all share one map buffer that is zeroed once and never again (the
+/// runtime's resident buffers, decision 0014): every map is a hash map whose updates
+/// here probe home slots only ([`HomeSlots`]) or that is never updated, no probe reads
+/// the per-launch `launch` word, and no host block runs per launch (`launch:complete`).
+/// Accumulating launch after launch then gives the
+/// table that merging each launch's own table gives: the key set is fixed, so no update
+/// finds its slot taken, and each value word's device operation is the host's merge.
+pub fn accumulates(program: &Program, kernel_id: u64) -> bool {
+    let layout = MapLayout::new(&program.maps);
+    let reads_launch = program.probes.iter().flat_map(|p| &p.insns).any(|i| {
+        matches!(
+            i,
+            Insn::ReadSpecial {
+                special: Special::Launch,
+                ..
+            }
+        )
+    });
+    let per_launch = program
+        .host
+        .iter()
+        .any(|h| h.event == warptrace_ir::HostEvent::LaunchComplete);
+    !reads_launch && !per_launch && HomeSlots::decide(program, &layout, kernel_id).all_home(program)
 }
 
 #[cfg(test)]

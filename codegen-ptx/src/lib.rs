@@ -109,6 +109,8 @@ impl From<warptrace_ir::GlobError> for PtxError {
     }
 }
 
+pub use hashmap::accumulates;
+
 /// The result of [`instrument`].
 #[derive(Debug, Clone)]
 pub struct Instrumented {

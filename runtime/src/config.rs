@@ -1,6 +1,7 @@
 //! The environment: `WARPTRACE_BUNDLE`, `WARPTRACE_RESULTS`, `WARPTRACE_VERBOSE`,
 //! `WARPTRACE_FAULT`, `WARPTRACE_LAUNCH_SKIP`, `WARPTRACE_LAUNCH_COUNT`,
-//! `WARPTRACE_SAMPLE`, `WARPTRACE_CACHE_DIR`, `WARPTRACE_NO_CACHE`; set once by [`init`]
+//! `WARPTRACE_SAMPLE`, `WARPTRACE_CACHE_DIR`, `WARPTRACE_NO_CACHE`,
+//! `WARPTRACE_PER_LAUNCH_BUFFERS`; set once by [`init`]
 //! from the preload library's constructor.
 
 use crate::cache::{self, DiskCache};
@@ -30,6 +31,9 @@ pub const ENV_SAMPLE: &str = "WARPTRACE_SAMPLE";
 pub const ENV_CACHE_DIR: &str = "WARPTRACE_CACHE_DIR";
 /// `1`: no on-disk module cache (`--no-cache`).
 pub const ENV_NO_CACHE: &str = "WARPTRACE_NO_CACHE";
+/// `1`: every probed launch gets its own zeroed map buffer, read back after it, even
+/// where launches could share a resident one (`--per-launch-buffers`; decision 0014).
+pub const ENV_PER_LAUNCH_BUFFERS: &str = "WARPTRACE_PER_LAUNCH_BUFFERS";
 
 /// A failure path forced by [`ENV_FAULT`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +65,9 @@ pub struct Config {
     pub bundle_hash: u128,
     /// [`cache::codegen_env`] of the environment, part of every cache key.
     pub codegen_env: String,
+    /// Whether launches that may share a resident map buffer do (not
+    /// [`ENV_PER_LAUNCH_BUFFERS`]).
+    pub resident: bool,
 }
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
@@ -156,6 +163,7 @@ pub fn init() -> bool {
         cache: cache::cache_dir(|name| std::env::var_os(name)).map(DiskCache::new),
         bundle_hash,
         codegen_env: cache::codegen_env(std::env::vars_os()),
+        resident: std::env::var(ENV_PER_LAUNCH_BUFFERS).as_deref() != Ok("1"),
     };
     crate::state::init_maps(config.program.program().maps.len());
     if CONFIG.set(config).is_ok() {

@@ -117,6 +117,12 @@ driver_fns! {
     cuMemcpyDtoHAsync: c"cuMemcpyDtoHAsync_v2" => fn(*mut c_void, CUdeviceptr, usize, CUstream);
     cuMemcpyHtoDAsync: c"cuMemcpyHtoDAsync_v2" => fn(CUdeviceptr, *const c_void, usize, CUstream);
     cuMemAlloc: c"cuMemAlloc_v2" => fn(*mut CUdeviceptr, usize);
+    cuMemcpyDtoH: c"cuMemcpyDtoH_v2" => fn(*mut c_void, CUdeviceptr, usize);
+    cuStreamSynchronize: c"cuStreamSynchronize" => fn(CUstream);
+    cuCtxSynchronize: c"cuCtxSynchronize" => fn();
+    cuCtxDestroy: c"cuCtxDestroy_v2" => fn(CUcontext);
+    cuDevicePrimaryCtxRelease: c"cuDevicePrimaryCtxRelease_v2" => fn(CUdevice);
+    cuDevicePrimaryCtxReset: c"cuDevicePrimaryCtxReset_v2" => fn(CUdevice);
     cuMemHostRegister: c"cuMemHostRegister_v2" => fn(*mut c_void, usize, c_uint);
     cuEventCreate: c"cuEventCreate" => fn(*mut CUevent, c_uint);
     cuEventRecord: c"cuEventRecord" => fn(CUevent, CUstream);

@@ -49,6 +49,8 @@ fn owns_state(pid: u32) -> bool {
 pub fn before_quick_exit() {
     let _ = std::panic::catch_unwind(|| {
         if owns_state(std::process::id()) && crate::signals::locks_free_within(WAIT) {
+            // `_exit` skips the `atexit` handler that reads resident buffers back.
+            crate::resident::flush_all();
             crate::write_report(WAIT);
         }
     });

@@ -32,6 +32,9 @@ pub enum Hook {
     LaunchCooperativeKernelPtsz,
     GetProcAddress,
     GetProcAddressV2,
+    CtxDestroy,
+    DevicePrimaryCtxRelease,
+    DevicePrimaryCtxReset,
 }
 
 /// One wrapped function: its exported driver name.
@@ -44,7 +47,7 @@ pub struct HookEntry {
 }
 
 /// Every wrapped function, in [`Hook`] order.
-pub const HOOKS: [HookEntry; 25] = {
+pub const HOOKS: [HookEntry; 28] = {
     use Hook::*;
     const fn e(hook: Hook, name: &'static CStr) -> HookEntry {
         HookEntry { hook, name }
@@ -78,6 +81,9 @@ pub const HOOKS: [HookEntry; 25] = {
         ),
         e(GetProcAddress, c"cuGetProcAddress"),
         e(GetProcAddressV2, c"cuGetProcAddress_v2"),
+        e(CtxDestroy, c"cuCtxDestroy_v2"),
+        e(DevicePrimaryCtxRelease, c"cuDevicePrimaryCtxRelease_v2"),
+        e(DevicePrimaryCtxReset, c"cuDevicePrimaryCtxReset_v2"),
     ]
 };
 

@@ -26,16 +26,24 @@ pub struct Probed {
     pub params: u32,
     /// Layout of its map buffer.
     pub layout: Arc<MapLayout>,
+    /// Its launches may share one resident map buffer (`codegen::accumulates`).
+    pub resident: bool,
 }
 
 type Failure = (Reason, String);
+
+/// An instrumented kernel's site count and whether its launches may share a resident
+/// map buffer.
+type Accepted = (u32, bool);
 
 #[derive(Debug)]
 struct Module {
     /// The instrumented `CUmodule` (0 when no kernel of the image needed one).
     handle: usize,
     layout: Arc<MapLayout>,
-    kernels: HashMap<String, (u32, Result<u32, Failure>)>,
+    /// By name: parameters, and the site count and whether launches may share a
+    /// resident buffer, or why it is not instrumented.
+    kernels: HashMap<String, (u32, Result<Accepted, Failure>)>,
 }
 
 /// A handle's instrumented copy (or why it has none), with the image it belongs to.
@@ -103,7 +111,7 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
     let key = module_cache::key(d, cfg, &ptx);
     if let Some(hit) = key.and_then(|k| module_cache::lookup(d, cfg, owner, k)) {
         let layout = MapLayout::new(&cfg.program.program().maps);
-        return Ok(module(hit.module, layout, &hit.kernels));
+        return Ok(module(cfg, hit.module, layout, &hit.kernels));
     }
     let out = codegen::instrument(&ptx, &cfg.program)
         .map_err(|e| (Reason::ParseError, first_line(&e.to_string())))?;
@@ -138,7 +146,12 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
             Some(_) => {}
         }
     }
-    Ok(module(jitted.map_or(0, |j| j.module), out.layout, &kernels))
+    Ok(module(
+        cfg,
+        jitted.map_or(0, |j| j.module),
+        out.layout,
+        &kernels,
+    ))
 }
 
 /// What the launch path does with a kernel, from the code generator's verdict.
@@ -156,13 +169,16 @@ fn outcome(status: &KernelStatus) -> KernelState {
 }
 
 /// The module record of a loaded (or cached) instrumented image.
-fn module(handle: usize, layout: MapLayout, kernels: &[CachedKernel]) -> Arc<Module> {
+fn module(cfg: &Config, handle: usize, layout: MapLayout, kernels: &[CachedKernel]) -> Arc<Module> {
+    let program = cfg.program.program();
     let mut t = state::tables();
     let mut map = HashMap::new();
     for k in kernels {
         t.kernel_id(k.id, &k.name);
         let status = match &k.state {
-            KernelState::Instrumented { sites } => Ok(*sites),
+            KernelState::Instrumented { sites } => {
+                Ok((*sites, cfg.resident && codegen::accumulates(program, k.id)))
+            }
             KernelState::Skipped { reason, detail } => Err((*reason, detail.clone())),
         };
         map.insert(k.name.clone(), (k.params, status));
@@ -186,7 +202,7 @@ fn function(
             "kernel not found in its image's PTX".into(),
         ));
     };
-    let sites = status.clone()?;
+    let (sites, resident) = status.clone()?;
     let name = CString::new(&*info.name).map_err(|_| (Reason::ParseError, "bad name".into()))?;
     let mut func: CUfunction = std::ptr::null_mut();
     let rc = match d.cuModuleGetFunction {
@@ -208,6 +224,7 @@ fn function(
         func: func as usize,
         params: *params,
         layout: m.layout.clone(),
+        resident,
     }))
 }
 

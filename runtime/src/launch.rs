@@ -200,8 +200,15 @@ pub unsafe fn launch(d: &Driver, l: &Launch) -> CuResult {
 
 struct Plan {
     probed: Arc<Probed>,
-    buf: MapBuf,
+    buf: Buffer,
     dims: LaunchDims,
+}
+
+/// A launch's map buffer: its own, read back after it, or the resident one its kernel's
+/// launches share (`resident.rs`).
+enum Buffer {
+    Own(MapBuf),
+    Resident { device: CUdeviceptr, ctx: usize },
 }
 
 /// The process's instrumented launches so far: the `launch` builtin is this count at the
@@ -295,6 +302,24 @@ fn prepare(
         return Err(Some(Reason::MapAlloc));
     }
     let ctx = instrument::current_context(d);
+    if probed.resident && words.is_empty() && cfg.fault.is_none() {
+        let shared = crate::resident::buffer(
+            d,
+            ctx,
+            probed.func,
+            &info.name,
+            &probed.layout,
+            bytes,
+            stream,
+        );
+        if let Some(device) = shared {
+            return Ok(Plan {
+                probed,
+                buf: Buffer::Resident { device, ctx },
+                dims,
+            });
+        }
+    }
     let buf = MapBuf::take(d, ctx, bytes).ok_or(Some(Reason::MapAlloc))?;
     let ok = match d.cuMemsetD8Async {
         // SAFETY: stream-ordered zeroing of the buffer's `bytes` on the launch's stream.
@@ -308,7 +333,11 @@ fn prepare(
         // Work on it may be queued: it is not reused (see `MapBuf`).
         return Err(Some(Reason::MapAlloc));
     }
-    Ok(Plan { probed, buf, dims })
+    Ok(Plan {
+        probed,
+        buf: Buffer::Own(buf),
+        dims,
+    })
 }
 
 /// Writes `words` (offset, value) into the zeroed device buffer, each through its place
@@ -340,7 +369,10 @@ unsafe fn write_words(d: &Driver, buf: &MapBuf, words: &[(u64, u64)], stream: CU
 unsafe fn execute(d: &Driver, l: &Launch, name: &str, plan: Plan) -> CuResult {
     let stream = l.ordered_stream();
     let n = plan.probed.params as usize;
-    let mut device = plan.buf.device;
+    let mut device = match &plan.buf {
+        Buffer::Own(buf) => buf.device,
+        Buffer::Resident { device, .. } => *device,
+    };
     let mut params: Vec<*mut c_void> = Vec::with_capacity(n + 1);
     for i in 0..n {
         // SAFETY: the caller's kernelParams has one entry per original parameter.
@@ -366,7 +398,14 @@ unsafe fn execute(d: &Driver, l: &Launch, name: &str, plan: Plan) -> CuResult {
         return unsafe { l.original(d) };
     }
     state::tables().launch(name, true, None);
-    let buf = plan.buf;
+    let buf = match plan.buf {
+        Buffer::Own(buf) => buf,
+        Buffer::Resident { ctx, .. } => {
+            // Read back with the kernel's other launches (`resident.rs`).
+            crate::resident::launched(ctx, plan.probed.func);
+            return rc;
+        }
+    };
     let copied = match (d.cuMemcpyDtoHAsync, d.cuEventRecord) {
         // SAFETY: both halves of the buffer span `len` bytes; its event belongs to this
         // context.

@@ -23,6 +23,7 @@ mod launch;
 mod module_cache;
 mod output;
 mod report;
+mod resident;
 mod select;
 mod signals;
 mod state;
@@ -37,7 +38,7 @@ mod report_tests;
 
 pub use config::{
     ENV_BUNDLE, ENV_CACHE_DIR, ENV_FAULT, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_NO_CACHE,
-    ENV_RESULTS, ENV_SAMPLE, ENV_VERBOSE,
+    ENV_PER_LAUNCH_BUFFERS, ENV_RESULTS, ENV_SAMPLE, ENV_VERBOSE,
 };
 pub use hip::{exports as hip_exports, ENV_GCN_ARCH, ENV_GCN_ASM_DIR};
 pub use output::{
@@ -54,6 +55,7 @@ pub use report::{
 /// The interposers, to be exported under the driver's names by the preload library.
 pub mod exports {
     pub use crate::wrappers::{
+        cuCtxDestroy_v2, cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxReset_v2,
         cuFuncSetAttribute, cuFuncSetCacheConfig, cuGetProcAddress, cuGetProcAddress_v2,
         cuKernelGetFunction, cuKernelSetAttribute, cuLaunchCooperativeKernel,
         cuLaunchCooperativeKernel_ptsz, cuLaunchKernel, cuLaunchKernelEx, cuLaunchKernelEx_ptsz,

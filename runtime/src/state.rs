@@ -202,7 +202,7 @@ pub fn aggregator() -> MutexGuard<'static, Aggregator> {
 /// writes the report only then: the signal may have interrupted this very thread while it
 /// held one).
 pub fn locks_free() -> bool {
-    free(TABLES.get()) && free(AGGREGATOR.get())
+    free(TABLES.get()) && free(AGGREGATOR.get()) && crate::resident::unlocked()
 }
 
 /// Whether `m` (if initialized) is unlocked: a poisoned lock counts as free.
@@ -215,7 +215,7 @@ pub fn report(program: &warptrace_ir::Program) -> Report {
     let maps = aggregator().to_reports(program);
     let t = tables();
     let mut summary = Summary {
-        launches_lost: IN_FLIGHT.load(Ordering::Acquire),
+        launches_lost: IN_FLIGHT.load(Ordering::Acquire) + crate::resident::lost(),
         ..Summary::default()
     };
     summary.reasons = t.reasons.iter().map(|(&r, &n)| (r, n)).collect();

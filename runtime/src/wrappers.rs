@@ -40,7 +40,10 @@ macro_rules! real {
     };
 }
 
+mod contexts;
 mod loads;
+
+pub use contexts::{cuCtxDestroy_v2, cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxReset_v2};
 
 pub use loads::{
     cuKernelGetFunction, cuLibraryEnumerateKernels, cuLibraryGetKernel, cuLibraryGetModule,
@@ -81,6 +84,9 @@ pub fn wrapper_addresses() -> [usize; HOOKS.len()] {
             }
             Hook::GetProcAddress => cuGetProcAddress as *const () as usize,
             Hook::GetProcAddressV2 => cuGetProcAddress_v2 as *const () as usize,
+            Hook::CtxDestroy => cuCtxDestroy_v2 as *const () as usize,
+            Hook::DevicePrimaryCtxRelease => cuDevicePrimaryCtxRelease_v2 as *const () as usize,
+            Hook::DevicePrimaryCtxReset => cuDevicePrimaryCtxReset_v2 as *const () as usize,
         };
     }
     w

@@ -140,3 +140,37 @@ probe 0: mem:global:load
     assert_eq!(cas(by_kernel), sites);
     assert_eq!(cas(by_pc), sites * HASH_MAX_PROBES as usize);
 }
+
+/// Which programs' launches may share a resident buffer: per-kernel constant keys only.
+#[test]
+fn accumulating_needs_home_hash_maps_only() {
+    let accumulates = |text: &str| {
+        let p = Program::parse(text).expect("IR parses");
+        super::accumulates(&p, kernel_id("kern"))
+    };
+    const MAPS: &str = "map @n: hash(keys = 4096) [kernel] -> count
+map @unused: hash(keys = 8) [u64] -> count
+";
+    const BY_KERNEL: &str = "probe 0: kernel:entry
+  0: r0 = sreg kernel
+  1: map.update @n[r0] count
+  2: exit
+";
+    assert!(accumulates(&format!("{MAPS}\n{BY_KERNEL}")));
+    // Another map, a per-site key: its slots depend on where the probe fires.
+    let by_pc = "map @pc: hash(keys = 4096) [u64] -> count\n";
+    let pc_probe =
+        "probe 1: kernel:exit\n  0: r0 = sreg pc\n  1: map.update @pc[r0] count\n  2: exit\n";
+    assert!(!accumulates(&format!(
+        "{MAPS}{by_pc}\n{BY_KERNEL}\n{pc_probe}"
+    )));
+    // A ring, even if never appended to.
+    let ring = "map @r: ring(capacity = 16, overflow = drop) -> record(u64)\n";
+    assert!(!accumulates(&format!("{MAPS}{ring}\n{BY_KERNEL}")));
+    // The per-launch `launch` word.
+    let launch = BY_KERNEL.replace("  2: exit", "  2: r1 = sreg launch\n  3: exit");
+    assert!(!accumulates(&format!("{MAPS}\n{launch}")));
+    // A host block run after each launch.
+    let host = "host 0: launch:complete\n  0: exit\n";
+    assert!(!accumulates(&format!("{MAPS}\n{host}\n{BY_KERNEL}")));
+}

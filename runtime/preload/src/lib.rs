@@ -7,7 +7,7 @@
 #![allow(clippy::too_many_arguments)] // the driver's signatures
 
 use cudarc::driver::sys::{
-    CUdevice, CUfunction, CUkernel, CUlaunchConfig, CUlibrary, CUmodule, CUstream,
+    CUcontext, CUdevice, CUfunction, CUkernel, CUlaunchConfig, CUlibrary, CUmodule, CUstream,
 };
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -140,6 +140,9 @@ export! {
     cuLaunchKernelEx_ptsz(config: *const CUlaunchConfig, f: CUfunction, params: *mut *mut c_void, extra: *mut *mut c_void);
     cuLaunchCooperativeKernel(f: CUfunction, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: CUstream, params: *mut *mut c_void);
     cuLaunchCooperativeKernel_ptsz(f: CUfunction, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: CUstream, params: *mut *mut c_void);
+    cuCtxDestroy_v2(ctx: CUcontext);
+    cuDevicePrimaryCtxRelease_v2(dev: CUdevice);
+    cuDevicePrimaryCtxReset_v2(dev: CUdevice);
 }
 
 macro_rules! export_hip {
