@@ -15,6 +15,9 @@ mkdir -p "$out"
 
 # Triton 3.6, compiled on the CPU for sm_90a.
 "$WARPTRACE_PYTHON" "$here/src/triton_kernels.py" "$out"
+# ... and the host-side benchmark's ~12k-line kernel, kept out of the corpus's matrix.
+mkdir -p "$here/large"
+"$WARPTRACE_PYTHON" "$here/src/triton_kernels.py" --large "$here/large"
 
 # nvcc 13.0: the GPU workload's kernels (several exits, shared memory, a barrier).
 nvcc -arch=sm_90a -ptx -lineinfo "$root/tests/workloads/nvcc_app.cu" -o "$out/nvcc_app.ptx"

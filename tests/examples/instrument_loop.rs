@@ -18,18 +18,21 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let (Some(name), Some(times)) = (args.next(), args.next()) else {
-        eprintln!("usage: instrument_loop CORPUS_FILE TIMES (e.g. triton_matmul.ptx 6)");
+        eprintln!("usage: instrument_loop CORPUS_FILE|PATH TIMES (e.g. triton_matmul.ptx 6)");
         return ExitCode::from(2);
     };
     let Ok(times) = times.parse::<u32>() else {
         eprintln!("TIMES must be a number, not `{times}`");
         return ExitCode::from(2);
     };
-    let Some((_, ptx)) = warptrace_tests::corpus()
+    // A corpus file by name, or any PTX file by path.
+    let found = warptrace_tests::corpus()
         .into_iter()
         .find(|(n, _)| *n == name)
-    else {
-        eprintln!("no corpus file `{name}` in tests/corpus/ptx");
+        .map(|(_, ptx)| ptx)
+        .or_else(|| std::fs::read_to_string(&name).ok());
+    let Some(ptx) = found else {
+        eprintln!("no corpus file `{name}` in tests/corpus/ptx, and no PTX file at that path");
         return ExitCode::from(2);
     };
     let program = warptrace_tests::programs::verified(&warptrace_tests::programs::skeleton());
