@@ -331,14 +331,7 @@ pub(super) fn hash_update(
     let mut spec = Vec::new();
     let mut live = Bool::and(&[enabled, &tag.eq(k(0)).not()]);
     let mut hits: Vec<(Bool, Bool, BV)> = Vec::new();
-    let constant: Option<Vec<u64>> = keys
-        .iter()
-        .map(|k| match k {
-            Operand::Imm(v) => Some(*v as u64),
-            Operand::Reg(_) => None,
-        })
-        .collect();
-    let probes = hashmap::probe_count(probing, constant.map(|c| warptrace_ir::MapLayout::tag(&c)));
+    let probes = hashmap::probe_count(probing, hashmap::constant_tag(keys));
     for j in 0..probes {
         let probe = if j == 0 {
             tag.clone()
