@@ -691,7 +691,8 @@ def gpu_run(args):
             say(f"{tag}: NOT RUN (budget)")
             return
         say(f"{tag} ({budget.used():.0f} s used)")
-        configs[tag] = run_worker(log, tag, cmd, j, timeout=min(args.config_timeout, left), env=env)
+        configs[tag] = run_worker(log, tag, cmd, j, timeout=min(args.config_timeout, left), env=env,
+                                  exit_grace=args.exit_grace)
         c = configs[tag]
         ok = sum(1 for k in c.get("kernels", {}).values() if k.get("ok"))
         say(f"{tag}: {ok}/{len(cases)} kernels, {c['process_wall_s']:.1f} s" +
@@ -1744,6 +1745,10 @@ def main():
     ap.add_argument("--e2e-iters", type=int, default=200)
     ap.add_argument("--budget-s", type=float, default=450.0, help="stop starting stages past this many seconds")
     ap.add_argument("--config-timeout", type=float, default=150.0, help="one configuration's limit, seconds")
+    ap.add_argument("--exit-grace", type=float, default=20.0,
+                    help="seconds a probe's process may spend in exit processing after its last timing "
+                         "(a record-heavy probe's report of millions of records); then it is killed, its "
+                         "timings kept")
     ap.add_argument("--dry-run", action="store_true", help="no GPU: everything else for real, fake timings")
     ap.add_argument("--from-results", help="only regenerate BENCHMARKS.md (and the summary) from results.json")
     ap.add_argument("--host-criterion", help="with --from-results: criterion's folder (target/criterion) "
