@@ -59,8 +59,8 @@ fn bench_instrument(c: &mut Criterion) {
     // The 10k-line kernel (issue 9's target), outside the corpus (tests/corpus/README.md).
     let large = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("corpus/large/triton_flash_attn_fixed1024.ptx");
-    let ptx = std::fs::read_to_string(&large)
-        .unwrap_or_else(|e| panic!("{}: {e}", large.display()));
+    let ptx =
+        std::fs::read_to_string(&large).unwrap_or_else(|e| panic!("{}: {e}", large.display()));
     let mut group = c.benchmark_group("ptx/instrument_verify_10k");
     group.sample_size(20);
     group.bench_function("triton_flash_attn_fixed1024.ptx", |b| {
