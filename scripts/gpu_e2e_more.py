@@ -11,7 +11,9 @@ before its table: each appends rows `(workload, kernel, check, expected, got, ok
 - ncu: Nsight Compute's launch__grid_size, sm__ctas_launched.sum and
   l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum of the uninstrumented nvcc_app and Triton
   vector add against warptrace's @blocks and @ldbytes (see `l1_sector_bytes` for when the
-  bytes must be equal). ncu missing or refused (ERR_NVGPUCTRPERM) fails the row, with why.
+  bytes must be equal), and the library probe gmem_bytes's @ld/@st against
+  l1tex__t_bytes_pipe_lsu_mem_global_op_{ld,st}.sum on nvcc_app (issue 8). ncu missing or
+  refused (ERR_NVGPUCTRPERM) fails the row, with why.
 - outputs: the block-scheduling records (`array(per = warp)`) of nvcc_app with `-o DIR`
   and `--trace FILE`: the files, one CSV row per kept warp record, the saves not kept, one
   Perfetto "X" event per record.
@@ -66,7 +68,13 @@ SCHED = ("map @sched: array(per = warp, slots = 1); kernel:entry { %t0 = clock64
          "warp kernel:exit { @sched = (%t0, clock64 - %t0, smid, kernel); }")
 CLOCK_MHZ = 1980
 
-NCU_METRICS = ("launch__grid_size", "sm__ctas_launched.sum", "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum")
+NCU_METRICS = ("launch__grid_size", "sm__ctas_launched.sum", "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum",
+               "l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum")
+# The library probe gmem_bytes against the same counters on nvcc_app: @ld = ncu's load bytes
+# (coalesced 4-byte loads fill whole sectors), @st = ncu's store bytes for scale_add (one
+# coalesced 4-byte store a thread) and 1/8 of them for block_sum (one 4-byte store a block:
+# a 32-byte sector). Analytic (load, store) bytes and the ncu/@st ratio.
+NVCC_GMEM = {"block_sum": (N * 4, (N // 256) * 4, 8), "scale_add": (2 * N * 4, N * 4, 1)}
 
 E2E_SCRIPT = os.path.join("tests", "workloads", "torch_compile_mlp.py")
 E2E_ARGS = ["--iters", "20", "--tokens", "1024", "--dim", "512", "--layers", "2"]
@@ -526,11 +534,30 @@ def ncu_nvcc(ncu, args, rows, work, wt):
                          f"{len(mine)} / {len(wt_blocks)}", False))
             continue
         m = mine[0]["metrics"]
-        grid, ctas, l1 = (m[k] for k in NCU_METRICS)
+        grid, ctas, l1, _ = (m[k] for k in NCU_METRICS)
         rows.append(("ncu:nvcc_app", kernel, "ncu grid = CTAs = @blocks", str(N // 256),
                      f"ncu {grid} / {ctas}, @blocks {wt_blocks[0]}", grid == ctas == wt_blocks[0] == N // 256))
         rows.append(("ncu:nvcc_app", kernel, "ncu L1 ld bytes = @ldbytes (coalesced)", str(analytic),
                      f"ncu {l1}, @ldbytes {wt_bytes[0]}", l1 == wt_bytes[0] == analytic))
+    # The library probe gmem_bytes (issue 8): its @ld/@st against the same profile.
+    p, _ = run_t([wt, "-p", "gmem_bytes", "--", app, f"{work}/ncu_nvcc_gmem.bin"], args.out)
+    maps = parse_maps(p.stdout)
+    for kernel, (ld_bytes, st_bytes, ratio) in NVCC_GMEM.items():
+        mine = [r for r in results if base_name(r["kernel"]) == kernel]
+        ld = [v for k, v in maps.get("ld", {}).items() if base_name(k) == kernel]
+        st = [v for k, v in maps.get("st", {}).items() if base_name(k) == kernel]
+        if len(mine) != 1 or len(ld) != 1 or len(st) != 1:
+            rows.append(("ncu:gmem_bytes", kernel, "one ncu result, @ld and @st entries", "1 / 1 / 1",
+                         f"{len(mine)} / {len(ld)} / {len(st)} ({why(p)})", False))
+            continue
+        m = mine[0]["metrics"]
+        ncu_ld, ncu_st = m[NCU_METRICS[2]], m[NCU_METRICS[3]]
+        rows.append(("ncu:gmem_bytes", kernel, "-p gmem_bytes: @ld = ncu L1 ld bytes", str(ld_bytes),
+                     f"ncu {ncu_ld}, @ld {ld[0]}", ncu_ld == ld[0] == ld_bytes))
+        rows.append(("ncu:gmem_bytes", kernel, "-p gmem_bytes: @st vs ncu L1 st bytes",
+                     f"@st {st_bytes}, ncu {ratio} x @st" + (" (a 4-byte store fills a 32-byte sector)"
+                                                             if ratio > 1 else ""),
+                     f"ncu {ncu_st}, @st {st[0]}", st[0] == st_bytes and ncu_st == ratio * st[0]))
 
 
 def ncu_vector_add(ncu, args, rows, work, wt):
@@ -552,7 +579,7 @@ def ncu_vector_add(ncu, args, rows, work, wt):
     for launch, res, key in zip(launches, mine, keys):
         n = launch["n"]
         m = res["metrics"]
-        grid, ctas, l1 = (m[k] for k in NCU_METRICS)
+        grid, ctas, l1, _ = (m[k] for k in NCU_METRICS)
         blocks, ld = maps["blocks"].get(key), maps.get("ldbytes", {}).get(key)
         what = f"n={n}"
         rows.append(("ncu:vector_add", what, "ncu grid = CTAs = @blocks", str(launch["blocks"]),
