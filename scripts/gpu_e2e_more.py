@@ -11,8 +11,10 @@ before its table: each appends rows `(workload, kernel, check, expected, got, ok
 - ncu: Nsight Compute's launch__grid_size, sm__ctas_launched.sum and
   l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum of the uninstrumented nvcc_app and Triton
   vector add against warptrace's @blocks and @ldbytes (see `l1_sector_bytes` for when the
-  bytes must be equal), and the library probe gmem_bytes's @ld/@st against
-  l1tex__t_bytes_pipe_lsu_mem_global_op_{ld,st}.sum on nvcc_app (issue 8). ncu missing or
+  bytes must be equal); the library probes gmem_bytes (@ld/@st against
+  l1tex__t_bytes_pipe_lsu_mem_global_op_{ld,st}.sum on nvcc_app) and tensorop_count (@mma
+  against smsp__inst_executed_pipe_tensor_op_{gmma,hmma}.sum on Triton's matmul and
+  flash-attention) for issue 8. ncu missing or
   refused (ERR_NVGPUCTRPERM) fails the row, with why.
 - outputs: the block-scheduling records (`array(per = warp)`) of nvcc_app with `-o DIR`
   and `--trace FILE`: the files, one CSV row per kept warp record, the saves not kept, one
@@ -473,10 +475,11 @@ def find_ncu():
     return None
 
 
-def ncu_profile(ncu, label, target, args, extra=()):
-    """Runs ncu on `target` (uninstrumented); returns (results, None) or (None, why)."""
+def ncu_profile(ncu, label, target, args, extra=(), metrics=NCU_METRICS):
+    """Runs ncu on `target` (uninstrumented) for `metrics`; returns (results, None) or
+    (None, why)."""
     cmd = [ncu, "--csv", "--page", "details", "--print-units", "base", "--print-kernel-base", "function",
-           "--metrics", ",".join(NCU_METRICS), *extra, *target]
+           "--metrics", ",".join(metrics), *extra, *target]
     p, _ = run_t(cmd, args.out, timeout=150)
     results = ncu_results(parse_ncu_csv(p.stdout)) or ncu_results(parse_ncu_csv(p.stdout + "\n" + p.stderr))
     err = ncu_error(p.stdout + "\n" + p.stderr)
@@ -486,7 +489,7 @@ def ncu_profile(ncu, label, target, args, extra=()):
         return None, why(p)
     if not results:
         return None, "no CSV rows in ncu's output"
-    missing = [m for m in NCU_METRICS if any(m not in r["metrics"] or r["metrics"][m] is None for r in results)]
+    missing = [m for m in metrics if any(m not in r["metrics"] or r["metrics"][m] is None for r in results)]
     if missing:
         return None, f"ncu gave no value for {', '.join(missing)}"
     print(f"[{label}] ncu:", "; ".join(f"{r['kernel']}#{r['id']} " + ", ".join(f"{k}={v}" for k, v in r["metrics"].items())
@@ -506,7 +509,7 @@ def check_ncu(args, rows, work, wt):
             rows.append((w, "-", "Nsight Compute profiles", "ncu runs", "ncu not found (PATH, /usr/local/cuda*/bin, "
                          "/opt/nvidia/nsight-compute/*)", False))
         return
-    for sub in (ncu_nvcc, ncu_vector_add):
+    for sub in (ncu_nvcc, ncu_vector_add, ncu_tensorop):
         try:
             sub(ncu, args, rows, work, wt)
         except Spent:
@@ -558,6 +561,37 @@ def ncu_nvcc(ncu, args, rows, work, wt):
                      f"@st {st_bytes}, ncu {ratio} x @st" + (" (a 4-byte store fills a 32-byte sector)"
                                                              if ratio > 1 else ""),
                      f"ncu {ncu_st}, @st {st[0]}", st[0] == st_bytes and ncu_st == ratio * st[0]))
+
+
+# Warp-level tensor-core instructions executed (Hopper's wgmma, and mma/wmma).
+TENSOR_METRICS = ("smsp__inst_executed_pipe_tensor_op_gmma.sum", "smsp__inst_executed_pipe_tensor_op_hmma.sum")
+
+
+def ncu_tensorop(ncu, args, rows, work, wt):
+    """The library probe tensorop_count (`warp tensor:mma { @mma[kernel] = count(); }`: one
+    count a warp a matrix instruction) against the warp-level tensor instructions ncu counts
+    in the uninstrumented Triton matmul and flash-attention (wgmma) of triton_workload.py."""
+    script = os.path.join("tests", "workloads", "triton_workload.py")
+    results, err = ncu_profile(ncu, "ncu:tensorop_count", [sys.executable, script, f"{work}/ncu_tri.bin"], args,
+                               extra=("--kernel-name", "regex:^(matmul|flash_attn_fwd)$"), metrics=TENSOR_METRICS)
+    if err:
+        rows.append(("ncu:tensorop_count", "-", "Nsight Compute profiles", "ncu runs, metrics read", err, False))
+        return
+    p, _ = run_t([wt, "-p", "tensorop_count", "--", sys.executable, script, f"{work}/ncu_tri_wt.bin"], args.out)
+    maps = parse_maps(p.stdout).get("mma", {})
+    for kernel in ("matmul", "flash_attn_fwd"):
+        mine = [r for r in results if base_name(r["kernel"]) == kernel]
+        got = [v for k, v in maps.items() if base_name(k) == kernel]
+        if len(mine) != 1 or len(got) != 1:
+            rows.append(("ncu:tensorop_count", kernel, "one ncu result, one @mma entry", "1 / 1",
+                         f"{len(mine)} / {len(got)} ({why(p)})", False))
+            continue
+        m = mine[0]["metrics"]
+        gmma, hmma = (m[k] for k in TENSOR_METRICS)
+        # On sm_90 the hmma counter includes the wgmma (gmma) instructions.
+        rows.append(("ncu:tensorop_count", kernel, "-p tensorop_count: @mma = ncu tensor instructions",
+                     "ncu hmma (which counts gmma too)", f"ncu gmma {gmma}, hmma {hmma}; @mma {got[0]}",
+                     got[0] == hmma and gmma <= hmma))
 
 
 def ncu_vector_add(ncu, args, rows, work, wt):
