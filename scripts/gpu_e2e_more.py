@@ -789,8 +789,40 @@ def check_torch_compile(args, rows, work, wt):
     print("[torch.compile]", counts.get("line", "no summary line"))
 
 
+DMAT_LINE = re.compile(r"^\d+ ([0-9a-f]+) (\d+)$")
+
+
+def check_access_patterns(args, rows, work, wt):
+    """memtrace and dmat on the access microbenchmarks of tests/workloads/access_patterns.py
+    (linear, strided, gather, scatter, random; issue 8): the (address, width) of every
+    record equals, as a multiset, what the workload computes on the host from its device
+    pointers and index arrays — per kernel for memtrace (its records name the kernel), over
+    all kernels for dmat (its printf records do not)."""
+    script = os.path.join("tests", "workloads", "access_patterns.py")
+    odir = f"{work}/ap-memtrace"
+    p, _ = run_t([wt, "-o", odir, "-p", "memtrace", "--", sys.executable, script], args.out, timeout=120)
+    want = (program_json(p.stdout) or {}).get("accesses", {})
+    recs = record_rows(read_text(f"{odir}/mem.csv")) if os.path.exists(f"{odir}/mem.csv") else []
+    got = {}
+    for r in recs:
+        got.setdefault(base_name(r.get("field11", "")), []).append([int(r["field9"]), int(r["field10"])])
+    for kernel in sorted(want) or ["(none)"]:
+        w, g = want.get(kernel, []), sorted(got.get(kernel, []))
+        rows.append(("memtrace", kernel, "recorded (addr, bytes) = the kernel's accesses",
+                     f"{len(w)} accesses", f"{len(g)} records, {'equal' if g == w else 'DIFFERENT'} ({why(p)})"
+                     if g != w else f"{len(g)} records, equal", p.returncode == 0 and len(w) > 0 and g == w))
+    p, _ = run_t([wt, "-p", "dmat", "--", sys.executable, script], args.out, timeout=120)
+    want = (program_json(p.stdout) or {}).get("accesses", {})
+    w = sorted(a for v in want.values() for a in v)
+    g = sorted([int(m.group(1), 16), int(m.group(2))]
+               for m in (DMAT_LINE.match(l.strip()) for l in p.stdout.splitlines()) if m)
+    rows.append(("dmat", "all 5 kernels", "printed (addr, bytes) = the kernels' accesses", f"{len(w)} accesses",
+                 f"{len(g)} records, {'equal' if g == w else 'DIFFERENT'}", p.returncode == 0 and len(w) > 0 and g == w))
+
+
 CHECKS = (
     ("outputs", check_outputs),
+    ("access patterns", check_access_patterns),
     ("mp spawn", check_spawn),
     ("mp fork", check_fork),
     ("ncu", check_ncu),

@@ -509,7 +509,23 @@ fn drain() -> Option<Arc<Mutex<mpsc::Sender<Readback>>>> {
     let tx = Arc::new(Mutex::new(tx));
     spawned.ok()?;
     *slot = Some((pid, tx.clone()));
+    // The CUDA runtime tears the primary context down from an exit handler of its own,
+    // through private driver entry points no wrapper sees; read-backs still waiting on an
+    // event in it are then lost. A handler registered now, after the CUDA libraries' (the
+    // first read-back comes after their initialization), runs before theirs: it waits for
+    // the delivered read-backs while the context is still there.
+    static AT_EXIT: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registering a plain extern "C" fn with no arguments.
+    AT_EXIT.call_once(|| unsafe {
+        libc::atexit(settle_at_exit);
+    });
     Some(tx)
+}
+
+/// Before the CUDA libraries' exit handlers: the delivered read-backs (as `at_exit` would,
+/// when the context may already be gone).
+extern "C" fn settle_at_exit() {
+    let _ = catch_unwind(|| settle(std::time::Duration::from_secs(10)));
 }
 
 /// Waits, at most `limit`, until the drain thread has finished every read-back handed to
