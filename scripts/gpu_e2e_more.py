@@ -164,6 +164,16 @@ def ncu_error(text):
     return None
 
 
+def entries(maps, name, kernel):
+    """The values of map `name` (parsed by `parse_maps`) whose key is `kernel`'s name."""
+    return [v for k, v in maps.get(name, {}).items() if base_name(k) == kernel]
+
+
+def ncu_of(results, kernel):
+    """The ncu results (`ncu_results`) of `kernel`."""
+    return [r for r in results if base_name(r["kernel"]) == kernel]
+
+
 def base_name(kernel):
     """A kernel's function name without parameters, template arguments or namespaces:
     "block_sum(float const*, float*, int)" -> "block_sum", "ns::k<int>(int)" -> "k"."""
@@ -529,9 +539,8 @@ def ncu_nvcc(ncu, args, rows, work, wt):
     p, _ = run_t([wt, "-e", PROBE_NCU, "--", app, f"{work}/ncu_nvcc_wt.bin"], args.out)
     maps = parse_maps(p.stdout)
     for kernel, analytic in NVCC_LOADS.items():
-        mine = [r for r in results if base_name(r["kernel"]) == kernel]
-        wt_blocks = [v for k, v in maps.get("blocks", {}).items() if base_name(k) == kernel]
-        wt_bytes = [v for k, v in maps.get("ldbytes", {}).items() if base_name(k) == kernel]
+        mine = ncu_of(results, kernel)
+        wt_blocks, wt_bytes = entries(maps, "blocks", kernel), entries(maps, "ldbytes", kernel)
         if len(mine) != 1 or len(wt_blocks) != 1 or len(wt_bytes) != 1:
             rows.append(("ncu:nvcc_app", kernel, "one ncu result, one warptrace entry", "1 / 1",
                          f"{len(mine)} / {len(wt_blocks)}", False))
@@ -546,9 +555,8 @@ def ncu_nvcc(ncu, args, rows, work, wt):
     p, _ = run_t([wt, "-p", "gmem_bytes", "--", app, f"{work}/ncu_nvcc_gmem.bin"], args.out)
     maps = parse_maps(p.stdout)
     for kernel, (ld_bytes, st_bytes, ratio) in NVCC_GMEM.items():
-        mine = [r for r in results if base_name(r["kernel"]) == kernel]
-        ld = [v for k, v in maps.get("ld", {}).items() if base_name(k) == kernel]
-        st = [v for k, v in maps.get("st", {}).items() if base_name(k) == kernel]
+        mine = ncu_of(results, kernel)
+        ld, st = entries(maps, "ld", kernel), entries(maps, "st", kernel)
         if len(mine) != 1 or len(ld) != 1 or len(st) != 1:
             rows.append(("ncu:gmem_bytes", kernel, "one ncu result, @ld and @st entries", "1 / 1 / 1",
                          f"{len(mine)} / {len(ld)} / {len(st)} ({why(p)})", False))
@@ -578,10 +586,10 @@ def ncu_tensorop(ncu, args, rows, work, wt):
         rows.append(("ncu:tensorop_count", "-", "Nsight Compute profiles", "ncu runs, metrics read", err, False))
         return
     p, _ = run_t([wt, "-p", "tensorop_count", "--", sys.executable, script, f"{work}/ncu_tri_wt.bin"], args.out)
-    maps = parse_maps(p.stdout).get("mma", {})
+    maps = parse_maps(p.stdout)
     for kernel in ("matmul", "flash_attn_fwd"):
-        mine = [r for r in results if base_name(r["kernel"]) == kernel]
-        got = [v for k, v in maps.items() if base_name(k) == kernel]
+        mine = ncu_of(results, kernel)
+        got = entries(maps, "mma", kernel)
         if len(mine) != 1 or len(got) != 1:
             rows.append(("ncu:tensorop_count", kernel, "one ncu result, one @mma entry", "1 / 1",
                          f"{len(mine)} / {len(got)} ({why(p)})", False))
@@ -605,7 +613,7 @@ def ncu_vector_add(ncu, args, rows, work, wt):
     launches = (program_json(p.stdout) or {}).get("launches", [])
     maps = parse_maps(p.stdout)
     keys = sorted(maps.get("blocks", {}), key=lambda k: int(k))
-    mine = [r for r in results if base_name(r["kernel"]) == "vector_add"]
+    mine = ncu_of(results, "vector_add")
     if not (len(launches) == len(mine) == len(keys) == 2):
         rows.append(("ncu:vector_add", "-", "launches: workload / ncu / warptrace", "2 / 2 / 2",
                      f"{len(launches)} / {len(mine)} / {len(keys)} ({why(p)})", False))

@@ -113,6 +113,15 @@ class Ncu(unittest.TestCase):
                                              "WpKAqkSkPiQB1BQFk0DyoW21Oizc1a0UoPGnDpQE8oxrNQE_3d]")
 
 
+    def test_entries_and_ncu_of_match_by_base_name(self):
+        maps = {"ld": {"block_sum(float const*, float*, int)": 4, "scale_add(float)": 8}}
+        self.assertEqual(m.entries(maps, "ld", "block_sum"), [4])
+        self.assertEqual(m.entries(maps, "st", "block_sum"), [])
+        results = [{"kernel": "block_sum", "id": 0}, {"kernel": "void ns::block_sum<1>(int)", "id": 1},
+                   {"kernel": "scale_add", "id": 2}]
+        self.assertEqual([r["id"] for r in m.ncu_of(results, "block_sum")], [0, 1])
+
+
 class Sectors(unittest.TestCase):
     def test_requests(self):
         coalesced = [(4 * lane, 4) for lane in range(32)]
