@@ -53,18 +53,7 @@ fn insn(pc: u32, opcode: &str) -> Event {
 }
 
 fn mem(pc: u32, space: MemSpace, op: MemOp, opcode: &str, addr: u64, bytes: u64) -> Event {
-    Event::at(
-        pc,
-        SiteEvent::Mem {
-            space,
-            op,
-            opcode: opcode.to_string(),
-            addr,
-            bytes,
-            stored: 0,
-            loaded: 0,
-        },
-    )
+    Event::at(pc, SiteEvent::mem(space, op, opcode, addr, bytes))
 }
 
 /// A `ret` or `exit` at `pc`: the instruction, then the kernel's exit.

@@ -156,6 +156,20 @@ pub enum SiteEvent {
 }
 
 impl SiteEvent {
+    /// A memory access of `bytes` at `addr` whose stored and loaded values are 0 (for
+    /// kernels modelled by their addresses alone).
+    pub fn mem(space: MemSpace, op: MemOp, opcode: &str, addr: u64, bytes: u64) -> SiteEvent {
+        SiteEvent::Mem {
+            space,
+            op,
+            opcode: opcode.to_string(),
+            addr,
+            bytes,
+            stored: 0,
+            loaded: 0,
+        }
+    }
+
     /// A small number per kind, for grouping lanes at the same site.
     pub(crate) fn kind_index(&self) -> u8 {
         match self {

@@ -21,18 +21,7 @@ const OUT: u64 = 0x7f10_0000_0000;
 const Y: u64 = 0x7f20_0000_0000;
 
 fn mem(pc: u32, space: MemSpace, op: MemOp, opcode: &str, addr: u64) -> Event {
-    Event::at(
-        pc,
-        SiteEvent::Mem {
-            space,
-            op,
-            opcode: opcode.to_string(),
-            addr,
-            bytes: 4,
-            stored: 0,
-            loaded: 0,
-        },
-    )
+    Event::at(pc, SiteEvent::mem(space, op, opcode, addr, 4))
 }
 
 fn barrier(pc: u32) -> Event {
