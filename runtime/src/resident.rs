@@ -108,7 +108,8 @@ pub(crate) fn buffer(
         libc::atexit(flush_at_exit);
     });
     config::verbose(format_args!(
-        "{name}: one resident map buffer ({len} B) for all its launches, read back at exit"
+        "{name}: one resident map buffer ({len} B) for all its launches, read back at context \
+         teardown or exit"
     ));
     t.buffers.insert(
         (ctx, func),
