@@ -23,6 +23,10 @@ before its table: each appends rows `(workload, kernel, check, expected, got, ok
   by fork: those leave through os._exit) launching Triton's vector add under
   `-f json -p blocks`: the final summary record lists the parent and both children, each
   with probed launches, and the merged @blocks[vector_add] is the sum of their grids.
+- uncoalesced / bank_conflicts: the library probes on the coalescing and bank-conflict
+  microbenchmarks of tests/workloads/coalescing.py: per kernel, the summed map entries
+  (keyed [kernel, line, pc]) against the workload's model, then against Nsight Compute's
+  L1TEX sectors / requests and shared-memory wavefronts / instructions (one ncu run).
 - torch.compile: tests/workloads/torch_compile_mlp.py (small) plain twice (the first fills
   Inductor's caches) and under `-v -p blocks`: same digest, every Triton kernel
   instrumented, the kernels without PTX (cuBLAS, ATen) listed as skipped, wall times.
@@ -82,6 +86,27 @@ E2E_SCRIPT = os.path.join("tests", "workloads", "torch_compile_mlp.py")
 E2E_ARGS = ["--iters", "20", "--tokens", "1024", "--dim", "512", "--layers", "2"]
 
 SECTOR = 32
+
+# The library probes uncoalesced and bank_conflicts on tests/workloads/coalescing.py: per
+# quantity, (probe, the workload's model key, the probe's map, the ncu metric counting the
+# same, a short label). The maps are keyed [kernel, line, pc]; summed per kernel.
+COALESCING = (
+    ("uncoalesced", "ld_sectors", "ld_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "ld sectors"),
+    ("uncoalesced", "ld_requests", "ld_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "ld requests"),
+    ("uncoalesced", "st_sectors", "st_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "st sectors"),
+    ("uncoalesced", "st_requests", "st_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "st requests"),
+    ("bank_conflicts", "sh_ld_wavefronts", "ld_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+     "ld wavefronts"),
+    ("bank_conflicts", "sh_ld_requests", "ld_requests", "smsp__inst_executed_op_shared_ld.sum", "ld insts"),
+    ("bank_conflicts", "sh_st_wavefronts", "st_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+     "st wavefronts"),
+    ("bank_conflicts", "sh_st_requests", "st_requests", "smsp__inst_executed_op_shared_st.sum", "st insts"),
+)
+# ncu's bank conflicts (wavefronts above each instruction's minimum), shown next to the
+# model's sh_{ld,st}_conflicts; not compared: the probe has no such map.
+CONFLICT_METRICS = ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
+COALESCING_METRICS = tuple(c[3] for c in COALESCING) + CONFLICT_METRICS
 
 
 # ---------------------------------------------------------------------------------------
@@ -181,6 +206,89 @@ def base_name(kernel):
     if name.startswith("void "):
         name = name[5:]
     return name.split("::")[-1].strip()
+
+
+def key_kernel(key, fields):
+    """The kernel (first field) of a map key of `fields` fields as the text report prints it,
+    the fields joined by ", " ("co_gather, 0, 12" -> "co_gather"). A kernel name may contain
+    ", " itself (C++ parameters: "k(float*, int), 0, 12"); the other fields (line, pc) do
+    not, so they are split off from the right."""
+    return key.rsplit(", ", fields - 1)[0] if fields > 1 else key
+
+
+def kernel_totals(maps, name, fields=3):
+    """{kernel's base name: the sum of its values} for map `name` (parsed by `parse_maps`)
+    keyed [kernel, …] with `fields` fields: a kernel's entries (one per line and pc, for
+    [kernel, line, pc]) added up."""
+    out = {}
+    for key, value in maps.get(name, {}).items():
+        kernel = base_name(key_kernel(key, fields))
+        out[kernel] = out.get(kernel, 0) + value
+    return out
+
+
+def _slash(values):
+    return " / ".join("-" if v is None else str(v) for v in values)
+
+
+def coalescing_rows(probe, expect, maps):
+    """Rows for the probe `probe` (COALESCING) on coalescing.py: per kernel with such
+    accesses, its summed maps against the workload's model (`expect`, {kernel: {quantity:
+    value}}, a quantity left out meaning 0); then one row for the kernels without such
+    accesses (no entries may be recorded for them) and for co_* kernels the model lacks."""
+    quantities = [(q, name) for p, q, name, _, _ in COALESCING if p == probe]
+    got = {name: kernel_totals(maps, name) for _, name in quantities}
+    what = " / ".join(f"@{name}" for _, name in quantities) + " = model"
+    rows, idle = [], []
+    for kernel in sorted(expect):
+        want = [expect[kernel].get(q, 0) for q, _ in quantities]
+        have = [got[name].get(kernel, 0) for _, name in quantities]
+        if any(want):
+            rows.append((probe, kernel, what, _slash(want), _slash(have), want == have))
+        else:
+            idle.append((kernel, have))
+    extra = sorted({k for totals in got.values() for k in totals if k.startswith("co_") and k not in expect})
+    if idle or extra:
+        bad = [f"{k}: {_slash(h)}" for k, h in idle if any(h)] + [f"{k}: not in the model" for k in extra]
+        rows.append((probe, f"{len(idle)} other kernels", "no entries for kernels without such accesses", "none",
+                     "; ".join(bad) or "none", not bad))
+    return rows
+
+
+def coalescing_ncu_rows(probe, expect, maps, results):
+    """Rows comparing ncu (`ncu_results` of coalescing.py's co_* kernels, COALESCING_METRICS)
+    to the probe's summed maps, kernel by kernel; a row passes when they are equal and shows
+    the model's values too. For bank_conflicts also ncu's bank conflicts against the model's
+    (informational). Kernels whose model has none of the probe's accesses share one row:
+    ncu must count none either."""
+    quantities = [(q, name, metric, label) for p, q, name, metric, label in COALESCING if p == probe]
+    got = {name: kernel_totals(maps, name) for _, name, _, _ in quantities}
+    what = "ncu " + " / ".join(label for *_, label in quantities) + " = warptrace"
+    rows, idle = [], []
+    for kernel in sorted(expect):
+        want = [expect[kernel].get(q, 0) for q, _, _, _ in quantities]
+        have = [got[name].get(kernel, 0) for _, name, _, _ in quantities]
+        mine = ncu_of(results, kernel)
+        if len(mine) != 1:
+            rows.append((f"ncu:{probe}", kernel, "one ncu result", "1", str(len(mine)), False))
+            continue
+        m = mine[0]["metrics"]
+        ncu = [m.get(metric) for _, _, metric, _ in quantities]
+        if not any(want):
+            idle.append((kernel, have, ncu))
+            continue
+        extra = ""
+        if probe == "bank_conflicts":
+            model = [expect[kernel].get(f"sh_{op}_conflicts", 0) for op in ("ld", "st")]
+            extra = (f"; conflicts ld / st {_slash(m.get(c) for c in CONFLICT_METRICS)} "
+                     f"(model {_slash(model)})")
+        rows.append((f"ncu:{probe}", kernel, what, f"@ {_slash(have)} (model {_slash(want)})",
+                     f"ncu {_slash(ncu)}{extra}", ncu == have))
+    if idle:
+        bad = [f"{k}: ncu {_slash(n)}, @ {_slash(h)}" for k, h, n in idle if any(h) or any(n)]
+        rows.append((f"ncu:{probe}", f"{len(idle)} other kernels", "none counted by ncu or warptrace", "0",
+                     "; ".join(bad) or "none", not bad))
+    return rows
 
 
 def l1_sector_bytes(requests):
@@ -828,9 +936,47 @@ def check_access_patterns(args, rows, work, wt):
                  f"{len(g)} records, {'equal' if g == w else 'DIFFERENT'}", p.returncode == 0 and len(w) > 0 and g == w))
 
 
+def check_coalescing(args, rows, work, wt):
+    """The library probes uncoalesced (global sectors and requests) and bank_conflicts
+    (shared wavefronts and instructions) on tests/workloads/coalescing.py's microbenchmarks
+    (strided, vector, broadcast and gathered global loads, a strided store; strided,
+    broadcast, 8- and 16-byte shared loads, a conflicting shared store): one warptrace run
+    per probe, each kernel's entries (one per line and pc) summed and compared with the
+    model the workload prints (computed from its device pointers and index array); then
+    one ncu run (the co_* kernels, uninstrumented) for the same counters, compared with
+    warptrace's sums."""
+    script = os.path.join("tests", "workloads", "coalescing.py")
+    runs = {}
+    for probe in ("uncoalesced", "bank_conflicts"):
+        p, _ = run_t([wt, "-p", probe, "--", sys.executable, script], args.out, timeout=120)
+        expect = (program_json(p.stdout) or {}).get("expect", {})
+        ok = p.returncode == 0 and bool(expect)
+        rows.append((probe, "-", "exit 0, model printed", "yes", "yes" if ok else f"no ({why(p)})", ok))
+        maps = parse_maps(p.stdout)
+        rows.extend(coalescing_rows(probe, expect, maps))
+        runs[probe] = (expect, maps)
+        print(f"[{probe}]", summary_text(p.stderr))
+    model = next((e for e, _ in runs.values() if e), {})
+    ncu = find_ncu()
+    if not ncu:
+        rows.append(("ncu:coalescing", "-", "Nsight Compute profiles", "ncu runs", "ncu not found (PATH, "
+                     "/usr/local/cuda*/bin, /opt/nvidia/nsight-compute/*)", False))
+        return
+    results, err = ncu_profile(ncu, "ncu:coalescing", [sys.executable, script], args,
+                               extra=("--kernel-name", "regex:^co_"), metrics=COALESCING_METRICS)
+    if err:
+        rows.append(("ncu:coalescing", "-", "Nsight Compute profiles", "ncu runs, metrics read", err, False))
+        return
+    for probe, (expect, maps) in runs.items():
+        # CuPy's pool aligns every array to 512 bytes: the sector counts do not depend on
+        # the run's pointers, so ncu's run shares the model of warptrace's.
+        rows.extend(coalescing_ncu_rows(probe, expect or model, maps, results))
+
+
 CHECKS = (
     ("outputs", check_outputs),
     ("access patterns", check_access_patterns),
+    ("coalescing", check_coalescing),
     ("mp spawn", check_spawn),
     ("mp fork", check_fork),
     ("ncu", check_ncu),

@@ -12,6 +12,8 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "workloads"))
+import coalescing as co  # noqa: E402  (its model needs neither CuPy nor NumPy)
 import gpu_e2e_more as m  # noqa: E402
 
 NCU_NEW = '''==PROF== Connected to process 4242 (/work/.gpu/nvcc_app)
@@ -149,6 +151,165 @@ class Sectors(unittest.TestCase):
         self.assertEqual(m.vector_add_ncu_bytes(1_000_003), 32_000_192)
         # Vector loads on 2^20 floats: every sector whole, once: ncu = the bytes read.
         self.assertEqual(m.vector_add_ncu_bytes(1 << 20), 2 * 4 * (1 << 20))
+
+
+class CoalescingModel(unittest.TestCase):
+    """tests/workloads/coalescing.py's model of the probes' `sectors` and `wavefronts`."""
+
+    def test_sectors(self):
+        self.assertEqual(co.sectors([4 * lane for lane in range(32)]), 4)  # 128 aligned bytes
+        self.assertEqual(co.sectors([4 + 4 * lane for lane in range(32)]), 5)  # misaligned
+        self.assertEqual(co.sectors([4 * 2 * lane for lane in range(32)]), 8)
+        self.assertEqual(co.sectors([4 * 8 * lane for lane in range(32)]), 32)  # a sector a lane
+        self.assertEqual(co.sectors([4 * 32 * lane for lane in range(32)]), 32)
+        self.assertEqual(co.sectors([4096] * 32), 1)  # broadcast
+        self.assertEqual(co.sectors([16 * lane for lane in range(32)]), 16)  # float4: 512 bytes
+
+    def test_wavefronts_4_bytes(self):
+        words = lambda stride: [4 * stride * lane for lane in range(32)]  # noqa: E731
+        self.assertEqual(co.wavefronts(words(1), 4), 1)
+        self.assertEqual(co.wavefronts(words(2), 4), 2)
+        self.assertEqual(co.wavefronts(words(4), 4), 4)
+        self.assertEqual(co.wavefronts(words(32), 4), 32)
+        self.assertEqual(co.wavefronts(words(33), 4), 1)  # odd stride: every bank once
+        self.assertEqual(co.wavefronts([0] * 32, 4), 1)  # broadcast
+        self.assertEqual(co.wavefronts([4 * (lane % 2) * 32 for lane in range(32)], 4), 2)  # two words, bank 0
+        self.assertEqual(co.wavefronts([1, 2, 3], 1), 1)  # bytes of one word: unit 4
+        self.assertEqual(co.wavefronts([], 4), 0)
+
+    def test_wavefronts_wide(self):
+        self.assertEqual(co.wavefronts([8 * lane for lane in range(32)], 8), 2)
+        self.assertEqual(co.wavefronts([8 * (lane ^ 1) for lane in range(32)], 8), 2)
+        self.assertEqual(co.wavefronts([16 * lane for lane in range(32)], 16), 4)
+        self.assertEqual(co.wavefronts([16 * 8 * lane for lane in range(32)], 16), 32)  # one group of 8
+        self.assertEqual(co.wavefronts([16] * 32, 16), 1)
+
+    def test_conflicts(self):
+        self.assertEqual(co.conflicts([4 * lane for lane in range(32)], 4), 0)
+        self.assertEqual(co.conflicts([4 * 32 * lane for lane in range(32)], 4), 31)
+        self.assertEqual(co.conflicts([4 * 2 * lane for lane in range(32)], 4), 1)
+        self.assertEqual(co.conflicts([0] * 32, 4), 0)
+        self.assertEqual(co.conflicts([8 * lane for lane in range(32)], 8), 0)  # 2 wavefronts, both needed
+        self.assertEqual(co.conflicts([16 * lane for lane in range(32)], 16), 0)
+
+    def test_totals_over_warps(self):
+        addrs = [4 * i for i in range(64)]  # two warps, coalesced
+        self.assertEqual(co.totals([(addrs, 4)], lambda lanes, size: co.sectors(lanes)), (8, 2))
+        self.assertEqual(co.totals([(addrs, 4), (addrs, 4)], co.wavefronts), (4, 4))
+
+    def test_expectations(self):
+        # 64 warps (2048 threads); arrays 512-byte aligned, as CuPy's pool gives them.
+        idx = [(k * 977) % co.A_LEN for k in range(co.N)]
+        e = co.expectations(1 << 20, 2 << 20, 3 << 20, idx, 4 << 20)
+        self.assertEqual(sorted(e), sorted(co.KERNELS))
+        coalesced = {"st_sectors": 64 * 4, "st_requests": 64}
+        for s, sec in ((1, 4), (2, 8), (4, 16), (8, 32), (32, 32)):
+            self.assertEqual(e[f"co_ld_stride{s}"], {"ld_sectors": 64 * sec, "ld_requests": 64, **coalesced})
+        self.assertEqual(e["co_ld_float4"]["ld_sectors"], 64 * 16)
+        self.assertEqual(e["co_ld_double"]["ld_sectors"], 64 * 8)
+        self.assertEqual(e["co_ld_broadcast"]["ld_sectors"], 64)
+        # idx[i] * 4 bytes apart by 977 words: every lane its own sector; plus the idx load.
+        self.assertEqual(e["co_ld_gather"], {"ld_sectors": 64 * (4 + 32), "ld_requests": 128, **coalesced})
+        self.assertEqual(e["co_st_stride8"], {"ld_sectors": 256, "ld_requests": 64, "st_sectors": 64 * 32,
+                                              "st_requests": 64})
+        fill = {"sh_st_wavefronts": 4 * 64, "sh_st_requests": 4 * 64, "sh_st_conflicts": 0}
+        for s in (1, 2, 4, 32):
+            k = e[f"co_sh_stride{s}"]
+            self.assertEqual((k["sh_ld_wavefronts"], k["sh_ld_requests"], k["sh_ld_conflicts"]),
+                             (64 * s, 64, 64 * (s - 1)), s)
+            self.assertEqual({q: k[q] for q in fill}, fill)
+            self.assertEqual((k["ld_sectors"], k["st_sectors"]), (256, 256))
+        self.assertEqual(e["co_sh_broadcast"]["sh_ld_wavefronts"], 64)
+        d = e["co_sh_double"]
+        self.assertEqual((d["sh_ld_wavefronts"], d["sh_st_wavefronts"], d["sh_ld_requests"], d["ld_sectors"]),
+                         (128, 128, 64, 512))
+        f = e["co_sh_float4"]
+        self.assertEqual((f["sh_ld_wavefronts"], f["sh_st_wavefronts"], f["sh_ld_conflicts"]), (256, 256, 0))
+        t = e["co_sh_st_stride32"]
+        self.assertEqual((t["sh_st_wavefronts"], t["sh_st_requests"], t["sh_st_conflicts"], t["sh_ld_wavefronts"]),
+                         (4 * 64 * 32, 256, 4 * 64 * 31, 64))
+        self.assertNotIn("sh_ld_wavefronts", e["co_ld_stride1"])
+
+    def test_source_defines_every_kernel(self):
+        for k in co.KERNELS:
+            self.assertTrue(f"void {k}(" in co.SOURCE or f"({k}," in co.SOURCE, k)
+
+
+class CoalescingRows(unittest.TestCase):
+    TEXT = ("co_sh_stride2 done\n\n"
+            "@ld_sectors[co_ld_stride2, 0, 5]: 512\n@ld_requests[co_ld_stride2, 0, 5]: 64\n"
+            "@st_sectors[co_ld_stride2, 0, 9]: 256\n@st_requests[co_ld_stride2, 0, 9]: 64\n"
+            "@ld_sectors[co_sh_stride2, 0, 4]: 256\n@ld_requests[co_sh_stride2, 0, 4]: 64\n"
+            "@st_sectors[co_sh_stride2, 0, 20]: 200\n@st_sectors[co_sh_stride2, 3, 21]: 56\n"
+            "@st_requests[co_sh_stride2, 0, 20]: 32\n@st_requests[co_sh_stride2, 3, 21]: 32\n"
+            "@ld_sectors[k(float const*, int), 12, 7]: 10\n")
+    EXPECT = {"co_ld_stride2": {"ld_sectors": 512, "ld_requests": 64, "st_sectors": 256, "st_requests": 64},
+              "co_sh_stride2": {"ld_sectors": 256, "ld_requests": 64, "st_sectors": 256, "st_requests": 64,
+                                "sh_ld_wavefronts": 128, "sh_ld_requests": 64, "sh_ld_conflicts": 64,
+                                "sh_st_wavefronts": 256, "sh_st_requests": 256, "sh_st_conflicts": 0}}
+
+    def test_key_kernel(self):
+        self.assertEqual(m.key_kernel("co_ld_gather, 0, 12", 3), "co_ld_gather")
+        self.assertEqual(m.key_kernel("block_sum(float const*, float*, int), 41, 7", 3),
+                         "block_sum(float const*, float*, int)")
+        self.assertEqual(m.key_kernel("block_sum(float const*, float*, int)", 1), "block_sum(float const*, float*, int)")
+
+    def test_kernel_totals(self):
+        maps = m.parse_maps(self.TEXT)
+        self.assertEqual(m.kernel_totals(maps, "st_sectors"), {"co_ld_stride2": 256, "co_sh_stride2": 256})
+        self.assertEqual(m.kernel_totals(maps, "ld_sectors"), {"co_ld_stride2": 512, "co_sh_stride2": 256, "k": 10})
+        self.assertEqual(m.kernel_totals(maps, "ld_wavefronts"), {})
+
+    def test_probe_rows(self):
+        maps = m.parse_maps(self.TEXT)
+        rows = m.coalescing_rows("uncoalesced", self.EXPECT, maps)
+        self.assertEqual([(r[1], r[3], r[4], r[5]) for r in rows],
+                         [("co_ld_stride2", "512 / 64 / 256 / 64", "512 / 64 / 256 / 64", True),
+                          ("co_sh_stride2", "256 / 64 / 256 / 64", "256 / 64 / 256 / 64", True)])
+        # bank_conflicts (its own run: @ld_requests / @st_requests are its shared counts
+        # there): nothing recorded; co_ld_stride2 has no shared accesses (one row, passing).
+        rows = m.coalescing_rows("bank_conflicts", self.EXPECT, {})
+        self.assertEqual([(r[1], r[3], r[4], r[5]) for r in rows],
+                         [("co_sh_stride2", "128 / 64 / 256 / 256", "0 / 0 / 0 / 0", False),
+                          ("1 other kernels", "none", "none", True)])
+        maps = m.parse_maps("@ld_wavefronts[co_ld_stride2, 0, 3]: 4\n@ld_wavefronts[co_nope, 0, 3]: 1\n")
+        row = m.coalescing_rows("bank_conflicts", self.EXPECT, maps)[-1]
+        self.assertEqual((row[4], row[5]), ("co_ld_stride2: 4 / 0 / 0 / 0; co_nope: not in the model", False))
+
+    def test_ncu_rows(self):
+        maps = m.parse_maps(self.TEXT)
+        metrics = dict.fromkeys(m.COALESCING_METRICS, 0)
+        results = [{"id": 0, "kernel": "co_ld_stride2", "metrics": {**metrics, **{
+                        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 512,
+                        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 64,
+                        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": 256,
+                        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": 64}}},
+                   {"id": 1, "kernel": "co_sh_stride2", "metrics": {**metrics, **{
+                        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 256,
+                        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 64,
+                        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": 256,
+                        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": 64,
+                        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": 128,
+                        "smsp__inst_executed_op_shared_ld.sum": 64,
+                        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": 256,
+                        "smsp__inst_executed_op_shared_st.sum": 256,
+                        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": 64}}}]
+        rows = m.coalescing_ncu_rows("uncoalesced", self.EXPECT, maps, results)
+        self.assertEqual([(r[0], r[1], r[5]) for r in rows], [("ncu:uncoalesced", "co_ld_stride2", True),
+                                                              ("ncu:uncoalesced", "co_sh_stride2", True)])
+        self.assertEqual(rows[0][3], "@ 512 / 64 / 256 / 64 (model 512 / 64 / 256 / 64)")
+        wt = m.parse_maps("@ld_wavefronts[co_sh_stride2, 0, 8]: 128\n@ld_requests[co_sh_stride2, 0, 8]: 64\n"
+                          "@st_wavefronts[co_sh_stride2, 0, 3]: 256\n@st_requests[co_sh_stride2, 0, 3]: 256\n")
+        rows = m.coalescing_ncu_rows("bank_conflicts", self.EXPECT, wt, results)
+        self.assertEqual([(r[1], r[5]) for r in rows], [("co_sh_stride2", True), ("1 other kernels", True)])
+        self.assertEqual(rows[0][4], "ncu 128 / 64 / 256 / 256; conflicts ld / st 64 / 0 (model 64 / 0)")
+        # ncu counting one more wavefront than warptrace fails the row; a missing result too.
+        results[1]["metrics"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] = 129
+        self.assertFalse(m.coalescing_ncu_rows("bank_conflicts", self.EXPECT, wt, results)[0][5])
+        rows = m.coalescing_ncu_rows("uncoalesced", self.EXPECT, maps, results[:1])
+        self.assertEqual((rows[1][1], rows[1][2], rows[1][5]), ("co_sh_stride2", "one ncu result", False))
+        self.assertEqual(len(m.COALESCING_METRICS), 10)
+        self.assertIn(("coalescing", m.check_coalescing), m.CHECKS)
 
 
 class Outputs(unittest.TestCase):

@@ -317,6 +317,13 @@ pub(crate) fn read_site(
         SiteValue::Bytes => e.imm64(d, site.bytes.ok_or_else(|| unsupported("bytes here"))?),
         SiteValue::Opcode => e.imm64(d, site.opcode.ok_or_else(|| unsupported("opcode here"))?),
         SiteValue::Value => value(e, d, site)?,
+        SiteValue::Sectors | SiteValue::Wavefronts if site.mem.is_none() => e.imm64(d, 0),
+        SiteValue::Sectors | SiteValue::Wavefronts => {
+            return Err(unsupported(format!(
+                "`{}` on GCN (no cross-lane match is lowered yet)",
+                v.name()
+            )))
+        }
         SiteValue::Addr => {
             let a = site.mem.as_ref().ok_or_else(|| unsupported("addr here"))?;
             let clobbered = a.dst.is_some_and(|x| {

@@ -62,6 +62,11 @@ pub(crate) struct WarpCaps {
     pub activemask: bool,
     /// `redux.sync` (sm_80 and PTX ISA 7.0).
     pub redux: bool,
+    /// `activemask` and `match.any.sync` for the site values `sectors` and `wavefronts`
+    /// (sm_70 and PTX ISA 6.2), whether or not combining is turned off.
+    pub site_match: bool,
+    /// `redux.sync` for `wavefronts` (sm_80 and PTX ISA 7.0), likewise.
+    pub site_redux: bool,
 }
 
 impl WarpCaps {
@@ -69,21 +74,30 @@ impl WarpCaps {
     pub const NONE: WarpCaps = WarpCaps {
         activemask: false,
         redux: false,
+        site_match: false,
+        site_redux: false,
     };
     /// sm_80 or later.
     #[cfg(test)]
     pub const SM80: WarpCaps = WarpCaps {
         activemask: true,
         redux: true,
+        site_match: true,
+        site_redux: true,
     };
 
     /// From the module's `.version` and `.target` directives; [`NONE`](Self::NONE) when
     /// either is missing or [`DISABLE_ENV`] is set.
     pub fn of_module(src: &str) -> WarpCaps {
+        let caps = WarpCaps::of_directives(src);
         if disabled() {
-            return WarpCaps::NONE;
+            return WarpCaps {
+                activemask: false,
+                redux: false,
+                ..caps
+            };
         }
-        WarpCaps::of_directives(src)
+        caps
     }
 
     fn of_directives(src: &str) -> WarpCaps {
@@ -114,9 +128,12 @@ impl WarpCaps {
         let (Some(version), Some(sm)) = (version, sm) else {
             return WarpCaps::NONE;
         };
+        let (sm70, sm80) = (sm >= 70 && version >= (6, 2), sm >= 80 && version >= (7, 0));
         WarpCaps {
-            activemask: sm >= 70 && version >= (6, 2),
-            redux: sm >= 80 && version >= (7, 0),
+            activemask: sm70,
+            redux: sm80,
+            site_match: sm70,
+            site_redux: sm80,
         }
     }
 }
@@ -367,14 +384,18 @@ mod tests {
             caps("6.5", "sm_80"),
             WarpCaps {
                 activemask: true,
-                redux: false
+                redux: false,
+                site_match: true,
+                site_redux: false,
             }
         );
         assert_eq!(
             caps("7.0", "sm_75"),
             WarpCaps {
                 activemask: true,
-                redux: false
+                redux: false,
+                site_match: true,
+                site_redux: false,
             }
         );
         assert_eq!(caps("6.0", "sm_70"), WarpCaps::NONE);

@@ -27,6 +27,7 @@ mod special;
 mod splice;
 pub mod tv;
 mod uniform;
+mod warp_access;
 
 pub use clones::FunctionClone;
 pub use insn::{access_bytes, facts, Facts};

@@ -33,12 +33,13 @@ pub(crate) const PREFIX: &str = "__wt_";
 /// The map base register.
 pub(crate) const BASE: &str = "%__wt_base";
 /// Counts of the fixed temporaries: 64-bit, 32-bit, 16-bit, predicates (`p1` is the warp
-/// leader of `warp` probes).
-pub(crate) const TEMPS: [(&str, &str, u32); 4] = [
+/// leader of `warp` probes), the warp-wide site values (`warp_access.rs`).
+pub(crate) const TEMPS: [(&str, &str, u32); 5] = [
     ("t", ".b64", 10),
     ("s", ".b32", 5),
     ("h", ".b16", 1),
     ("p", ".pred", 2),
+    ("w", ".b64", 2),
 ];
 /// The warp-leader predicate of `warp` probes.
 const LEADER: &str = "%__wt_p1";
@@ -177,7 +178,13 @@ impl SiteConsts for SiteInfo<'_> {
         match v {
             SiteValue::Opcode => self.opcode,
             SiteValue::Bytes if self.mem => self.bytes.map(u64::from),
-            SiteValue::Bytes | SiteValue::Addr | SiteValue::Value if self.instr && !self.mem => {
+            SiteValue::Bytes
+            | SiteValue::Addr
+            | SiteValue::Value
+            | SiteValue::Sectors
+            | SiteValue::Wavefronts
+                if self.instr && !self.mem =>
+            {
                 Some(0)
             }
             SiteValue::Value => match self.value {
@@ -366,6 +373,12 @@ pub(crate) fn lower_probe(
     if let Some(g) = site.guard {
         e.insf(format_args!("{} bra {end}", g.inverted().text()));
         end_used = true;
+    }
+    // Warp-wide site values: over the lanes at the site, before the body can diverge.
+    for v in crate::warp_access::read_by(probe) {
+        if site.instr && site.site(v).is_none() {
+            crate::warp_access::emit(&mut e, v, site, ctx.warp).map_err(unsupported)?;
+        }
     }
     // `warp` probes: every active lane computes; the lane that is first among the lanes
     // active at the site does the map writes.
@@ -642,11 +655,16 @@ fn read_site(
             }
         }
         SiteValue::Opcode => Err(SiteErr::Fail("no opcode at this site".into())),
+        SiteValue::Sectors | SiteValue::Wavefronts => {
+            let r = crate::warp_access::register(value).unwrap_or_default();
+            e.insf(format_args!("mov.b64 {d}, {r}"));
+            Ok(())
+        }
     }
 }
 
 /// `dst = effective address of a`, widened to 64 bits.
-fn addr(
+pub(crate) fn addr(
     e: &mut Emitter,
     dst: &str,
     a: &Address,

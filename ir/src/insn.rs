@@ -323,15 +323,23 @@ pub enum SiteValue {
     /// The probed instruction's opcode: [`kernel_id`](crate::kernel_id) of its full mnemonic
     /// (`ld.global.v4.b32`), an immediate per site.
     Opcode,
+    /// Distinct 32-byte sectors (`addr >> 5`) among the lanes of the warp that execute the
+    /// access together ([`sectors`](crate::sectors)): 1 (every lane in one sector) to 32.
+    Sectors,
+    /// Shared-memory wavefronts of the warp's access ([`wavefronts`](crate::wavefronts)): the most distinct
+    /// bank-wide units that fall in one bank group, 1 (no conflict) to 32.
+    Wavefronts,
 }
 
 impl SiteValue {
     /// Every site operand, in text-form order.
-    pub const ALL: [SiteValue; 4] = [
+    pub const ALL: [SiteValue; 6] = [
         SiteValue::Bytes,
         SiteValue::Addr,
         SiteValue::Value,
         SiteValue::Opcode,
+        SiteValue::Sectors,
+        SiteValue::Wavefronts,
     ];
 
     /// The name in the text form; the same as the language's builtin.
@@ -341,6 +349,8 @@ impl SiteValue {
             SiteValue::Addr => "addr",
             SiteValue::Value => "value",
             SiteValue::Opcode => "opcode",
+            SiteValue::Sectors => "sectors",
+            SiteValue::Wavefronts => "wavefronts",
         }
     }
 }

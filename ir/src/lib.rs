@@ -17,6 +17,7 @@ mod parse;
 mod program;
 mod store;
 mod text;
+mod warp_access;
 
 pub mod interp;
 
@@ -40,6 +41,7 @@ pub use program::{
     Overflow, Per, PersistDecl, Probe, Program, Span, ValueKind,
 };
 pub use store::{MapStore, Record, RecordOrigin, StoreError, StoredMap, Update, WordOp};
+pub use warp_access::{sectors, wavefront_unit_log2, wavefronts, SECTOR_BYTES, WAVEFRONT_BYTES};
 
 /// The id of a kernel: FNV-1a 64 of its mangled name. Code generators emit it as the
 /// `kernel` builtin; the host maps it back to the name.

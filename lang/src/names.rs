@@ -231,7 +231,7 @@ static ATTACH_POINTS: [Entry; 15] = [
     ),
 ];
 
-static BUILTINS: [Entry; 32] = [
+static BUILTINS: [Entry; 34] = [
     special("tid.x", "thread index in the block, x", Special::TidX),
     special("tid.y", "thread index in the block, y", Special::TidY),
     special("tid.z", "thread index in the block, z", Special::TidZ),
@@ -305,6 +305,18 @@ static BUILTINS: [Entry; 32] = [
         "bytes this thread accesses",
         ACCESS,
         Sem::Builtin(Builtin::Site(SiteValue::Bytes), Validity::Access),
+    ),
+    entry(
+        "sectors",
+        "distinct 32-byte sectors the warp's lanes executing the access together touch (1-32)",
+        ACCESS,
+        Sem::Builtin(Builtin::Site(SiteValue::Sectors), Validity::Access),
+    ),
+    entry(
+        "wavefronts",
+        "shared-memory wavefronts of the warp's access: 1 without bank conflicts, up to 32",
+        ACCESS,
+        Sem::Builtin(Builtin::Site(SiteValue::Wavefronts), Validity::Access),
     ),
     entry(
         "value",

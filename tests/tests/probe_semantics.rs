@@ -19,6 +19,8 @@
 //!   class, a global atomic (4 bytes a thread).
 //! - `branchy`: 1 block of 64 threads with two guarded branches.
 //! - `grid2d`: an empty kernel on a 3×2 grid of 16×16 blocks.
+//! - `smem`: 1 block of 64 threads: strided, vector and broadcast shared-memory accesses
+//!   and an uncoalesced global store.
 
 use std::collections::BTreeMap;
 use warptrace_ir::interp::{Event, Grid, Interpreter, SimConfig, SimKernel, SiteEvent, Thread};
@@ -204,12 +206,57 @@ fn branchy(t: &Thread) -> Vec<Event> {
     ev
 }
 
+/// `smem`'s shared array and output (any distinct values).
+const SMEM: u64 = 0x400;
+const OUT: u64 = 0x7f50_0000_0000;
+
+/// `smem`: 1 block of 64 threads (2 warps). Each thread stores `s[tid]` (4 bytes), reads
+/// `s[(2 * tid) % 64]` (stride 2: two words in each even bank), a 16-byte `float4` at
+/// `16 * (tid % 32)` (8 lanes per 128-byte row) and `s[0]` (one word: a broadcast), then
+/// stores `out[8 * tid]` (each lane in its own 32-byte sector).
+fn smem(t: &Thread) -> Vec<Event> {
+    use MemOp::{Load, Store};
+    use MemSpace::{Global, Shared};
+    let tid = u64::from(t.tid[0]);
+    let mut ev = vec![
+        Event::at(0, SiteEvent::Entry),
+        mem(0, Shared, Store, "st.shared.f32", SMEM + 4 * tid, 4),
+        Event::at(
+            1,
+            SiteEvent::Barrier {
+                opcode: "bar.sync".into(),
+            },
+        ),
+        mem(
+            2,
+            Shared,
+            Load,
+            "ld.shared.f32",
+            SMEM + 4 * ((2 * tid) % 64),
+            4,
+        ),
+        mem(
+            3,
+            Shared,
+            Load,
+            "ld.shared.v4.f32",
+            SMEM + 16 * (tid % 32),
+            16,
+        ),
+        mem(4, Shared, Load, "ld.shared.f32", SMEM, 4),
+        mem(5, Global, Store, "st.global.f32", OUT + 32 * tid, 4),
+    ];
+    leave(&mut ev, 6, "ret");
+    ev
+}
+
 /// The kernels and launches of one simulated program run, in launch order.
 fn launches() -> Vec<(SimKernel<'static>, Grid)> {
     vec![
         (SimKernel::new("vec_add", vec_add), Grid::linear(4, THREADS)),
         (SimKernel::new("tile", tile), Grid::linear(2, 64)),
         (SimKernel::new("branchy", branchy), Grid::linear(1, 64)),
+        (SimKernel::new("smem", smem), Grid::linear(1, 64)),
         (
             SimKernel::new("grid2d", |_: &Thread| Vec::new()),
             Grid {
@@ -366,6 +413,34 @@ fn barriers_counts_every_thread_at_every_barrier() {
         "\n\n@bars[tile]: 256\n@to_first[tile]:\n{}\n",
         bucket("[512, 1K)", 4, 4)
     );
+    assert_eq!(out, expect);
+}
+
+#[test]
+fn uncoalesced_counts_sectors_per_warp_request() {
+    let out = run(&library_probe("uncoalesced"), &["vec_add", "tile", "smem"]);
+    // vec_add (line 5): 32 warp requests per access; a full warp's 32 consecutive floats
+    // are 4 sectors, block 3's warp 7 (8 lanes, 32 aligned bytes) 1: 31 * 4 + 1 = 125.
+    // smem: 2 requests of 32 lanes 32 bytes apart: 32 sectors each. tile's cp.async and
+    // atomic are neither loads nor stores.
+    let expect = "\n\n@ld_requests[vec_add, 5, 13]: 32\n@ld_requests[vec_add, 5, 16]: 32\n\
+                  @ld_sectors[vec_add, 5, 13]: 125\n@ld_sectors[vec_add, 5, 16]: 125\n\
+                  @st_requests[smem, 0, 5]: 2\n@st_requests[vec_add, 5, 20]: 32\n\
+                  @st_sectors[smem, 0, 5]: 64\n@st_sectors[vec_add, 5, 20]: 125\n";
+    assert_eq!(out, expect);
+}
+
+#[test]
+fn bank_conflicts_counts_wavefronts_per_warp_request() {
+    let out = run(&library_probe("bank_conflicts"), &["vec_add", "smem"]);
+    // smem, 2 warps: the store s[tid] 1 wavefront a warp; s[2 tid % 64] 2 (bank 2k holds
+    // words 2k and 2k + 32); the float4 load 4 (32 lanes x 16 bytes = 4 rows); s[0] 1.
+    // vec_add has no shared access.
+    let expect = "\n\n@ld_requests[smem, 0, 2]: 2\n@ld_requests[smem, 0, 3]: 2\n\
+                  @ld_requests[smem, 0, 4]: 2\n\
+                  @ld_wavefronts[smem, 0, 4]: 2\n@ld_wavefronts[smem, 0, 2]: 4\n\
+                  @ld_wavefronts[smem, 0, 3]: 8\n\
+                  @st_requests[smem, 0, 0]: 2\n@st_wavefronts[smem, 0, 0]: 2\n";
     assert_eq!(out, expect);
 }
 

@@ -396,8 +396,10 @@ impl SymProbe {
                 Insn::ReadSite { dst, value } => {
                     let v = lookup_or_new(&mut sites, *value, || {
                         let v = BV::new_const(format!("site.{}", value.name()), 64);
-                        if *value == SiteValue::Bytes {
-                            extra.push(v.bvule(k64(u64::from(u32::MAX))));
+                        let r = crate::ir_check::site_range(*value);
+                        if (r.lo, r.hi) != (0, u64::MAX) {
+                            extra.push(v.bvuge(k64(r.lo)));
+                            extra.push(v.bvule(k64(r.hi)));
                         }
                         inputs.push((format!("site {}", value.name()), v.clone()));
                         v

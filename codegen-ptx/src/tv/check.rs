@@ -25,8 +25,9 @@ fn table(keys: &[Operand], capacity: u32, probing: crate::hashmap::Probing) -> e
 
 /// Checks `ob` against `text`, the PTX claimed to implement it.
 pub(crate) fn check(ob: &Obligation, text: &str) -> TvOutcome {
-    let run = match ob.what {
+    let run = match &ob.what {
         What::WarpHash { .. } => ptx::run_warp,
+        What::Body { insns, .. } if reads_warp_access(insns) => ptx::run_warp,
         _ => ptx::run,
     };
     let exec = match run(text) {
@@ -72,6 +73,19 @@ pub(crate) fn check(ob: &Obligation, text: &str) -> TvOutcome {
     }
 }
 
+/// Whether a body reads a warp-wide site value (checked in the warp model).
+fn reads_warp_access(insns: &[Insn]) -> bool {
+    insns.iter().any(|i| {
+        matches!(
+            i,
+            Insn::ReadSite {
+                value: SiteValue::Sectors | SiteValue::Wavefronts,
+                ..
+            }
+        )
+    })
+}
+
 pub(super) fn refuted(counterexample: impl Into<String>) -> TvOutcome {
     TvOutcome::Refuted {
         counterexample: counterexample.into(),
@@ -112,7 +126,13 @@ fn site_env(site: &Site) -> ir::IrEnv {
         env.site.insert(SiteValue::Opcode, k(op));
     }
     if site.instr && !site.mem {
-        for v in [SiteValue::Bytes, SiteValue::Addr, SiteValue::Value] {
+        for v in [
+            SiteValue::Bytes,
+            SiteValue::Addr,
+            SiteValue::Value,
+            SiteValue::Sectors,
+            SiteValue::Wavefronts,
+        ] {
             env.site.insert(v, k(0));
         }
         return env;
@@ -131,8 +151,17 @@ fn site_env(site: &Site) -> ir::IrEnv {
             AddrBase::Complex => None,
         };
         if let Some(base) = base {
-            env.site
-                .insert(SiteValue::Addr, base.bvadd(BV::from_i64(a.offset, 64)));
+            let addr = base.bvadd(BV::from_i64(a.offset, 64));
+            // Over the lanes that run the site together: the snippet's first mask.
+            let lanes: Vec<BV> = (0..ptx::LANES).map(|j| ptx::lane_term(&addr, j)).collect();
+            let mask = BV::new_const(ptx::mask_name(0), 32);
+            let bytes = site.bytes.map_or(0, u64::from);
+            for v in [SiteValue::Sectors, SiteValue::Wavefronts] {
+                if let Some(t) = ir::warp_access(v, bytes, &mask, &lanes) {
+                    env.site.insert(v, t);
+                }
+            }
+            env.site.insert(SiteValue::Addr, addr);
         }
     }
     match &site.value {
@@ -197,6 +226,26 @@ fn body(insns: &[Insn], site: &Site, exec: &Exec) -> TvOutcome {
         });
     }
     pre.push(ir.cond.clone());
+    // The warp model's facts (each mask has the executing lane; its copies are its own
+    // inputs) and the collectives' definitions.
+    // The collectives' results are replaced by their definitions (each in terms of
+    // earlier results), so that both sides are terms over the lanes' inputs alone.
+    let mut inlined: Vec<(BV, BV)> = Vec::new();
+    if let Some(w) = &exec.warp {
+        pre.extend(w.facts.iter().cloned());
+        for (r, d) in &w.defs {
+            let pairs: Vec<(&BV, &BV)> = inlined.iter().map(|(a, b)| (a, b)).collect();
+            let d = d.substitute(&pairs).simplify();
+            inlined.push((r.clone(), d));
+        }
+    }
+    let inline = |v: BV| -> BV {
+        if inlined.is_empty() {
+            return v;
+        }
+        let pairs: Vec<(&BV, &BV)> = inlined.iter().map(|(a, b)| (a, b)).collect();
+        v.substitute(&pairs).simplify()
+    };
     let mut goals = vec![Goal::holds(
         "the snippet runs to its end",
         exec.cond.clone(),
@@ -215,7 +264,8 @@ fn body(insns: &[Insn], site: &Site, exec: &Exec) -> TvOutcome {
                 reason: format!("no value for `{name}`"),
             };
         };
-        goals.push(Goal::eq(format!("r{r}"), &v, spec, fired.as_ref()));
+        let (v, spec) = (inline(v), inline(spec.clone()));
+        goals.push(Goal::eq(format!("r{r}"), &v, &spec, fired.as_ref()));
         named.push(name);
     }
     for (&s, spec) in &ir.persist {

@@ -328,6 +328,8 @@ fn special_terms_agree_with_the_interpreter() {
             // The hardware assumptions hold for what the interpreter simulates.
             let lanemask = (ir::hw("%lanemask_eq"), BV::from_u64(1 << f[12], 32));
             at.push(lanemask);
+            let below = (ir::hw("%lanemask_lt"), BV::from_u64((1 << f[12]) - 1, 32));
+            at.push(below);
             for a in ir::hw_assumptions() {
                 assert_eq!(eval_bool(&a, &at), Some(true), "assumption at {f:?}");
             }
@@ -1331,4 +1333,99 @@ fn outside_the_warp_model_a_collective_is_invalid() {
         super::ptx::run(&text),
         Err(super::ptx::SemError::Unsupported { .. })
     ));
+}
+
+#[test]
+fn warp_access_values_are_proved_and_mutants_refuted() {
+    let names: Vec<String> = super::obligation_names()
+        .into_iter()
+        .filter(|n| n.starts_with("site.sectors.") || n.starts_with("site.wavefronts."))
+        .collect();
+    assert_eq!(names.len(), 8, "{names:?}");
+    for name in &names {
+        let ob = obligation(name);
+        let text = ob.emit().expect("emits");
+        let t0 = std::time::Instant::now();
+        let out = check::check(&ob, &text);
+        eprintln!("{name}: {:?} in {:?}", out.is_proved(), t0.elapsed());
+        assert!(out.is_proved(), "{name}: {out:?}\n{text}");
+    }
+    // Each step matters: another sector size, the lane's own bit instead of the lower
+    // lanes, another group count, a minimum, the groups left out, a mask not the site's.
+    let mutants = [
+        ("site.sectors.r64.off8", "%__wt_t0, 5;", "%__wt_t0, 4;"),
+        ("site.sectors.r32.off-4", "%lanemask_lt", "%lanemask_eq"),
+        ("site.wavefronts.b4", "%__wt_s2, 31;", "%__wt_s2, 15;"),
+        ("site.wavefronts.b4", "redux.sync.max", "redux.sync.min"),
+        (
+            "site.wavefronts.b8",
+            "and.b32 %__wt_s1, %__wt_s1, %__wt_s2;",
+            "mov.b32 %__wt_s1, %__wt_s1;",
+        ),
+        ("site.wavefronts.b16", "%__wt_t0, 4;", "%__wt_t0, 2;"),
+    ];
+    for (name, find, replace) in mutants {
+        let ob = obligation(name);
+        let text = ob.emit().expect("emits");
+        assert!(text.contains(find), "{name}: `{find}` not in\n{text}");
+        let mutant = text.replacen(find, replace, 1);
+        assert!(
+            matches!(check::check(&ob, &mutant), TvOutcome::Refuted { .. }),
+            "{name}: `{find}` -> `{replace}` is not refuted\n{mutant}"
+        );
+    }
+}
+
+#[test]
+fn warp_access_terms_agree_with_the_ir_reference() {
+    use warptrace_ir::SiteValue;
+    let addrs: Vec<BV> = (0..32)
+        .map(|j| BV::new_const(format!("a@{j}"), 64))
+        .collect();
+    let mask = BV::new_const("m", 32);
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for case in 0..48u64 {
+        let bytes = [1u64, 2, 4, 8, 16][(case % 5) as usize];
+        // Strided, clustered and random addresses, masks with and without holes.
+        let stride = [0, 1, 2, 4, 8, 32, 33, 7][(case % 8) as usize] * bytes;
+        let lanes: Vec<u64> = (0..32u64)
+            .map(|j| match case % 3 {
+                0 => 0x7000 + j * stride,
+                1 => 0x7000 + (next() % 64) * bytes,
+                _ => next() & !(bytes - 1),
+            })
+            .collect();
+        let m = match case % 4 {
+            0 => u32::MAX,
+            1 => 1,
+            _ => next() as u32 | 1 << (case % 32),
+        };
+        let mut pairs: Vec<(BV, BV)> = addrs
+            .iter()
+            .zip(&lanes)
+            .map(|(a, &v)| (a.clone(), k(v)))
+            .collect();
+        pairs.push((mask.clone(), BV::from_u64(u64::from(m), 32)));
+        let active = || (0..32).filter(|j| m >> j & 1 == 1).map(|j| lanes[j]);
+        for (v, want) in [
+            (SiteValue::Sectors, warptrace_ir::sectors(active())),
+            (
+                SiteValue::Wavefronts,
+                warptrace_ir::wavefronts(bytes, active()),
+            ),
+        ] {
+            let term = ir::warp_access(v, bytes, &mask, &addrs).expect("a warp-wide value");
+            assert_eq!(
+                eval(&term, &pairs),
+                Some(want),
+                "{v:?} case {case}: {lanes:x?} m {m:#x}"
+            );
+        }
+    }
 }

@@ -234,6 +234,7 @@ impl Env for DeviceEnv<'_> {
         else {
             return Ok(0);
         };
+        let warp = self.view.warp_access;
         Ok(match v {
             SiteValue::Bytes => *bytes,
             SiteValue::Addr => *addr,
@@ -242,6 +243,8 @@ impl Env for DeviceEnv<'_> {
                 _ => *stored,
             },
             SiteValue::Opcode => kernel_id(opcode),
+            SiteValue::Sectors => warp.sectors,
+            SiteValue::Wavefronts => warp.wavefronts,
         })
     }
 

@@ -285,6 +285,38 @@ pub(crate) fn fires(point: &AttachPoint, event: &Event, isa: Isa) -> bool {
     }
 }
 
+/// The warp-wide values of the access the lanes at one site make together
+/// ([`SiteValue::Sectors`](crate::SiteValue::Sectors), [`SiteValue::Wavefronts`](crate::SiteValue::Wavefronts));
+/// zero at a site that is no memory access.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct WarpAccess {
+    pub sectors: u64,
+    pub wavefronts: u64,
+}
+
+impl WarpAccess {
+    /// The values over the site events of the lanes that run a site together.
+    pub fn of<'a>(sites: impl Iterator<Item = &'a SiteEvent> + Clone) -> WarpAccess {
+        let addrs = sites.clone().filter_map(|s| match s {
+            SiteEvent::Mem { addr, .. } => Some(*addr),
+            _ => None,
+        });
+        let bytes = sites
+            .filter_map(|s| match s {
+                SiteEvent::Mem { bytes, .. } => Some(*bytes),
+                _ => None,
+            })
+            .max();
+        match bytes {
+            None => WarpAccess::default(),
+            Some(b) => WarpAccess {
+                sectors: crate::sectors(addrs.clone()),
+                wavefronts: crate::wavefronts(b, addrs),
+            },
+        }
+    }
+}
+
 /// What a thread sees at one firing: its place, its warp's state and the launch.
 pub(crate) struct ThreadView<'e> {
     pub grid: Grid,
@@ -296,6 +328,7 @@ pub(crate) struct ThreadView<'e> {
     pub launch: u64,
     pub kernel: u64,
     pub event: &'e Event,
+    pub warp_access: WarpAccess,
 }
 
 impl ThreadView<'_> {

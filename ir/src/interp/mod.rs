@@ -44,7 +44,7 @@ use crate::{
     Position, Program, Reg,
 };
 use device::{DeviceBuffer, DeviceEnv};
-use grid::{fires, ThreadView};
+use grid::{fires, ThreadView, WarpAccess};
 
 /// The largest simulated buffer (bytes) a launch may need.
 pub const MAX_BUFFER_BYTES: u64 = 1 << 30;
@@ -409,6 +409,10 @@ impl Launch<'_, '_> {
             m | 1u64.checked_shl(warp.lanes[i].lane).unwrap_or(0)
         });
         let program = self.interp.program;
+        let warp_access = WarpAccess::of(active.iter().map(|&i| {
+            let l = &warp.lanes[i];
+            &l.events[l.next].site
+        }));
         for position in [Position::Before, Position::After] {
             for &(index, probe) in &self.probes {
                 if probe.attach.position != position {
@@ -443,6 +447,7 @@ impl Launch<'_, '_> {
                             launch: self.interp.config.launch,
                             kernel: self.kernel_id,
                             event,
+                            warp_access,
                         },
                         persist,
                         point: &probe.attach.point,

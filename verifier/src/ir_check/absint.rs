@@ -182,10 +182,12 @@ pub(crate) fn special_range(s: Special) -> AbsVal {
 }
 
 /// The range of a site operand.
-fn site_range(v: SiteValue) -> AbsVal {
+pub(crate) fn site_range(v: SiteValue) -> AbsVal {
     match v {
         // An immediate per site: the access width, 0 where nothing is accessed.
         SiteValue::Bytes => AbsVal::bits(32),
+        // Counts over the lanes of a warp; 0 where nothing is accessed.
+        SiteValue::Sectors | SiteValue::Wavefronts => AbsVal::range(0, 32),
         SiteValue::Addr | SiteValue::Value | SiteValue::Opcode => AbsVal::TOP,
     }
 }

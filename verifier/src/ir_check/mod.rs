@@ -18,7 +18,7 @@ use absint::Intervals;
 use cfg::ProbeCfg;
 use warptrace_ir::{Insn, MapKind, Probe, Program, Special, SpecialSource};
 
-pub(crate) use absint::{special_range, MAX_NCTAID, MAX_NTID, MAX_THREADS_PER_BLOCK};
+pub(crate) use absint::{site_range, special_range, MAX_NCTAID, MAX_NTID, MAX_THREADS_PER_BLOCK};
 
 /// The most IR instructions one probe may have. Hash updates are unrolled
 /// ([`warptrace_ir::HASH_MAX_PROBES`] tries each) when lowered, so this bounds the

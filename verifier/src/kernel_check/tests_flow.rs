@@ -351,6 +351,48 @@ fn rejects_collectives_whose_mask_may_include_inactive_lanes() {
 }
 
 #[test]
+fn collectives_over_one_mask_may_follow_each_other() {
+    let ballot = "vote.sync.ballot.b32 %wt1_r3, %wt1_p0, %wt1_r0;";
+    let first = |mask: &str, text: &'static str| {
+        collective(
+            s(1),
+            text,
+            &["%wt1_r3"],
+            &["%wt1_p0", mask],
+            Mask::Reg(mask.into()),
+        )
+    };
+    // The same mask: the lanes that complete the ballot are the active ones.
+    let spliced = warp_case(
+        vec![activemask(), first("%wt1_r0", ballot)],
+        shfl_with(SHFL, Mask::Reg("%wt1_r0".into())),
+    );
+    assert_eq!(verify_kernel(&original(), &spliced), Ok(()));
+    // Another mask, or a guarded collective in between: lanes may have left.
+    let other = "vote.sync.ballot.b32 %wt1_r3, %wt1_p0, %wt1_r4;";
+    let guarded = "@%wt1_p0 vote.sync.ballot.b32 %wt1_r3, %wt1_p0, %wt1_r0;";
+    for (between, mask) in [(other, "%wt1_r4"), (guarded, "%wt1_r0")] {
+        let mut x = first(mask, between);
+        if between.starts_with('@') {
+            if let Item::Instr(i) = &mut x {
+                i.guard = Some("%wt1_p0".into());
+            }
+        }
+        let spliced = warp_case(
+            vec![activemask(), x],
+            shfl_with(SHFL, Mask::Reg("%wt1_r0".into())),
+        );
+        let found = violations(&original(), &spliced);
+        assert!(
+            found.iter().any(|v| v.rule == KernelRule::WarpCollective
+                && v.line == spliced.line_of(SHFL)
+                && v.message.contains("may change which lanes are active")),
+            "{between}: {found:#?}"
+        );
+    }
+}
+
+#[test]
 fn a_branch_between_activemask_and_the_collective_is_rejected() {
     let spliced = warp_case(
         vec![

@@ -9,7 +9,9 @@
 //!   of the same snippet;
 //! - between that `activemask` and the collective there are only unguarded-flow
 //!   instructions of the same snippet: no label (other paths would join), no branch
-//!   (lanes could leave), nothing that writes the mask register again;
+//!   (lanes could leave), nothing that writes the mask register again — and unguarded
+//!   collectives over the same mask register, which every lane of the mask (the active
+//!   lanes) completes together, so the same lanes go on;
 //! - the collective itself is not guarded (a guard would drop lanes of the mask).
 //!
 //! Collectives with an immediate mask (`0xffffffff`), a mask from anywhere else, or no
@@ -91,6 +93,10 @@ fn unproven(body: &Body<'_>, pos: usize, x: &Instr) -> Option<String> {
                     y.text, y.line
                 )),
             };
+        }
+        let same_mask = matches!(&y.compute, Compute::Collective(Mask::Reg(r)) if r == mask);
+        if same_mask && y.guard.is_none() {
+            continue;
         }
         if y.flow != Flow::Next {
             return Some(format!(

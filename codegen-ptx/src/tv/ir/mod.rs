@@ -130,6 +130,75 @@ pub(crate) fn hw(name: &str) -> BV {
     BV::new_const(name, 32)
 }
 
+/// The warp-wide site value `value` (`Sectors` or `Wavefronts`, `docs/ir.md`) of an
+/// access of `bytes` per lane by the lanes of `mask` (32 bits), lane `j` at `addrs[j]`:
+/// the number of distinct sectors, or the most distinct units in one bank group, counted
+/// over each key's lowest lane.
+pub(crate) fn warp_access(
+    value: warptrace_ir::SiteValue,
+    bytes: u64,
+    mask: &BV,
+    addrs: &[BV],
+) -> Option<BV> {
+    use warptrace_ir::SiteValue;
+    let shift = match value {
+        SiteValue::Sectors => warptrace_ir::SECTOR_BYTES.trailing_zeros(),
+        SiteValue::Wavefronts => warptrace_ir::wavefront_unit_log2(bytes),
+        _ => return None,
+    };
+    let on = |j: usize| {
+        mask.bvlshr(BV::from_u64(j as u64, 32))
+            .bvand(BV::from_u64(1, 32))
+            .eq(BV::from_u64(1, 32))
+    };
+    let keys: Vec<BV> = addrs
+        .iter()
+        .map(|a| a.bvlshr(BV::from_u64(u64::from(shift), 64)))
+        .collect();
+    // Lane j holds the first copy of its key among the lanes of the mask.
+    let first: Vec<Bool> = (0..keys.len())
+        .map(|j| {
+            let mut all = vec![on(j)];
+            for i in 0..j {
+                all.push(Bool::or(&[&on(i).not(), &keys[i].eq(&keys[j]).not()]));
+            }
+            Bool::and(&all.iter().collect::<Vec<_>>())
+        })
+        .collect();
+    if value == SiteValue::Sectors {
+        let one = |b: &Bool| b.ite(&BV::from_u64(1, 64), &BV::from_u64(0, 64));
+        return Some(
+            first
+                .iter()
+                .fold(BV::from_u64(0, 64), |acc, f| acc.bvadd(one(f))),
+        );
+    }
+    // Wavefronts: the most first lanes in one group, over the lanes' groups, as masks:
+    // `F` the first lanes, `S_j` the lanes of `j`'s group.
+    let groups = warptrace_ir::WAVEFRONT_BYTES >> shift;
+    let bit = |b: &Bool, i: usize| b.ite(&BV::from_u64(1 << i, 32), &BV::from_u64(0, 32));
+    // As masks: `j` is first when no lane of the mask below it has its key.
+    let lanes_where = |f: &dyn Fn(usize) -> Bool| {
+        (0..keys.len()).fold(BV::from_u64(0, 32), |acc, i| acc.bvor(bit(&f(i), i)))
+    };
+    let firsts = lanes_where(&|j| {
+        let same = lanes_where(&|i| Bool::and(&[&on(i), &keys[i].eq(&keys[j])]));
+        let below = BV::from_u64((1 << j) - 1, 32);
+        Bool::and(&[&on(j), &same.bvand(&below).eq(BV::from_u64(0, 32))])
+    });
+    let group: Vec<BV> = keys
+        .iter()
+        .map(|k| k.extract(31, 0).bvand(BV::from_u64(groups - 1, 32)))
+        .collect();
+    let mut most = BV::from_u64(0, 32);
+    for j in 0..keys.len() {
+        let same = lanes_where(&|i| Bool::and(&[&on(i), &group[i].eq(&group[j])]));
+        let count = crate::tv::ptx::popc(&firsts.bvand(&same));
+        most = Bool::and(&[&on(j), &count.bvugt(&most)]).ite(&count, &most);
+    }
+    Some(most.zero_ext(32))
+}
+
 /// The mask of lanes active at the site (`activemask.b32`).
 pub(crate) fn activemask() -> BV {
     BV::new_const("activemask", 32)
@@ -158,6 +227,7 @@ pub(crate) fn hw_assumptions() -> Vec<Bool> {
     let lane = hw("%laneid");
     out.push(lane.bvult(u(32)));
     out.push(hw("%lanemask_eq").eq(u(1).bvshl(&lane)));
+    out.push(hw("%lanemask_lt").eq(u(1).bvshl(&lane).bvsub(u(1))));
     out.push(activemask().bvlshr(&lane).bvand(u(1)).eq(u(1)));
     out
 }

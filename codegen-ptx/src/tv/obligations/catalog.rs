@@ -294,6 +294,66 @@ fn site_obligations(out: &mut Vec<Obligation>) {
             },
         ));
     }
+    // Warp-wide values: over every lane's address, for each unit of `wavefronts`.
+    let warp_cases = [
+        (
+            SiteValue::Sectors,
+            "r64.off8",
+            AddrBase::Reg("%rd3".into()),
+            8,
+            16,
+        ),
+        (
+            SiteValue::Sectors,
+            "r32.off-4",
+            AddrBase::Reg("%r3".into()),
+            -4,
+            4,
+        ),
+        (
+            SiteValue::Wavefronts,
+            "b1",
+            AddrBase::Reg("%r3".into()),
+            0,
+            1,
+        ),
+        (
+            SiteValue::Wavefronts,
+            "b4",
+            AddrBase::Reg("%r3".into()),
+            4,
+            4,
+        ),
+        (
+            SiteValue::Wavefronts,
+            "b8",
+            AddrBase::Reg("%r3".into()),
+            8,
+            8,
+        ),
+        (
+            SiteValue::Wavefronts,
+            "b16",
+            AddrBase::Reg("%rd3".into()),
+            -16,
+            16,
+        ),
+    ];
+    for (v, name, base, offset, bytes) in warp_cases {
+        let regs = match &base {
+            AddrBase::Reg(r) => vec![r.clone()],
+            _ => Vec::new(),
+        };
+        let mut site = mem_site(None, Some(Address { base, offset, regs }));
+        site.bytes = Some(bytes);
+        out.push(Obligation::new(
+            format!("site.{}.{name}", v.name()),
+            What::Body {
+                insns: read(v),
+                site,
+            },
+        ));
+    }
     for (v, name) in [(SiteValue::Bytes, "bytes"), (SiteValue::Opcode, "opcode")] {
         out.push(Obligation::new(
             format!("site.{name}"),
@@ -304,7 +364,13 @@ fn site_obligations(out: &mut Vec<Obligation>) {
         ));
     }
     // At an instruction that is not a memory access, value/addr/bytes are 0.
-    for v in [SiteValue::Value, SiteValue::Addr, SiteValue::Bytes] {
+    for v in [
+        SiteValue::Value,
+        SiteValue::Addr,
+        SiteValue::Bytes,
+        SiteValue::Sectors,
+        SiteValue::Wavefronts,
+    ] {
         out.push(Obligation::new(
             format!("site.{}.non-mem", v.name()),
             What::Body {

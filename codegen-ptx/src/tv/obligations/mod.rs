@@ -288,7 +288,12 @@ fn emit_probe(program: &Program, probe: &Probe, site: &Site) -> Result<String, P
         line: 1,
         layout: &layout,
         program,
-        warp: crate::combine::WarpCaps::NONE,
+        // Per-thread map updates; the warp-wide site values as on sm_80 and later.
+        warp: crate::combine::WarpCaps {
+            site_match: true,
+            site_redux: true,
+            ..crate::combine::WarpCaps::NONE
+        },
         home: &home,
     };
     let guard = Guard {

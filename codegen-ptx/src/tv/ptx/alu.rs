@@ -299,6 +299,8 @@ impl Machine {
                 (d, Val::Bv(mask))
             }
             "redux" if self.warp.is_some() => self.redux(mods, ops, text)?,
+            "match" if self.warp.is_some() => self.match_any(mods, ops, text)?,
+            "vote" if self.warp.is_some() => self.ballot(mods, ops, text)?,
             _ => return Err(bad("instruction not in the modelled subset")),
         })
     }

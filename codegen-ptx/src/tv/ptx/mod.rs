@@ -29,7 +29,7 @@ mod warp;
 
 use alu::parse_imm;
 pub(crate) use alu::popc;
-pub(crate) use warp::{has_lane, lane_name, mask_name, WarpFacts, LANES};
+pub(crate) use warp::{has_lane, lane_name, lane_term, mask_name, WarpFacts, LANES};
 
 use crate::lower::TEMPS;
 use crate::parse::{AddrBase, Address, Instruction, Operand, StmtKind};
@@ -125,6 +125,7 @@ const SPECIALS: &[(&str, u32)] = &[
     ("%nctaid.z", 32),
     ("%laneid", 32),
     ("%lanemask_eq", 32),
+    ("%lanemask_lt", 32),
     ("%smid", 32),
     ("%nsmid", 32),
     ("%clock", 32),
@@ -435,7 +436,7 @@ impl Machine {
         if matches!(root, "atom" | "red" | "st" | "fence" | "ld") {
             return self.effect(ins, text, guard);
         }
-        if root == "redux" && guard.is_some() {
+        if matches!(root, "redux" | "match" | "vote") && guard.is_some() {
             // Lanes of the mask where the guard is false would not take part.
             return Err(unsupported("a guarded collective"));
         }

@@ -14,6 +14,12 @@
 //!   its mask), else an unconstrained `…@j`: lanes that read a mask together all read
 //!   it, and lanes of one collective all get its result.
 //!
+//! - `vote.sync.ballot.b32 d, p, m` is such a constant `ballot#k`, the mask of the lanes
+//!   `j` of `m` whose copy of `p` holds.
+//! - `match.any.sync.bN d, a, m` differs per lane: `match#k` is the mask of the lanes `i`
+//!   of `m` whose copy of `a` equals the executing lane's; lane `j`'s copy of it (when `j`
+//!   took part) is the same mask for `a@j`.
+//!
 //! Everything left unconstrained is a superset of what hardware can do, so a proof in this
 //! model holds for every warp. It rests on the same assumption as the kernel verifier's
 //! `WarpCollective` rule: the lanes of a collective's mask all execute it (the mask is an
@@ -58,6 +64,28 @@ pub(crate) struct WarpFacts {
     pub defs: Vec<(BV, BV)>,
     /// Lane copies already constrained.
     copies: HashSet<(String, u32)>,
+    /// Each `match.any` result with its mask and its operand's copy in every lane.
+    per_lane: Vec<PerLane>,
+}
+
+/// A collective whose result differs per lane (`match.any.sync`).
+#[derive(Debug, Clone)]
+struct PerLane {
+    result: BV,
+    mask: BV,
+    /// The operand in lane `i`, for every `i < 32`.
+    operand: Vec<BV>,
+}
+
+impl PerLane {
+    /// The lanes of the mask whose operand equals `own`.
+    fn matching(&self, own: &BV) -> BV {
+        (0..LANES).fold(BV::from_u64(0, 32), |acc, i| {
+            let on = has_lane(&self.mask, &BV::from_u64(u64::from(i), 32));
+            let same = Bool::and(&[&on, &self.operand[i as usize].eq(own)]);
+            acc.bvor(same.ite(&BV::from_u64(1 << i, 32), &BV::from_u64(0, 32)))
+        })
+    }
 }
 
 /// The name of the mask of the `k`-th `activemask` read.
@@ -68,6 +96,44 @@ pub(crate) fn mask_name(k: usize) -> String {
 /// The name of lane `j`'s copy of input `name`.
 pub(crate) fn lane_name(name: &str, j: u32) -> String {
     format!("{name}@{j}")
+}
+
+/// Lane `j`'s copy of `term`, a term over the executing lane's inputs alone (no masks or
+/// collective results): every input but the [`UNIFORM`] ones renamed `X@j`, as the warp
+/// model names the copies a collective reads, `%laneid` is `j`. The IR side states
+/// warp-wide values over these copies.
+pub(crate) fn lane_term(term: &BV, j: u32) -> BV {
+    let mut consts = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![Dynamic::from(term.clone())];
+    while let Some(t) = stack.pop() {
+        if !t.is_app() || !seen.insert(t.get_z3_ast()) {
+            continue;
+        }
+        if t.num_children() == 0 && t.kind() == AstKind::App && t.as_bv().is_some() {
+            consts.push(t);
+        } else {
+            stack.extend(t.children());
+        }
+    }
+    let pairs: Vec<(Dynamic, Dynamic)> = consts
+        .into_iter()
+        .filter_map(|c| {
+            let name = c.decl().name();
+            let bv = c.as_bv()?;
+            let to = match name.as_str() {
+                n if UNIFORM.contains(&n) => return None,
+                "%laneid" => BV::from_u64(u64::from(j), 32),
+                _ => BV::new_const(lane_name(&name, j), bv.get_size()),
+            };
+            Some((c, Dynamic::from(to)))
+        })
+        .collect();
+    let p: Vec<(&Dynamic, &Dynamic)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+    Dynamic::from(term.clone())
+        .substitute(&p)
+        .as_bv()
+        .unwrap_or_else(|| term.clone())
 }
 
 /// Bit `j` of a 32-bit mask, as a predicate.
@@ -117,6 +183,19 @@ impl WarpFacts {
                 Dynamic::from(lane.clone())
             } else if name == "%lanemask_eq" {
                 Dynamic::from(BV::from_u64(1 << j, 32))
+            } else if name == "%lanemask_lt" {
+                Dynamic::from(BV::from_u64((1 << j) - 1, 32))
+            } else if let Some(p) = self
+                .per_lane
+                .iter()
+                .find(|p| Dynamic::from(p.result.clone()).get_z3_ast() == c.get_z3_ast())
+            {
+                // Over the same mask, lane `j` took part (it is in the mask where the
+                // value is used).
+                let other = BV::new_const(lane_name(&name, j), 32);
+                let own = p.matching(&p.operand[j as usize]);
+                let took_part = has_lane(&p.mask, &lane).ite(&own, &other);
+                Dynamic::from(mask.eq(&p.mask).ite(&own, &took_part))
             } else if let Some(bv) = c.as_bv().filter(|_| name.starts_with("activemask#")) {
                 let other = BV::new_const(lane_name(&name, j), 32);
                 let took_part = has_lane(&bv, &lane).ite(&bv, &other);
@@ -184,7 +263,98 @@ impl WarpFacts {
     }
 }
 
+impl WarpFacts {
+    /// `match.any.sync` of `a` over the lanes of `m`: a fresh constant and its definition.
+    fn match_any(&mut self, a: &BV, m: &BV) -> BV {
+        let r = BV::new_const(format!("match#{}", self.per_lane.len()), 32);
+        let operand = (0..LANES).map(|j| self.lane_copy(a, j, m)).collect();
+        let p = PerLane {
+            result: r.clone(),
+            mask: m.clone(),
+            operand,
+        };
+        self.defs.push((r.clone(), p.matching(a)));
+        self.per_lane.push(p);
+        r
+    }
+
+    /// `vote.sync.ballot` of `p` over the lanes of `m`: a fresh constant and its definition.
+    fn ballot(&mut self, p: &Bool, m: &BV) -> BV {
+        let k = self.collectives.len();
+        let r = BV::new_const(format!("ballot#{k}"), 32);
+        let bit = p.ite(&BV::from_u64(1, 32), &BV::from_u64(0, 32));
+        let mut acc = BV::from_u64(0, 32);
+        for j in 0..LANES {
+            let lane = BV::from_u64(u64::from(j), 32);
+            let set = Bool::and(&[
+                &has_lane(m, &lane),
+                &self.lane_copy(&bit, j, m).eq(BV::from_u64(1, 32)),
+            ]);
+            acc = acc.bvor(set.ite(&BV::from_u64(1 << j, 32), &BV::from_u64(0, 32)));
+        }
+        self.defs.push((r.clone(), acc));
+        self.collectives.push((r.clone(), m.clone()));
+        r
+    }
+}
+
 impl Machine {
+    /// `match.any.sync.b{32,64} d, a, m` in the warp model.
+    pub(super) fn match_any(
+        &mut self,
+        mods: &[&str],
+        ops: &[Operand],
+        text: &str,
+    ) -> Res<(String, Val)> {
+        let bad = |why: &str| SemError::Unsupported {
+            text: text.to_owned(),
+            why: why.to_owned(),
+        };
+        let w = match mods {
+            ["any", "sync", "b32"] => 32,
+            ["any", "sync", "b64"] => 64,
+            _ => return Err(bad("modifiers")),
+        };
+        if ops.len() != 3 || !matches!(ops[2], Operand::Reg(_)) {
+            return Err(bad("expects 3 operands, the member mask a register"));
+        }
+        let d = self.dst(ops.first(), Class::Bits(32), text)?;
+        let a = self.src(&ops[1], w, text)?;
+        let m = self.src(&ops[2], 32, text)?;
+        let warp = self
+            .warp
+            .as_mut()
+            .ok_or_else(|| bad("outside the warp model"))?;
+        Ok((d, Val::Bv(warp.match_any(&a, &m))))
+    }
+
+    /// `vote.sync.ballot.b32 d, p, m` in the warp model.
+    pub(super) fn ballot(
+        &mut self,
+        mods: &[&str],
+        ops: &[Operand],
+        text: &str,
+    ) -> Res<(String, Val)> {
+        let bad = |why: &str| SemError::Unsupported {
+            text: text.to_owned(),
+            why: why.to_owned(),
+        };
+        if mods != ["sync", "ballot", "b32"] {
+            return Err(bad("modifiers"));
+        }
+        if ops.len() != 3 || !matches!(ops[2], Operand::Reg(_)) {
+            return Err(bad("expects 3 operands, the member mask a register"));
+        }
+        let d = self.dst(ops.first(), Class::Bits(32), text)?;
+        let p = self.src_pred(&ops[1], text)?;
+        let m = self.src(&ops[2], 32, text)?;
+        let warp = self
+            .warp
+            .as_mut()
+            .ok_or_else(|| bad("outside the warp model"))?;
+        Ok((d, Val::Bv(warp.ballot(&p, &m))))
+    }
+
     /// `redux.sync.{add,min,max}.{u32,s32} d, a, m` in the warp model.
     pub(super) fn redux(
         &mut self,
