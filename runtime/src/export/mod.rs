@@ -97,7 +97,8 @@ pub fn prepare_output_dir(dir: &Path) -> Result<(), ExportError> {
 }
 
 /// Writes every table of `run` into `dir` (created if missing): `<map>.csv` per map
-/// (`@.csv` for the anonymous map), `summary.json`, `trace.json` when there are timing
+/// (`@.csv` for the anonymous map), `per-kernel.csv` with the maps keyed by kernel alone
+/// side by side (when there are two or more), `summary.json`, `trace.json` when there are timing
 /// records (timestamps per `options`), and `index.json` last, naming each file with its
 /// contents, rows and columns. Returns the names written, `index.json` last. Files of
 /// earlier runs that this one does not write are left alone (the index does not list
@@ -118,6 +119,11 @@ pub fn write_output_dir(
         table.write_csv(&dir.join(&file))?;
         index.push(summary::IndexEntry::table(&file, &table));
         map_files.push((decl.name.clone(), file));
+    }
+    if let Some(table) = tables::kernel_table(run) {
+        let file = tables::KERNEL_TABLE_FILE;
+        table.write_csv(&dir.join(file))?;
+        index.push(summary::IndexEntry::table(file, &table));
     }
     let trace = chrome_trace(run.program, run.report, options);
     let trace_file = (!trace.is_empty()).then(|| "trace.json".to_string());

@@ -108,6 +108,88 @@ pub(crate) fn map_table(run: RunResults<'_>, decl: &MapDecl) -> Option<Table> {
     }
 }
 
+/// The file of [`kernel_table`]: a hyphen, which no map name has, so it collides with no
+/// map's file.
+pub(crate) const KERNEL_TABLE_FILE: &str = "per-kernel.csv";
+
+/// The hash maps keyed by the kernel alone with one number per key (`count`, `sum`,
+/// `min`, `max`, assigned values), side by side: a `kernel` column, then one column per
+/// map in declaration order; a row per kernel any of them has, in name order, a cell
+/// empty where a map has no entry for the kernel. `None` with fewer than two such maps
+/// (a single map's own table is the same).
+pub(crate) fn kernel_table(run: RunResults<'_>) -> Option<Table> {
+    let scalar = |v: &ValueKind| {
+        matches!(
+            v,
+            ValueKind::Count
+                | ValueKind::Sum { .. }
+                | ValueKind::Min { .. }
+                | ValueKind::Max { .. }
+                | ValueKind::Value { .. }
+        )
+    };
+    let maps: Vec<(usize, &MapDecl)> = run
+        .program
+        .maps
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| {
+            matches!(d.kind, MapKind::Hash { .. })
+                && d.keys == [KeyType::Kernel]
+                && scalar(&d.value)
+        })
+        .collect();
+    if maps.len() < 2 {
+        return None;
+    }
+    let mut cells: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for (col, (id, _)) in maps.iter().enumerate() {
+        let Some(out) = store_output(
+            run.program,
+            run.store,
+            MapId(*id as u32),
+            &run.report.kernels,
+        ) else {
+            continue;
+        };
+        for (keys, value) in &out.entries {
+            let number = match value {
+                Value::Count(c) => c.to_string(),
+                Value::Int(n) | Value::Sum(n) | Value::Min(n) | Value::Max(n) => n.to_string(),
+                _ => continue,
+            };
+            let kernel = keys.iter().map(cell).collect::<Vec<_>>().join(", ");
+            cells
+                .entry(kernel)
+                .or_insert_with(|| vec![String::new(); maps.len()])[col] = number;
+        }
+    }
+    let mut columns = vec![column("kernel", ColumnType::Kernel)];
+    columns.extend(maps.iter().map(|(_, d)| {
+        let ty = match d.value {
+            ValueKind::Sum { signed }
+            | ValueKind::Min { signed }
+            | ValueKind::Max { signed }
+            | ValueKind::Value { signed } => int_type(signed),
+            _ => ColumnType::U64,
+        };
+        column(format!("@{}", d.name), ty)
+    }));
+    let rows = cells
+        .into_iter()
+        .map(|(kernel, values)| std::iter::once(kernel).chain(values).collect())
+        .collect();
+    let names: Vec<String> = maps.iter().map(|(_, d)| format!("@{}", d.name)).collect();
+    Some(Table {
+        contents: format!(
+            "the maps keyed by kernel alone side by side ({}), one row per kernel",
+            names.join(", ")
+        ),
+        columns,
+        rows,
+    })
+}
+
 fn column(name: impl Into<String>, ty: ColumnType) -> Column {
     Column {
         name: name.into(),

@@ -690,3 +690,59 @@ fn block_sched_records_of_the_interpreter_become_a_trace() {
         assert!((0.09..0.11).contains(dur), "{dur}");
     }
 }
+
+#[test]
+fn maps_keyed_by_kernel_alone_share_a_per_kernel_table() {
+    let p = Program {
+        maps: vec![
+            hash("calls", vec![K], ValueKind::Count),
+            hash("bytes", vec![K], ValueKind::Sum { signed: true }),
+            // Not in the table: two keys, and a value of two numbers.
+            hash("by_size", vec![K, U], ValueKind::Count),
+            hash("mean", vec![K], ValueKind::Avg { signed: false }),
+            hash("peak", vec![K], ValueKind::Max { signed: false }),
+        ],
+        ..Program::default()
+    };
+    let mut s = MapStore::new(&p);
+    let mut up = |m: u32, keys: &[u64], u: Update| s.update(MapId(m), keys, u).expect("update");
+    up(0, &[add()], Update::Count);
+    up(0, &[add()], Update::Count);
+    up(0, &[twice()], Update::Count);
+    up(1, &[add()], Update::Sum(-5i64 as u64));
+    up(2, &[add(), 4], Update::Count);
+    up(3, &[twice()], Update::Avg(8));
+    up(4, &[twice()], Update::Max(70));
+    let mut r = report_of(10, &s, Summary::default());
+    r.maps = store_reports(&p, &s);
+    let run = RunResults {
+        program: &p,
+        report: &r,
+        store: &s,
+    };
+    let t = super::tables::kernel_table(run).expect("three maps keyed by kernel alone");
+    assert_eq!(
+        t.to_csv().expect("csv"),
+        "kernel,@calls,@bytes,@peak\nadd(float*),2,-5,\ntwice(float*),1,,70\n"
+    );
+    use super::tables::ColumnType::{Kernel, I64, U64};
+    let types: Vec<_> = t.columns.iter().map(|c| c.ty).collect();
+    assert_eq!(types, [Kernel, U64, I64, U64]);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let names = write_output_dir(dir.path(), run, TraceOptions::default()).expect("written");
+    assert!(names.contains(&"per-kernel.csv".to_string()), "{names:?}");
+    let read = std::fs::read_to_string(dir.path().join("per-kernel.csv")).expect("read");
+    assert_eq!(read, t.to_csv().expect("csv"));
+    // One such map: its own table says it all.
+    let one = Program {
+        maps: vec![hash("calls", vec![K], ValueKind::Count)],
+        ..Program::default()
+    };
+    let s1 = MapStore::new(&one);
+    let run1 = RunResults {
+        program: &one,
+        report: &r,
+        store: &s1,
+    };
+    assert!(super::tables::kernel_table(run1).is_none());
+}
