@@ -82,6 +82,24 @@ NCU_METRICS = ("launch__grid_size", "sm__ctas_launched.sum", "l1tex__t_bytes_pip
 # a 32-byte sector). Analytic (load, store) bytes and the ncu/@st ratio.
 NVCC_GMEM = {"block_sum": (N * 4, (N // 256) * 4, 8), "scale_add": (2 * N * 4, N * 4, 1)}
 
+# The library probe features on nvcc_app, analytic per kernel (N elements, 256-thread
+# blocks, 8 warps each): block_sum adds partial[t + s] for t < s, s = 128 … 1 (255 add.f32 a
+# block), reaches 9 bar.sync a warp (one, then one per halving), loads coalesced and stores
+# out[block] from one lane (a single-lane request is coalesced); scale_add does one
+# fma.rn.f32 (2 flops) a thread and three coalesced accesses a warp.
+NVCC_BLOCKS = N // 256
+NVCC_FEATURES = {
+    "block_sum": {"flops_f32": 255 * NVCC_BLOCKS, "barriers": 9 * 8 * NVCC_BLOCKS,
+                  "gmem_coalesced": 8 * NVCC_BLOCKS + NVCC_BLOCKS, "launches": 1, "local_accesses": 0,
+                  "mma_insts": 0, "flops_f64": 0, "flops_f16": 0},
+    "scale_add": {"flops_f32": 2 * N, "gmem_coalesced": 3 * 8 * NVCC_BLOCKS, "launches": 1, "local_accesses": 0,
+                  "mma_insts": 0, "flops_f64": 0, "flops_f16": 0},
+}
+# Thread-level FP32 instructions ncu counts in SASS: flops = fadd + fmul + 2 ffma.
+FLOP_METRICS = ("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+                "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+                "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum")
+
 E2E_SCRIPT = os.path.join("tests", "workloads", "torch_compile_mlp.py")
 E2E_ARGS = ["--iters", "20", "--tokens", "1024", "--dim", "512", "--layers", "2"]
 
@@ -640,7 +658,8 @@ def check_ncu(args, rows, work, wt):
 
 def ncu_nvcc(ncu, args, rows, work, wt):
     app = os.path.join(args.bin, "nvcc_app")
-    results, err = ncu_profile(ncu, "ncu:nvcc_app", [app, f"{work}/ncu_nvcc.bin"], args)
+    results, err = ncu_profile(ncu, "ncu:nvcc_app", [app, f"{work}/ncu_nvcc.bin"], args,
+                               metrics=NCU_METRICS + FLOP_METRICS)
     if err:
         rows.append(("ncu:nvcc_app", "-", "Nsight Compute profiles", "ncu runs, metrics read", err, False))
         return
@@ -677,6 +696,42 @@ def ncu_nvcc(ncu, args, rows, work, wt):
                      f"@st {st_bytes}, ncu {ratio} x @st" + (" (a 4-byte store fills a 32-byte sector)"
                                                              if ratio > 1 else ""),
                      f"ncu {ncu_st}, @st {st[0]}", st[0] == st_bytes and ncu_st == ratio * st[0]))
+    nvcc_features(args, rows, work, wt, app, results)
+
+
+def sass_flops(metrics):
+    """FP32 flops from ncu's thread-level SASS counts (FLOP_METRICS): fadd + fmul + 2 ffma."""
+    fadd, fmul, ffma = (metrics.get(k) for k in FLOP_METRICS)
+    return None if None in (fadd, fmul, ffma) else fadd + fmul + 2 * ffma
+
+
+def nvcc_features(args, rows, work, wt, app, results):
+    """The library probe features on nvcc_app (`-o DIR`): each map against NVCC_FEATURES,
+    @flops_f32 also against ncu's SASS FP32 counts, and per-kernel.csv holding a row per
+    kernel with every map's value."""
+    odir = f"{work}/features"
+    p, _ = run_t([wt, "-o", odir, "-p", "features", "--", app, f"{work}/ncu_nvcc_features.bin"], args.out)
+    maps = parse_maps(p.stdout)
+    table = {}
+    if os.path.exists(f"{odir}/per-kernel.csv"):
+        with open(f"{odir}/per-kernel.csv", newline="") as f:
+            table = {base_name(r["kernel"]): r for r in csv.DictReader(f)}
+    for kernel, want in NVCC_FEATURES.items():
+        got = {name: entries(maps, name, kernel) for name in want}
+        ok = all(got[name] == [value] for name, value in want.items())
+        rows.append(("features", kernel, "maps = analytic", ", ".join(f"{k} {v}" for k, v in want.items()),
+                     ", ".join(f"{k} {got[k][0] if len(got[k]) == 1 else got[k]}" for k in want)
+                     + ("" if p.returncode == 0 else f" ({why(p)})"), ok))
+        mine = ncu_of(results, kernel)
+        flops = sass_flops(mine[0]["metrics"]) if len(mine) == 1 else None
+        f32 = got["flops_f32"][0] if len(got["flops_f32"]) == 1 else None
+        rows.append(("ncu:features", kernel, "@flops_f32 = ncu fadd + fmul + 2 ffma (SASS, thread-level)",
+                     str(want["flops_f32"]), f"ncu {flops}, @flops_f32 {f32}", flops == f32 == want["flops_f32"]))
+        row = table.get(kernel, {})
+        cells = {name: row.get(f"@{name}") for name in want}
+        rows.append(("features", kernel, "-o DIR per-kernel.csv: the kernel's row", "every map's value",
+                     ", ".join(f"{k} {v}" for k, v in cells.items()),
+                     all(cells[k] == str(v) for k, v in want.items())))
 
 
 # Warp-level tensor-core instructions executed (Hopper's wgmma, and mma/wmma).

@@ -124,6 +124,19 @@ class Ncu(unittest.TestCase):
         self.assertEqual([r["id"] for r in m.ncu_of(results, "block_sum")], [0, 1])
 
 
+class Features(unittest.TestCase):
+    def test_flops_from_sass_counts(self):
+        fadd, fmul, ffma = m.FLOP_METRICS
+        self.assertEqual(m.sass_flops({fadd: 10, fmul: 3, ffma: 4}), 21)
+        self.assertIsNone(m.sass_flops({fadd: 10, fmul: 3}))
+
+    def test_nvcc_expectations_follow_the_kernels(self):
+        blocks = m.N // 256
+        self.assertEqual(m.NVCC_FEATURES["block_sum"]["flops_f32"], sum(128 >> k for k in range(8)) * blocks)
+        self.assertEqual(m.NVCC_FEATURES["block_sum"]["barriers"], (1 + 8) * 8 * blocks)
+        self.assertEqual(m.NVCC_FEATURES["scale_add"]["flops_f32"], 2 * m.N)
+
+
 class Sectors(unittest.TestCase):
     def test_requests(self):
         coalesced = [(4 * lane, 4) for lane in range(32)]

@@ -445,6 +445,26 @@ fn bank_conflicts_counts_wavefronts_per_warp_request() {
 }
 
 #[test]
+fn features_tabulates_each_kernel() {
+    let out = run(&library_probe("features"), &["vec_add", "tile", "smem"]);
+    // vec_add: one add.f32 per in-range thread (1000 flops), 3 accesses x 32 coalesced
+    // requests (4 sectors for 32 lanes' 128 bytes; 1 for the 8-lane warp's 32). tile: one
+    // fma.rn.f32 per thread (2 x 128 flops), 2 wmma.mma and 2 bar.sync per warp (4
+    // warps). smem: 1 barrier per warp (2), a store whose 32 lanes each have a sector
+    // (scattered, 2 requests). Every thread's exit adds its counters, zero or not; one
+    // launch each. No request is partial: @gmem_partial prints its empty line.
+    let expect = "\n\n@barriers[smem]: 2\n@barriers[tile]: 8\n\
+                  @flops_f16[smem]: 0\n@flops_f16[tile]: 0\n@flops_f16[vec_add]: 0\n\
+                  @flops_f32[smem]: 0\n@flops_f32[tile]: 256\n@flops_f32[vec_add]: 1000\n\
+                  @flops_f64[smem]: 0\n@flops_f64[tile]: 0\n@flops_f64[vec_add]: 0\n\
+                  @gmem_coalesced[vec_add]: 96\n\n@gmem_scattered[smem]: 2\n\
+                  @launches[smem]: 1\n@launches[tile]: 1\n@launches[vec_add]: 1\n\
+                  @local_accesses[smem]: 0\n@local_accesses[tile]: 0\n@local_accesses[vec_add]: 0\n\
+                  @mma_insts[smem]: 0\n@mma_insts[vec_add]: 0\n@mma_insts[tile]: 8\n";
+    assert_eq!(out, expect);
+}
+
+#[test]
 fn divergence_counts_the_lanes_that_take_each_branch() {
     let out = run(&library_probe("divergence"), &["vec_add", "branchy"]);
     // Warp 0: no lane takes `@%p2 bra`, 24 (tid % 4 != 0) take `@%p1 bra`. Warp 1: 20
