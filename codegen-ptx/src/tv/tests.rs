@@ -794,6 +794,18 @@ fn each_family_is_present_and_names_are_stable() {
 /// `(obligation, text to find in the emitted PTX, replacement)`: each mutant must be
 /// refuted with a counterexample.
 const MUTANTS: &[(&str, &str, &str)] = &[
+    // Warp-wide values: another sector size, the lane's own bit instead of the lower
+    // lanes, another group count, a minimum, the groups left out, another unit.
+    ("site.sectors.r64.off8", "%__wt_t0, 5;", "%__wt_t0, 4;"),
+    ("site.sectors.r32.off-4", "%lanemask_lt", "%lanemask_eq"),
+    ("site.wavefronts.b4", "%__wt_s2, 31;", "%__wt_s2, 15;"),
+    ("site.wavefronts.b4", "redux.sync.max", "redux.sync.min"),
+    (
+        "site.wavefronts.b8",
+        "and.b32 %__wt_s1, %__wt_s1, %__wt_s2;",
+        "mov.b32 %__wt_s1, %__wt_s1;",
+    ),
+    ("site.wavefronts.b16", "%__wt_t0, 4;", "%__wt_t0, 2;"),
     (
         "bin.sub.w64.reg-reg",
         "sub.s64 %__wt_r2, %__wt_r0, %__wt_r1",
@@ -1336,7 +1348,7 @@ fn outside_the_warp_model_a_collective_is_invalid() {
 }
 
 #[test]
-fn warp_access_values_are_proved_and_mutants_refuted() {
+fn warp_access_values_are_proved() {
     let names: Vec<String> = super::obligation_names()
         .into_iter()
         .filter(|n| n.starts_with("site.sectors.") || n.starts_with("site.wavefronts."))
@@ -1345,34 +1357,8 @@ fn warp_access_values_are_proved_and_mutants_refuted() {
     for name in &names {
         let ob = obligation(name);
         let text = ob.emit().expect("emits");
-        let t0 = std::time::Instant::now();
         let out = check::check(&ob, &text);
-        eprintln!("{name}: {:?} in {:?}", out.is_proved(), t0.elapsed());
         assert!(out.is_proved(), "{name}: {out:?}\n{text}");
-    }
-    // Each step matters: another sector size, the lane's own bit instead of the lower
-    // lanes, another group count, a minimum, the groups left out, a mask not the site's.
-    let mutants = [
-        ("site.sectors.r64.off8", "%__wt_t0, 5;", "%__wt_t0, 4;"),
-        ("site.sectors.r32.off-4", "%lanemask_lt", "%lanemask_eq"),
-        ("site.wavefronts.b4", "%__wt_s2, 31;", "%__wt_s2, 15;"),
-        ("site.wavefronts.b4", "redux.sync.max", "redux.sync.min"),
-        (
-            "site.wavefronts.b8",
-            "and.b32 %__wt_s1, %__wt_s1, %__wt_s2;",
-            "mov.b32 %__wt_s1, %__wt_s1;",
-        ),
-        ("site.wavefronts.b16", "%__wt_t0, 4;", "%__wt_t0, 2;"),
-    ];
-    for (name, find, replace) in mutants {
-        let ob = obligation(name);
-        let text = ob.emit().expect("emits");
-        assert!(text.contains(find), "{name}: `{find}` not in\n{text}");
-        let mutant = text.replacen(find, replace, 1);
-        assert!(
-            matches!(check::check(&ob, &mutant), TvOutcome::Refuted { .. }),
-            "{name}: `{find}` -> `{replace}` is not refuted\n{mutant}"
-        );
     }
 }
 

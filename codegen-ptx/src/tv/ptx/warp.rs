@@ -136,6 +136,14 @@ pub(crate) fn lane_term(term: &BV, j: u32) -> BV {
         .unwrap_or_else(|| term.clone())
 }
 
+/// Unmodelled modifiers of a collective.
+fn modifiers(text: &str) -> SemError {
+    SemError::Unsupported {
+        text: text.to_owned(),
+        why: "modifiers".to_owned(),
+    }
+}
+
 /// Bit `j` of a 32-bit mask, as a predicate.
 pub(crate) fn has_lane(mask: &BV, j: &BV) -> Bool {
     mask.bvlshr(j)
@@ -299,6 +307,35 @@ impl WarpFacts {
 }
 
 impl Machine {
+    /// The destination (of `dst_bits`), the operand (of `a_bits`, a predicate when `None`)
+    /// and the member mask of a collective `d, a, m`, and the warp model to run it in.
+    fn collective(
+        &mut self,
+        ops: &[Operand],
+        text: &str,
+        dst_bits: u32,
+        a_bits: Option<u32>,
+    ) -> Res<(String, Val, BV, &mut WarpFacts)> {
+        let bad = |why: &str| SemError::Unsupported {
+            text: text.to_owned(),
+            why: why.to_owned(),
+        };
+        if ops.len() != 3 || !matches!(ops[2], Operand::Reg(_)) {
+            return Err(bad("expects 3 operands, the member mask a register"));
+        }
+        let d = self.dst(ops.first(), Class::Bits(dst_bits), text)?;
+        let a = match a_bits {
+            Some(w) => Val::Bv(self.src(&ops[1], w, text)?),
+            None => Val::Pred(self.src_pred(&ops[1], text)?),
+        };
+        let m = self.src(&ops[2], 32, text)?;
+        let warp = self
+            .warp
+            .as_mut()
+            .ok_or_else(|| bad("outside the warp model"))?;
+        Ok((d, a, m, warp))
+    }
+
     /// `match.any.sync.b{32,64} d, a, m` in the warp model.
     pub(super) fn match_any(
         &mut self,
@@ -306,25 +343,13 @@ impl Machine {
         ops: &[Operand],
         text: &str,
     ) -> Res<(String, Val)> {
-        let bad = |why: &str| SemError::Unsupported {
-            text: text.to_owned(),
-            why: why.to_owned(),
-        };
         let w = match mods {
             ["any", "sync", "b32"] => 32,
             ["any", "sync", "b64"] => 64,
-            _ => return Err(bad("modifiers")),
+            _ => return Err(modifiers(text)),
         };
-        if ops.len() != 3 || !matches!(ops[2], Operand::Reg(_)) {
-            return Err(bad("expects 3 operands, the member mask a register"));
-        }
-        let d = self.dst(ops.first(), Class::Bits(32), text)?;
-        let a = self.src(&ops[1], w, text)?;
-        let m = self.src(&ops[2], 32, text)?;
-        let warp = self
-            .warp
-            .as_mut()
-            .ok_or_else(|| bad("outside the warp model"))?;
+        let (d, a, m, warp) = self.collective(ops, text, 32, Some(w))?;
+        let a = a.bv().cloned().ok_or_else(|| modifiers(text))?;
         Ok((d, Val::Bv(warp.match_any(&a, &m))))
     }
 
@@ -335,23 +360,11 @@ impl Machine {
         ops: &[Operand],
         text: &str,
     ) -> Res<(String, Val)> {
-        let bad = |why: &str| SemError::Unsupported {
-            text: text.to_owned(),
-            why: why.to_owned(),
-        };
         if mods != ["sync", "ballot", "b32"] {
-            return Err(bad("modifiers"));
+            return Err(modifiers(text));
         }
-        if ops.len() != 3 || !matches!(ops[2], Operand::Reg(_)) {
-            return Err(bad("expects 3 operands, the member mask a register"));
-        }
-        let d = self.dst(ops.first(), Class::Bits(32), text)?;
-        let p = self.src_pred(&ops[1], text)?;
-        let m = self.src(&ops[2], 32, text)?;
-        let warp = self
-            .warp
-            .as_mut()
-            .ok_or_else(|| bad("outside the warp model"))?;
+        let (d, p, m, warp) = self.collective(ops, text, 32, None)?;
+        let p = p.pred().cloned().ok_or_else(|| modifiers(text))?;
         Ok((d, Val::Bv(warp.ballot(&p, &m))))
     }
 
@@ -373,19 +386,8 @@ impl Machine {
         if !matches!(*op, "add" | "min" | "max") || kind == Kind::B {
             return Err(bad("operation"));
         }
-        if ops.len() != 3 {
-            return Err(bad("expects 3 operands"));
-        }
-        if !matches!(ops[2], Operand::Reg(_)) {
-            return Err(bad("the member mask is not a register"));
-        }
-        let d = self.dst(ops.first(), Class::Bits(w), text)?;
-        let a = self.src(&ops[1], w, text)?;
-        let m = self.src(&ops[2], 32, text)?;
-        let warp = self
-            .warp
-            .as_mut()
-            .ok_or_else(|| bad("outside the warp model"))?;
+        let (d, a, m, warp) = self.collective(ops, text, w, Some(w))?;
+        let a = a.bv().cloned().ok_or_else(|| bad("operand"))?;
         let r = warp.reduce(op, kind == Kind::S, &a, &m);
         Ok((d, Val::Bv(r)))
     }
