@@ -100,6 +100,19 @@ FLOP_METRICS = ("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
                 "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
                 "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum")
 
+# insn_mix against SASS (the PTX→SASS mapping of docs/probes/insn_mix.md): each of these
+# PTX memory instructions is one SASS instruction (LDG, STG, LDS, STS, LDL, STL, ATOM/ATOMG,
+# RED, LDSM, LDGSTS, UTMA*), so @mem minus the parameter loads (`ld.param` reads the
+# constant bank: no SASS memory instruction) equals their sum; `mma`/`wmma`/`wgmma` are
+# the tensor pipe's instructions. Warp-level, executed.
+SASS_MEM_METRICS = tuple(f"smsp__sass_inst_executed_op_{op}.sum" for op in (
+    "global_ld", "global_st", "shared_ld", "shared_st", "local_ld", "local_st", "atom", "global_red", "ldsm",
+    "ldgsts", "tma"))
+SASS_TOTAL = "smsp__inst_executed.sum"
+SASS_TENSOR = "smsp__inst_executed_pipe_tensor.sum"
+# Warp-level parameter loads, which insn_mix counts as memory instructions.
+PROBE_PARAM = "warp ptx:ld.param.* { @param[kernel] = count(); }"
+
 E2E_SCRIPT = os.path.join("tests", "workloads", "torch_compile_mlp.py")
 E2E_ARGS = ["--iters", "20", "--tokens", "1024", "--dim", "512", "--layers", "2"]
 
@@ -659,7 +672,7 @@ def check_ncu(args, rows, work, wt):
 def ncu_nvcc(ncu, args, rows, work, wt):
     app = os.path.join(args.bin, "nvcc_app")
     results, err = ncu_profile(ncu, "ncu:nvcc_app", [app, f"{work}/ncu_nvcc.bin"], args,
-                               metrics=NCU_METRICS + FLOP_METRICS)
+                               metrics=NCU_METRICS + FLOP_METRICS + SASS_MEM_METRICS + (SASS_TOTAL, SASS_TENSOR))
     if err:
         rows.append(("ncu:nvcc_app", "-", "Nsight Compute profiles", "ncu runs, metrics read", err, False))
         return
@@ -697,6 +710,42 @@ def ncu_nvcc(ncu, args, rows, work, wt):
                                                              if ratio > 1 else ""),
                      f"ncu {ncu_st}, @st {st[0]}", st[0] == st_bytes and ncu_st == ratio * st[0]))
     nvcc_features(args, rows, work, wt, app, results)
+    nvcc_insn_mix(args, rows, work, wt, app, results)
+
+
+def sass_memory(metrics):
+    """Warp-level SASS memory instructions executed (SASS_MEM_METRICS summed), or None."""
+    values = [metrics.get(k) for k in SASS_MEM_METRICS]
+    return None if None in values else sum(values)
+
+
+def nvcc_insn_mix(args, rows, work, wt, app, results):
+    """The library probe insn_mix on nvcc_app against the SASS the kernels ran (issue 8:
+    classes agree within a documented PTX→SASS mapping): @mem minus the parameter loads
+    equals ncu's SASS memory instructions, @tensor the tensor pipe's (none here), and
+    @insns against all SASS instructions is shown as a ratio (ptxas adds and removes
+    moves, address arithmetic and branches: no exact mapping)."""
+    p, _ = run_t([wt, "-p", "insn_mix", "--", app, f"{work}/ncu_nvcc_mix.bin"], args.out)
+    mix = parse_maps(p.stdout)
+    q, _ = run_t([wt, "-e", PROBE_PARAM, "--", app, f"{work}/ncu_nvcc_param.bin"], args.out)
+    param = parse_maps(q.stdout)
+    for kernel in NVCC_LOADS:
+        mine = ncu_of(results, kernel)
+        m = mine[0]["metrics"] if len(mine) == 1 else {}
+        one = lambda maps, name: (lambda v: v[0] if len(v) == 1 else None)(entries(maps, name, kernel))  # noqa: E731
+        mem, prm, tensor, insns = one(mix, "mem"), one(param, "param"), one(mix, "tensor"), one(mix, "insns")
+        sass = sass_memory(m)
+        ptx_mem = None if mem is None or prm is None else mem - prm
+        rows.append(("ncu:insn_mix", kernel, "@mem - ld.param = SASS memory instructions (warp-level)",
+                     f"ncu {sass}", f"@mem {mem} - @param {prm} = {ptx_mem}" + ("" if p.returncode == 0 else
+                                                                                f" ({why(p)})"),
+                     sass is not None and ptx_mem == sass))
+        rows.append(("ncu:insn_mix", kernel, "@tensor = SASS tensor-pipe instructions", f"ncu {m.get(SASS_TENSOR)}",
+                     f"@tensor {tensor or 0}", (tensor or 0) == m.get(SASS_TENSOR)))
+        total = m.get(SASS_TOTAL)
+        ratio = f"{total / insns:.2f}" if total and insns else "-"
+        rows.append(("ncu:insn_mix", kernel, "SASS / PTX instructions (informational)", "-",
+                     f"ncu {total}, @insns {insns}: {ratio} SASS per PTX", insns is not None))
 
 
 def sass_flops(metrics):
@@ -763,6 +812,16 @@ def ncu_tensorop(ncu, args, rows, work, wt):
         rows.append(("ncu:tensorop_count", kernel, "-p tensorop_count: @mma = ncu tensor instructions",
                      "ncu hmma (which counts gmma too)", f"ncu gmma {gmma}, hmma {hmma}; @mma {got[0]}",
                      got[0] == hmma and gmma <= hmma))
+    # insn_mix's tensor class: the same instructions, counted by its class probes.
+    p, _ = run_t([wt, "-p", "insn_mix", "--", sys.executable, script, f"{work}/ncu_tri_mix.bin"], args.out)
+    mix = parse_maps(p.stdout)
+    for kernel in ("matmul", "flash_attn_fwd"):
+        mine = ncu_of(results, kernel)
+        got = entries(mix, "tensor", kernel)
+        hmma = mine[0]["metrics"][TENSOR_METRICS[1]] if len(mine) == 1 else None
+        rows.append(("ncu:insn_mix", kernel, "-p insn_mix: @tensor = ncu tensor instructions", f"ncu hmma {hmma}",
+                     f"@tensor {got[0] if len(got) == 1 else got} ({why(p)})" if p.returncode else
+                     f"@tensor {got[0] if len(got) == 1 else got}", len(got) == 1 and got[0] == hmma))
 
 
 def ncu_vector_add(ncu, args, rows, work, wt):

@@ -130,6 +130,13 @@ class Features(unittest.TestCase):
         self.assertEqual(m.sass_flops({fadd: 10, fmul: 3, ffma: 4}), 21)
         self.assertIsNone(m.sass_flops({fadd: 10, fmul: 3}))
 
+    def test_sass_memory_sums_every_memory_op(self):
+        metrics = {k: i + 1 for i, k in enumerate(m.SASS_MEM_METRICS)}
+        n = len(m.SASS_MEM_METRICS)
+        self.assertEqual(m.sass_memory(metrics), n * (n + 1) // 2)
+        del metrics[m.SASS_MEM_METRICS[0]]
+        self.assertIsNone(m.sass_memory(metrics))
+
     def test_nvcc_expectations_follow_the_kernels(self):
         blocks = m.N // 256
         self.assertEqual(m.NVCC_FEATURES["block_sum"]["flops_f32"], sum(128 >> k for k in range(8)) * blocks)

@@ -558,8 +558,9 @@ fn insn_mix_counts_warp_instructions_by_class() {
         ("tensor", 0),
         ("warpop", 0),
     ];
-    // tile: 4 warps × (16 instructions: 3 memory, 4 tensor, 2 moves, 2 sync, and one
-    // logic, SFU, warp-wide, ALU, control); 128 threads × 16.
+    // tile: 4 warps × (16 instructions: 5 memory (the 2 wmma.loads among them), 2
+    // tensor, 2 moves, 2 sync, and one logic, SFU, warp-wide, ALU, control); 128
+    // threads × 16.
     let tile = [
         ("alu", 4),
         ("cmp", 0),
@@ -567,11 +568,11 @@ fn insn_mix_counts_warp_instructions_by_class() {
         ("insns", 64),
         ("lanes", 128 * 16),
         ("logic", 4),
-        ("mem", 12),
+        ("mem", 20),
         ("move", 8),
         ("sfu", 4),
         ("sync", 8),
-        ("tensor", 16),
+        ("tensor", 8),
         ("warpop", 4),
     ];
     // branchy (the interpreter runs a diverged warp's groups one after the other and
