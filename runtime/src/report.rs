@@ -612,23 +612,37 @@ pub(crate) fn key_part(t: &KeyType, k: u64, kernels: &BTreeMap<u64, String>) -> 
     match t {
         KeyType::Int { signed: true } => KeyPart::Int(k as i64),
         KeyType::Int { signed: false } => KeyPart::UInt(k),
-        KeyType::Kernel => KeyPart::Str(kernel_name(kernels, k)),
+        KeyType::Kernel => KeyPart::Str(kernel_name(kernels, k).into()),
     }
 }
 
 /// A ring's records typed for [`text::ring`] / [`crate::json::ring`]: each field per
-/// the record's declared type, missing words as 0, extra words dropped.
+/// the record's declared type, missing words as 0, extra words dropped. Each kernel id is
+/// named (demangled) once per listing: a trace has millions of records and few kernels.
 fn ring_records<'a>(
     fields: &[KeyType],
     records: impl Iterator<Item = &'a [u64]>,
     kernels: &BTreeMap<u64, String>,
 ) -> Vec<Vec<KeyPart>> {
+    let mut names: std::collections::HashMap<u64, std::sync::Arc<str>> =
+        std::collections::HashMap::new();
     records
         .map(|words| {
             fields
                 .iter()
                 .enumerate()
-                .map(|(i, t)| key_part(t, words.get(i).copied().unwrap_or(0), kernels))
+                .map(|(i, t)| {
+                    let k = words.get(i).copied().unwrap_or(0);
+                    match t {
+                        KeyType::Kernel => KeyPart::Str(
+                            names
+                                .entry(k)
+                                .or_insert_with(|| kernel_name(kernels, k).into())
+                                .clone(),
+                        ),
+                        _ => key_part(t, k, kernels),
+                    }
+                })
                 .collect()
         })
         .collect()

@@ -1,6 +1,7 @@
 //! Host-side latency benchmarks (criterion): the language front end on a 300-line
 //! program, the IR verifier with its z3 obligations, and instrument + verify of each PTX
-//! corpus kernel and of a 12k-line Triton kernel kept outside the corpus. Targets (issue
+//! corpus kernel and of a 12k-line Triton kernel kept outside the corpus, and the exit
+//! listing of 100k trace records. Targets (issue
 //! text, not asserted here): compile of 300 lines ≤ 1 ms; verifying a typical probe, z3
 //! included, ≤ 50 ms; instrument + verify of the largest corpus kernel ≤ 5 ms, and of a
 //! 10k-line kernel ≤ 5 ms. Run: `cargo bench -p warptrace-tests --bench host`.
@@ -187,11 +188,70 @@ fn bench_cache(c: &mut Criterion) {
     group.finish();
 }
 
+/// The exit listing of a record-heavy probe: `memtrace`'s 12-field records (a kernel
+/// name among them) from a process's report, through the JSON hand-over, to text. A
+/// trace of a few hundred launches has millions of records.
+fn bench_report(c: &mut Criterion) {
+    use warptrace_ir::{kernel_id, MapKind, Record, RecordOrigin};
+    use warptrace_runtime::{render_text, MapReport, Report, REPORT_FORMAT};
+    let path = warptrace_tests::probes_dir().join("memtrace.wt");
+    let src = std::fs::read_to_string(&path).expect("probes/memtrace.wt");
+    let program = warptrace_lang::compile(&src, "memtrace.wt").expect("compiles");
+    let kernel = "_Z9scale_addPKfPffi";
+    let mut report = Report {
+        format: REPORT_FORMAT,
+        ..Report::default()
+    };
+    report.kernels.insert(kernel_id(kernel), kernel.to_string());
+    for decl in &program.maps {
+        let mut map = MapReport {
+            name: decl.name.clone(),
+            ..MapReport::default()
+        };
+        if !matches!(decl.kind, MapKind::Hash { .. }) {
+            map.records = (0..100_000u64)
+                .map(|i| Record {
+                    origin: RecordOrigin::Ring {
+                        launch: i / 4096,
+                        index: i,
+                    },
+                    fields: vec![
+                        977 * i,
+                        1_000_003 * i,
+                        i % 132,
+                        i / 256,
+                        (i / 32) % 8,
+                        i % 32,
+                        13,
+                        0xcbf2_9ce4_8422_2325 ^ i,
+                        5,
+                        0x7f00_0000_0000 + 4 * i,
+                        4,
+                        kernel_id(kernel),
+                    ],
+                })
+                .collect();
+        }
+        report.maps.push(map);
+    }
+    let json = serde_json::to_string(&report).expect("serializes");
+    let mut group = c.benchmark_group("report");
+    group.sample_size(10);
+    group.bench_function("memtrace_100k_records_json_to_text", |b| {
+        b.iter(|| {
+            let back: Report = serde_json::from_str(black_box(&json)).expect("parses");
+            black_box(render_text(&program, &back).len())
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     bench_lang,
     bench_verify,
     bench_instrument,
-    bench_cache
+    bench_cache,
+    bench_report
 );
 criterion_main!(benches);

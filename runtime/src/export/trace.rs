@@ -227,7 +227,7 @@ fn json(k: KeyPart) -> serde_json::Value {
     match k {
         KeyPart::Int(v) => v.into(),
         KeyPart::UInt(v) => v.into(),
-        KeyPart::Str(s) => s.into(),
+        KeyPart::Str(s) => s.as_ref().into(),
     }
 }
 

@@ -89,8 +89,9 @@ pub enum KeyPart {
     Int(i64),
     /// An unsigned integer key.
     UInt(u64),
-    /// A string key, printed as is (a kernel name, already demangled).
-    Str(String),
+    /// A string key, printed as is (a kernel name, already demangled); shared, as every
+    /// record of a trace names one of a few kernels.
+    Str(std::sync::Arc<str>),
 }
 
 impl KeyPart {

@@ -69,12 +69,33 @@ pub fn exit_with_rings(maps: &[MapOutput], rings: &[RingOutput]) -> String {
 /// `@trace: 7` for a one-field record; a kernel field is its name. Nothing for a ring
 /// without records. (bpftrace has no rings; this is warptrace's listing.)
 pub fn ring(ring: &RingOutput) -> String {
+    // Written field by field (`itoa` for the numbers): a trace can have millions of
+    // records, and `format!` per field was most of the exit time.
     let mut out = String::new();
+    let mut digits = itoa::Buffer::new();
+    let mut part = |out: &mut String, k: &KeyPart| match k {
+        KeyPart::Int(v) => out.push_str(digits.format(*v)),
+        KeyPart::UInt(v) => out.push_str(digits.format(*v)),
+        KeyPart::Str(s) => out.push_str(s),
+    };
     for record in &ring.records {
-        let _ = match record.as_slice() {
-            [one] => writeln!(out, "@{}: {one}", ring.name),
-            fields => writeln!(out, "@{}: ({})", ring.name, key_text(fields, ", ")),
-        };
+        out.push('@');
+        out.push_str(&ring.name);
+        out.push_str(": ");
+        match record.as_slice() {
+            [one] => part(&mut out, one),
+            fields => {
+                out.push('(');
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    part(&mut out, f);
+                }
+                out.push(')');
+            }
+        }
+        out.push('\n');
     }
     out
 }
