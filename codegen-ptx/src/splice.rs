@@ -264,19 +264,7 @@ pub(crate) fn plan_body(
             .filter(|_| mem.is_some())
             .and_then(|i| bytes_src(i, &reg_bits));
         if let (true, Some(i)) = (after, instr) {
-            after_allowed(
-                i,
-                probe.insns.iter().any(|x| {
-                    matches!(
-                        x,
-                        Insn::ReadSite {
-                            value: warptrace_ir::SiteValue::Addr,
-                            ..
-                        }
-                    )
-                }),
-                &is_reg,
-            )?;
+            after_allowed(i, reads_address(&probe.insns), &is_reg)?;
         }
         let loc = site.stmt.and_then(|i| locs.get(i).cloned().flatten());
         let imms = SiteImms {
@@ -324,9 +312,24 @@ pub(crate) fn plan_body(
     Ok(ins)
 }
 
+/// Whether a body reads a value computed from the site's address registers: `addr`, and
+/// the warp-wide `sectors` and `wavefronts`.
+fn reads_address(insns: &[Insn]) -> bool {
+    use warptrace_ir::SiteValue::{Addr, Sectors, Wavefronts};
+    insns.iter().any(|x| {
+        matches!(
+            x,
+            Insn::ReadSite {
+                value: Addr | Sectors | Wavefronts,
+                ..
+            }
+        )
+    })
+}
+
 /// Whether a snippet may run right after `i`: `i` must fall through (not a branch or an
 /// exit), must not redefine its own guard (the snippet re-tests it), and, when the probe
-/// reads `addr`, must not redefine a register of its address.
+/// reads its address ([`reads_address`]), must not redefine a register of it.
 fn after_allowed(
     i: &crate::parse::Instruction,
     reads_addr: bool,
@@ -352,7 +355,10 @@ fn after_allowed(
     if reads_addr {
         if let Some(a) = site_address(i) {
             if a.regs.iter().any(|r| x.defs.contains(r)) {
-                return no("it overwrites its address register, so `addr` is gone after it");
+                return no(
+                    "it overwrites its address register, so `addr` (and `sectors`, \
+                     `wavefronts`) is gone after it",
+                );
             }
         }
     }
@@ -659,6 +665,18 @@ mod tests {
         assert!(!allowed("@%p1 setp.ne.s32 %p1, %r1, 0;", false));
         assert!(!allowed("ld.global.u64 %rd1, [%rd1+8];", true));
         assert!(allowed("ld.global.u64 %rd1, [%rd1+8];", false));
+    }
+
+    #[test]
+    fn the_warp_wide_values_need_the_address_too() {
+        use warptrace_ir::{Reg, SiteValue};
+        let read = |value| vec![Insn::ReadSite { dst: Reg(0), value }, Insn::Exit];
+        for v in [SiteValue::Addr, SiteValue::Sectors, SiteValue::Wavefronts] {
+            assert!(reads_address(&read(v)), "{v:?}");
+        }
+        for v in [SiteValue::Bytes, SiteValue::Value, SiteValue::Opcode] {
+            assert!(!reads_address(&read(v)), "{v:?}");
+        }
     }
 
     #[test]
