@@ -82,11 +82,14 @@ pub fn ring(ring: &RingOutput) -> String {
     if ring.records.is_empty() {
         return String::new();
     }
-    let field = |out: &mut String, f: &KeyPart| {
-        let _ = match f {
-            KeyPart::Str(s) => write!(out, "\"{}\"", escape(s)),
-            other => write!(out, "{other}"),
-        };
+    // Field by field, numbers through `itoa`: a trace can have millions of records.
+    let mut digits = itoa::Buffer::new();
+    let mut field = |out: &mut String, f: &KeyPart| match f {
+        KeyPart::Str(s) => {
+            let _ = write!(out, "\"{}\"", escape(s));
+        }
+        KeyPart::Int(v) => out.push_str(digits.format(*v)),
+        KeyPart::UInt(v) => out.push_str(digits.format(*v)),
     };
     let mut out = format!(
         r#"{{"type": "ring", "data": {{"{}": ["#,
