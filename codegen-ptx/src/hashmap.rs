@@ -13,7 +13,9 @@
 //! ```
 //!
 //! With [`Probing::Home`] a constant tag tries only its home slot `tag mod capacity`
-//! (j = 0), the rest unchanged: the IR's update with one probe. [`HomeSlots`] says for
+//! (j = 0), first with a plain load (`ld.global.cg`: the tag there → straight to the
+//! value words), then with the compare-and-swap, the rest unchanged: the IR's update
+//! with one probe. [`HomeSlots`] says for
 //! which maps of a kernel that equals the IR's update with `HASH_MAX_PROBES` probes: when
 //! every tag the kernel's launch can insert is a compile-time constant and no two share
 //! a home slot, a home slot only ever holds 0 or its own tag (the buffer starts zeroed,
@@ -272,6 +274,14 @@ pub(crate) fn map_update_with(
                     "mad.lo.u64 {t2}, {t1}, {}, {t3}",
                     region.slot_bytes()
                 ));
+            }
+            if probing == Probing::Home && folded.is_some() {
+                // A home slot holds 0 or its own tag, and keeps the tag once written:
+                // reading the tag means the compare-and-swap would find it. A plain load
+                // of a hot slot does not wait in line at L2 as a returning atomic does.
+                e.insf(format_args!("ld.global.cg.u64 {t4}, [{t2}]"));
+                e.insf(format_args!("setp.eq.u64 {p0}, {t4}, {t0}"));
+                e.insf(format_args!("@{p0} bra {add}"));
             }
             e.insf(format_args!("atom.global.cas.b64 {t4}, [{t2}], 0, {t0}"));
             e.insf(format_args!("setp.eq.u64 {p0}, {t4}, 0"));

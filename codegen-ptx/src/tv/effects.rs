@@ -331,7 +331,12 @@ pub(super) fn hash_update(
     let mut spec = Vec::new();
     let mut live = Bool::and(&[enabled, &tag.eq(k(0)).not()]);
     let mut hits: Vec<(Bool, Bool, BV)> = Vec::new();
-    let probes = hashmap::probe_count(probing, hashmap::constant_tag(keys));
+    let constant = hashmap::constant_tag(keys);
+    let probes = hashmap::probe_count(probing, constant);
+    // A home slot's tag word holds 0 or the tag and keeps the tag once written
+    // (`HomeSlots`' premise, decision 0013): a load that reads the tag stands for the
+    // compare-and-swap that would find it.
+    let peek = probing == Probing::Home && constant.is_some_and(|t| t != 0);
     for j in 0..probes {
         let probe = if j == 0 {
             tag.clone()
@@ -340,17 +345,33 @@ pub(super) fn hash_update(
         };
         let idx = probe.bvurem(k(u64::from(capacity)));
         let addr = slot_addr(&idx);
+        let seen = if peek {
+            spec.push(SpecEffect {
+                guard: live.clone(),
+                op: "ld.global.cg.u64",
+                addr: vec![(None, addr.clone())],
+                vals: Vec::new(),
+                at_slot: false,
+            });
+            Bool::and(&[&live, &BV::new_const("ld#0", 64).eq(&tag)])
+        } else {
+            Bool::from_bool(false)
+        };
+        let cas = Bool::and(&[&live, &seen.not()]);
         let old = BV::new_const(format!("atom#{j}"), 64);
         spec.push(SpecEffect {
-            guard: live.clone(),
+            guard: cas.clone(),
             op: "atom.global.cas.b64",
             addr: vec![(None, addr.clone())],
             vals: vec![k(0), tag.clone()],
             at_slot: false,
         });
-        let claim = Bool::and(&[&live, &old.eq(k(0))]);
-        let found = Bool::and(&[&live, &old.eq(k(0)).not(), &old.eq(&tag)]);
-        live = Bool::and(&[&live, &old.eq(k(0)).not(), &old.eq(&tag).not()]);
+        let claim = Bool::and(&[&cas, &old.eq(k(0))]);
+        let found = Bool::or(&[
+            &seen,
+            &Bool::and(&[&cas, &old.eq(k(0)).not(), &old.eq(&tag)]),
+        ]);
+        live = Bool::and(&[&cas, &old.eq(k(0)).not(), &old.eq(&tag).not()]);
         hits.push((claim, found, addr));
     }
     spec.push(SpecEffect {

@@ -794,6 +794,18 @@ fn each_family_is_present_and_names_are_stable() {
 /// `(obligation, text to find in the emitted PTX, replacement)`: each mutant must be
 /// refuted with a counterexample.
 const MUTANTS: &[(&str, &str, &str)] = &[
+    // Home slots: the load's tag test inverted (a slot with another tag would be added
+    // to), or the load read from the wrong slot.
+    (
+        "hash.home.k1.imm.cap8",
+        "ld.global.cg.u64 %__wt_t4, [%__wt_t2];\n\tsetp.eq.u64",
+        "ld.global.cg.u64 %__wt_t4, [%__wt_t2];\n\tsetp.ne.u64",
+    ),
+    (
+        "hash.home.k1.imm.cap8",
+        "ld.global.cg.u64 %__wt_t4, [%__wt_t2]",
+        "ld.global.cg.u64 %__wt_t4, [%__wt_t2+8]",
+    ),
     // Warp-wide values: another sector size, the lane's own bit instead of the lower
     // lanes, another group count, a minimum, the groups left out, another unit.
     ("site.sectors.r64.off8", "%__wt_t0, 5;", "%__wt_t0, 4;"),
