@@ -98,11 +98,9 @@ pub(crate) fn lane_name(name: &str, j: u32) -> String {
     format!("{name}@{j}")
 }
 
-/// Lane `j`'s copy of `term`, a term over the executing lane's inputs alone (no masks or
-/// collective results): every input but the [`UNIFORM`] ones renamed `X@j`, as the warp
-/// model names the copies a collective reads, `%laneid` is `j`. The IR side states
-/// warp-wide values over these copies.
-pub(crate) fn lane_term(term: &BV, j: u32) -> BV {
+/// The constants (inputs) of `term`: its nullary applications other than `true`/`false`
+/// (numerals are not applications of this kind), each once.
+fn constants(term: &BV) -> Vec<Dynamic> {
     let mut consts = Vec::new();
     let mut seen = HashSet::new();
     let mut stack = vec![Dynamic::from(term.clone())];
@@ -110,13 +108,22 @@ pub(crate) fn lane_term(term: &BV, j: u32) -> BV {
         if !t.is_app() || !seen.insert(t.get_z3_ast()) {
             continue;
         }
-        if t.num_children() == 0 && t.kind() == AstKind::App && t.as_bv().is_some() {
+        let literal = t.as_bool().and_then(|b| b.as_bool()).is_some();
+        if t.num_children() == 0 && t.kind() == AstKind::App && !literal {
             consts.push(t);
         } else {
             stack.extend(t.children());
         }
     }
-    let pairs: Vec<(Dynamic, Dynamic)> = consts
+    consts
+}
+
+/// Lane `j`'s copy of `term`, a term over the executing lane's inputs alone (no masks or
+/// collective results): every input but the [`UNIFORM`] ones renamed `X@j`, as the warp
+/// model names the copies a collective reads, `%laneid` is `j`. The IR side states
+/// warp-wide values over these copies.
+pub(crate) fn lane_term(term: &BV, j: u32) -> BV {
+    let pairs: Vec<(Dynamic, Dynamic)> = constants(term)
         .into_iter()
         .filter_map(|c| {
             let name = c.decl().name();
@@ -165,22 +172,7 @@ impl WarpFacts {
     /// or collective, every lane used took part in it, and the outer test only shortens
     /// the term).
     fn lane_copy(&mut self, term: &BV, j: u32, mask: &BV) -> BV {
-        let mut consts = Vec::new();
-        let mut seen = HashSet::new();
-        let mut stack = vec![Dynamic::from(term.clone())];
-        while let Some(t) = stack.pop() {
-            if !t.is_app() || !seen.insert(t.get_z3_ast()) {
-                continue;
-            }
-            // A constant: a nullary application other than `true`/`false` (numerals are
-            // not applications of this kind).
-            let literal = t.as_bool().and_then(|b| b.as_bool()).is_some();
-            if t.num_children() == 0 && t.kind() == AstKind::App && !literal {
-                consts.push(t);
-            } else {
-                stack.extend(t.children());
-            }
-        }
+        let consts = constants(term);
         let lane = BV::from_u64(u64::from(j), 32);
         let mut pairs: Vec<(Dynamic, Dynamic)> = Vec::new();
         for c in consts {
