@@ -90,14 +90,7 @@ pub(crate) fn update(
     let bucket = bucket(cx, e, agg, value)?;
     // The tag, in `data[0:1]`: the compare-and-swap's new value.
     let tag = Reg::new(r.data.file, r.data.first, 2);
-    let constants: Option<Vec<u64>> = keys
-        .iter()
-        .map(|k| match k {
-            Operand::Imm(v) => Some(*v as u64),
-            Operand::Reg(_) => None,
-        })
-        .collect();
-    let known = constants.as_ref().map(|c| MapLayout::tag(c));
+    let known = MapLayout::constant_tag(keys);
     match known {
         Some(t) => e.imm64(tag, t),
         None => {

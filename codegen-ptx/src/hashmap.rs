@@ -47,18 +47,6 @@ pub(crate) enum Probing {
     Home,
 }
 
-/// The tag of `keys` when they are all immediates.
-pub(crate) fn constant_tag(keys: &[Operand]) -> Option<u64> {
-    let constants: Option<Vec<u64>> = keys
-        .iter()
-        .map(|k| match k {
-            Operand::Imm(v) => Some(*v as u64),
-            Operand::Reg(_) => None,
-        })
-        .collect();
-    constants.map(|c| MapLayout::tag(&c))
-}
-
 /// How many slots an update with this probing and tag (`Some` when known at compile
 /// time) tries: the code generator's and the translation validation's one definition.
 pub(crate) fn probe_count(probing: Probing, tag: Option<u64>) -> u32 {
@@ -105,7 +93,7 @@ impl HomeSlots {
                     continue;
                 };
                 let resolved: Vec<Operand> = keys.iter().map(|k| fold::resolve(k, known)).collect();
-                match (seen.as_mut(), constant_tag(&resolved)) {
+                match (seen.as_mut(), MapLayout::constant_tag(&resolved)) {
                     (Some(list), Some(tag)) => list.push(tag),
                     _ => *seen = None,
                 }
@@ -213,7 +201,7 @@ pub(crate) fn map_update_with(
     );
     let p0 = reg("p", 0);
     // The tag, in t0; `Some` when known at compile time.
-    let tag = match constant_tag(keys) {
+    let tag = match MapLayout::constant_tag(keys) {
         Some(tag) => {
             e.insf(format_args!("mov.b64 {t0}, 0x{tag:016X}"));
             Some(tag)

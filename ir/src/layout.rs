@@ -24,7 +24,7 @@
 //! Value encodings (all start from a zeroed buffer): [`min_encode`], [`max_encode`],
 //! [`hist_bucket`], [`lhist_bucket`]; `docs/ir.md` has the full table.
 
-use crate::{MapDecl, MapKind, Per};
+use crate::{MapDecl, MapKind, Operand, Per};
 use serde::{Deserialize, Serialize};
 
 /// How many slots a hash update tries before it counts a drop. Probes are unrolled in
@@ -201,6 +201,19 @@ impl MapLayout {
         }
         keys.iter().fold(0, |h, &k| mix64(h ^ k))
     }
+
+    /// The [`tag`](Self::tag) of a `map.update`'s key operands when they are all
+    /// immediates (a code generator then emits it as a constant), else `None`.
+    pub fn constant_tag(keys: &[Operand]) -> Option<u64> {
+        let constants: Option<Vec<u64>> = keys
+            .iter()
+            .map(|k| match k {
+                Operand::Imm(v) => Some(*v as u64),
+                Operand::Reg(_) => None,
+            })
+            .collect();
+        constants.map(|c| MapLayout::tag(&c))
+    }
 }
 
 /// Rows of an array map per block: threads, or warps of 32 threads (rounded up).
@@ -310,6 +323,21 @@ pub fn lhist_bucket(x: i64, min: i64, max: i64, step: i64) -> u32 {
 mod tests {
     use super::*;
     use crate::{KeyType, ValueKind};
+
+    #[test]
+    fn constant_tags_are_the_tags_of_immediate_keys() {
+        use crate::Reg;
+        let imm = |v: i64| Operand::Imm(v);
+        assert_eq!(
+            MapLayout::constant_tag(&[imm(3), imm(-1)]),
+            Some(MapLayout::tag(&[3, u64::MAX]))
+        );
+        assert_eq!(MapLayout::constant_tag(&[]), Some(1));
+        assert_eq!(
+            MapLayout::constant_tag(&[imm(3), Operand::Reg(Reg(0))]),
+            None
+        );
+    }
 
     #[test]
     fn mix64_is_a_bijection_fixing_zero() {

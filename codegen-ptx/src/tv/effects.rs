@@ -331,7 +331,7 @@ pub(super) fn hash_update(
     let mut spec = Vec::new();
     let mut live = Bool::and(&[enabled, &tag.eq(k(0)).not()]);
     let mut hits: Vec<(Bool, Bool, BV)> = Vec::new();
-    let constant = hashmap::constant_tag(keys);
+    let constant = warptrace_ir::MapLayout::constant_tag(keys);
     let probes = hashmap::probe_count(probing, constant);
     // A home slot's tag word holds 0 or the tag and keeps the tag once written
     // (`HomeSlots`' premise, decision 0013): a load that reads the tag stands for the
