@@ -225,6 +225,13 @@ def entries(maps, name, kernel):
     return [v for k, v in maps.get(name, {}).items() if base_name(k) == kernel]
 
 
+def one_entry(maps, name, kernel):
+    """The value of map `name`'s single entry for `kernel` (`entries`), or None when it has
+    none or several."""
+    found = entries(maps, name, kernel)
+    return found[0] if len(found) == 1 else None
+
+
 def ncu_of(results, kernel):
     """The ncu results (`ncu_results`) of `kernel`."""
     return [r for r in results if base_name(r["kernel"]) == kernel]
@@ -732,8 +739,8 @@ def nvcc_insn_mix(args, rows, work, wt, app, results):
     for kernel in NVCC_LOADS:
         mine = ncu_of(results, kernel)
         m = mine[0]["metrics"] if len(mine) == 1 else {}
-        one = lambda maps, name: (lambda v: v[0] if len(v) == 1 else None)(entries(maps, name, kernel))  # noqa: E731
-        mem, prm, tensor, insns = one(mix, "mem"), one(param, "param"), one(mix, "tensor"), one(mix, "insns")
+        mem, prm = one_entry(mix, "mem", kernel), one_entry(param, "param", kernel)
+        tensor, insns = one_entry(mix, "tensor", kernel), one_entry(mix, "insns", kernel)
         sass = sass_memory(m)
         ptx_mem = None if mem is None or prm is None else mem - prm
         rows.append(("ncu:insn_mix", kernel, "@mem - ld.param = SASS memory instructions (warp-level)",
@@ -773,7 +780,7 @@ def nvcc_features(args, rows, work, wt, app, results):
                      + ("" if p.returncode == 0 else f" ({why(p)})"), ok))
         mine = ncu_of(results, kernel)
         flops = sass_flops(mine[0]["metrics"]) if len(mine) == 1 else None
-        f32 = got["flops_f32"][0] if len(got["flops_f32"]) == 1 else None
+        f32 = one_entry(maps, "flops_f32", kernel)
         rows.append(("ncu:features", kernel, "@flops_f32 = ncu fadd + fmul + 2 ffma (SASS, thread-level)",
                      str(want["flops_f32"]), f"ncu {flops}, @flops_f32 {f32}", flops == f32 == want["flops_f32"]))
         row = table.get(kernel, {})

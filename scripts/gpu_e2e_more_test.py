@@ -130,6 +130,12 @@ class Features(unittest.TestCase):
         self.assertEqual(m.sass_flops({fadd: 10, fmul: 3, ffma: 4}), 21)
         self.assertIsNone(m.sass_flops({fadd: 10, fmul: 3}))
 
+    def test_one_entry_of_a_kernel(self):
+        maps = {"m": {"k": 3, "other": 4}, "dup": {"k": 1, "k(int)": 2}}
+        self.assertEqual(m.one_entry(maps, "m", "k"), 3)
+        self.assertIsNone(m.one_entry(maps, "dup", "k"))
+        self.assertIsNone(m.one_entry(maps, "absent", "k"))
+
     def test_sass_memory_sums_every_memory_op(self):
         metrics = {k: i + 1 for i, k in enumerate(m.SASS_MEM_METRICS)}
         n = len(m.SASS_MEM_METRICS)
