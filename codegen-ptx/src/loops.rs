@@ -124,6 +124,9 @@ pub(crate) struct LoopSite {
     pub guarded: bool,
     /// The loop's header block.
     pub header: usize,
+    /// The header block's first instruction (a statement index): the loop's place, whose
+    /// `pc`, `file` and `line` every point of the loop reports.
+    pub header_instr: Option<usize>,
 }
 
 /// The blocks, edges and natural loops of a body.
@@ -250,6 +253,7 @@ impl Loops {
                 anchor,
                 guarded,
                 header: l.header,
+                header_instr: self.blocks[l.header].first_instr,
             };
             match edge {
                 LoopEdge::Header => {

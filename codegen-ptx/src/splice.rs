@@ -266,12 +266,17 @@ pub(crate) fn plan_body(
         if let (true, Some(i)) = (after, instr) {
             after_allowed(i, reads_address(&probe.insns), &is_reg)?;
         }
-        let loc = site.stmt.and_then(|i| locs.get(i).cloned().flatten());
+        // Where `pc`, `file` and `line` point: the instruction, or a loop's header.
+        let (place, located) = match loop_site {
+            Some(l) => (l.header_instr, l.header_instr.is_some()),
+            None => (site.stmt, instr.is_some()),
+        };
+        let loc = place.and_then(|i| locs.get(i).cloned().flatten());
         let imms = SiteImms {
             kernel_id: id,
-            pc: site.stmt.and_then(|i| pcs.get(i).copied().flatten()),
-            file: instr.map(|_| loc.as_ref().map_or(0, |l| l.file_id())),
-            line: instr.map(|_| loc.as_ref().map_or(0, |l| l.line)),
+            pc: place.and_then(|i| pcs.get(i).copied().flatten()),
+            file: located.then(|| loc.as_ref().map_or(0, |l| l.file_id())),
+            line: located.then(|| loc.as_ref().map_or(0, |l| l.line)),
         };
         let info = SiteInfo {
             guard,

@@ -92,6 +92,14 @@ pub enum AttachPoint {
 }
 
 impl AttachPoint {
+    /// Whether the probe has a place in the kernel's code, so that it has `pc`, `file` and
+    /// `line`: an instruction, or a loop point, whose place is its loop header's first
+    /// instruction (the same for the loop's header, back edges and exits: the loop's
+    /// identity).
+    pub fn has_location(&self) -> bool {
+        self.has_instruction() || matches!(self, AttachPoint::Loop(_))
+    }
+
     /// Whether the probe runs at an instruction of the kernel, so that it has a site
     /// (`pc`, `file`, `line`, `opcode`, and the operands its instruction has).
     pub fn has_instruction(&self) -> bool {

@@ -61,6 +61,9 @@ pub(crate) enum Validity {
     Device,
     /// Device probes at an instruction.
     Site,
+    /// Device probes with a place in the kernel's code: an instruction, or a loop point
+    /// (whose place is its loop header's first instruction).
+    Located,
     /// Memory-access probes: `mem:`, and `ptx:`/`gcn:` (the back end checks the opcode).
     Access,
     /// `value`: before stores, after loads, at atomics, at `ptx:`/`gcn:`.
@@ -105,6 +108,7 @@ impl Func {
 
 const DEVICE: &str = "device probes (not begin, end, launch:complete)";
 const SITE: &str = "instruction probes: mem, tensor:mma, sync:barrier, branch, line, ptx, gcn";
+const LOCATED: &str = "instruction probes (mem, tensor:mma, sync:barrier, branch, line, ptx, gcn) and loop points (there: the loop header's first instruction)";
 const ACCESS: &str = "mem:*:*, ptx:*, gcn:*";
 const VALUE: &str = "mem:*:store (before), mem:*:load (after), mem:*:atomic, ptx:*, gcn:*";
 /// Where host-only functions are valid.
@@ -133,8 +137,8 @@ const fn site(name: &'static str, doc: &'static str, s: Special) -> Entry {
     entry(
         name,
         doc,
-        SITE,
-        Sem::Builtin(Builtin::Special(s), Validity::Site),
+        LOCATED,
+        Sem::Builtin(Builtin::Special(s), Validity::Located),
     )
 }
 
@@ -275,17 +279,17 @@ static BUILTINS: [Entry; 34] = [
     special("launch", "launch sequence number", Special::Launch),
     site(
         "pc",
-        "index of the probed instruction in the kernel",
+        "index of the probed instruction in the kernel; at loop points, of the loop header's first instruction (the loop's identity)",
         Special::Pc,
     ),
     site(
         "file",
-        "id of the source file of the probed instruction's .loc (0 without)",
+        "id of the source file of the probed instruction's .loc (0 without; loop points: the header's)",
         Special::File,
     ),
     site(
         "line",
-        "source line of the probed instruction's .loc (0 without)",
+        "source line of the probed instruction's .loc (0 without; loop points: the header's)",
         Special::Line,
     ),
     entry(
@@ -555,6 +559,7 @@ pub(crate) fn valid_at(validity: Validity, target: &Target) -> bool {
     match validity {
         Validity::Device => true,
         Validity::Site => spec.point.has_instruction(),
+        Validity::Located => spec.point.has_location(),
         Validity::Access => matches!(
             spec.point,
             AttachPoint::Mem { .. } | AttachPoint::Opcode { .. }

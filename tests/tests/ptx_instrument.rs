@@ -212,3 +212,50 @@ fn list_sites_names_each_instruction_a_probe_attaches_to() {
         assert!(line.contains(s.text.trim_end_matches(';')), "{line}");
     }
 }
+
+#[test]
+fn loop_points_report_their_headers_pc_and_line() {
+    use warptrace_ir::MapLayout;
+    // block_sum's reduction loop: its header `$L__BB0_4` starts at source line 28. Every
+    // point of the loop keys its update by the header's first instruction, as the first
+    // `line:` site of line 28 (that same instruction) does.
+    let src = "loop:header { @h[pc, line] = count(); } loop:backedge { @b[pc, line] = count(); } \
+               loop:exit { @x[pc, line] = count(); } line:nvcc_app.cu:28 { @l[pc, line] = count(); }";
+    let program = warptrace_lang::compile(src, "stdin").unwrap_or_else(|e| panic!("{e:?}"));
+    let out = instrument(&corpus_file("nvcc_app.ptx"), &programs::verified(&program))
+        .expect("instruments");
+    let kernel = "_Z9block_sumPKfPfi";
+    // The (pc, line) whose constant tag (the key is constant at each site) a snippet holds.
+    let keyed = |snippet: &str| -> Vec<(u32, u32)> {
+        (0..400u32)
+            .flat_map(|pc| (0..64u32).map(move |line| (pc, line)))
+            .filter(|&(pc, line)| {
+                let tag = MapLayout::tag(&[u64::from(pc), u64::from(line)]);
+                snippet.contains(&format!("0x{tag:016X}"))
+            })
+            .collect()
+    };
+    let body = &out.ptx[out.ptx.find(&format!(".entry {kernel}")).expect("kernel")..];
+    let body = &body[..body.find("\n}\n").expect("kernel end")];
+    let mut by_probe: Vec<Vec<Vec<(u32, u32)>>> = vec![Vec::new(); 4];
+    for snippet in body.split("// warptrace: snippet ").skip(1) {
+        let probe: usize = snippet
+            .split_once(": probe ")
+            .and_then(|(_, rest)| rest.split(' ').next())
+            .and_then(|p| p.parse().ok())
+            .expect("snippet comment names its probe");
+        if probe < 4 {
+            by_probe[probe].push(keyed(snippet));
+        }
+    }
+    let [header, backedge, exit, line] = by_probe.try_into().expect("4 probes");
+    let place = line
+        .first()
+        .and_then(|k| k.first())
+        .copied()
+        .expect("a line 28 site");
+    assert_eq!(place.1, 28);
+    assert_eq!(header, vec![vec![place]], "one header");
+    assert_eq!(backedge, vec![vec![place]], "one back edge");
+    assert_eq!(exit, vec![vec![place]], "one exit");
+}

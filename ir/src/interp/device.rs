@@ -202,8 +202,7 @@ fn check_fields(decl: &MapDecl, got: usize) -> Result<(), Fault> {
 
 impl Env for DeviceEnv<'_> {
     fn special(&mut self, s: Special, insn: u32) -> Result<u64, Fault> {
-        if matches!(s, Special::Pc | Special::File | Special::Line) && !self.point.has_instruction()
-        {
+        if matches!(s, Special::Pc | Special::File | Special::Line) && !self.point.has_location() {
             return Err(trap(TrapKind::NoSite));
         }
         let v = self.view.special(s).ok_or(trap(TrapKind::NoSite))?;

@@ -365,7 +365,10 @@ impl ThreadView<'_> {
             Special::KernelId => self.kernel,
             Special::Launch => self.launch,
             Special::Pc | Special::File | Special::Line => {
-                self.event.site.opcode()?;
+                // An instruction, or a loop point (placed at its header: `pc` is the loop's).
+                if !matches!(self.event.site, SiteEvent::Loop(_)) {
+                    self.event.site.opcode()?;
+                }
                 match s {
                     Special::Pc => u64::from(self.event.pc),
                     Special::File => self.event.file.as_deref().map_or(0, kernel_id),

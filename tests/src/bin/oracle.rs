@@ -63,11 +63,11 @@ fn block_sum(t: &Thread) -> Vec<Event> {
         ev.push(barrier(7));
         s /= 2;
         // The latch `@%p5 bra $L__BB0_4`: a back edge when taken, the loop's exit when it
-        // falls through.
+        // falls through; every point of the loop has its header's `pc`.
         ev.push(if s > 0 {
-            Event::at(13, SiteEvent::Loop(LoopEdge::Backedge))
+            Event::at(12, SiteEvent::Loop(LoopEdge::Backedge))
         } else {
-            Event::at(14, SiteEvent::Loop(LoopEdge::Exit))
+            Event::at(12, SiteEvent::Loop(LoopEdge::Exit))
         });
     }
     if t.tid[0] != 0 {

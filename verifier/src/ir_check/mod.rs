@@ -283,23 +283,31 @@ fn value_name(value: &warptrace_ir::ValueKind) -> &'static str {
 }
 
 /// `SiteOperand`: `site` reads an operand of the probed instruction, and `pc`, `file`,
-/// `line` are per-site values; only attach points at an instruction have one.
+/// `line` are per-site values: only attach points at an instruction have operands, and
+/// only those and loop points (placed at their header's first instruction) a place.
 fn check_site_operand(report: &mut ProbeReport<'_>, i: usize, insn: &Insn) {
-    let what = match insn {
-        Insn::ReadSite { value, .. } => format!("`site {}` reads an operand of", value.name()),
-        Insn::ReadSpecial { special, .. } if special.source() == SpecialSource::SiteImmediate => {
-            format!("`sreg {}` describes", special_name(*special))
-        }
+    let point = &report.probe.attach.point;
+    let (what, ok, which) = match insn {
+        Insn::ReadSite { value, .. } => (
+            format!("`site {}` reads an operand of", value.name()),
+            point.has_instruction(),
+            "instruction probes such as mem:",
+        ),
+        Insn::ReadSpecial { special, .. } if special.source() == SpecialSource::SiteImmediate => (
+            format!("`sreg {}` describes", special_name(*special)),
+            point.has_location(),
+            "instruction probes such as mem: and loop: points",
+        ),
         _ => return,
     };
-    if !report.probe.attach.point.has_instruction() {
+    if !ok {
         let attach = report.probe.attach.to_string();
         report.error(
             Some(i),
             IrRule::SiteOperand,
             format!(
                 "{what} the probed instruction, but {attach} probes no instruction (only \
-                 instruction probes such as mem: do)"
+                 {which} do)"
             ),
         );
     }
