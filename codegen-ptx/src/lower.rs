@@ -374,6 +374,28 @@ pub(crate) fn lower_probe(
         e.insf(format_args!("{} bra {end}", g.inverted().text()));
         end_used = true;
     }
+    // Leading clock reads go first, before the warp-wide values and the leader election:
+    // a probe that times itself (`$a = clock64` ... `clock64 - $a`) then measures all of
+    // its work but the guard, and the election's `%lanemask_eq` read (tens of cycles)
+    // does not fall between its own clock and the kernel's.
+    let early = probe
+        .insns
+        .iter()
+        .take_while(|i| {
+            matches!(
+                i,
+                Insn::ReadSpecial {
+                    special: Special::Clock | Special::Clock64 | Special::GlobalTimer,
+                    ..
+                }
+            )
+        })
+        .count();
+    for insn in &probe.insns[..early] {
+        if let Insn::ReadSpecial { dst, special: sp } = insn {
+            special::emit(&mut e, &reg("r", u32::from(dst.0)), *sp, &site.imms)?;
+        }
+    }
     // Warp-wide site values: over the lanes at the site, before the body can diverge.
     for v in crate::warp_access::read_by(probe) {
         if site.instr && site.site(v).is_none() {
@@ -387,7 +409,7 @@ pub(crate) fn lower_probe(
         special::warp_leader(&mut e, LEADER);
     }
     let last = probe.insns.len().saturating_sub(1);
-    for (i, insn) in probe.insns.iter().enumerate() {
+    for (i, insn) in probe.insns.iter().enumerate().skip(early) {
         if targets.contains(&(i as u32)) {
             e.label(&target(i as u32));
         }
