@@ -1094,10 +1094,133 @@ def check_coalescing(args, rows, work, wt):
         rows.extend(coalescing_ncu_rows(probe, expect or model, maps, results))
 
 
+# tests/workloads/loop_timing.cu's loops: the outer loop's iterations, the inner loop's per
+# outer iteration. Its first launch is a warm-up; `--launch-skip 1` probes the second, the
+# one it reports.
+LOOP_OUTER, LOOP_INNER = 8, 16
+# Firings of loop points per warp: for the outer loop's time, its headers and exit and
+# every inner header and exit inside it; for the inner loops', their headers.
+LOOP_FIRINGS = {0: LOOP_OUTER * (LOOP_INNER + 2) + 1, 1: LOOP_OUTER * LOOP_INNER}
+# Region timing's accuracy target (issue 8): within 2% of the uninstrumented reference
+# (loop_cycles); loop_timing's documented bound: what it leaves per firing after replay.
+LOOP_TOLERANCE = 0.02
+LOOP_TIMING_RESIDUAL = 30
+
+
+def loop_timing_totals(recs):
+    """Per warp (block, warp) of loop_timing's @iters rows (field1 elapsed, field6 depth):
+    (records, {depth: summed elapsed})."""
+    out = {}
+    for r in recs:
+        n, depth = out.get((int(r["block"]), int(r["warp"])), (0, {}))
+        d = int(r["field6"])
+        depth[d] = depth.get(d, 0) + int(r["field1"])
+        out[(int(r["block"]), int(r["warp"]))] = (n + 1, depth)
+    return out
+
+
+def loop_cycles_totals(rows):
+    """loop_cycles' @cycles or @iterations table (key0 kernel, key1 loop, key2 line, key3
+    depth, count, sum, avg): {depth: (instances, summed value)}."""
+    out = {}
+    for r in rows:
+        n, total = out.get(int(r["key3"]), (0, 0))
+        out[int(r["key3"])] = (n + int(r["count"]), total + int(r["sum"]))
+    return out
+
+
+def loop_reference(csv_text):
+    """loop_timing.cu's own per-warp times: {(block, warp): (outer, inner, outer_iters,
+    inner_iters)}."""
+    return {(int(r["block"]), int(r["warp"])): (int(r["outer_cycles"]), int(r["inner_cycles"]),
+                                                 int(r["outer_iters"]), int(r["inner_iters"]))
+            for r in csv.DictReader(io.StringIO(csv_text))}
+
+
+def rel(a, b):
+    return (a - b) / b if b else float("inf")
+
+
+def check_loop_timing(args, rows, work, wt):
+    """Region timing (issue 8) on tests/workloads/loop_timing.cu, which measures each warp's
+    outer loop and inner loops with clock64 itself: run plainly, its file is the
+    uninstrumented reference. loop_cycles' @cycles totals (all warps) must be within 2% of
+    the reference's, for the outer loop and the inner loops. loop_timing's records, summed
+    per warp and depth, must leave at most LOOP_TIMING_RESIDUAL cycles per firing (its
+    documented accuracy: it stores a record per iteration). The instrumented run's own
+    clock64 figures show what each probe costs without the replay."""
+    app = os.path.join(args.bin, "loop_timing")
+    ref_csv = f"{work}/loop_ref.csv"
+    q, _ = run_t([app, ref_csv], args.out, timeout=60)
+    ok = q.returncode == 0
+    rows.append(("loop_timing", "nested", "uninstrumented reference runs", "exit 0",
+                 "exit 0" if ok else why(q), ok))
+    if not ok:
+        return
+    ref = loop_reference(read_text(ref_csv))
+    warps = sorted(ref)
+    want = {d: sum(ref[w][d] for w in warps) for d in (0, 1)}
+    label = {0: "outer loop", 1: "inner loops"}
+    for probe in ("loop_cycles", "loop_timing"):
+        odir, own = f"{work}/{probe}-results", f"{work}/{probe}.csv"
+        p, _ = run_t([wt, "--launch-skip", "1", "-o", odir, "-p", probe, "--", app, own], args.out, timeout=120)
+        ok = p.returncode == 0
+        rows.append((probe, "nested", "exit 0", "yes", "yes" if ok else f"no ({why(p)})", ok))
+        if not ok:
+            continue
+        raw = loop_reference(read_text(own))
+        raw_total = {d: sum(raw[w][d] for w in warps) for d in (0, 1)}
+        if probe == "loop_cycles":
+            cyc = loop_cycles_totals(record_rows(read_text(f"{odir}/cycles.csv")))
+            its = loop_cycles_totals(record_rows(read_text(f"{odir}/iterations.csv")))
+            want_its = {0: (len(warps), len(warps) * LOOP_OUTER),
+                        1: (len(warps) * LOOP_OUTER, len(warps) * LOOP_OUTER * LOOP_INNER)}
+            ok = its == want_its
+            rows.append((probe, "nested", "@iterations: loop instances / iterations by depth",
+                         str(want_its), str(its), ok))
+            for d in (0, 1):
+                est = cyc.get(d, (0, 0))[1]
+                e = rel(est, want[d])
+                rows.append((probe, "nested", f"{label[d]}: cycles within 2% of uninstrumented",
+                             f"{want[d]} ±{LOOP_TOLERANCE:.0%}",
+                             f"{est} ({e:+.2%}; without replay {rel(raw_total[d], want[d]):+.1%})",
+                             abs(e) <= LOOP_TOLERANCE))
+        else:
+            got = loop_timing_totals(record_rows(read_text(f"{odir}/iters.csv")))
+            per_warp = LOOP_OUTER + LOOP_OUTER * LOOP_INNER
+            counts = {n for n, _ in got.values()}
+            ok = set(got) == set(warps) and counts == {per_warp}
+            rows.append((probe, "nested", "@iters: a record per iteration",
+                         f"{per_warp} for each of {len(warps)} warps", f"{sorted(counts)} for {len(got)} warps", ok))
+            if not ok:
+                continue
+            for d in (0, 1):
+                est = sum(got[w][1].get(d, 0) for w in warps)
+                firings = LOOP_FIRINGS[d] * len(warps)
+                residual = (est - want[d]) / firings
+                rows.append((probe, "nested", f"{label[d]}: cycles left per firing after replay",
+                             f"|r| <= {LOOP_TIMING_RESIDUAL}",
+                             f"{residual:+.1f} ({rel(est, want[d]):+.2%}; without replay "
+                             f"{(raw_total[d] - want[d]) / firings:+.0f} a firing)",
+                             abs(residual) <= LOOP_TIMING_RESIDUAL))
+    # loop_timing on a real compiler's loops: Triton's matmul and flash-attention K loops.
+    script = os.path.join("tests", "workloads", "triton_workload.py")
+    tdir = f"{work}/loop-triton"
+    p, _ = run_t([wt, "-o", tdir, "-p", "loop_timing", "--", sys.executable, script, f"{work}/loop_tri.bin"],
+                 args.out, timeout=180)
+    recs = record_rows(read_text(f"{tdir}/iters.csv")) if os.path.exists(f"{tdir}/iters.csv") else []
+    kernels = sorted({base_name(r.get("field3", "")) for r in recs})
+    ok = p.returncode == 0 and {"matmul", "flash_attn_fwd"} <= set(kernels)
+    rows.append(("loop_timing", "triton", "exit 0, iteration records of matmul and flash-attention",
+                 "matmul, flash_attn_fwd", f"{', '.join(kernels) or 'none'} ({len(recs)} records; "
+                 f"{why(p) if p.returncode else 'exit 0'})", ok))
+
+
 CHECKS = (
     ("outputs", check_outputs),
     ("access patterns", check_access_patterns),
     ("coalescing", check_coalescing),
+    ("loop timing", check_loop_timing),
     ("mp spawn", check_spawn),
     ("mp fork", check_fork),
     ("ncu", check_ncu),

@@ -387,6 +387,34 @@ class Outputs(unittest.TestCase):
         self.assertEqual(len(m.trace_events(json.loads(json.dumps(trace)))), 2)
 
 
+class LoopTiming(unittest.TestCase):
+    def test_loop_timing_totals_by_warp_and_depth(self):
+        head = "pid,launch,block,warp,slot,field0,field1,field2,field3,field4,field5,field6\n"
+        row = '10,0,{b},{w},{s},0,{e},3,"nested(float const*)",57,41,{d}\n'
+        table = head + "".join(row.format(b=0, w=0, s=s, e=e, d=d) for s, (e, d) in
+                               enumerate([(100, 1), (120, 1), (1000, 0)]))
+        table += row.format(b=1, w=0, s=0, e=7, d=1)
+        got = m.loop_timing_totals(m.record_rows(table))
+        self.assertEqual(got, {(0, 0): (3, {1: 220, 0: 1000}), (1, 0): (1, {1: 7})})
+
+    def test_loop_cycles_totals_by_depth(self):
+        table = ("key0,key1,key2,key3,count,sum,avg\n"
+                 '"nested(float const*)",22,44,1,8,4000,500\n'
+                 '"nested(float const*)",30,50,1,2,100,50\n'
+                 '"nested(float const*)",17,0,0,1,9000,9000\n')
+        self.assertEqual(m.loop_cycles_totals(m.record_rows(table)), {1: (10, 4100), 0: (1, 9000)})
+
+    def test_reference_and_rel(self):
+        text = "block,warp,outer_cycles,inner_cycles,outer_iters,inner_iters\n0,1,5000,4000,8,128\n"
+        self.assertEqual(m.loop_reference(text), {(0, 1): (5000, 4000, 8, 128)})
+        self.assertAlmostEqual(m.rel(102, 100), 0.02)
+        self.assertAlmostEqual(m.rel(98, 100), -0.02)
+        self.assertEqual(m.rel(1, 0), float("inf"))
+        # Per warp: the outer loop's 8 headers + exit and every inner header and exit in it.
+        self.assertEqual(m.LOOP_FIRINGS, {0: 8 * 18 + 1, 1: 128})
+        self.assertIn(("loop timing", m.check_loop_timing), m.CHECKS)
+
+
 class Running(unittest.TestCase):
     def setUp(self):
         self.dir = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"gpu_e2e_more_test_{os.getpid()}")

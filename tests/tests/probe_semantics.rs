@@ -21,10 +21,11 @@
 //! - `grid2d`: an empty kernel on a 3×2 grid of 16×16 blocks.
 //! - `smem`: 1 block of 64 threads: strided, vector and broadcast shared-memory accesses
 //!   and an uncoalesced global store.
+//! - `nest`: 1 block of 64 threads, three nested loops (2 × 3 × 1 iterations).
 
 use std::collections::BTreeMap;
 use warptrace_ir::interp::{Event, Grid, Interpreter, SimConfig, SimKernel, SiteEvent, Thread};
-use warptrace_ir::{kernel_id, MapStore, MemOp, MemSpace, Program};
+use warptrace_ir::{kernel_id, Insn, LoopEdge, MapStore, MemOp, MemSpace, Program, Special};
 
 /// `vec_add`'s problem size and block size.
 const N: u64 = 1000;
@@ -250,6 +251,33 @@ fn smem(t: &Thread) -> Vec<Event> {
     ev
 }
 
+/// `nest`'s loops: (header pc, source line, iterations). Every point of a loop (header,
+/// exit) is at its header's `pc` and line.
+const NEST: [(u32, u32, usize); 3] = [(1, 10, 2), (2, 12, 3), (3, 13, 1)];
+
+/// `nest`: the three loops of [`NEST`], each inside the one before, one instruction at
+/// the top of each loop body and one latch branch per iteration of the two outer loops.
+fn nest(_: &Thread) -> Vec<Event> {
+    fn level(ev: &mut Vec<Event>, depth: usize) {
+        let Some(&(pc, line, iterations)) = NEST.get(depth) else {
+            return;
+        };
+        for _ in 0..iterations {
+            ev.push(Event::at(pc, SiteEvent::Loop(LoopEdge::Header)).with_line("nest.cu", line));
+            ev.push(insn(pc, "add.s32").with_line("nest.cu", line));
+            level(ev, depth + 1);
+            if depth < 2 {
+                ev.push(insn(10 + pc, "bra").with_line("nest.cu", line));
+            }
+        }
+        ev.push(Event::at(pc, SiteEvent::Loop(LoopEdge::Exit)).with_line("nest.cu", line));
+    }
+    let mut ev = vec![Event::at(0, SiteEvent::Entry)];
+    level(&mut ev, 0);
+    leave(&mut ev, 20, "ret");
+    ev
+}
+
 /// The kernels and launches of one simulated program run, in launch order.
 fn launches() -> Vec<(SimKernel<'static>, Grid)> {
     vec![
@@ -257,6 +285,7 @@ fn launches() -> Vec<(SimKernel<'static>, Grid)> {
         (SimKernel::new("tile", tile), Grid::linear(2, 64)),
         (SimKernel::new("branchy", branchy), Grid::linear(1, 64)),
         (SimKernel::new("smem", smem), Grid::linear(1, 64)),
+        (SimKernel::new("nest", nest), Grid::linear(1, 64)),
         (
             SimKernel::new("grid2d", |_: &Thread| Vec::new()),
             Grid {
@@ -612,5 +641,100 @@ fn insn_mix_counts_warp_instructions_by_class() {
             expect.push_str(&format!("@{class}[{kernel}]: {v}\n"));
         }
     }
+    assert_eq!(out, expect);
+}
+
+/// The clock-reading IR instructions of probe `p`: its first and last (the span of the
+/// probe that `loop_timing` measures as its own cost).
+fn clock_span(program: &Program, p: usize) -> (u64, u64) {
+    let reads: Vec<u64> = (0..)
+        .zip(&program.probes[p].insns)
+        .filter(|(_, i)| {
+            matches!(
+                i,
+                Insn::ReadSpecial {
+                    special: Special::Clock64,
+                    ..
+                }
+            )
+        })
+        .map(|(n, _)| n)
+        .collect();
+    (reads[0], reads[reads.len() - 1])
+}
+
+#[test]
+fn loop_timing_records_each_iteration_without_the_probes_cost() {
+    let program = library_probe("loop_timing");
+    let iters = program
+        .maps
+        .iter()
+        .find(|m| m.name == "iters")
+        .expect("@iters");
+    assert!(
+        warptrace_runtime::export::is_timing_map(iters),
+        "--trace must draw @iters"
+    );
+    let out = run(&program, &["nest"]);
+    // Each thread's events: entry; per outer iteration the outer header (event 1, 23),
+    // `add`, three inner iterations of 6 events (inner header, `add`, the third loop's
+    // header, `add` and exit, the latch), the inner exit, the outer latch; the outer exit
+    // (event 45). The interpreter's clock is 100 per event; a firing's cost is the span
+    // of its clock reads: h at a header, x at an exit. Replayed times are the clock less
+    // the cost of every earlier firing, so an inner iteration is 600 − (2h + x) (its own
+    // header, the third loop's header and exit), an outer one 2200 − (h + 3(2h + x) + x).
+    let (h0, h1) = clock_span(&program, 0);
+    let (x0, x1) = clock_span(&program, 1);
+    let (h, x) = (h1 - h0, x1 - x0);
+    let inner = 600 - (2 * h + x);
+    let outer = 2200 - (h + 3 * (2 * h + x) + x);
+    let mut expect = String::from("\n\n");
+    expect.push_str(&format!(
+        "@cycles[nest, 2, 12, 1]: count 12, average {inner}, total {}\n",
+        12 * inner
+    ));
+    expect.push_str(&format!(
+        "@cycles[nest, 1, 10, 0]: count 4, average {outer}, total {}\n\n",
+        4 * outer
+    ));
+    // The third loop, entered inside two timed ones: counted, 6 headers a warp.
+    expect.push_str("@deeper[nest, 3, 13]: 12\n");
+    for _warp in 0..2 {
+        for o in 0..2 {
+            let start = 100 + h0 + o * outer;
+            for i in 0..3 {
+                // The inner loop starts 2 events after the outer header, less its cost.
+                let s = start + 200 - h + i * inner;
+                expect.push_str(&format!("@iters: ({s}, {inner}, 0, nest, 2, 12, 1)\n"));
+            }
+            // Written at the next outer header or the outer exit, after the inner ones.
+            expect.push_str(&format!("@iters: ({start}, {outer}, 0, nest, 1, 10, 0)\n"));
+        }
+    }
+    assert_eq!(out, expect);
+}
+
+#[test]
+fn loop_cycles_sums_each_loop_instance_without_the_probes_cost() {
+    let program = library_probe("loop_cycles");
+    let out = run(&program, &["nest"]);
+    // The events of loop_timing's test; only the costs of the firings differ. The inner
+    // loop's instances (2 a warp) are its 3 iterations from header to header or exit,
+    // each 600 − (2h + x); the outer loop's (1 a warp) its 2 iterations of
+    // 2200 − (h + 3(2h + x) + x). Entries sorted by value.
+    let (h0, h1) = clock_span(&program, 0);
+    let (x0, x1) = clock_span(&program, 1);
+    let (h, x) = (h1 - h0, x1 - x0);
+    let inner = 3 * (600 - (2 * h + x));
+    let outer = 2 * (2200 - (h + 3 * (2 * h + x) + x));
+    let expect = format!(
+        "\n\n@cycles[nest, 2, 12, 1]: count 4, average {inner}, total {}\n\
+         @cycles[nest, 1, 10, 0]: count 2, average {outer}, total {}\n\n\
+         @deeper[nest, 3, 13]: 12\n\
+         @iterations[nest, 1, 10, 0]: count 2, average 2, total 4\n\
+         @iterations[nest, 2, 12, 1]: count 4, average 3, total 12\n\n",
+        4 * inner,
+        2 * outer
+    );
     assert_eq!(out, expect);
 }
