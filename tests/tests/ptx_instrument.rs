@@ -259,3 +259,30 @@ fn loop_points_report_their_headers_pc_and_line() {
     assert_eq!(backedge, vec![vec![place]], "one back edge");
     assert_eq!(exit, vec![vec![place]], "one exit");
 }
+
+#[test]
+fn a_warp_probes_leading_clock_read_precedes_the_leader_election() {
+    // A probe that times itself must have the election (activemask, %lanemask_eq) inside
+    // its span: the first clock read is the snippet's first instruction.
+    let src = "warp loop:header { $a = clock64; @c = sum(clock64 - $a); }";
+    let program = warptrace_lang::compile(src, "stdin").unwrap_or_else(|e| panic!("{e:?}"));
+    let out = instrument(&corpus_file("nvcc_app.ptx"), &programs::verified(&program))
+        .expect("instruments");
+    let snippet = out
+        .ptx
+        .split("// warptrace: snippet ")
+        .nth(1)
+        .expect("a snippet");
+    let body: Vec<&str> = snippet.lines().skip(1).map(str::trim).collect();
+    assert!(
+        body[0].starts_with("mov.u64") && body[0].ends_with("%clock64;"),
+        "{}",
+        body[0]
+    );
+    let election = body
+        .iter()
+        .position(|l| l.starts_with("activemask"))
+        .expect("an election");
+    let reads = body.iter().filter(|l| l.ends_with("%clock64;")).count();
+    assert!(election > 0 && reads == 2, "{snippet}");
+}
