@@ -237,8 +237,16 @@ pub(crate) fn instrument_kernel(
         insertions: Vec::new(),
         functions: Vec::new(),
     };
+    // One decision for the launch: the kernel's sites and its clones', whose snippets
+    // all update the launch's buffer.
+    let id = warptrace_ir::kernel_id(&k.name);
+    let mut at_sites = splice::site_imms(cx.module, k, sites, id);
+    for c in callees {
+        at_sites.extend(splice::site_imms(cx.module, c.function, &c.sites, id));
+    }
+    let home = crate::hashmap::HomeSlots::decide_at(cx.program, cx.layout, &at_sites);
     let owner = Owner::Kernel;
-    let mut kernel_ins = match plan(cx, k, owner, sites, &names) {
+    let mut kernel_ins = match plan(cx, k, owner, sites, &names, &home) {
         Err(PtxError::Unsupported { what }) => return Ok(unsupported(what)),
         other => other?,
     };
@@ -247,7 +255,7 @@ pub(crate) fn instrument_kernel(
         let g = c.function;
         let name = names[g.name.as_str()].clone();
         let owner = Owner::Clone { kernel: &k.name };
-        let mut ins = match plan(cx, g, owner, &c.sites, &names) {
+        let mut ins = match plan(cx, g, owner, &c.sites, &names, &home) {
             Err(PtxError::Unsupported { what }) => return Ok(unsupported(what)),
             other => other?,
         };
@@ -372,8 +380,9 @@ fn plan(
     owner: Owner<'_>,
     sites: &[Site],
     clones: &HashMap<&str, String>,
+    home: &crate::hashmap::HomeSlots,
 ) -> Result<Vec<Insertion>, PtxError> {
-    let mut ins = splice::plan_body(cx.module, f, owner, cx.program, cx.layout, sites)?;
+    let mut ins = splice::plan_body(cx.module, f, owner, cx.program, cx.layout, sites, home)?;
     let body = f
         .body
         .as_ref()

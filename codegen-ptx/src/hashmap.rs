@@ -66,7 +66,9 @@ impl HomeSlots {
     /// `map.update` of it in every probe of `program` (attached to this kernel or not,
     /// so a superset of what a launch runs) has keys that fold to constants knowing only
     /// the kernel id, and the non-zero tags of those keys have pairwise distinct home
-    /// slots `tag mod capacity` (tag 0 has its own slot).
+    /// slots `tag mod capacity` (tag 0 has its own slot). The runtime's resident buffers
+    /// ([`accumulates`]) rest on this decision; [`HomeSlots::decide_at`] is the code
+    /// generator's, which is home wherever this one is.
     pub(crate) fn decide(program: &Program, layout: &MapLayout, kernel_id: u64) -> HomeSlots {
         struct KernelOnly(u64);
         impl SiteConsts for KernelOnly {
@@ -77,18 +79,62 @@ impl HomeSlots {
                 None
             }
         }
+        let consts = KernelOnly(kernel_id);
+        let all = program
+            .probes
+            .iter()
+            .map(|p| (p, &consts as &dyn SiteConsts));
+        HomeSlots::from_updates(program, layout, all)
+    }
+
+    /// Decides for one kernel's launch from the sites its snippets run at — the kernel's
+    /// and those of its device-function clones, all of them (`sites`: each site's probe
+    /// and immediates): the keys of every update at every site, folded knowing the kernel
+    /// id and the site's `pc`, `file` and `line`, must be constants with pairwise distinct
+    /// home slots. Only these snippets update the launch's buffer, so a map keyed
+    /// `[kernel, line, pc]` is home when its sites' keys do not collide. Every key the
+    /// kernel-only [`HomeSlots::decide`] folds is folded here to the same constant, and
+    /// these updates are a subset of its, so a map home there is home here.
+    pub(crate) fn decide_at(
+        program: &Program,
+        layout: &MapLayout,
+        sites: &[(usize, crate::special::SiteImms)],
+    ) -> HomeSlots {
+        struct AtSite<'a>(&'a crate::special::SiteImms);
+        impl SiteConsts for AtSite<'_> {
+            fn special(&self, sp: Special) -> Option<u64> {
+                crate::special::constant(sp, self.0)
+            }
+            fn site(&self, _: SiteValue) -> Option<u64> {
+                None
+            }
+        }
+        let consts: Vec<AtSite<'_>> = sites.iter().map(|(_, imms)| AtSite(imms)).collect();
+        let updates = sites
+            .iter()
+            .zip(&consts)
+            .filter_map(|((p, _), c)| Some((program.probes.get(*p)?, c as &dyn SiteConsts)));
+        HomeSlots::from_updates(program, layout, updates)
+    }
+
+    /// The decision over these probes' updates, each probe's keys folded with its
+    /// constants.
+    fn from_updates<'a>(
+        program: &Program,
+        layout: &MapLayout,
+        probes: impl Iterator<Item = (&'a warptrace_ir::Probe, &'a dyn SiteConsts)>,
+    ) -> HomeSlots {
         let n = program.maps.len();
         // Per map: the constant tags seen, or `None` once a key is not constant.
         let mut tags: Vec<Option<Vec<u64>>> = vec![Some(Vec::new()); n];
-        for probe in &program.probes {
+        for (probe, consts) in probes {
             let updates = probe.insns.iter().filter_map(|i| match i {
                 Insn::MapUpdate { map, keys, .. } => Some((map.0 as usize, keys)),
                 _ => None,
             });
             let mut known = None;
             for (m, keys) in updates {
-                let known = known
-                    .get_or_insert_with(|| fold::constants(&probe.insns, &KernelOnly(kernel_id)));
+                let known = known.get_or_insert_with(|| fold::constants(&probe.insns, consts));
                 let Some(seen) = tags.get_mut(m) else {
                     continue;
                 };

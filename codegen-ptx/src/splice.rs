@@ -182,6 +182,7 @@ pub(crate) fn plan_body(
     program: &Program,
     layout: &MapLayout,
     sites: &[Site],
+    home: &crate::hashmap::HomeSlots,
 ) -> Result<Vec<Insertion>, PtxError> {
     let src = module.source();
     let Some(body) = &f.body else {
@@ -235,7 +236,6 @@ pub(crate) fn plan_body(
     let (locs, pcs) = positions(body, &files);
     let is_reg = |_: &str| false;
     let warp = crate::combine::WarpCaps::of_module(src);
-    let home = crate::hashmap::HomeSlots::decide(program, layout, id);
     for (n, site) in sites.iter().enumerate() {
         let snippet = n as u32 + 1;
         let probe = &program.probes[site.probe];
@@ -266,18 +266,7 @@ pub(crate) fn plan_body(
         if let (true, Some(i)) = (after, instr) {
             after_allowed(i, reads_address(&probe.insns), &is_reg)?;
         }
-        // Where `pc`, `file` and `line` point: the instruction, or a loop's header.
-        let (place, located) = match loop_site {
-            Some(l) => (l.header_instr, l.header_instr.is_some()),
-            None => (site.stmt, instr.is_some()),
-        };
-        let loc = place.and_then(|i| locs.get(i).cloned().flatten());
-        let imms = SiteImms {
-            kernel_id: id,
-            pc: place.and_then(|i| pcs.get(i).copied().flatten()),
-            file: located.then(|| loc.as_ref().map_or(0, |l| l.file_id())),
-            line: located.then(|| loc.as_ref().map_or(0, |l| l.line)),
-        };
+        let imms = imms_of(site, instr.is_some(), id, &locs, &pcs);
         let info = SiteInfo {
             guard,
             instr: instr.is_some() && probe.attach.point.has_instruction(),
@@ -297,7 +286,7 @@ pub(crate) fn plan_body(
             layout,
             program,
             warp,
-            home: &home,
+            home,
         };
         let text = lower_probe(probe, site.probe, &ctx, &info)?;
         let (offset, text) = match (stmt, loop_site.map(|l| l.anchor)) {
@@ -315,6 +304,55 @@ pub(crate) fn plan_body(
         });
     }
     Ok(ins)
+}
+
+/// The immediates of `site`: the kernel id, and `pc`, `file` and `line` of its
+/// instruction (`instr`: it has one) or of its loop's header.
+fn imms_of(
+    site: &Site,
+    instr: bool,
+    kernel_id: u64,
+    locs: &[Option<crate::site::Loc>],
+    pcs: &[Option<u32>],
+) -> SiteImms {
+    let (place, located) = match site.place {
+        Place::Loop(l) => (l.header_instr, l.header_instr.is_some()),
+        Place::Instr => (site.stmt, instr),
+    };
+    let loc = place.and_then(|i| locs.get(i).cloned().flatten());
+    SiteImms {
+        kernel_id,
+        pc: place.and_then(|i| pcs.get(i).copied().flatten()),
+        file: located.then(|| loc.as_ref().map_or(0, |l| l.file_id())),
+        line: located.then(|| loc.as_ref().map_or(0, |l| l.line)),
+    }
+}
+
+/// Each of `sites` of `f` (a kernel, or a clone for the kernel whose id is `kernel_id`)
+/// with its probe and immediates, as [`plan_body`] lowers them: what
+/// [`HomeSlots::decide_at`](crate::hashmap::HomeSlots::decide_at) decides from.
+pub(crate) fn site_imms(
+    module: &Module,
+    f: &Function,
+    sites: &[Site],
+    kernel_id: u64,
+) -> Vec<(usize, SiteImms)> {
+    let Some(body) = &f.body else {
+        return Vec::new();
+    };
+    let files = crate::site::file_table(module.source());
+    let (locs, pcs) = positions(body, &files);
+    sites
+        .iter()
+        .map(|site| {
+            let instr = matches!(site.place, Place::Instr)
+                && site
+                    .stmt
+                    .and_then(|i| body.stmts.get(i))
+                    .is_some_and(|s| matches!(s.kind, StmtKind::Instr(_)));
+            (site.probe, imms_of(site, instr, kernel_id, &locs, &pcs))
+        })
+        .collect()
 }
 
 /// Whether a body reads a value computed from the site's address registers: `addr`, and

@@ -109,7 +109,8 @@ proptest! {
     }
 }
 
-/// On a real kernel the skeleton's `[kernel]` updates try one slot; a per-site key keeps
+/// On a real kernel the skeleton's `[kernel]` updates try one slot, and so do updates keyed
+/// by the site (`pc`: a constant at each site, distinct home slots); a per-thread key keeps
 /// the full probe sequence.
 #[test]
 fn constant_key_snippets_have_one_cas() {
@@ -135,10 +136,77 @@ probe 0: mem:global:load
   2: map.update @n[r0, r1] count
   3: exit
 ";
+    let by_tid = "map @n: hash(keys = 4096) [u64] -> count
+
+probe 0: mem:global:load
+  0: r0 = sreg tid.x
+  1: map.update @n[r0] count
+  2: exit
+";
     let sites = ptx.matches("ld.global").count();
     assert!(sites > 0);
     assert_eq!(cas(by_kernel), sites);
-    assert_eq!(cas(by_pc), sites * HASH_MAX_PROBES as usize);
+    assert_eq!(cas(by_pc), sites);
+    assert_eq!(cas(by_tid), sites * HASH_MAX_PROBES as usize);
+}
+
+/// The code generator's decision folds each site's `pc`, `file` and `line`: per-site keys
+/// are home when their home slots differ, and only the sites given count.
+#[test]
+fn home_slots_at_sites_fold_the_sites_immediates() {
+    use crate::special::SiteImms;
+    use Probing::{Home, Linear};
+    let text = "map @pc: hash(keys = 4096) [kernel, u64] -> count
+map @one: hash(keys = 1) [u64] -> count
+map @dyn: hash(keys = 4096) [u64] -> count
+
+probe 0: mem:global:load
+  0: r0 = sreg kernel
+  1: r1 = sreg pc
+  2: map.update @pc[r0, r1] count
+  3: r2 = sreg line
+  4: map.update @one[r2] count
+  5: exit
+
+probe 1: kernel:exit
+  0: r0 = sreg tid.x
+  1: map.update @dyn[r0] count
+  2: exit
+";
+    let p = Program::parse(text).expect("IR parses");
+    let layout = MapLayout::new(&p.maps);
+    let at = |pc: u32, line: u32| SiteImms {
+        kernel_id: kernel_id("kern"),
+        pc: Some(pc),
+        file: Some(0),
+        line: Some(line),
+    };
+    let probing = |sites: &[(usize, SiteImms)]| {
+        let home = HomeSlots::decide_at(&p, &layout, sites);
+        (0..p.maps.len() as u32)
+            .map(|m| home.probing(m))
+            .collect::<Vec<_>>()
+    };
+    // Two loads on one line: @pc's two keys differ, @one has one key (line 7) twice.
+    assert_eq!(
+        probing(&[(0, at(3, 7)), (0, at(9, 7))]),
+        vec![Home, Home, Home]
+    );
+    // Two lines share @one's single slot.
+    assert_eq!(
+        probing(&[(0, at(3, 7)), (0, at(9, 8))]),
+        vec![Home, Linear, Home]
+    );
+    // The exit probe runs here too: @dyn's key is per thread.
+    assert_eq!(
+        probing(&[(0, at(3, 7)), (1, SiteImms::default())]),
+        vec![Home, Home, Linear]
+    );
+    // The kernel-only decision (resident buffers) knows no site: @pc and @one probe
+    // linearly; everything home there is home at sites.
+    let home = HomeSlots::decide(&p, &layout, kernel_id("kern"));
+    let kernel_only: Vec<_> = (0..3).map(|m| home.probing(m)).collect();
+    assert_eq!(kernel_only, vec![Linear, Linear, Linear]);
 }
 
 /// Which programs' launches may share a resident buffer: per-kernel constant keys only.
