@@ -22,6 +22,8 @@
 //! - `smem`: 1 block of 64 threads: strided, vector and broadcast shared-memory accesses
 //!   and an uncoalesced global store.
 //! - `nest`: 1 block of 64 threads, three nested loops (2 × 3 × 1 iterations).
+//! - `break2`: 1 warp: an inner loop of 2 iterations left with its outer loop by one edge
+//!   (the outer loop's exit first, as the PTX back end orders the loops of an edge).
 
 use std::collections::BTreeMap;
 use warptrace_ir::interp::{Event, Grid, Interpreter, SimConfig, SimKernel, SiteEvent, Thread};
@@ -278,6 +280,25 @@ fn nest(_: &Thread) -> Vec<Event> {
     ev
 }
 
+/// `break2`: the outer loop of [`NEST`] (one iteration) holding the inner one (two
+/// iterations), both left by one edge: the outer loop's exit, then the inner's.
+fn break2(_: &Thread) -> Vec<Event> {
+    let at = |pc: u32, line: u32, site: SiteEvent| Event::at(pc, site).with_line("nest.cu", line);
+    let mut ev = vec![
+        Event::at(0, SiteEvent::Entry),
+        at(1, 10, SiteEvent::Loop(LoopEdge::Header)),
+        insn(1, "add.s32").with_line("nest.cu", 10),
+        at(2, 12, SiteEvent::Loop(LoopEdge::Header)),
+        insn(2, "add.s32").with_line("nest.cu", 12),
+        at(2, 12, SiteEvent::Loop(LoopEdge::Header)),
+        insn(2, "add.s32").with_line("nest.cu", 12),
+        at(1, 10, SiteEvent::Loop(LoopEdge::Exit)),
+        at(2, 12, SiteEvent::Loop(LoopEdge::Exit)),
+    ];
+    leave(&mut ev, 20, "ret");
+    ev
+}
+
 /// The kernels and launches of one simulated program run, in launch order.
 fn launches() -> Vec<(SimKernel<'static>, Grid)> {
     vec![
@@ -286,6 +307,7 @@ fn launches() -> Vec<(SimKernel<'static>, Grid)> {
         (SimKernel::new("branchy", branchy), Grid::linear(1, 64)),
         (SimKernel::new("smem", smem), Grid::linear(1, 64)),
         (SimKernel::new("nest", nest), Grid::linear(1, 64)),
+        (SimKernel::new("break2", break2), Grid::linear(1, 32)),
         (
             SimKernel::new("grid2d", |_: &Thread| Vec::new()),
             Grid {
@@ -729,4 +751,49 @@ fn loop_cycles_sums_each_loop_instance_without_the_probes_cost() {
         2 * outer
     );
     assert_eq!(out, expect);
+}
+
+#[test]
+fn an_edge_leaving_both_loops_ends_both_runs() {
+    // break2's events: entry, outer header (event 1), `add`, inner header (3), `add`,
+    // inner header (5), `add`, outer exit (7), inner exit (8). Replayed times are
+    // 100 × event less the cost of the firings before: h at a header, x at an exit.
+    let cycles = library_probe("loop_cycles");
+    let (h, x) = (span(&cycles, 0), span(&cycles, 1));
+    let outer = 600 - 3 * h; // events 1..7, three headers before the exit
+    let inner = (200 - h) + (300 - h - x); // events 3..5, then 5..8 past the outer exit
+    let mut by_value = [(inner, "2, 12, 1"), (outer, "1, 10, 0")];
+    by_value.sort();
+    let mut expect = String::from("\n\n");
+    for (v, key) in by_value {
+        expect.push_str(&format!(
+            "@cycles[break2, {key}]: count 1, average {v}, total {v}\n"
+        ));
+    }
+    // A blank line after a stats map, and the empty @deeper's own line (as bpftrace).
+    expect.push_str(
+        "\n\n@iterations[break2, 1, 10, 0]: count 1, average 1, total 1\n\
+         @iterations[break2, 2, 12, 1]: count 1, average 2, total 2\n\n",
+    );
+    assert_eq!(run(&cycles, &["break2"]), expect);
+    // loop_timing: the inner loop's first iteration, the outer one, the inner's last.
+    let timing = library_probe("loop_timing");
+    let (h, x) = (span(&timing, 0), span(&timing, 1));
+    let expect = format!(
+        "\n\n\n@iters: ({}, {}, 0, break2, 2, 12, 1)\n\
+         @iters: (100, {}, 0, break2, 1, 10, 0)\n\
+         @iters: ({}, {}, 0, break2, 2, 12, 1)\n",
+        300 - h,
+        200 - h,
+        600 - 3 * h,
+        500 - 2 * h,
+        300 - h - x
+    );
+    assert_eq!(run(&timing, &["break2"]), expect);
+}
+
+/// The span of probe `p`'s clock reads (its measured cost in the interpreter).
+fn span(program: &Program, p: usize) -> u64 {
+    let (a, b) = clock_span(program, p);
+    b - a
 }
