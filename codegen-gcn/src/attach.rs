@@ -103,19 +103,20 @@ pub(crate) fn locs(module: &Module, k: &Kernel) -> Vec<Option<(u32, u32)>> {
         .collect()
 }
 
-/// Every site of every probe of `program` in kernel `k`, in probe then text order;
-/// `loop` is set when a loop probe selects the kernel (not matched yet).
+/// Every site of every probe of `program` in kernel `k`, in probe then text order, and
+/// the kind of point a probe selecting the kernel uses that this back end does not place
+/// yet (`loop:`, `region:`).
 pub(crate) fn find_sites(
     module: &Module,
     k: &Kernel,
     isa: &Isa,
     program: &Program,
     filter: &KernelFilter,
-) -> (Vec<Site>, bool) {
+) -> (Vec<Site>, Option<&'static str>) {
     let files = file_table(module);
     let locs = locs(module, k);
     let mut sites = Vec::new();
-    let mut loops = false;
+    let mut unplaced = None;
     for (p, probe) in program.probes.iter().enumerate() {
         if !filter.matches(p, &k.name) {
             continue;
@@ -127,9 +128,16 @@ pub(crate) fn find_sites(
             });
             continue;
         }
-        if matches!(probe.attach.point, AttachPoint::Loop(_)) {
-            loops = true;
-            continue;
+        match probe.attach.point {
+            AttachPoint::Loop(_) => {
+                unplaced.get_or_insert("loop:");
+                continue;
+            }
+            AttachPoint::Region { .. } => {
+                unplaced.get_or_insert("region:");
+                continue;
+            }
+            _ => {}
         }
         for (n, i) in k.body.clone().enumerate() {
             let Some(x) = module.instr(i) else { continue };
@@ -152,7 +160,9 @@ pub(crate) fn find_sites(
                 AttachPoint::Opcode { isa, glob } => {
                     *isa == IrIsa::Gcn && warptrace_ir::interp::glob(glob, m)
                 }
-                AttachPoint::KernelEntry | AttachPoint::Loop(_) => false,
+                AttachPoint::KernelEntry | AttachPoint::Loop(_) | AttachPoint::Region { .. } => {
+                    false
+                }
             };
             if hit {
                 sites.push(Site {
@@ -162,5 +172,5 @@ pub(crate) fn find_sites(
             }
         }
     }
-    (sites, loops)
+    (sites, unplaced)
 }

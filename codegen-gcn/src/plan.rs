@@ -110,15 +110,15 @@ pub(crate) fn plan_kernel(
     filter: &KernelFilter,
 ) -> Result<Planned, GcnError> {
     let isa = isa_of(module, &k.name).ok_or_else(|| GcnError::NoSuchKernel(k.name.clone()))?;
-    let (sites, loops) = find_sites(module, k, &isa, program, filter);
+    let (sites, unplaced) = find_sites(module, k, &isa, program, filter);
     let no = |status| Planned {
         status,
         edits: Vec::new(),
         occupancy: None,
     };
-    if loops {
+    if let Some(point) = unplaced {
         return Ok(no(KernelStatus::Unsupported {
-            what: "loop: attach points on GCN".into(),
+            what: format!("{point} attach points on GCN"),
         }));
     }
     if sites.is_empty() {

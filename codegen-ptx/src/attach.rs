@@ -1,7 +1,8 @@
 //! Attach-point matching: which statements of a kernel each probe runs at.
 
-use crate::loops::{LoopSite, Loops};
+use crate::loops::{Anchor, LoopSite, Loops};
 use crate::parse::{Body, Function, Instruction, StmtKind};
+use crate::regions::RegionSite;
 use std::collections::HashMap;
 use warptrace_ir::{AttachPoint, Isa, LoopEdge, MemOp, MemSpace, Position, Program};
 
@@ -25,6 +26,21 @@ pub(crate) enum Place {
     Instr,
     /// A `loop:` site anchored at `stmt` ([`crate::loops`]).
     Loop(LoopSite),
+    /// A `region:` site anchored at `stmt` ([`crate::regions`]).
+    Region(RegionSite),
+}
+
+impl Place {
+    /// A loop or region site's anchor, whether it takes its statement's guard, and the
+    /// statement whose `pc`, `file` and `line` it reports (its loop's header's first
+    /// instruction, its region's place); `None` for an instruction site.
+    pub fn anchored(&self) -> Option<(Anchor, bool, Option<usize>)> {
+        match *self {
+            Place::Instr => None,
+            Place::Loop(l) => Some((l.anchor, l.guarded, l.header_instr)),
+            Place::Region(r) => Some((r.anchor, r.guarded, Some(r.place))),
+        }
+    }
 }
 
 pub(crate) use warptrace_ir::KernelFilter;
@@ -151,14 +167,16 @@ pub(crate) fn async_copy(i: &Instruction) -> Option<AsyncCopy> {
 }
 
 /// The first thing a probe selecting kernel `f` uses that this back end cannot
-/// instrument there: `after` on a `loop:` point (a loop point has no instruction), or a
-/// `loop:` point whose sites cannot be placed (a branch target that is not a label in
-/// scope, a `brx.idx` back edge or exit). (Unsupported instructions and positions are
+/// instrument there: `after` on a `loop:` or `region:` point (it has no instruction), or
+/// such a point whose sites cannot be placed (a branch target that is not a label in
+/// scope, a `brx.idx` back edge or exit, a region in an irreducible cycle; `files` is the
+/// module's `.file` table). (Unsupported instructions and positions are
 /// found when the probe is lowered at a site.)
 pub(crate) fn unsupported(
     program: &Program,
     filter: &KernelFilter,
     f: &Function,
+    files: &HashMap<u32, String>,
 ) -> Option<String> {
     let mut loops = None;
     program
@@ -168,23 +186,34 @@ pub(crate) fn unsupported(
         .filter(|&(p, _)| filter.matches(p, &f.name))
         .find_map(|(_, probe)| {
             let a = &probe.attach;
-            let AttachPoint::Loop(edge) = a.point else {
+            if !matches!(a.point, AttachPoint::Loop(_) | AttachPoint::Region { .. }) {
                 return None;
-            };
+            }
             if a.position == Position::After {
                 return Some(format!(
-                    "`after` on attach point {} (a loop point has no instruction)",
+                    "`after` on attach point {} (it has no instruction)",
                     a.point
                 ));
             }
             let body = f.body.as_ref()?;
             let loops = loops.get_or_insert_with(|| Loops::analyze(body));
-            match loops {
-                Err(e) => Some(format!("attach point {} in `{}`: {e}", a.point, f.name)),
-                Ok(l) => l
-                    .sites(edge, body)
+            let l = match loops {
+                Err(e) => return Some(format!("attach point {} in `{}`: {e}", a.point, f.name)),
+                Ok(l) => l,
+            };
+            match &a.point {
+                AttachPoint::Loop(edge) => l
+                    .sites(*edge, body)
                     .err()
                     .map(|e| format!("attach point {e}")),
+                AttachPoint::Region { file, from, to, .. } => {
+                    let locs = crate::site::positions(body, files).0;
+                    let lines = crate::regions::line_instrs(body, &locs, file, *from, *to);
+                    crate::regions::sites(l, body, &lines)
+                        .err()
+                        .map(|e| format!("attach point {} in `{}`: {e}", a.point, f.name))
+                }
+                _ => None,
             }
         })
 }
@@ -248,16 +277,20 @@ pub(crate) fn find_sites(
             place: Place::Instr,
         })
         .collect();
-    let wants_lines = probes
-        .iter()
-        .any(|&p| matches!(program.probes[p].attach.point, AttachPoint::Line { .. }));
+    let wants_lines = probes.iter().any(|&p| {
+        matches!(
+            program.probes[p].attach.point,
+            AttachPoint::Line { .. } | AttachPoint::Region { .. }
+        )
+    });
     let locs = if wants_lines {
         crate::site::positions(body, files).0
     } else {
         Vec::new()
     };
-    // Loop sites per probe, by anchor statement.
+    // Loop and region sites per probe, by anchor statement.
     let loop_sites = loop_sites(body, program, &probes);
+    let region_sites = region_sites(body, program, &probes, &locs);
     for (idx, stmt) in body.stmts.iter().enumerate() {
         let StmtKind::Instr(i) = &stmt.kind else {
             continue;
@@ -290,6 +323,19 @@ pub(crate) fn find_sites(
                                 probe: p,
                                 stmt: Some(idx),
                                 place: Place::Loop(s),
+                            }),
+                    );
+                    false
+                }
+                AttachPoint::Region { .. } => {
+                    sites.extend(
+                        region_sites
+                            .iter()
+                            .filter(|(q, s)| *q == p && s.anchor.stmt() == idx)
+                            .map(|&(_, s)| Site {
+                                probe: p,
+                                stmt: Some(idx),
+                                place: Place::Region(s),
                             }),
                     );
                     false
@@ -337,6 +383,37 @@ fn loop_sites(body: &Body, program: &Program, probes: &[usize]) -> Vec<(usize, L
         .collect()
 }
 
+/// The region sites of every `region:` probe among `probes`, as (probe, site); none for a
+/// probe whose region cannot be placed (see [`unsupported`]). `locs` are the body's
+/// source positions.
+fn region_sites(
+    body: &Body,
+    program: &Program,
+    probes: &[usize],
+    locs: &[Option<crate::site::Loc>],
+) -> Vec<(usize, RegionSite)> {
+    let mut cfg = None;
+    let mut out = Vec::new();
+    for &p in probes {
+        let AttachPoint::Region {
+            end,
+            file,
+            from,
+            to,
+        } = &program.probes[p].attach.point
+        else {
+            continue;
+        };
+        let Ok(cfg) = cfg.get_or_insert_with(|| Loops::analyze(body)) else {
+            return Vec::new();
+        };
+        let lines = crate::regions::line_instrs(body, locs, file, *from, *to);
+        let sites = crate::regions::sites(cfg, body, &lines).unwrap_or_default();
+        out.extend(sites.into_iter().filter(|s| s.end == *end).map(|s| (p, s)));
+    }
+    out
+}
+
 /// How `-l` describes a site: the statement's text, and for a loop site which loop point
 /// of which loop (by its header's label) and where relative to the statement.
 pub(crate) fn describe(site: &Site, body: &Body, loops: Option<&Loops>) -> String {
@@ -344,6 +421,14 @@ pub(crate) fn describe(site: &Site, body: &Body, loops: Option<&Loops>) -> Strin
         return "<entry>".into();
     };
     let text = stmt.text.trim();
+    if let Place::Region(r) = site.place {
+        let end = r.end.name();
+        return match (r.anchor, r.guarded) {
+            (Anchor::After(_), _) => format!("region {end}: after `{text}`"),
+            (_, true) => format!("region {end}: `{text}` when it transfers control"),
+            (_, false) => format!("region {end}: before `{text}`"),
+        };
+    }
     let Place::Loop(l) = site.place else {
         return text.to_string();
     };
@@ -354,7 +439,7 @@ pub(crate) fn describe(site: &Site, body: &Body, loops: Option<&Loops>) -> Strin
         LoopEdge::Exit => "exit",
     };
     match (l.anchor, l.guarded) {
-        (crate::loops::Anchor::After(_), _) => {
+        (Anchor::After(_), _) => {
             format!("loop {header} {what}: after `{text}` (fall-through)")
         }
         (_, true) => format!("loop {header} {what}: `{text}` when taken"),

@@ -121,7 +121,7 @@ pub(crate) fn callees<'m>(
             name: k.name.clone(),
             ..g.clone()
         };
-        if let Some(what) = attach::unsupported(program, filter, &view) {
+        if let Some(what) = attach::unsupported(program, filter, &view, files) {
             return Err(format!("{what} (in device function `{}`)", g.name));
         }
         let mut sites = attach::find_sites(&view, program, filter, files);

@@ -21,6 +21,7 @@ mod lower;
 mod model;
 mod parse;
 pub mod raw;
+mod regions;
 mod ring;
 mod site;
 mod special;
@@ -186,7 +187,7 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
         .filter(|f| f.kind == FunctionKind::Entry && f.body.is_some());
     for (ordinal, f) in entries.enumerate() {
         let sites = attach::find_sites(f, program, &filter, &files);
-        let unsupported = attach::unsupported(program, &filter, f);
+        let unsupported = attach::unsupported(program, &filter, f, &files);
         let mut functions = Vec::new();
         let callees = match unsupported {
             Some(what) => Err(what),

@@ -70,6 +70,15 @@ pub(crate) enum EdgeKind {
     Indexed(usize),
 }
 
+impl EdgeKind {
+    /// The statement the edge leaves from (a branch, or a block's last statement).
+    pub fn stmt(self) -> usize {
+        match self {
+            EdgeKind::Taken(s) | EdgeKind::FallThrough(s) | EdgeKind::Indexed(s) => s,
+        }
+    }
+}
+
 /// An edge between two blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Edge {
@@ -305,6 +314,16 @@ impl Loops {
 
 fn edge(from: usize, to: usize, kind: EdgeKind) -> Edge {
     Edge { from, to, kind }
+}
+
+/// Whether `i` ends a basic block (a branch, `brx.idx`, `ret`, `exit`, `trap`, `brkpt`).
+pub(crate) fn ends_block(i: &Instruction) -> bool {
+    !matches!(Terminator::of(i), Terminator::None)
+}
+
+/// Whether `i` leaves the function (`ret`, `exit`, `trap`, `brkpt`; guarded or not).
+pub(crate) fn leaves_kernel(i: &Instruction) -> bool {
+    matches!(Terminator::of(i), Terminator::Exit)
 }
 
 /// How an instruction ends a block.

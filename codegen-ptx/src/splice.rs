@@ -245,15 +245,13 @@ pub(crate) fn plan_body(
             StmtKind::Instr(i) => Some(i),
             _ => None,
         });
-        // A loop site has no instruction of its own: its statement only anchors it.
-        let loop_site = match site.place {
-            Place::Loop(l) => Some(l),
-            Place::Instr => None,
-        };
-        let instr = stmt_instr.filter(|_| loop_site.is_none());
-        let guard = match loop_site {
+        // A loop or region site has no instruction of its own: its statement only
+        // anchors it.
+        let anchored = site.place.anchored();
+        let instr = stmt_instr.filter(|_| anchored.is_none());
+        let guard = match anchored {
             None => instr.and_then(|i| i.guard.as_ref()),
-            Some(l) if l.guarded => stmt_instr.and_then(|i| i.guard.as_ref()),
+            Some((_, true, _)) => stmt_instr.and_then(|i| i.guard.as_ref()),
             Some(_) => None,
         };
         let mem = instr.and_then(mem_site);
@@ -289,7 +287,7 @@ pub(crate) fn plan_body(
             home,
         };
         let text = lower_probe(probe, site.probe, &ctx, &info)?;
-        let (offset, text) = match (stmt, loop_site.map(|l| l.anchor)) {
+        let (offset, text) = match (stmt, anchored.map(|(a, _, _)| a)) {
             (Some(s), Some(Anchor::After(_))) => after_stmt(src, s.span.end, text),
             (Some(s), Some(Anchor::Before(_))) => before_stmt(src, s.span.start, text),
             (Some(s), None) if after => after_stmt(src, s.span.end, text),
@@ -315,9 +313,9 @@ fn imms_of(
     locs: &[Option<crate::site::Loc>],
     pcs: &[Option<u32>],
 ) -> SiteImms {
-    let (place, located) = match site.place {
-        Place::Loop(l) => (l.header_instr, l.header_instr.is_some()),
-        Place::Instr => (site.stmt, instr),
+    let (place, located) = match site.place.anchored() {
+        Some((_, _, place)) => (place, place.is_some()),
+        None => (site.stmt, instr),
     };
     let loc = place.and_then(|i| locs.get(i).cloned().flatten());
     SiteImms {

@@ -82,6 +82,19 @@ pub enum AttachPoint {
         /// Last line, inclusive (`from` for a single line).
         to: u32,
     },
+    /// `region:entry|exit:<file>:<from>-<to>`: the smallest single-entry single-exit
+    /// region of the kernel's CFG around the instructions whose `.loc` is in that range
+    /// (`docs/language.md`, "Source-line regions").
+    Region {
+        /// Which end of the region.
+        end: RegionEnd,
+        /// The source file (suffix match, as for `line:`).
+        file: String,
+        /// First line, inclusive.
+        from: u32,
+        /// Last line, inclusive.
+        to: u32,
+    },
     /// `ptx:<glob>` / `gcn:<glob>`: raw opcode match on that ISA.
     Opcode {
         /// The ISA whose opcodes the glob matches.
@@ -93,11 +106,12 @@ pub enum AttachPoint {
 
 impl AttachPoint {
     /// Whether the probe has a place in the kernel's code, so that it has `pc`, `file` and
-    /// `line`: an instruction, or a loop point, whose place is its loop header's first
+    /// `line`: an instruction; a loop point, whose place is its loop header's first
     /// instruction (the same for the loop's header, back edges and exits: the loop's
-    /// identity).
+    /// identity); or a region point, whose place is the instruction its entry snippet
+    /// precedes (the same at both ends).
     pub fn has_location(&self) -> bool {
-        self.has_instruction() || matches!(self, AttachPoint::Loop(_))
+        self.has_instruction() || matches!(self, AttachPoint::Loop(_) | AttachPoint::Region { .. })
     }
 
     /// Whether the probe runs at an instruction of the kernel, so that it has a site
@@ -105,7 +119,10 @@ impl AttachPoint {
     pub fn has_instruction(&self) -> bool {
         !matches!(
             self,
-            AttachPoint::KernelEntry | AttachPoint::KernelExit | AttachPoint::Loop(_)
+            AttachPoint::KernelEntry
+                | AttachPoint::KernelExit
+                | AttachPoint::Loop(_)
+                | AttachPoint::Region { .. }
         )
     }
 }
@@ -121,6 +138,25 @@ pub enum LoopEdge {
     /// Each time an edge leaving the loop is taken, before control leaves it (once per
     /// loop the edge leaves). Leaving the kernel (`ret`/`exit`) is not a loop exit.
     Exit,
+}
+
+/// The two ends of a source-line region.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RegionEnd {
+    /// Where control enters the region (once per execution of it).
+    Entry,
+    /// Where control leaves it (once per execution, after its entry).
+    Exit,
+}
+
+impl RegionEnd {
+    /// The name in the attach point.
+    pub fn name(self) -> &'static str {
+        match self {
+            RegionEnd::Entry => "entry",
+            RegionEnd::Exit => "exit",
+        }
+    }
 }
 
 /// The instruction set of an `Opcode` attach point.
@@ -227,6 +263,19 @@ pub(crate) fn is_bare_file(file: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || "_./-+".contains(c))
 }
 
+/// `FILE:FROM[-TO]` of `line:` and `region:` points (the file quoted unless bare).
+fn write_lines(f: &mut fmt::Formatter<'_>, file: &str, from: u32, to: u32) -> fmt::Result {
+    if is_bare_file(file) {
+        write!(f, "{file}:{from}")?;
+    } else {
+        write!(f, "{file:?}:{from}")?;
+    }
+    if to != from {
+        write!(f, "-{to}")?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for AttachPoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -238,15 +287,17 @@ impl fmt::Display for AttachPoint {
             AttachPoint::Branch => write!(f, "branch"),
             AttachPoint::Loop(edge) => write!(f, "loop:{}", edge.name()),
             AttachPoint::Line { file, from, to } => {
-                if is_bare_file(file) {
-                    write!(f, "line:{file}:{from}")?;
-                } else {
-                    write!(f, "line:{file:?}:{from}")?;
-                }
-                if to != from {
-                    write!(f, "-{to}")?;
-                }
-                Ok(())
+                write!(f, "line:")?;
+                write_lines(f, file, *from, *to)
+            }
+            AttachPoint::Region {
+                end,
+                file,
+                from,
+                to,
+            } => {
+                write!(f, "region:{}:", end.name())?;
+                write_lines(f, file, *from, *to)
             }
             AttachPoint::Opcode { isa, glob } => write!(f, "{}:{glob}", isa.name()),
         }

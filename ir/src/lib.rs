@@ -23,7 +23,7 @@ pub mod interp;
 
 pub use attach::{
     AttachPoint, AttachSpec, GlobError, Granularity, Isa, KernelFilter, LoopEdge, MemOp, MemSpace,
-    Position,
+    Position, RegionEnd,
 };
 pub use bundle::{Bundle, BundleError, BUNDLE_FORMAT};
 pub use insn::{

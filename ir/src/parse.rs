@@ -10,7 +10,7 @@ use crate::{
     Aggregation, AttachPoint, AttachSpec, BinOp, ConfigEntry, ConfigValue, ExtFrom, FormatId,
     Granularity, HostBlock, HostEvent, Insn, Isa, KeyType, LoopEdge, MapDecl, MapId, MapKind,
     MemOp, MemSpace, Operand, Overflow, Per, PersistDecl, PersistId, Position, Probe, Program, Reg,
-    SiteValue, Special, ValueKind, Width,
+    RegionEnd, SiteValue, Special, ValueKind, Width,
 };
 
 /// A syntax error in IR text, located at a 1-based line and column (in bytes).
@@ -647,7 +647,10 @@ impl<'a> Cursor<'a> {
                 .ok_or_else(|| self.at(at, "expected a memory operation"))?;
             return Ok(AttachPoint::Mem { space, op });
         }
-        if self.eat("line:") {
+        let region = [RegionEnd::Entry, RegionEnd::Exit]
+            .into_iter()
+            .find(|e| self.eat(&format!("region:{}:", e.name())));
+        if region.is_some() || self.eat("line:") {
             let file = if self.peek() == Some('"') {
                 self.string()?
             } else {
@@ -663,7 +666,15 @@ impl<'a> Cursor<'a> {
             self.expect(":")?;
             let from = self.u32()?;
             let to = if self.eat("-") { self.u32()? } else { from };
-            return Ok(AttachPoint::Line { file, from, to });
+            return Ok(match region {
+                Some(end) => AttachPoint::Region {
+                    end,
+                    file,
+                    from,
+                    to,
+                },
+                None => AttachPoint::Line { file, from, to },
+            });
         }
         for isa in [Isa::Ptx, Isa::Gcn] {
             if self.eat(isa.name()) && self.eat(":") {

@@ -8,7 +8,7 @@ use warptrace_ir::interp::{
 };
 use warptrace_ir::{
     hist_bucket, kernel_id, lhist_bucket, max_decode, min_decode, FormatId, HostEvent, MapId,
-    MapStore, MemOp, MemSpace, Program,
+    MapStore, MemOp, MemSpace, Program, RegionEnd,
 };
 
 fn program(text: &str) -> Program {
@@ -417,6 +417,56 @@ probe 1: ptx:st.global.*
     assert_eq!(value(&s, 0, &[12]), [5]);
     assert_eq!(value(&s, 0, &[3]), [5]);
     assert_eq!(s.maps[0].entries.len(), 3);
+}
+
+#[test]
+fn region_probes_fire_at_their_regions_ends_with_its_place() {
+    // Threads run the region of kernel.cu:20-30 (placed at pc 7, line 20) twice, and a
+    // region of other lines once: only the first fires the probes, `pc` and `line` are
+    // the region's place at both ends.
+    let p = program(
+        "map @m: hash(keys = 8) [u64, u64, u64] -> count
+probe 0: region:entry:kernel.cu:20-30
+  0: r0 = sreg pc
+  1: r1 = sreg line
+  2: map.update @m[0, r0, r1] count
+  3: exit
+probe 1: region:exit:kernel.cu:20-30
+  0: r0 = sreg pc
+  1: r1 = sreg line
+  2: map.update @m[1, r0, r1] count
+  3: exit
+",
+    );
+    let at = |end, from, to| Event {
+        site: SiteEvent::Region {
+            end,
+            file: "/src/kernel.cu".into(),
+            from,
+            to,
+        },
+        pc: 7,
+        file: Some("/src/kernel.cu".into()),
+        line: 20,
+    };
+    let k = SimKernel::new("k", move |_| {
+        let mut v = Vec::new();
+        for _ in 0..2 {
+            v.push(at(RegionEnd::Entry, 20, 30));
+            v.push(at(RegionEnd::Exit, 20, 30));
+        }
+        v.push(at(RegionEnd::Entry, 20, 31));
+        v.push(at(RegionEnd::Exit, 20, 31));
+        v
+    });
+    let s = run(&p, &k, Grid::linear(1, 4));
+    assert_eq!(value(&s, 0, &[0, 7, 20]), [8]);
+    assert_eq!(value(&s, 0, &[1, 7, 20]), [8]);
+    assert_eq!(s.maps[0].entries.len(), 2);
+    // The text form round-trips.
+    assert!(p
+        .to_string()
+        .contains("probe 1: region:exit:kernel.cu:20-30\n"));
 }
 
 #[test]

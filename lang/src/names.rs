@@ -3,8 +3,8 @@
 //! [`builtins`], [`functions`]).
 
 use warptrace_ir::{
-    AttachPoint, AttachSpec, HostEvent, Isa, LoopEdge, MemOp, MemSpace, Position, SiteValue,
-    Special,
+    AttachPoint, AttachSpec, HostEvent, Isa, LoopEdge, MemOp, MemSpace, Position, RegionEnd,
+    SiteValue, Special,
 };
 
 /// One attach point, builtin or function: its name, a one-line description and where it
@@ -29,6 +29,7 @@ pub(crate) enum Sem {
     Fixed(FixedPoint),
     Mem,
     Line,
+    Region(RegionEnd),
     Opcode(Isa),
     Builtin(Builtin, Validity),
     Function(Func),
@@ -61,8 +62,9 @@ pub(crate) enum Validity {
     Device,
     /// Device probes at an instruction.
     Site,
-    /// Device probes with a place in the kernel's code: an instruction, or a loop point
-    /// (whose place is its loop header's first instruction).
+    /// Device probes with a place in the kernel's code: an instruction, a loop point
+    /// (whose place is its loop header's first instruction) or a region point (the
+    /// instruction its entry snippet precedes).
     Located,
     /// Memory-access probes: `mem:`, and `ptx:`/`gcn:` (the back end checks the opcode).
     Access,
@@ -108,7 +110,7 @@ impl Func {
 
 const DEVICE: &str = "device probes (not begin, end, launch:complete)";
 const SITE: &str = "instruction probes: mem, tensor:mma, sync:barrier, branch, line, ptx, gcn";
-const LOCATED: &str = "instruction probes (mem, tensor:mma, sync:barrier, branch, line, ptx, gcn) and loop points (there: the loop header's first instruction)";
+const LOCATED: &str = "instruction probes (mem, tensor:mma, sync:barrier, branch, line, ptx, gcn), loop points (there: the loop header's first instruction) and region points (the instruction the region starts at)";
 const ACCESS: &str = "mem:*:*, ptx:*, gcn:*";
 const VALUE: &str = "mem:*:store (before), mem:*:load (after), mem:*:atomic, ptx:*, gcn:*";
 /// Where host-only functions are valid.
@@ -142,7 +144,7 @@ const fn site(name: &'static str, doc: &'static str, s: Special) -> Entry {
     )
 }
 
-static ATTACH_POINTS: [Entry; 15] = [
+static ATTACH_POINTS: [Entry; 17] = [
     entry(
         "begin",
         "once, on the host, before tracing starts",
@@ -222,6 +224,18 @@ static ATTACH_POINTS: [Entry; 15] = [
         Sem::Line,
     ),
     entry(
+        "region:entry:<file>:<from>-<to>",
+        "where control enters the smallest single-entry single-exit region around those lines",
+        "device",
+        Sem::Region(RegionEnd::Entry),
+    ),
+    entry(
+        "region:exit:<file>:<from>-<to>",
+        "where control leaves that region (once per entry)",
+        "device",
+        Sem::Region(RegionEnd::Exit),
+    ),
+    entry(
         "ptx:<opcode-glob>",
         "PTX instructions whose opcode matches the glob, e.g. ptx:ld.global.v4.*",
         "device, instruction",
@@ -279,17 +293,17 @@ static BUILTINS: [Entry; 34] = [
     special("launch", "launch sequence number", Special::Launch),
     site(
         "pc",
-        "index of the probed instruction in the kernel; at loop points, of the loop header's first instruction (the loop's identity)",
+        "index of the probed instruction in the kernel; at loop points, of the loop header's first instruction (the loop's identity); at region points, of the instruction the region starts at",
         Special::Pc,
     ),
     site(
         "file",
-        "id of the source file of the probed instruction's .loc (0 without; loop points: the header's)",
+        "id of the source file of the probed instruction's .loc (0 without; loop and region points: their place's)",
         Special::File,
     ),
     site(
         "line",
-        "source line of the probed instruction's .loc (0 without; loop points: the header's)",
+        "source line of the probed instruction's .loc (0 without; loop and region points: their place's)",
         Special::Line,
     ),
     entry(
@@ -521,18 +535,22 @@ fn resolve(e: &Entry, parts: &[&str]) -> Option<Target> {
             (AttachPoint::Mem { space, op }, rest)
         }
         (Sem::Line, ["line", file, range, rest @ ..]) if !file.is_empty() => {
-            let (from, to) = match range.split_once('-') {
-                Some((a, b)) => (a.parse().ok()?, b.parse().ok()?),
-                None => {
-                    let line = range.parse().ok()?;
-                    (line, line)
-                }
-            };
-            if from > to {
-                return None;
-            }
+            let (from, to) = line_range(range)?;
             let file = (*file).to_string();
             (AttachPoint::Line { file, from, to }, rest)
+        }
+        (Sem::Region(end), ["region", e, file, range, rest @ ..])
+            if *e == end.name() && !file.is_empty() =>
+        {
+            let (from, to) = line_range(range)?;
+            let file = (*file).to_string();
+            let point = AttachPoint::Region {
+                end,
+                file,
+                from,
+                to,
+            };
+            (point, rest)
         }
         (Sem::Opcode(isa), [prefix, glob, rest @ ..]) if *prefix == isa.name() => {
             if glob.is_empty() || glob.starts_with('"') {
@@ -549,6 +567,18 @@ fn resolve(e: &Entry, parts: &[&str]) -> Option<Target> {
         _ => return None,
     };
     Some(Target::Device(AttachSpec::new(point, glob)))
+}
+
+/// `FROM` or `FROM-TO` (with `FROM <= TO`).
+fn line_range(range: &str) -> Option<(u32, u32)> {
+    let (from, to) = match range.split_once('-') {
+        Some((a, b)) => (a.parse().ok()?, b.parse().ok()?),
+        None => {
+            let line = range.parse().ok()?;
+            (line, line)
+        }
+    };
+    (from <= to).then_some((from, to))
 }
 
 /// Whether a builtin of this validity may be read at `target`.

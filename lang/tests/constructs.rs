@@ -12,7 +12,8 @@ fn every_attach_point() {
     let source = "begin, end, launch:complete, BEGIN, END { }\n\
         kernel:entry, kernel:exit:*gemm*, mem:shared:store, mem:generic:atomic:k, mem:*:async, \
         tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit:*mm*, \
-        line:gemm.cu:10-20, line:\"src/a b.cu\":7, ptx:ld.global.v4.*, gcn:v_mfma*:*gemm*, \
+        line:gemm.cu:10-20, line:\"src/a b.cu\":7, region:entry:gemm.cu:10-20, \
+        region:exit:\"src/a b.cu\":7-9:*mm*, ptx:ld.global.v4.*, gcn:v_mfma*:*gemm*, \
         warp after mem:global:load, after warp ptx:st.*, warp kernel:exit { }";
     let program = warptrace_lang::compile(source, "stdin").unwrap_or_else(|e| panic!("{e}"));
     let host: Vec<&str> = program.host.iter().map(|h| h.event.name()).collect();
@@ -36,6 +37,8 @@ fn every_attach_point() {
     loop:exit:*mm*
     line:gemm.cu:10-20
     line:"src/a b.cu":7
+    region:entry:gemm.cu:10-20
+    region:exit:"src/a b.cu":7-9:*mm*
     ptx:ld.global.v4.*
     gcn:v_mfma*:*gemm*
     warp after mem:global:load
@@ -475,7 +478,7 @@ fn listing_tables() {
         .iter()
         .map(|e| e.name)
         .collect();
-    assert_eq!(attach.len(), 15);
+    assert_eq!(attach.len(), 17);
     assert!(attach.contains(&"kernel:entry") && attach.contains(&"launch:complete"));
     let builtins = warptrace_lang::builtins();
     let addr = builtins.iter().find(|e| e.name == "addr");

@@ -86,7 +86,7 @@ fn unknown_attach_point() {
     stdin:1:1-11: ERROR: unknown attach point `kernel:foo`
     kernel:foo { @a = count(); }
     ~~~~~~~~~~
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     "#);
 }
 
@@ -96,11 +96,11 @@ fn unknown_mem_space_and_op() {
     stdin:1:1-17: ERROR: unknown attach point `mem:texture:load`
     mem:texture:load, mem:global:read { @a = count(); }
     ~~~~~~~~~~~~~~~~
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     stdin:1:19-34: ERROR: unknown attach point `mem:global:read`
     mem:texture:load, mem:global:read { @a = count(); }
                       ~~~~~~~~~~~~~~~
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     "#);
 }
 
@@ -110,7 +110,7 @@ fn attach_point_too_many_components() {
     stdin:1:1-19: ERROR: unknown attach point `kernel:entry:add:x`
     kernel:entry:add:x { @a = count(); }
     ~~~~~~~~~~~~~~~~~~
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     "#);
 }
 
@@ -335,7 +335,7 @@ fn errors_accumulate() {
     stdin:1:1-11: ERROR: unknown attach point `kernel:foo`
     kernel:foo { @a[tidd.x] = avg(1); }
     ~~~~~~~~~~
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     stdin:1:17-23: ERROR: unknown builtin `tidd.x`
     kernel:foo { @a[tidd.x] = avg(1); }
                     ~~~~~~
@@ -414,4 +414,29 @@ fn file_name_display_and_colour() {
     let mut plain = Buffer::no_color();
     e.emit(&mut plain).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(String::from_utf8_lossy(plain.as_slice()), rendered);
+}
+
+#[test]
+fn region_points_have_a_place_but_no_instruction() {
+    // `pc` and `line` name the region; `after` and the instruction's own builtins do not
+    // apply; `region:` needs its end and a line range.
+    insta::assert_snapshot!(error("after region:entry:a.cu:3-9 { @a[pc, line] = count(); }\n\
+        region:exit:a.cu:3-9 { @b[opcode] = count(); }\nregion:middle:a.cu:3-9, region:exit:a.cu:9-3 { }"), @r#"
+    stdin:1:1-6: ERROR: `after` is not valid at region:entry:a.cu:3-9
+    after region:entry:a.cu:3-9 { @a[pc, line] = count(); }
+    ~~~~~
+    HINT: `after` applies to instruction probes: mem, tensor:mma, sync:barrier, branch, line, ptx, gcn
+    stdin:2:27-33: ERROR: builtin `opcode` is not valid at region:exit:a.cu:3-9
+    region:exit:a.cu:3-9 { @b[opcode] = count(); }
+                              ~~~~~~
+    HINT: `opcode` is valid at instruction probes: mem, tensor:mma, sync:barrier, branch, line, ptx, gcn
+    stdin:3:1-23: ERROR: unknown attach point `region:middle:a.cu:3-9`
+    region:middle:a.cu:3-9, region:exit:a.cu:9-3 { }
+    ~~~~~~~~~~~~~~~~~~~~~~
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    stdin:3:25-45: ERROR: unknown attach point `region:exit:a.cu:9-3`
+    region:middle:a.cu:3-9, region:exit:a.cu:9-3 { }
+                            ~~~~~~~~~~~~~~~~~~~~
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    "#);
 }

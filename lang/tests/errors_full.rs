@@ -89,7 +89,7 @@ error_test!(pc_at_kernel_entry, "kernel:entry { @p = count(); @q[pc] = count(); 
     stdin:1:33-35: ERROR: builtin `pc` is not valid at kernel:entry
     kernel:entry { @p = count(); @q[pc] = count(); }
                                     ~~
-    HINT: `pc` is valid at instruction probes (mem, tensor:mma, sync:barrier, branch, line, ptx, gcn) and loop points (there: the loop header's first instruction)
+    HINT: `pc` is valid at instruction probes (mem, tensor:mma, sync:barrier, branch, line, ptx, gcn), loop points (there: the loop header's first instruction) and region points (the instruction the region starts at)
 "#);
 error_test!(statement_call_in_expression, "kernel:entry { @a = sum(printf(\"x\")); }", @r#"
     stdin:1:25-36: ERROR: `printf()` does not return a value: call it as a statement

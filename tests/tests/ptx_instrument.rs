@@ -286,3 +286,71 @@ fn a_warp_probes_leading_clock_read_precedes_the_leader_election() {
     let reads = body.iter().filter(|l| l.ends_with("%clock64;")).count();
     assert!(election > 0 && reads == 2, "{snippet}");
 }
+
+#[test]
+fn region_points_time_source_lines_of_real_kernels() {
+    use warptrace_codegen_ptx::list_sites;
+    // Triton's matmul K loop body (lines 38-43 of the corpus's source: one iteration, the
+    // loop's control being line 37), softmax's row loop body, and block_sum's reduction
+    // loop statement (nvcc, lines 27-30: the whole loop). Each region has one entry and at
+    // least one exit; the spliced kernels pass the kernel verifier (`instrument` rejects
+    // a kernel that does not) and assemble.
+    let src = "region:entry:triton_kernels.py:38-43 { %t = clock64; }
+               region:exit:triton_kernels.py:38-43 { @body[pc, line] = sum(clock64 - %t); }
+               region:entry:triton_kernels.py:55-62 { %t = clock64; }
+               region:exit:triton_kernels.py:55-62 { @row[pc, line] = sum(clock64 - %t); }
+               region:entry:nvcc_app.cu:27-30 { %t = clock64; }
+               region:exit:nvcc_app.cu:27-30 { @red[pc, line] = sum(clock64 - %t); }";
+    let program = warptrace_lang::compile(src, "stdin").unwrap_or_else(|e| panic!("{e:?}"));
+    for (file, kernel, entry_probe) in [
+        ("triton_matmul.ptx", "matmul", 0),
+        ("triton_softmax.ptx", "softmax", 2),
+        ("nvcc_app.ptx", "_Z9block_sumPKfPfi", 4),
+    ] {
+        let ptx = corpus_file(file);
+        let sites = list_sites(&ptx, &program).expect("lists");
+        let count = |p: usize| {
+            sites
+                .iter()
+                .filter(|s| s.probe == p && s.kernel == kernel)
+                .count()
+        };
+        assert_eq!(count(entry_probe), 1, "{file}: one region entry");
+        assert!(count(entry_probe + 1) >= 1, "{file}: an exit");
+        for s in sites.iter().filter(|s| s.probe == entry_probe) {
+            assert!(s.text.starts_with("region entry: before `"), "{}", s.text);
+        }
+        let out = instrument(&ptx, &programs::verified(&program)).expect("instruments");
+        let k = out
+            .kernels
+            .iter()
+            .find(|k| k.name == kernel)
+            .expect("kernel");
+        assert!(
+            matches!(k.status, KernelStatus::Instrumented { sites } if sites >= 2),
+            "{file}: {:?}",
+            k.status
+        );
+        for arch in corpus_archs(file) {
+            if let Some(Err(e)) = assemble(&retarget(&out.ptx, arch), arch, &[]) {
+                panic!("ptxas -arch={arch} rejects {file} with region probes:\n{e}");
+            }
+        }
+    }
+    // block_sum's loop statement: the whole loop, from before the loop's first line
+    // instruction to the block after it (the explicit `exit` of line 31 is not in it).
+    let ptx = corpus_file("nvcc_app.ptx");
+    let sites = list_sites(&ptx, &program).expect("lists");
+    let red: Vec<&str> = sites
+        .iter()
+        .filter(|s| s.probe >= 4 && s.kernel == "_Z9block_sumPKfPfi")
+        .map(|s| s.text.as_str())
+        .collect();
+    assert_eq!(
+        red,
+        [
+            "region entry: before `shr.u32 %r15, %r1, 1;`",
+            "region exit: before `setp.eq.s32 %p6, %r3, 0;`"
+        ]
+    );
+}

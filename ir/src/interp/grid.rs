@@ -1,7 +1,7 @@
 //! The simulated launch: the grid, the per-thread site events a simulated kernel produces,
 //! which probes an event fires, and the special values a thread reads.
 
-use crate::{kernel_id, AttachPoint, Isa, LoopEdge, MemOp, MemSpace, Special};
+use crate::{kernel_id, AttachPoint, Isa, LoopEdge, MemOp, MemSpace, RegionEnd, Special};
 
 /// The shape of a launch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -153,6 +153,18 @@ pub enum SiteEvent {
     },
     /// A place of a natural loop (no instruction).
     Loop(LoopEdge),
+    /// An end of the source-line region `file:from-to` (no instruction); the event's
+    /// `pc`, `file` and `line` are the region's place.
+    Region {
+        /// Which end.
+        end: RegionEnd,
+        /// The region's file (a probe's file matches it as a suffix) and lines.
+        file: String,
+        /// First line.
+        from: u32,
+        /// Last line.
+        to: u32,
+    },
 }
 
 impl SiteEvent {
@@ -181,6 +193,7 @@ impl SiteEvent {
             SiteEvent::Branch { .. } => 5,
             SiteEvent::Insn { .. } => 6,
             SiteEvent::Loop(_) => 7,
+            SiteEvent::Region { .. } => 8,
         }
     }
 
@@ -192,7 +205,9 @@ impl SiteEvent {
             | SiteEvent::Barrier { opcode }
             | SiteEvent::Branch { opcode }
             | SiteEvent::Insn { opcode } => Some(opcode),
-            SiteEvent::Entry | SiteEvent::Exit | SiteEvent::Loop(_) => None,
+            SiteEvent::Entry | SiteEvent::Exit | SiteEvent::Loop(_) | SiteEvent::Region { .. } => {
+                None
+            }
         }
     }
 }
@@ -270,6 +285,20 @@ pub(crate) fn fires(point: &AttachPoint, event: &Event, isa: Isa) -> bool {
         | (AttachPoint::SyncBarrier, SiteEvent::Barrier { .. })
         | (AttachPoint::Branch, SiteEvent::Branch { .. }) => true,
         (AttachPoint::Loop(e), SiteEvent::Loop(f)) => e == f,
+        (
+            AttachPoint::Region {
+                end,
+                file,
+                from,
+                to,
+            },
+            SiteEvent::Region {
+                end: e,
+                file: f,
+                from: a,
+                to: b,
+            },
+        ) => end == e && f.ends_with(file.as_str()) && (from, to) == (a, b),
         (AttachPoint::Line { file, from, to }, site) => {
             site.opcode().is_some()
                 && event
@@ -365,8 +394,12 @@ impl ThreadView<'_> {
             Special::KernelId => self.kernel,
             Special::Launch => self.launch,
             Special::Pc | Special::File | Special::Line => {
-                // An instruction, or a loop point (placed at its header: `pc` is the loop's).
-                if !matches!(self.event.site, SiteEvent::Loop(_)) {
+                // An instruction, a loop point (placed at its header: `pc` is the loop's)
+                // or a region point (`pc` is the region's).
+                if !matches!(
+                    self.event.site,
+                    SiteEvent::Loop(_) | SiteEvent::Region { .. }
+                ) {
                     self.event.site.opcode()?;
                 }
                 match s {
