@@ -1,10 +1,11 @@
 //! Finding the PTX of a loaded image: PTX text, an ELF cubin's `.nv_debug_ptx_txt`
-//! section, or a fatbinary's PTX entry; and finding where an image handed to the driver
-//! as a bare pointer ends.
+//! section, or a fatbinary's PTX entry; giving a cubin's PTX its source lines back from
+//! Triton's cache; and finding where an image handed to the driver as a bare pointer ends.
 
 use crate::fatbin::{self, EntryKind};
 use object::{Object, ObjectSection};
 use std::ffi::CStr;
+use std::path::{Path, PathBuf};
 
 /// ELF magic.
 const ELF_MAGIC: &[u8; 4] = b"\x7fELF";
@@ -59,6 +60,77 @@ pub fn elf_debug_ptx(image: &[u8]) -> Result<Option<String>, ImageError> {
         return Ok(None);
     }
     Ok(Some(format!("{text}\n")))
+}
+
+/// Triton's cache directory: `$TRITON_CACHE_DIR`, else `$TRITON_HOME/.triton/cache`, else
+/// `$HOME/.triton/cache`.
+pub(crate) fn triton_cache_dir() -> Option<PathBuf> {
+    std::env::var_os("TRITON_CACHE_DIR")
+        .map(PathBuf::from)
+        .or_else(|| {
+            let home = std::env::var_os("TRITON_HOME").or_else(|| std::env::var_os("HOME"))?;
+            Some(Path::new(&home).join(".triton").join("cache"))
+        })
+}
+
+/// The files of `dir`, sorted; none if it cannot be read.
+pub(crate) fn dir_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
+    out.sort();
+    out
+}
+
+/// `ptx` — the `.nv_debug_ptx_txt` of the ELF cubin `image` — with its source lines. ptxas
+/// keeps the PTX there without comments, `.loc` and `.file`, so `line:`, `region:`, `file`
+/// and `line` would see none; Triton (3.x) keeps the PTX it assembled next to the cubin in
+/// its cache (`HASH/NAME.ptx`, `HASH/NAME.cubin`). The `.ptx` next to a `.cubin` of
+/// `image`'s very bytes in `cache` is returned, with its path, if it is the same code as
+/// `ptx` ([`same_code`]): what gets instrumented is then what the program loaded. `None`
+/// when `ptx` already has lines or no such file is found.
+pub(crate) fn with_source_lines(
+    image: &[u8],
+    ptx: &str,
+    cache: &Path,
+) -> Option<(String, PathBuf)> {
+    if !image.starts_with(ELF_MAGIC) || ptx.lines().any(|l| l.trim_start().starts_with(".loc")) {
+        return None;
+    }
+    for dir in dir_files(cache).into_iter().filter(|d| d.is_dir()) {
+        for cubin in dir_files(&dir) {
+            let same_size = cubin.extension().is_some_and(|e| e == "cubin")
+                && std::fs::metadata(&cubin).is_ok_and(|m| m.len() == image.len() as u64);
+            let source = cubin.with_extension("ptx");
+            if !same_size || !std::fs::read(&cubin).is_ok_and(|b| b == image) {
+                continue;
+            }
+            if let Ok(text) = std::fs::read_to_string(&source) {
+                if same_code(&text, ptx) {
+                    return Some((text, source));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Whether two PTX texts are the same code: equal line by line up to the DWARF sections
+/// (`.section .debug_*`, which ptxas empties or drops), once comments, blank lines, `.loc`
+/// and `.file` are dropped and each line is trimmed — what ptxas leaves out when it keeps
+/// a module's PTX in `.nv_debug_ptx_txt`.
+pub(crate) fn same_code(a: &str, b: &str) -> bool {
+    fn code(text: &str) -> impl Iterator<Item = &str> {
+        text.lines()
+            .map(|l| l.split_once("//").map_or(l, |(code, _)| code).trim())
+            .take_while(|l| {
+                !l.strip_prefix(".section")
+                    .is_some_and(|rest| rest.trim_start().starts_with(".debug"))
+            })
+            .filter(|l| !l.is_empty() && !l.starts_with(".loc") && !l.starts_with(".file"))
+    }
+    code(a).eq(code(b))
 }
 
 /// The best PTX of a fatbinary: the PTX entry of the highest arch `<= cc`; failing that,

@@ -1,7 +1,7 @@
 //! The image readers on real files made here by nvcc, ptxas, fatbinary and Triton.
 
 use crate::fatbin::{self, EntryKind};
-use crate::image::{find_ptx, image_at, ImageError};
+use crate::image::{find_ptx, image_at, same_code, with_source_lines, ImageError};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -357,7 +357,9 @@ from triton.backends.compiler import GPUTarget\nfrom triton.compiler import ASTS
 fn, sig, c, o = tk.KERNELS['vector_add']\n\
 k = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=c), target=GPUTarget('cuda', 90, 32), options=o)\n\
 open(sys.argv[2], 'wb').write(k.asm['cubin'])";
+    let cache = dir.path().join("cache");
     run(Command::new(python)
+        .env("TRITON_CACHE_DIR", &cache)
         .arg("-c")
         .arg(script)
         .arg(&corpus)
@@ -367,4 +369,23 @@ open(sys.argv[2], 'wb').write(k.asm['cubin'])";
     assert!(ptx.contains(".entry vector_add("));
     assert_eq!(target(&ptx), ".target sm_90a");
     assembles(&ptx, "sm_90a");
+    // The cubin's PTX has no source lines; the PTX Triton cached next to the same cubin
+    // does, and is the same code.
+    assert!(!ptx.contains(".loc"));
+    let (lined, path) = with_source_lines(&bytes, &ptx, &cache).expect("Triton's cached PTX");
+    assert!(path.ends_with("vector_add.ptx"), "{}", path.display());
+    assert!(lined.contains(".loc") && lined.contains("triton_kernels.py"));
+    assert!(same_code(&lined, &ptx));
+    assembles(&lined, "sm_90a");
+    // Other bytes, other code, or lines already there: nothing.
+    let mut other = bytes.clone();
+    let last = other.len() - 1;
+    other[last] ^= 1;
+    assert!(with_source_lines(&other, &ptx, &cache).is_none());
+    assert!(with_source_lines(&bytes, &lined, &cache).is_none());
+    let changed = ptx.replacen("add.f32", "sub.f32", 1);
+    assert_ne!(changed, ptx);
+    assert!(!same_code(&lined, &changed));
+    std::fs::write(&path, lined.replacen("add.f32", "sub.f32", 1)).expect("rewrite");
+    assert!(with_source_lines(&bytes, &ptx, &cache).is_none());
 }

@@ -14,7 +14,7 @@
 //! instrumented is then provably the code the program loaded.
 
 use super::image::CodeImage;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use warptrace_codegen_gcn::{assemble_for, code_object_text, TargetId};
 
 /// A directory of AMDGPU assembly files to instrument from.
@@ -64,27 +64,14 @@ impl Sources {
     /// From the environment: `$WARPTRACE_GCN_ASM_DIR`; `$TRITON_CACHE_DIR`, else
     /// `$TRITON_HOME/.triton/cache`, else `$HOME/.triton/cache`.
     pub fn from_env() -> Sources {
-        let triton_cache = std::env::var_os("TRITON_CACHE_DIR")
-            .map(PathBuf::from)
-            .or_else(|| {
-                let home = std::env::var_os("TRITON_HOME").or_else(|| std::env::var_os("HOME"))?;
-                Some(Path::new(&home).join(".triton").join("cache"))
-            });
         Sources {
             asm_dir: std::env::var_os(ENV_GCN_ASM_DIR).map(PathBuf::from),
-            triton_cache,
+            triton_cache: crate::image::triton_cache_dir(),
         }
     }
 }
 
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut out: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
-    out.sort();
-    out
-}
+use crate::image::dir_files as files;
 
 /// Candidate assembly files for `code`, in the order they are tried.
 fn candidates(sources: &Sources, code: &CodeImage) -> Vec<PathBuf> {

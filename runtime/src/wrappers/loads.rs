@@ -6,7 +6,7 @@
 use super::guard;
 use crate::config::{self, active};
 use crate::driver::{CuResult, Driver, CUDA_SUCCESS};
-use crate::image::{find_ptx, image_at, ImageError};
+use crate::image::{find_ptx, image_at, triton_cache_dir, with_source_lines, ImageError};
 use crate::instrument;
 use crate::report::Reason;
 use crate::state::{self, FuncInfo, Owner};
@@ -37,6 +37,20 @@ fn on_image(d: &Driver, owner: Owner, image: Option<&[u8]>) {
             if !entries(&ptx).any(|k| cfg.selector.selects(k)) {
                 return;
             }
+            // A cubin's PTX comes without its `.loc` lines; Triton's cache may have them.
+            let lined = image
+                .zip(triton_cache_dir())
+                .and_then(|(bytes, cache)| with_source_lines(bytes, &ptx, &cache));
+            let ptx = match lined {
+                Some((text, path)) => {
+                    config::verbose(format_args!(
+                        "{owner}: source lines from {}",
+                        path.display()
+                    ));
+                    text
+                }
+                None => ptx,
+            };
             Ok(Arc::<str>::from(ptx))
         }
         Err(ImageError::NoPtx(why)) => Err((Reason::NoPtx, why)),
