@@ -1216,11 +1216,133 @@ def check_loop_timing(args, rows, work, wt):
                  f"{why(p) if p.returncode else 'exit 0'})", ok))
 
 
+# Source-line regions of tests/workloads/loop_timing.cu whose times the kernel measures
+# itself (the lines are pinned by gpu_e2e_more_test.py): the inner loop statement, run once
+# per outer iteration (its `for` line 45 through its closing brace), and the outer loop
+# statement (line 42 through the inner loops' clock read, line 55).
+REGION_LINES = {"inner": (45, 54), "outer": (42, 55)}
+# The body of Triton's matmul K loop in tests/corpus/src/triton_kernels.py, and its
+# instances in triton_workload.py's launch: 8 x 8 programs of 4 warps, K / BK = 16
+# iterations each.
+REGION_TRITON_LINES = (39, 43)
+REGION_TRITON_INSTANCES = 8 * 8 * 4 * (512 // 32)
+
+
+def region_program(which):
+    """A region-timing one-liner (docs/probes/region_timing.md): per warp, the region's
+    clock64 cycles from entry to exit, as stats in @<which>. The exit reads the clock
+    first, so that it is read before the probe's leader election (decision 0016)."""
+    a, b = REGION_LINES[which]
+    return (f"warp region:entry:loop_timing.cu:{a}-{b} {{ %t = clock64; }}\n"
+            f"warp region:exit:loop_timing.cu:{a}-{b} {{ $now = clock64; @{which}[kernel] = stats($now - %t); }}\n")
+
+
+def region_records_program(which):
+    """The records form of region_program: each region instance a timing record
+    (start, elapsed, smid, kernel, pc, line) in @regions, drawn by --trace."""
+    a, b = REGION_LINES[which]
+    return ("map @regions: array(per = warp, slots = 16);\n"
+            f"warp region:entry:loop_timing.cu:{a}-{b} {{ %t = clock64; }}\n"
+            f"warp region:exit:loop_timing.cu:{a}-{b} {{ $now = clock64; "
+            "@regions = (%t, $now - %t, smid, kernel, pc, line); }\n")
+
+
+def check_region_timing(args, rows, work, wt):
+    """Source-line region timing (issue 8) on tests/workloads/loop_timing.cu: the region
+    of the inner loop's lines and of the outer loop's, each timed per warp by
+    region:entry/region:exit snippets in its own run. Their totals over all warps must be
+    within 2% of the kernel's own clock64 figures from an uninstrumented run (the inner
+    loop once per outer iteration: 8 instances a warp; the outer loop once a warp)."""
+    app = os.path.join(args.bin, "loop_timing")
+    ref_csv = f"{work}/region_ref.csv"
+    q, _ = run_t([app, ref_csv], args.out, timeout=60)
+    ok = q.returncode == 0
+    rows.append(("region", "nested", "uninstrumented reference runs", "exit 0",
+                 "exit 0" if ok else why(q), ok))
+    if not ok:
+        return
+    ref = loop_reference(read_text(ref_csv))
+    warps = sorted(ref)
+    want = {"outer": sum(ref[w][0] for w in warps), "inner": sum(ref[w][1] for w in warps)}
+    instances = {"outer": len(warps), "inner": len(warps) * LOOP_OUTER}
+    for which in ("inner", "outer"):
+        odir, own = f"{work}/region-{which}", f"{work}/region-{which}.csv"
+        p, _ = run_t([wt, "--launch-skip", "1", "-o", odir, "-e", region_program(which), "--", app, own],
+                     args.out, timeout=120)
+        a, b = REGION_LINES[which]
+        what = f"lines {a}-{b} ({which} loop)"
+        table = f"{odir}/{which}.csv"
+        ok = p.returncode == 0 and os.path.exists(table)
+        rows.append(("region", "nested", f"{what}: exit 0, @{which} written", "yes",
+                     "yes" if ok else f"no ({why(p)})", ok))
+        if not ok:
+            continue
+        got = record_rows(read_text(table))
+        n = sum(int(r["count"]) for r in got)
+        total = sum(int(r["sum"]) for r in got)
+        rows.append(("region", "nested", f"{what}: one instance per entry", str(instances[which]),
+                     str(n), n == instances[which]))
+        raw = loop_reference(read_text(own))
+        raw_total = sum(raw[w][0 if which == "outer" else 1] for w in warps if w in raw)
+        e = rel(total, want[which])
+        rows.append(("region", "nested", f"{what}: cycles within 2% of uninstrumented",
+                     f"{want[which]} ±{LOOP_TOLERANCE:.0%}",
+                     f"{total} ({e:+.2%}; the instrumented run's own figure {rel(raw_total, want[which]):+.2%})",
+                     abs(e) <= LOOP_TOLERANCE))
+    # The records form: the inner loop's instances as timing records and a Perfetto trace.
+    odir, tfile = f"{work}/region-records", f"{work}/region-trace.json"
+    p, _ = run_t([wt, "--launch-skip", "1", "-o", odir, "--trace", tfile, "--clock-mhz", str(CLOCK_MHZ),
+                  "-e", region_records_program("inner"), "--", app, f"{work}/region-records.csv"],
+                 args.out, timeout=120)
+    table = f"{odir}/regions.csv"
+    ok = p.returncode == 0 and os.path.exists(table) and os.path.exists(tfile)
+    rows.append(("region", "nested", "records: exit 0, regions.csv and a trace", "yes",
+                 "yes" if ok else f"no ({why(p)})", ok))
+    if not ok:
+        return
+    recs = record_rows(read_text(table))
+    per_warp = {}
+    for r in recs:
+        w = (int(r["block"]), int(r["warp"]))
+        n, t = per_warp.get(w, (0, 0))
+        per_warp[w] = (n + 1, t + int(r["field1"]))
+    counts = {n for n, _ in per_warp.values()}
+    ok = set(per_warp) == set(warps) and counts == {LOOP_OUTER}
+    rows.append(("region", "nested", "records: one per inner loop instance",
+                 f"{LOOP_OUTER} for each of {len(warps)} warps", f"{sorted(counts)} for {len(per_warp)} warps", ok))
+    total = sum(t for _, t in per_warp.values())
+    e = rel(total, want["inner"])
+    rows.append(("region", "nested", "records: cycles within 2% of uninstrumented",
+                 f"{want['inner']} ±{LOOP_TOLERANCE:.0%}", f"{total} ({e:+.2%})", abs(e) <= LOOP_TOLERANCE))
+    slices = trace_events(json.loads(read_text(tfile)))
+    rows.append(("region", "nested", "records: a trace slice per record", str(len(recs)), str(len(slices)),
+                 len(slices) == len(recs)))
+    # A real compiler's loop body: Triton's matmul K loop (REGION_TRITON_LINES of
+    # tests/corpus/src/triton_kernels.py; the loop statement is the line before), one
+    # region instance per iteration and warp.
+    script = os.path.join("tests", "workloads", "triton_workload.py")
+    tdir = f"{work}/region-triton"
+    a, b = REGION_TRITON_LINES
+    prog = (f"warp region:entry:triton_kernels.py:{a}-{b} {{ %t = clock64; }}\n"
+            f"warp region:exit:triton_kernels.py:{a}-{b} {{ $now = clock64; @body[kernel] = stats($now - %t); }}\n")
+    p, _ = run_t([wt, "-o", tdir, "-e", prog, "--", sys.executable, script, f"{work}/region_tri.bin"],
+                 args.out, timeout=180)
+    table = f"{tdir}/body.csv"
+    got = record_rows(read_text(table)) if os.path.exists(table) else []
+    counts = {base_name(r["key0"]): int(r["count"]) for r in got}
+    cycles = {base_name(r["key0"]): int(r["avg"]) for r in got}
+    ok = p.returncode == 0 and counts == {"matmul": REGION_TRITON_INSTANCES}
+    rows.append(("region", "triton", f"matmul K loop body (lines {a}-{b}): a region per iteration and warp",
+                 f"matmul: {REGION_TRITON_INSTANCES}",
+                 f"{counts} (avg {cycles.get('matmul', 0)} cycles; {why(p) if p.returncode else 'exit 0'})", ok))
+
+
 CHECKS = (
     ("outputs", check_outputs),
     ("access patterns", check_access_patterns),
     ("coalescing", check_coalescing),
     ("loop timing", check_loop_timing),
+    ("region timing", check_region_timing),
     ("mp spawn", check_spawn),
     ("mp fork", check_fork),
     ("ncu", check_ncu),

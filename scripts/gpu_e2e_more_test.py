@@ -414,6 +414,36 @@ class LoopTiming(unittest.TestCase):
         self.assertEqual(m.LOOP_FIRINGS, {0: 8 * 18 + 1, 1: 128})
         self.assertIn(("loop timing", m.check_loop_timing), m.CHECKS)
 
+    def test_region_lines_are_the_workloads_loop_statements(self):
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        with open(os.path.join(root, "tests", "workloads", "loop_timing.cu")) as f:
+            src = f.read().splitlines()
+        line = lambda n: src[n - 1].strip()
+        self.assertTrue(line(42).startswith("for (int o = 0;"), line(42))
+        self.assertTrue(line(45).startswith("for (int i = 0;"), line(45))
+        self.assertEqual(line(54), "}")
+        self.assertTrue(line(55).startswith("inner_total += clock64() - i0;"), line(55))
+        self.assertEqual(m.REGION_LINES, {"inner": (45, 54), "outer": (42, 55)})
+        prog = m.region_program("inner")
+        self.assertIn("warp region:entry:loop_timing.cu:45-54 { %t = clock64; }", prog)
+        self.assertIn("{ $now = clock64; @inner[kernel] = stats($now - %t); }", prog)
+        self.assertIn(("region timing", m.check_region_timing), m.CHECKS)
+
+    def test_region_triton_lines_are_the_matmul_k_loop_body(self):
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        with open(os.path.join(root, "tests", "corpus", "src", "triton_kernels.py")) as f:
+            src = f.read().splitlines()
+        a, b = m.REGION_TRITON_LINES
+        self.assertEqual(src[a - 2].strip(), "for k in range(0, K, BK):")
+        self.assertEqual(src[a - 1].strip(), "a = tl.load(a_ptrs)")
+        self.assertEqual(src[b - 1].strip(), "b_ptrs += BK * stride_bk")
+        with open(os.path.join(root, "tests", "workloads", "triton_workload.py")) as f:
+            wl = f.read()
+        self.assertIn("m = nn = k = 512", wl)
+        self.assertIn("bm, bn, bk = 64, 64, 32", wl)
+        self.assertIn("num_warps=4, num_stages=1", wl)
+        self.assertEqual(m.REGION_TRITON_INSTANCES, 4096)
+
 
 class Running(unittest.TestCase):
     def setUp(self):
