@@ -1137,6 +1137,17 @@ def loop_reference(csv_text):
             for r in csv.DictReader(io.StringIO(csv_text))}
 
 
+def loop_timing_reference(args, rows, work, app, check):
+    """Runs loop_timing.cu plainly, adds the row saying so for `check`, and returns its own
+    per-warp times (loop_reference), or None if it failed."""
+    ref_csv = f"{work}/{check}_ref.csv"
+    q, _ = run_t([app, ref_csv], args.out, timeout=60)
+    ok = q.returncode == 0
+    rows.append((check, "nested", "uninstrumented reference runs", "exit 0",
+                 "exit 0" if ok else why(q), ok))
+    return loop_reference(read_text(ref_csv)) if ok else None
+
+
 def rel(a, b):
     return (a - b) / b if b else float("inf")
 
@@ -1150,14 +1161,9 @@ def check_loop_timing(args, rows, work, wt):
     documented accuracy: it stores a record per iteration). The instrumented run's own
     clock64 figures show what each probe costs without the replay."""
     app = os.path.join(args.bin, "loop_timing")
-    ref_csv = f"{work}/loop_ref.csv"
-    q, _ = run_t([app, ref_csv], args.out, timeout=60)
-    ok = q.returncode == 0
-    rows.append(("loop_timing", "nested", "uninstrumented reference runs", "exit 0",
-                 "exit 0" if ok else why(q), ok))
-    if not ok:
+    ref = loop_timing_reference(args, rows, work, app, "loop_timing")
+    if ref is None:
         return
-    ref = loop_reference(read_text(ref_csv))
     warps = sorted(ref)
     want = {d: sum(ref[w][d] for w in warps) for d in (0, 1)}
     label = {0: "outer loop", 1: "inner loops"}
@@ -1254,14 +1260,9 @@ def check_region_timing(args, rows, work, wt):
     within 2% of the kernel's own clock64 figures from an uninstrumented run (the inner
     loop once per outer iteration: 8 instances a warp; the outer loop once a warp)."""
     app = os.path.join(args.bin, "loop_timing")
-    ref_csv = f"{work}/region_ref.csv"
-    q, _ = run_t([app, ref_csv], args.out, timeout=60)
-    ok = q.returncode == 0
-    rows.append(("region", "nested", "uninstrumented reference runs", "exit 0",
-                 "exit 0" if ok else why(q), ok))
-    if not ok:
+    ref = loop_timing_reference(args, rows, work, app, "region")
+    if ref is None:
         return
-    ref = loop_reference(read_text(ref_csv))
     warps = sorted(ref)
     want = {"outer": sum(ref[w][0] for w in warps), "inner": sum(ref[w][1] for w in warps)}
     instances = {"outer": len(warps), "inner": len(warps) * LOOP_OUTER}

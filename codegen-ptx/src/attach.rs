@@ -289,8 +289,15 @@ pub(crate) fn find_sites(
         Vec::new()
     };
     // Loop and region sites per probe, by anchor statement.
-    let loop_sites = loop_sites(body, program, &probes);
-    let region_sites = region_sites(body, program, &probes, &locs);
+    let mut anchored: Vec<(usize, Place)> = loop_sites(body, program, &probes)
+        .into_iter()
+        .map(|(p, s)| (p, Place::Loop(s)))
+        .collect();
+    anchored.extend(
+        region_sites(body, program, &probes, &locs)
+            .into_iter()
+            .map(|(p, s)| (p, Place::Region(s))),
+    );
     for (idx, stmt) in body.stmts.iter().enumerate() {
         let StmtKind::Instr(i) = &stmt.kind else {
             continue;
@@ -314,28 +321,17 @@ pub(crate) fn find_sites(
                     })
                 }
                 AttachPoint::Opcode { isa, glob: g } => *isa == Isa::Ptx && glob(g, &i.opcode),
-                AttachPoint::Loop(_) => {
+                AttachPoint::Loop(_) | AttachPoint::Region { .. } => {
                     sites.extend(
-                        loop_sites
+                        anchored
                             .iter()
-                            .filter(|(q, s)| *q == p && s.anchor.stmt() == idx)
-                            .map(|&(_, s)| Site {
+                            .filter(|(q, place)| {
+                                *q == p && place.anchored().map(|(a, _, _)| a.stmt()) == Some(idx)
+                            })
+                            .map(|&(_, place)| Site {
                                 probe: p,
                                 stmt: Some(idx),
-                                place: Place::Loop(s),
-                            }),
-                    );
-                    false
-                }
-                AttachPoint::Region { .. } => {
-                    sites.extend(
-                        region_sites
-                            .iter()
-                            .filter(|(q, s)| *q == p && s.anchor.stmt() == idx)
-                            .map(|&(_, s)| Site {
-                                probe: p,
-                                stmt: Some(idx),
-                                place: Place::Region(s),
+                                place,
                             }),
                     );
                     false
