@@ -645,4 +645,175 @@ mod tests {
         );
         assert!(e.is_err_and(|e| e.contains("irreducible")));
     }
+
+    /// A structured kernel body for the pairing property.
+    #[derive(Debug, Clone)]
+    enum S {
+        /// An instruction on this line.
+        I(u32),
+        /// `if` on a branch of this line, then and else arms.
+        If(u32, Vec<S>, Vec<S>),
+        /// A loop: its body and the line of its latch branch.
+        Loop(Vec<S>, u32),
+        /// A guarded `break` out of the innermost loop (a guarded `ret` outside loops).
+        Break(u32),
+        /// A guarded `ret`.
+        Ret(u32),
+    }
+
+    fn body_strategy() -> impl proptest::strategy::Strategy<Value = Vec<S>> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            4 => (1u32..9).prop_map(S::I),
+            1 => (1u32..9).prop_map(S::Break),
+            1 => (1u32..9).prop_map(S::Ret),
+        ];
+        let stmt = leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                (
+                    1u32..9,
+                    proptest::collection::vec(inner.clone(), 0..4),
+                    proptest::collection::vec(inner.clone(), 0..3)
+                )
+                    .prop_map(|(l, t, e)| S::If(l, t, e)),
+                (proptest::collection::vec(inner, 0..4), 1u32..9).prop_map(|(b, l)| S::Loop(b, l)),
+            ]
+        });
+        proptest::collection::vec(stmt, 1..6)
+    }
+
+    fn emit(stmts: &[S], out: &mut String, labels: &mut u32, exit: Option<u32>) {
+        for st in stmts {
+            match st {
+                S::I(l) => out.push_str(&format!("\t.loc 1 {l} 0\n\tadd.s32 %r1, %r1, 1;\n")),
+                S::If(l, t, e) => {
+                    let n = *labels;
+                    *labels += 1;
+                    out.push_str(&format!("\t.loc 1 {l} 0\n\t@%p1 bra $E{n};\n"));
+                    emit(t, out, labels, exit);
+                    out.push_str(&format!("\tbra.uni $J{n};\n$E{n}:\n"));
+                    emit(e, out, labels, exit);
+                    out.push_str(&format!("$J{n}:\n"));
+                }
+                S::Loop(b, l) => {
+                    let n = *labels;
+                    *labels += 1;
+                    out.push_str(&format!("$H{n}:\n"));
+                    emit(b, out, labels, Some(n));
+                    out.push_str(&format!("\t.loc 1 {l} 0\n\t@%p2 bra $H{n};\n$O{n}:\n"));
+                }
+                S::Break(l) => match exit {
+                    Some(n) => out.push_str(&format!("\t.loc 1 {l} 0\n\t@%p3 bra $O{n};\n")),
+                    None => out.push_str(&format!("\t.loc 1 {l} 0\n\t@%p3 ret;\n")),
+                },
+                S::Ret(l) => out.push_str(&format!("\t.loc 1 {l} 0\n\t@%p4 ret;\n")),
+            }
+        }
+    }
+
+    /// Walks `body` from its entry with branch outcomes from `seed`, firing the region's
+    /// snippets where they are placed; returns the entry/exit sequence and whether the
+    /// walk reached a `ret` (not the step limit).
+    fn walk(b: &Body, sites: &[RegionSite], mut seed: u64) -> (Vec<RegionEnd>, bool) {
+        let labels: std::collections::HashMap<&str, usize> = b
+            .stmts
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match &s.kind {
+                StmtKind::Label(n) => Some((n.as_str(), i)),
+                _ => None,
+            })
+            .collect();
+        let mut coin = |p: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % 100 < p
+        };
+        let mut events = Vec::new();
+        let mut at = crate::attach::entry_point(b);
+        for _ in 0..4000 {
+            let Some(stmt) = b.stmts.get(at) else {
+                return (events, true);
+            };
+            let StmtKind::Instr(i) = &stmt.kind else {
+                at += 1;
+                continue;
+            };
+            let guard_true = match &i.guard {
+                None => true,
+                // Back edges are taken more often than not, other branches half the time.
+                Some(_)
+                    if i.root() == "bra" && i.guard.as_ref().is_some_and(|g| &*g.reg == "%p2") =>
+                {
+                    coin(70)
+                }
+                Some(_) => coin(40),
+            };
+            let transfers = guard_true && matches!(i.root(), "bra" | "ret");
+            for s in sites {
+                if s.anchor == Anchor::Before(at) && (!s.guarded || transfers) {
+                    events.push(s.end);
+                }
+            }
+            if transfers && i.root() == "ret" {
+                return (events, true);
+            }
+            if transfers {
+                let Some(crate::parse::Operand::Symbol(t)) = i.operands.first() else {
+                    panic!("branch without a label");
+                };
+                at = labels[t.as_str()];
+                continue;
+            }
+            for s in sites {
+                if s.anchor == Anchor::After(at) {
+                    events.push(s.end);
+                }
+            }
+            at += 1;
+        }
+        (events, false)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// On every path, a region's entry and exit alternate, entry first, and a walk
+        /// that ends at a `ret` has closed every region it entered.
+        #[test]
+        fn entries_and_exits_pair_up_on_every_path(
+            body in body_strategy(),
+            from in 1u32..9,
+            len in 0u32..4,
+            seeds in proptest::collection::vec(proptest::prelude::any::<u64>(), 8),
+        ) {
+            let mut text = String::from("\t.loc 1 9 0\n\tmov.u32 %r1, 0;\n");
+            emit(&body, &mut text, &mut 0, None);
+            text.push_str("\t.loc 1 9 0\n\tret;");
+            let src = format!(
+                ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/a.cu\"\n\
+                 .visible .entry k()\n{{\n\t.reg .pred %p<5>;\n\t.reg .b32 %r<2>;\n{text}\n}}\n"
+            );
+            let m = crate::parse::parse(&src).expect("parses");
+            let b = m.functions()[0].body.as_ref().expect("body");
+            let files = crate::site::file_table(m.source());
+            let locs = crate::site::positions(b, &files).0;
+            let lines = line_instrs(b, &locs, "a.cu", from, from + len);
+            let cfg = Loops::analyze(b).expect("analyzes");
+            let Ok(sites) = super::sites(&cfg, b, &lines) else {
+                // Structured bodies are reducible and every path ends: always placeable.
+                panic!("not placeable:\n{text}");
+            };
+            for seed in seeds {
+                let (events, ended) = walk(b, &sites, seed);
+                for (k, e) in events.iter().enumerate() {
+                    let want = if k % 2 == 0 { RegionEnd::Entry } else { RegionEnd::Exit };
+                    proptest::prop_assert_eq!(*e, want, "event {} of {:?}\n{}", k, events, text);
+                }
+                if ended {
+                    proptest::prop_assert!(events.len() % 2 == 0, "open at ret: {:?}\n{}", events, text);
+                }
+            }
+        }
+    }
 }
