@@ -42,3 +42,39 @@ fn all_examples_together_compile() {
     let program = warptrace_lang::compile(&all, "all").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(program.probes.len(), 8);
 }
+
+#[test]
+fn docs_language_md_examples_compile() {
+    // docs/language.md's "Examples" block: examples separated by blank lines, each
+    // starting with a `//` title.
+    let doc = include_str!("../../docs/language.md");
+    let section = doc
+        .split("## Examples")
+        .nth(1)
+        .and_then(|s| s.split("```").nth(1))
+        .expect("an Examples code block");
+    let examples: Vec<&str> = section
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .collect();
+    assert!(examples.len() >= 8, "{examples:?}");
+    // Each device example alone; the host block prints a map of the first example, so
+    // all of them together too.
+    for source in &examples {
+        assert!(
+            source.starts_with("//"),
+            "an example without a title: {source}"
+        );
+        if source.contains("launch:complete") {
+            continue;
+        }
+        if let Err(e) = warptrace_lang::compile(source, "example") {
+            panic!("{source}\n{e}");
+        }
+    }
+    let all = examples.join("\n");
+    if let Err(e) = warptrace_lang::compile(&all, "examples") {
+        panic!("{all}\n{e}");
+    }
+}
