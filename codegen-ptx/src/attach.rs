@@ -1,10 +1,11 @@
 //! Attach-point matching: which statements of a kernel each probe runs at.
 
-use crate::loops::{Anchor, LoopSite, Loops};
+use crate::loops::{Anchor, Loops, PtxCode};
 use crate::parse::{Body, Function, Instruction, StmtKind};
 use crate::regions::RegionSite;
 use std::collections::HashMap;
 use warptrace_ir::{AttachPoint, Isa, LoopEdge, MemOp, MemSpace, Position, Program};
+use warptrace_verifier::structure::LoopSite;
 
 /// One place a probe runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -196,14 +197,14 @@ pub(crate) fn unsupported(
                 ));
             }
             let body = f.body.as_ref()?;
-            let loops = loops.get_or_insert_with(|| Loops::analyze(body));
+            let loops = loops.get_or_insert_with(|| crate::loops::analyze(body));
             let l = match loops {
                 Err(e) => return Some(format!("attach point {} in `{}`: {e}", a.point, f.name)),
                 Ok(l) => l,
             };
             match &a.point {
                 AttachPoint::Loop(edge) => l
-                    .sites(*edge, body)
+                    .sites(*edge, &PtxCode(body))
                     .err()
                     .map(|e| format!("attach point {e}")),
                 AttachPoint::Region { file, from, to, .. } => {
@@ -364,14 +365,14 @@ fn loop_sites(body: &Body, program: &Program, probes: &[usize]) -> Vec<(usize, L
     if edges.is_empty() {
         return Vec::new();
     }
-    let Ok(loops) = Loops::analyze(body) else {
+    let Ok(loops) = crate::loops::analyze(body) else {
         return Vec::new();
     };
     edges
         .into_iter()
         .flat_map(|(p, e)| {
             loops
-                .sites(e, body)
+                .sites(e, &PtxCode(body))
                 .unwrap_or_default()
                 .into_iter()
                 .map(move |s| (p, s))
@@ -400,7 +401,7 @@ fn region_sites(
         else {
             continue;
         };
-        let Ok(cfg) = cfg.get_or_insert_with(|| Loops::analyze(body)) else {
+        let Ok(cfg) = cfg.get_or_insert_with(|| crate::loops::analyze(body)) else {
             return Vec::new();
         };
         let lines = crate::regions::line_instrs(body, locs, file, *from, *to);
@@ -428,7 +429,10 @@ pub(crate) fn describe(site: &Site, body: &Body, loops: Option<&Loops>) -> Strin
     let Place::Loop(l) = site.place else {
         return text.to_string();
     };
-    let header = loops.map_or_else(|| "?".into(), |ls| ls.block_name(l.header, body));
+    let header = loops.map_or_else(
+        || "?".into(),
+        |ls| crate::loops::block_name(ls, l.header, body),
+    );
     let what = match l.edge {
         LoopEdge::Header => "header",
         LoopEdge::Backedge => "back edge",

@@ -261,7 +261,7 @@ pub fn list_sites(
         let loops = sites
             .iter()
             .any(|s| matches!(s.place, attach::Place::Loop(_)))
-            .then(|| loops::Loops::analyze(body).ok())
+            .then(|| loops::analyze(body).ok())
             .flatten();
         for site in sites {
             let line = site

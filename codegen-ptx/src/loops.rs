@@ -18,297 +18,148 @@
 //! an unguarded one has no successor (leaving the kernel is never a loop edge); any other
 //! last instruction falls through into the next block.
 //!
-//! **Loops.** Dominators come from `petgraph::algo::dominators::simple_fast` rooted at the
-//! entry block. A back edge is an edge `u → h` whose target `h` dominates `u`; the natural
-//! loop of header `h` is `h` plus every block that reaches one of its back edges' sources
-//! without passing through `h` (all back edges to one header form one loop). A cycle with
-//! more than one entry (an irreducible region) has no back edge and is no loop; unreachable
-//! blocks are in no loop. The exits of a loop are its edges from a block inside to a block
-//! outside; an edge that leaves several nested loops is an exit of each of them.
-//!
-//! **Sites** ([`Loops::sites`]): a header's snippet goes before the first instruction of the
-//! header block (after its labels and directives): it runs on every entry into the loop and
-//! on every iteration. A back edge's or an exit's snippet goes where that edge is taken:
-//! before the branch for a branch edge (a predicated site for `@%p bra`: the snippet runs
-//! only when the branch is taken), right after the block's last instruction for a
-//! fall-through edge (before any label that follows, so only the fall-through path reaches
-//! it: the not-taken side of a guarded branch, or a block running into the next one). An
-//! edge of a `brx.idx` cannot be singled out by a snippet placed before the branch, so
-//! `loop:backedge`/`loop:exit` at such an edge are unsupported.
+//! **Loops** and their **sites**: `warptrace_verifier::structure` (shared with the GCN back
+//! end), from these blocks and edges; [`PtxCode`] answers its questions about PTX
+//! statements. An edge of a `brx.idx` cannot be singled out by a snippet placed before the
+//! branch, so `loop:backedge`/`loop:exit` at such an edge are unsupported.
 
 use crate::attach::entry_point;
 use crate::insn::facts;
 use crate::parse::{Body, Instruction, Name, StmtKind};
-use petgraph::algo::dominators::simple_fast;
-use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{BTreeSet, HashMap};
-use warptrace_ir::LoopEdge;
-
-/// A basic block: statements `start..end` of the body.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Block {
-    /// First statement (a label or an instruction).
-    pub start: usize,
-    /// One past the last statement.
-    pub end: usize,
-    /// The labels naming the block (statement indices).
-    pub labels: Vec<usize>,
-    /// The first instruction, if it has any (only a block at the end of the body has none).
-    pub first_instr: Option<usize>,
-    /// The last instruction, if it has any.
-    pub last_instr: Option<usize>,
-}
-
-/// How control goes from one block to another.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum EdgeKind {
-    /// The branch at this statement is taken.
-    Taken(usize),
-    /// Control falls through past the block's last statement, this one.
-    FallThrough(usize),
-    /// One of the targets of the `brx.idx` at this statement.
-    Indexed(usize),
-}
-
-impl EdgeKind {
-    /// The statement the edge leaves from (a branch, or a block's last statement).
-    pub fn stmt(self) -> usize {
-        match self {
-            EdgeKind::Taken(s) | EdgeKind::FallThrough(s) | EdgeKind::Indexed(s) => s,
-        }
-    }
-}
-
-/// An edge between two blocks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Edge {
-    /// Source block.
-    pub from: usize,
-    /// Target block.
-    pub to: usize,
-    /// How.
-    pub kind: EdgeKind,
-}
-
-/// One natural loop.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Loop {
-    /// The header block.
-    pub header: usize,
-    /// Every block of the loop (the header included).
-    pub blocks: BTreeSet<usize>,
-    /// The back edges (indices into [`Loops::edges`]), in text order of their source.
-    pub backedges: Vec<usize>,
-    /// The exit edges (indices into [`Loops::edges`]), in text order of their source.
-    pub exits: Vec<usize>,
-}
-
-/// Where a loop snippet goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Anchor {
-    /// Before this statement (an instruction).
-    Before(usize),
-    /// Right after this statement (an instruction), before anything that follows it.
-    After(usize),
-}
-
-impl Anchor {
-    /// The statement the snippet is anchored to.
-    pub fn stmt(self) -> usize {
-        match self {
-            Anchor::Before(s) | Anchor::After(s) => s,
-        }
-    }
-}
-
-/// One place a loop probe runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct LoopSite {
-    /// Which loop point.
-    pub edge: LoopEdge,
-    /// Where the snippet goes.
-    pub anchor: Anchor,
-    /// Whether the snippet is guarded by the predicate of the branch it precedes (it then
-    /// runs only when the branch is taken).
-    pub guarded: bool,
-    /// The loop's header block.
-    pub header: usize,
-    /// The header block's first instruction (a statement index): the loop's place, whose
-    /// `pc`, `file` and `line` every point of the loop reports.
-    pub header_instr: Option<usize>,
-}
-
-/// The blocks, edges and natural loops of a body.
-#[derive(Debug, Clone)]
-pub(crate) struct Loops {
-    /// Blocks in text order (block 0 is the entry block).
-    pub blocks: Vec<Block>,
-    /// Every edge.
-    pub edges: Vec<Edge>,
-    /// Natural loops, in text order of their headers.
-    pub loops: Vec<Loop>,
-}
+use warptrace_verifier::structure::Code;
+pub(crate) use warptrace_verifier::structure::{Anchor, Block, Edge, EdgeKind, Loops};
 
 /// A label's definition: its name and the scope it is declared in.
 type LabelKey<'a> = (usize, &'a str);
 
-impl Loops {
-    /// Analyses `body`. An error names a branch whose target cannot be resolved (a label
-    /// not defined in a visible scope, a `brx.idx` table that is not a `.branchtargets`).
-    pub fn analyze(body: &Body) -> Result<Loops, String> {
-        let (blocks, scope_of, parent) = cut_blocks(body);
-        let block_of_stmt = {
-            let mut v = vec![None; body.stmts.len()];
-            for (b, block) in blocks.iter().enumerate() {
-                for s in v.iter_mut().take(block.end).skip(block.start) {
-                    *s = Some(b);
-                }
-            }
-            v
-        };
-        let mut labels: HashMap<LabelKey<'_>, usize> = HashMap::new();
-        for (i, s) in body.stmts.iter().enumerate() {
-            if let StmtKind::Label(name) = &s.kind {
-                labels.entry((scope_of[i], name.as_str())).or_insert(i);
-            }
-        }
-        // The statement of label `name` as seen from statement `at`.
-        let resolve = |name: &str, at: usize| -> Option<usize> {
-            let mut scope = Some(scope_of[at]);
-            while let Some(s) = scope {
-                if let Some(&l) = labels.get(&(s, name)) {
-                    return Some(l);
-                }
-                scope = parent[s];
-            }
-            None
-        };
-        let block_at = |label: usize| -> Result<usize, String> {
-            block_of_stmt[label].ok_or_else(|| {
-                format!(
-                    "label `{}` is not in the kernel's code",
-                    body.stmts[label].text
-                )
-            })
-        };
-        let mut edges = Vec::new();
+/// Analyses `body`. An error names a branch whose target cannot be resolved (a label
+/// not defined in a visible scope, a `brx.idx` table that is not a `.branchtargets`).
+pub(crate) fn analyze(body: &Body) -> Result<Loops, String> {
+    let (blocks, scope_of, parent) = cut_blocks(body);
+    let block_of_stmt = {
+        let mut v = vec![None; body.stmts.len()];
         for (b, block) in blocks.iter().enumerate() {
-            let next = (b + 1 < blocks.len()).then_some(b + 1);
-            let Some(last) = block.last_instr else {
-                if let Some(n) = next {
-                    let at = block.labels.last().copied().unwrap_or(block.start);
-                    edges.push(edge(b, n, EdgeKind::FallThrough(at)));
-                }
-                continue;
-            };
-            let StmtKind::Instr(i) = &body.stmts[last].kind else {
-                continue;
-            };
-            let falls = match Terminator::of(i) {
-                Terminator::None => true,
-                Terminator::Exit => i.guard.is_some(),
-                Terminator::Branch(target) => {
-                    let l = resolve(&target, last).ok_or_else(|| {
-                        format!(
-                            "branch target `{target}` of `{}` is not a label in scope",
-                            i.opcode
-                        )
-                    })?;
-                    edges.push(edge(b, block_at(l)?, EdgeKind::Taken(last)));
-                    i.guard.is_some()
-                }
-                Terminator::Indexed(table) => {
-                    let l = resolve(&table, last).ok_or_else(|| {
-                        format!("`brx.idx` table `{table}` is not a label in scope")
-                    })?;
-                    let targets = branch_targets(body, l).ok_or_else(|| {
-                        format!("`brx.idx` table `{table}` is not a `.branchtargets` list")
-                    })?;
-                    let mut seen = BTreeSet::new();
-                    for t in targets {
-                        let l = resolve(&t, l).ok_or_else(|| {
-                            format!(
-                                "branch target `{t}` of table `{table}` is not a label in scope"
-                            )
-                        })?;
-                        let to = block_at(l)?;
-                        if seen.insert(to) {
-                            edges.push(edge(b, to, EdgeKind::Indexed(last)));
-                        }
-                    }
-                    i.guard.is_some()
-                }
-            };
-            if let (true, Some(n)) = (falls, next) {
-                edges.push(edge(b, n, EdgeKind::FallThrough(last)));
+            for s in v.iter_mut().take(block.end).skip(block.start) {
+                *s = Some(b);
             }
         }
-        let loops = natural_loops(blocks.len(), &edges);
-        Ok(Loops {
-            blocks,
-            edges,
-            loops,
+        v
+    };
+    let mut labels: HashMap<LabelKey<'_>, usize> = HashMap::new();
+    for (i, s) in body.stmts.iter().enumerate() {
+        if let StmtKind::Label(name) = &s.kind {
+            labels.entry((scope_of[i], name.as_str())).or_insert(i);
+        }
+    }
+    // The statement of label `name` as seen from statement `at`.
+    let resolve = |name: &str, at: usize| -> Option<usize> {
+        let mut scope = Some(scope_of[at]);
+        while let Some(s) = scope {
+            if let Some(&l) = labels.get(&(s, name)) {
+                return Some(l);
+            }
+            scope = parent[s];
+        }
+        None
+    };
+    let block_at = |label: usize| -> Result<usize, String> {
+        block_of_stmt[label].ok_or_else(|| {
+            format!(
+                "label `{}` is not in the kernel's code",
+                body.stmts[label].text
+            )
         })
-    }
-
-    /// Where the probes of loop point `edge` run, loop by loop in header order (for each
-    /// loop its header, then its back edges or exits in text order). An error names an
-    /// edge no snippet can be placed on (a `brx.idx` back edge or exit).
-    pub fn sites(&self, edge: LoopEdge, body: &Body) -> Result<Vec<LoopSite>, String> {
-        let mut out = Vec::new();
-        for l in &self.loops {
-            let site = |anchor, guarded| LoopSite {
-                edge,
-                anchor,
-                guarded,
-                header: l.header,
-                header_instr: self.blocks[l.header].first_instr,
-            };
-            match edge {
-                LoopEdge::Header => {
-                    // A header always has an instruction: it has a successor.
-                    if let Some(first) = self.blocks[l.header].first_instr {
-                        out.push(site(Anchor::Before(first), false));
-                    }
-                }
-                LoopEdge::Backedge | LoopEdge::Exit => {
-                    let list = if edge == LoopEdge::Backedge {
-                        &l.backedges
-                    } else {
-                        &l.exits
-                    };
-                    for &e in list {
-                        let (anchor, guarded) = match self.edges[e].kind {
-                            EdgeKind::Taken(s) => (
-                                Anchor::Before(s),
-                                matches!(&body.stmts[s].kind, StmtKind::Instr(i) if i.guard.is_some()),
-                            ),
-                            EdgeKind::FallThrough(s) => (Anchor::After(s), false),
-                            EdgeKind::Indexed(s) => {
-                                return Err(format!(
-                                    "loop:{} at `{}` (line {}): a snippet before a `brx.idx` \
-                                     cannot tell which target it takes",
-                                    edge.name(),
-                                    body.stmts[s].text,
-                                    body.stmts[s].line
-                                ))
-                            }
-                        };
-                        out.push(site(anchor, guarded));
-                    }
-                }
+    };
+    let mut edges = Vec::new();
+    for (b, block) in blocks.iter().enumerate() {
+        let next = (b + 1 < blocks.len()).then_some(b + 1);
+        let Some(last) = block.last_instr else {
+            if let Some(n) = next {
+                let at = block.labels.last().copied().unwrap_or(block.start);
+                edges.push(edge(b, n, EdgeKind::FallThrough(at)));
             }
+            continue;
+        };
+        let StmtKind::Instr(i) = &body.stmts[last].kind else {
+            continue;
+        };
+        let falls = match Terminator::of(i) {
+            Terminator::None => true,
+            Terminator::Exit => i.guard.is_some(),
+            Terminator::Branch(target) => {
+                let l = resolve(&target, last).ok_or_else(|| {
+                    format!(
+                        "branch target `{target}` of `{}` is not a label in scope",
+                        i.opcode
+                    )
+                })?;
+                edges.push(edge(b, block_at(l)?, EdgeKind::Taken(last)));
+                i.guard.is_some()
+            }
+            Terminator::Indexed(table) => {
+                let l = resolve(&table, last)
+                    .ok_or_else(|| format!("`brx.idx` table `{table}` is not a label in scope"))?;
+                let targets = branch_targets(body, l).ok_or_else(|| {
+                    format!("`brx.idx` table `{table}` is not a `.branchtargets` list")
+                })?;
+                let mut seen = BTreeSet::new();
+                for t in targets {
+                    let l = resolve(&t, l).ok_or_else(|| {
+                        format!("branch target `{t}` of table `{table}` is not a label in scope")
+                    })?;
+                    let to = block_at(l)?;
+                    if seen.insert(to) {
+                        edges.push(edge(b, to, EdgeKind::Indexed(last)));
+                    }
+                }
+                i.guard.is_some()
+            }
+        };
+        if let (true, Some(n)) = (falls, next) {
+            edges.push(edge(b, n, EdgeKind::FallThrough(last)));
         }
-        Ok(out)
+    }
+    Ok(Loops::new(blocks, edges))
+}
+
+/// The name of a block's first label (`$L__BB0_2`), or `line N` without one.
+pub(crate) fn block_name(cfg: &Loops, block: usize, body: &Body) -> String {
+    let b = &cfg.blocks[block];
+    match b.labels.first().map(|&l| &body.stmts[l].kind) {
+        Some(StmtKind::Label(name)) => name.to_string(),
+        _ => format!("line {}", body.stmts[b.start].line),
+    }
+}
+
+/// A PTX body as `warptrace_verifier::structure` sees it.
+pub(crate) struct PtxCode<'a>(pub &'a Body);
+
+impl PtxCode<'_> {
+    fn instr(&self, s: usize) -> Option<&Instruction> {
+        match &self.0.stmts.get(s)?.kind {
+            StmtKind::Instr(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+impl Code for PtxCode<'_> {
+    fn ends_block(&self, s: usize) -> bool {
+        self.instr(s).is_some_and(ends_block)
     }
 
-    /// The name of a block's first label (`$L__BB0_2`), or `line N` without one.
-    pub fn block_name(&self, block: usize, body: &Body) -> String {
-        let b = &self.blocks[block];
-        match b.labels.first().map(|&l| &body.stmts[l].kind) {
-            Some(StmtKind::Label(name)) => name.to_string(),
-            _ => format!("line {}", body.stmts[b.start].line),
-        }
+    fn leaves(&self, s: usize) -> bool {
+        self.instr(s).is_some_and(leaves_kernel)
+    }
+
+    fn guarded(&self, s: usize) -> bool {
+        self.instr(s).is_some_and(|i| i.guard.is_some())
+    }
+
+    fn describe(&self, s: usize) -> String {
+        let stmt = &self.0.stmts[s];
+        format!("`{}` (line {})", stmt.text, stmt.line)
     }
 }
 
@@ -442,69 +293,18 @@ fn cut_blocks(body: &Body) -> (Vec<Block>, Vec<usize>, Vec<Option<usize>>) {
     (blocks, scope_of, parent)
 }
 
-/// The natural loops of a graph of `n` blocks (block 0 the entry) with these edges.
-fn natural_loops(n: usize, edges: &[Edge]) -> Vec<Loop> {
-    if n == 0 {
-        return Vec::new();
-    }
-    let mut g: DiGraph<(), ()> = DiGraph::with_capacity(n, edges.len());
-    let nodes: Vec<NodeIndex> = (0..n).map(|_| g.add_node(())).collect();
-    for e in edges {
-        g.add_edge(nodes[e.from], nodes[e.to], ());
-    }
-    let dom = simple_fast(&g, nodes[0]);
-    let dominates = |h: usize, u: usize| {
-        dom.dominators(nodes[u])
-            .is_some_and(|mut d| d.any(|x| x == nodes[h]))
-    };
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for e in edges {
-        preds[e.to].push(e.from);
-    }
-    // Back edges grouped by header, headers in text order.
-    let mut by_header: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
-    for (k, e) in edges.iter().enumerate() {
-        if dominates(e.to, e.from) {
-            by_header.entry(e.to).or_default().push(k);
-        }
-    }
-    let reachable = |b: usize| dom.dominators(nodes[b]).is_some();
-    by_header
-        .into_iter()
-        .map(|(h, mut backedges)| {
-            let mut blocks = BTreeSet::from([h]);
-            let mut work: Vec<usize> = backedges.iter().map(|&k| edges[k].from).collect();
-            while let Some(b) = work.pop() {
-                if blocks.insert(b) {
-                    work.extend(preds[b].iter().copied().filter(|&p| reachable(p)));
-                }
-            }
-            let mut exits: Vec<usize> = (0..edges.len())
-                .filter(|&k| blocks.contains(&edges[k].from) && !blocks.contains(&edges[k].to))
-                .collect();
-            backedges.sort_by_key(|&k| (edges[k].from, k));
-            exits.sort_by_key(|&k| (edges[k].from, k));
-            Loop {
-                header: h,
-                blocks,
-                backedges,
-                exits,
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::parse::parse;
+    use warptrace_ir::LoopEdge;
 
     /// The loops of a kernel whose body is `body`.
     fn analyze(body: &str) -> (Loops, crate::parse::Module) {
         let src = format!(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{{\n\t.reg .pred %p<4>;\n\t.reg .b32 %r<8>;\n{body}\n}}\n");
         let m = parse(&src).expect("parses");
         let loops =
-            Loops::analyze(m.functions()[0].body.as_ref().expect("body")).expect("analyzes");
+            super::analyze(m.functions()[0].body.as_ref().expect("body")).expect("analyzes");
         (loops, m)
     }
 
@@ -516,7 +316,7 @@ mod tests {
             .iter()
             .map(|lp| {
                 (
-                    l.block_name(lp.header, body),
+                    block_name(l, lp.header, body),
                     lp.blocks.len(),
                     lp.backedges.len(),
                     lp.exits.len(),
@@ -528,7 +328,7 @@ mod tests {
     /// The loop sites of `edge` as (anchor line text, after?, guarded).
     fn sites(l: &Loops, m: &crate::parse::Module, edge: LoopEdge) -> Vec<(String, bool, bool)> {
         let body = m.functions()[0].body.as_ref().expect("body");
-        l.sites(edge, body)
+        l.sites(edge, &PtxCode(body))
             .expect("placeable")
             .into_iter()
             .map(|s| {
@@ -736,9 +536,12 @@ mod tests {
         let (l, m) = analyze(src);
         assert_eq!(summary(&l, &m), [("$L_head".into(), 2, 1, 1)]);
         let body = m.functions()[0].body.as_ref().expect("body");
-        assert_eq!(l.sites(LoopEdge::Header, body).map(|s| s.len()), Ok(1));
+        assert_eq!(
+            l.sites(LoopEdge::Header, &PtxCode(body)).map(|s| s.len()),
+            Ok(1)
+        );
         assert!(l
-            .sites(LoopEdge::Backedge, body)
+            .sites(LoopEdge::Backedge, &PtxCode(body))
             .is_err_and(|e| e.contains("brx.idx")));
     }
 
@@ -746,7 +549,7 @@ mod tests {
     fn an_unknown_label_is_an_error() {
         let src = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t{\nL:\n\tret;\n\t}\n\tbra L;\n}\n";
         let m = parse(src).expect("parses");
-        let e = Loops::analyze(m.functions()[0].body.as_ref().expect("body"));
+        let e = super::analyze(m.functions()[0].body.as_ref().expect("body"));
         assert!(e.is_err_and(|e| e.contains("`L`")));
     }
 }

@@ -1,79 +1,15 @@
-//! Source-line regions, for the `region:entry` and `region:exit` attach points.
-//!
-//! **The lines.** The instructions of a body whose `.loc` is in `FILE:FROM-TO` (FILE a
-//! suffix of the `.file` path, as for `line:`), in blocks reachable from the entry, are
-//! the region's *lines*. Compiled code interleaves source lines, branches around them and
-//! loops through them, so the lines alone are rarely a single-entry single-exit piece of
-//! code; the region is the smallest one around them that a snippet at each end can time.
-//!
-//! **Hoisted code.** A loop holds the region, rather than being part of it, when some
-//! line instruction is in it but none of its back edges' instructions (the loop's own
-//! control, which carries the loop statement's line) is. Line instructions outside the
-//! innermost such loop (when they nest) are computations the compiler hoisted out of it —
-//! loop-invariant parts of the lines — and are left out: the lines of a loop body time one
-//! iteration, not the whole loop around the hoisted part.
-//!
-//! **The level.** Let `L` be the innermost natural loop ([`crate::loops`]) holding every
-//! block of the lines (the whole body if none does). One iteration of `L` — from its header
-//! to a back edge or an exit — is a path through an acyclic graph: `L`'s blocks, with each
-//! loop nested directly in `L` collapsed to one node, from the header to a sink that every
-//! back edge, every exit edge and every instruction leaving the kernel goes to. (The whole
-//! body is the same graph from the entry block, every `ret`/`exit` going to the sink.)
-//!
-//! **The ends.** In that graph, the entry node `d` is the nearest common dominator of the
-//! lines' nodes and the exit node `p` their nearest common post-dominator; the set grows by
-//! `d` and `p` until `d` dominates `p` and `p` post-dominates `d`. Every path through the
-//! graph then passes `d` exactly when it passes `p`, `d` first: per iteration of `L`, the
-//! region runs once or not at all, and each entry is followed by one exit. A collapsed loop
-//! cannot be an end (a snippet there would run per iteration of it), so a loop node as `d`
-//! is replaced by its immediate dominator, as `p` by its immediate post-dominator, and the
-//! fixed point is sought again.
-//!
-//! **The sites.** The entry snippet goes before the first line instruction of block `d`, or
-//! before `d`'s last instruction if it has none (the region starts as late in `d` as it
-//! can). The exit snippet goes after the last line instruction of block `p` — before it if
-//! it ends the block (a branch or an exit: a snippet after it would not run) — or before
-//! `p`'s first instruction if `p` has none. When `p` is the sink, the region runs to the end
-//! of `L`'s iteration: the exit snippets are at `L`'s back edges and exits (as the `loop:`
-//! points place them) and before each instruction leaving the kernel in `L` (guarded when
-//! the instruction is: the snippet runs when it leaves); at the body's level, before each
-//! `ret`/`exit`. Both ends report the same place — `pc`, `file` and `line` of the
-//! instruction the entry snippet precedes: the region's identity.
+//! Source-line regions of PTX bodies, for the `region:entry` and `region:exit` attach
+//! points: the instructions of a `FILE:FROM-TO` range, and the region around them that
+//! `warptrace_verifier::structure::region_sites` computes on the body's blocks
+//! (`loops.rs`). The definition — the holding loop, the level graph, the dominator and
+//! post-dominator fixed point, the placement — is in that module's documentation and
+//! decision 0017.
 
-use crate::loops::{Anchor, Loops};
+use crate::loops::{Loops, PtxCode};
 use crate::parse::{Body, StmtKind};
 use crate::site::Loc;
-use petgraph::algo::dominators::{simple_fast, Dominators};
-use petgraph::graph::{DiGraph, NodeIndex};
-use petgraph::visit::Reversed;
 use std::collections::BTreeSet;
-use warptrace_ir::{LoopEdge, RegionEnd};
-
-/// One place a region probe runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct RegionSite {
-    /// Which end of the region.
-    pub end: RegionEnd,
-    /// Where the snippet goes.
-    pub anchor: Anchor,
-    /// Whether the snippet takes the predicate of the instruction it precedes (a guarded
-    /// branch or exit: it runs only when that instruction transfers control).
-    pub guarded: bool,
-    /// The instruction the entry snippet precedes (a statement index): the region's
-    /// place, whose `pc`, `file` and `line` both ends report.
-    pub place: usize,
-}
-
-/// A node of one level's acyclic graph.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Node {
-    /// A block of the level's loop that is in no nested loop.
-    Block(usize),
-    /// A loop nested directly in the level's loop (an index into [`Loops::loops`]).
-    Loop(usize),
-    /// Where an iteration ends: back edges, exits, leaving the kernel.
-    Sink,
-}
+pub(crate) use warptrace_verifier::structure::RegionSite;
 
 /// The entry and exit sites of the region of `lines` (statement indices of instructions)
 /// in `body`, whose blocks, edges and loops are `cfg`. Empty when no line instruction is
@@ -84,131 +20,7 @@ pub(crate) fn sites(
     body: &Body,
     lines: &BTreeSet<usize>,
 ) -> Result<Vec<RegionSite>, String> {
-    let block_of = |stmt: usize| {
-        cfg.blocks
-            .iter()
-            .position(|b| (b.start..b.end).contains(&stmt))
-    };
-    let reachable = reachable_blocks(cfg);
-    let mut line_blocks: BTreeSet<usize> = lines
-        .iter()
-        .filter_map(|&s| block_of(s))
-        .filter(|&b| reachable[b])
-        .collect();
-    if line_blocks.is_empty() {
-        return Ok(Vec::new());
-    }
-    // Loops that hold the region rather than being part of it: some line block is in
-    // them but no back edge's instruction is on the lines. Nested in one another, the
-    // innermost one holds the region; line instructions outside it are what the compiler
-    // hoisted out of it.
-    let mut holding: Vec<&crate::loops::Loop> = cfg
-        .loops
-        .iter()
-        .filter(|l| !l.blocks.is_disjoint(&line_blocks))
-        .filter(|l| {
-            !l.backedges
-                .iter()
-                .any(|&e| lines.contains(&cfg.edges[e].kind.stmt()))
-        })
-        .collect();
-    holding.sort_by_key(|l| std::cmp::Reverse(l.blocks.len()));
-    let nested = holding
-        .windows(2)
-        .all(|w| w[1].blocks.is_subset(&w[0].blocks));
-    if let (true, Some(inner)) = (nested, holding.last()) {
-        line_blocks.retain(|b| inner.blocks.contains(b));
-    }
-    // The innermost loop holding every line block.
-    let level = cfg
-        .loops
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| line_blocks.is_subset(&l.blocks))
-        .min_by_key(|(_, l)| l.blocks.len())
-        .map(|(i, _)| i);
-    let graph = LevelGraph::new(cfg, body, level, &reachable)?;
-    let (d, p) = graph.ends(line_blocks.iter().map(|&b| graph.node_of(b)).collect())?;
-    let Node::Block(d) = d else {
-        return Err("the region's entry is no block".into());
-    };
-    let in_lines = |b: usize| -> Vec<usize> {
-        let blk = &cfg.blocks[b];
-        lines
-            .iter()
-            .copied()
-            .filter(|s| (blk.start..blk.end).contains(s))
-            .collect()
-    };
-    let entry_block = &cfg.blocks[d];
-    let place = match in_lines(d).first() {
-        Some(&s) => s,
-        None => entry_block
-            .last_instr
-            .ok_or("the region's entry block has no instruction")?,
-    };
-    let mut out = vec![RegionSite {
-        end: RegionEnd::Entry,
-        anchor: Anchor::Before(place),
-        guarded: false,
-        place,
-    }];
-    let exit = |anchor, guarded| RegionSite {
-        end: RegionEnd::Exit,
-        anchor,
-        guarded,
-        place,
-    };
-    match p {
-        Node::Block(p) => {
-            let blk = &cfg.blocks[p];
-            let anchor = match in_lines(p).last() {
-                Some(&s) if ends_block(body, s) => Anchor::Before(s),
-                Some(&s) => Anchor::After(s),
-                None => Anchor::Before(
-                    blk.first_instr
-                        .ok_or("the region's exit block has no instruction")?,
-                ),
-            };
-            out.push(exit(anchor, false));
-        }
-        Node::Sink => {
-            // The end of the level's iteration: its back edges and exits, and every
-            // instruction leaving the kernel inside it.
-            if let Some(l) = level {
-                let header = cfg.loops[l].header;
-                for edge in [LoopEdge::Backedge, LoopEdge::Exit] {
-                    for s in cfg.sites(edge, body)? {
-                        if s.header == header {
-                            out.push(exit(s.anchor, s.guarded));
-                        }
-                    }
-                }
-            }
-            for (b, blk) in cfg.blocks.iter().enumerate() {
-                let inside = level.is_none_or(|l| cfg.loops[l].blocks.contains(&b));
-                if !inside || !reachable[b] {
-                    continue;
-                }
-                let leaves = blk.last_instr.filter(|&last| {
-                    matches!(&body.stmts[last].kind, StmtKind::Instr(i) if crate::loops::leaves_kernel(i))
-                });
-                match leaves {
-                    Some(last) => {
-                        let guarded = matches!(&body.stmts[last].kind, StmtKind::Instr(i) if i.guard.is_some());
-                        out.push(exit(Anchor::Before(last), guarded));
-                    }
-                    // Running off the end of the body: no instruction to end the region at.
-                    None if !cfg.edges.iter().any(|e| e.from == b) => {
-                        return Err("the region runs off the end of the body".into());
-                    }
-                    None => {}
-                }
-            }
-        }
-        Node::Loop(_) => return Err("the region's exit is no block".into()),
-    }
-    Ok(out)
+    warptrace_verifier::structure::region_sites(cfg, &PtxCode(body), lines)
 }
 
 /// The statement indices of the instructions of `body` whose source position is in
@@ -234,178 +46,12 @@ pub(crate) fn line_instrs(
         .collect()
 }
 
-/// Whether statement `s` is an instruction that ends its block (a branch, `ret`, `exit`).
-fn ends_block(body: &Body, s: usize) -> bool {
-    matches!(&body.stmts[s].kind, StmtKind::Instr(i) if crate::loops::ends_block(i))
-}
-
-/// Which blocks the entry block reaches.
-fn reachable_blocks(cfg: &Loops) -> Vec<bool> {
-    let mut seen = vec![false; cfg.blocks.len()];
-    let mut work = vec![0usize];
-    while let Some(b) = work.pop() {
-        if b < seen.len() && !seen[b] {
-            seen[b] = true;
-            work.extend(cfg.edges.iter().filter(|e| e.from == b).map(|e| e.to));
-        }
-    }
-    seen
-}
-
-/// One level's acyclic graph, with dominators from its source and post-dominators from
-/// its sink.
-struct LevelGraph {
-    nodes: Vec<Node>,
-    /// The node of every block (`None`: not at this level).
-    node_of_block: Vec<Option<usize>>,
-    dom: Dominators<NodeIndex>,
-    pdom: Dominators<NodeIndex>,
-}
-
-impl LevelGraph {
-    fn new(
-        cfg: &Loops,
-        body: &Body,
-        level: Option<usize>,
-        reachable: &[bool],
-    ) -> Result<LevelGraph, String> {
-        let inside = |b: usize| level.is_none_or(|l| cfg.loops[l].blocks.contains(&b));
-        // Loops nested directly in the level: inside it, in no other loop inside it.
-        let nested: Vec<usize> = (0..cfg.loops.len())
-            .filter(|&c| Some(c) != level && inside(cfg.loops[c].header))
-            .filter(|&c| {
-                !(0..cfg.loops.len()).any(|o| {
-                    o != c
-                        && Some(o) != level
-                        && inside(cfg.loops[o].header)
-                        && cfg.loops[c].blocks.is_subset(&cfg.loops[o].blocks)
-                        && cfg.loops[o].blocks.len() > cfg.loops[c].blocks.len()
-                })
-            })
-            .collect();
-        let mut nodes = Vec::new();
-        let mut node_of_block = vec![None; cfg.blocks.len()];
-        for &c in &nested {
-            nodes.push(Node::Loop(c));
-            for &b in &cfg.loops[c].blocks {
-                node_of_block[b] = Some(nodes.len() - 1);
-            }
-        }
-        for b in 0..cfg.blocks.len() {
-            if inside(b) && reachable[b] && node_of_block[b].is_none() {
-                nodes.push(Node::Block(b));
-                node_of_block[b] = Some(nodes.len() - 1);
-            }
-        }
-        nodes.push(Node::Sink);
-        let sink = nodes.len() - 1;
-        let source = match level {
-            Some(l) => node_of_block[cfg.loops[l].header],
-            None => node_of_block[0],
-        }
-        .ok_or("the region's level has no entry")?;
-        let mut g: DiGraph<(), ()> = DiGraph::new();
-        let idx: Vec<NodeIndex> = nodes.iter().map(|_| g.add_node(())).collect();
-        let header = level.map(|l| cfg.loops[l].header);
-        for e in &cfg.edges {
-            let Some(from) = node_of_block[e.from].filter(|_| reachable[e.from]) else {
-                continue;
-            };
-            let to = if Some(e.to) == header || !inside(e.to) {
-                sink
-            } else {
-                match node_of_block[e.to] {
-                    Some(t) => t,
-                    None => continue,
-                }
-            };
-            if from != to {
-                g.update_edge(idx[from], idx[to], ());
-            }
-        }
-        // Leaving the kernel; a block with no successor at all (the body's end).
-        for (b, blk) in cfg.blocks.iter().enumerate() {
-            let Some(from) = node_of_block[b].filter(|_| reachable[b]) else {
-                continue;
-            };
-            let leaves = blk.last_instr.is_some_and(|s| {
-                matches!(&body.stmts[s].kind, StmtKind::Instr(i) if crate::loops::leaves_kernel(i))
-            });
-            if leaves || !cfg.edges.iter().any(|e| e.from == b) {
-                g.update_edge(idx[from], idx[sink], ());
-            }
-        }
-        if petgraph::algo::is_cyclic_directed(&g) {
-            return Err("the region is in an irreducible cycle".into());
-        }
-        let dom = simple_fast(&g, idx[source]);
-        let pdom = simple_fast(Reversed(&g), idx[sink]);
-        Ok(LevelGraph {
-            nodes,
-            node_of_block,
-            dom,
-            pdom,
-        })
-    }
-
-    fn node_of(&self, block: usize) -> usize {
-        // Every reachable block inside the level has a node.
-        self.node_of_block[block].unwrap_or(self.nodes.len() - 1)
-    }
-
-    /// The region's ends around `set` (node indices): the fixed point of the module doc.
-    fn ends(&self, mut set: BTreeSet<usize>) -> Result<(Node, Node), String> {
-        loop {
-            let d = common(&self.dom, &set).ok_or("the lines have no common dominator")?;
-            let p = common(&self.pdom, &set)
-                .ok_or("the lines reach no exit (the code after them never ends)")?;
-            let mut grown = set.clone();
-            grown.extend([d, p]);
-            if let Node::Loop(_) = self.nodes[d] {
-                grown.insert(
-                    self.dom
-                        .immediate_dominator(NodeIndex::new(d))
-                        .ok_or("the region starts at a loop at the top of its level")?
-                        .index(),
-                );
-            }
-            if let Node::Loop(_) = self.nodes[p] {
-                grown.insert(
-                    self.pdom
-                        .immediate_dominator(NodeIndex::new(p))
-                        .ok_or("the region ends at a loop at the end of its level")?
-                        .index(),
-                );
-            }
-            if grown == set {
-                return Ok((self.nodes[d], self.nodes[p]));
-            }
-            set = grown;
-        }
-    }
-}
-
-/// The nearest node dominating every node of `set` under `dom`; `None` when one of them
-/// is unreachable from the root.
-fn common(dom: &Dominators<NodeIndex>, set: &BTreeSet<usize>) -> Option<usize> {
-    let chains: Vec<Vec<usize>> = set
-        .iter()
-        .map(|&n| {
-            dom.dominators(NodeIndex::new(n))
-                .map(|c| c.map(NodeIndex::index).collect())
-        })
-        .collect::<Option<_>>()?;
-    let (first, rest) = chains.split_first()?;
-    first
-        .iter()
-        .copied()
-        .find(|n| rest.iter().all(|c| c.contains(n)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::loops::Anchor;
     use crate::parse::parse;
+    use warptrace_ir::RegionEnd;
 
     /// A site as (end, anchor statement's text, after it?, guarded?).
     type Described = (RegionEnd, String, bool, bool);
@@ -423,7 +69,7 @@ mod tests {
         let files = crate::site::file_table(m.source());
         let locs = crate::site::positions(b, &files).0;
         let lines = line_instrs(b, &locs, "a.cu", from, to);
-        let cfg = Loops::analyze(b).expect("analyzes");
+        let cfg = crate::loops::analyze(b).expect("analyzes");
         let sites = super::sites(&cfg, b, &lines)?;
         let place = sites
             .first()
@@ -799,7 +445,7 @@ mod tests {
             let files = crate::site::file_table(m.source());
             let locs = crate::site::positions(b, &files).0;
             let lines = line_instrs(b, &locs, "a.cu", from, from + len);
-            let cfg = Loops::analyze(b).expect("analyzes");
+            let cfg = crate::loops::analyze(b).expect("analyzes");
             let Ok(sites) = super::sites(&cfg, b, &lines) else {
                 // Structured bodies are reducible and every path ends: always placeable.
                 panic!("not placeable:\n{text}");

@@ -16,6 +16,7 @@ mod model;
 mod obligation;
 pub mod parallel;
 mod smt;
+pub mod structure;
 
 pub use cert::{program_hash, CertError, Certificate, Check, CERT_FORMAT};
 pub use cost::{probe_costs, ProbeCost};
