@@ -6,7 +6,8 @@
 //! its own — and answers [`Code`]'s questions about single statements; [`Loops::new`]
 //! finds the natural loops, [`Loops::sites`] places loop points and [`region_sites`]
 //! places a region's two ends. The PTX back end's block cutting is
-//! `codegen-ptx/src/loops.rs`, the GCN back end's `codegen-gcn/src/flow.rs`.
+//! `codegen-ptx/src/loops.rs`; the GCN back end does not place these points yet
+//! (`codegen-gcn/README.md` says why).
 //!
 //! **Loops.** Dominators come from `petgraph::algo::dominators::simple_fast` rooted at the
 //! entry block (block 0). A back edge is an edge `u → h` whose target `h` dominates `u`;
