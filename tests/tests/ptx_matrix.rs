@@ -2,7 +2,7 @@
 //! basic map shapes (hash `count()`, `sum(bytes)` keyed by kernel, a 2-key tuple, a map
 //! without keys), written in the probe language and compiled by `warptrace_lang::compile`.
 //! The `kernel:`/`mem:` points get every shape; the instruction points added later
-//! (`tensor:mma`, `sync:barrier`, `branch`, `ptx:`, `line:`) the tuple shape, to keep the
+//! (`tensor:mma`, `sync:barrier`, `branch`, `ptx:`, `line:`, `loop:`, `region:`) the tuple shape, to keep the
 //! `ptxas` time down (every other aggregation, rings, printf, `warp` and `after` are run
 //! over the whole corpus by `ptx_lowering.rs`). Each (file, program) pair instruments; every kernel comes out
 //! `Instrumented` (always, for `kernel:entry` and `kernel:exit`) or `NoSites`, never
@@ -50,14 +50,21 @@ const TUPLE_ONLY: &[&str] = &[
     "loop:header",
     "loop:backedge",
     "loop:exit",
+    // Source-line regions: a small range (the first `.loc` line and the next) and the
+    // whole file's range (every kernel one region), see [`point_for`].
+    "region:entry:",
+    "region:exit:",
 ];
 
 /// The attach point as written for a corpus file: `line:` becomes
 /// `line:"<basename of .file 1>":L-L+1` with `L` the first `.loc 1` line (a few
 /// instructions: a range over the whole file puts a probe before every instruction, and
 /// `ptxas` then takes minutes); `None` when the module has no `.loc`.
+///
+/// `region:entry:` takes the same small range, `region:exit:` the range of every `.loc 1`
+/// line of the file (each kernel's whole body is then one region).
 fn point_for(point: &str, ptx: &str) -> Option<String> {
-    if point != "line:" {
+    if !matches!(point, "line:" | "region:entry:" | "region:exit:") {
         return Some(point.to_owned());
     }
     let path = ptx
@@ -66,14 +73,19 @@ fn point_for(point: &str, ptx: &str) -> Option<String> {
         .split('"')
         .nth(1)?;
     let base = path.rsplit('/').next()?;
-    let line: u32 = ptx
+    let lines: Vec<u32> = ptx
         .lines()
-        .find_map(|l| l.trim_start().strip_prefix(".loc\t1 "))?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()?;
-    Some(format!("line:\"{base}\":{line}-{}", line + 1))
+        .filter_map(|l| l.trim_start().strip_prefix(".loc\t1 "))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .filter(|&l| l > 0)
+        .collect();
+    let first = *lines.first()?;
+    let (from, to) = if point == "region:exit:" {
+        (*lines.iter().min()?, *lines.iter().max()?)
+    } else {
+        (first, first + 1)
+    };
+    Some(format!("{point}\"{base}\":{from}-{to}"))
 }
 
 /// The map shapes, as (name, probe body) with `{bytes}` standing for `bytes` where it is
