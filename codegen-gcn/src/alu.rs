@@ -30,7 +30,15 @@ pub(crate) fn bin(
             return Err(unsupported(format!("{} on GCN", op.mnemonic())));
         };
         let av = src(cx, e, a, r.ta)?;
-        if op == BinOp::DivU {
+        if op == BinOp::DivU && width == Width::W32 {
+            // Of the low word only: a 64-bit shift would bring the high word's bits in.
+            e.ins(format!(
+                "v_lshrrev_b32_e64 {}, {}, {}",
+                lo(d),
+                p.trailing_zeros(),
+                lo(av)
+            ));
+        } else if op == BinOp::DivU {
             e.shift64("v_lshrrev_b64", d, av, p.trailing_zeros());
         } else {
             e.imm64(r.tb, p - 1);

@@ -30,6 +30,8 @@ mod ring;
 mod special;
 mod splice;
 mod toolchain;
+#[cfg(test)]
+mod tv;
 mod verify;
 
 pub use alloc::occupancy;

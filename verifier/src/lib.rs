@@ -28,6 +28,12 @@ pub use model::{
 pub use obligation::{Method, Obligation, Verdict};
 pub use smt::{solver, SOLVER_RLIMIT};
 
+/// The IR's ALU semantics as z3 terms (`docs/ir.md`), shared with the back ends'
+/// translation validation.
+pub mod semantics {
+    pub use crate::smt::{alu, extend};
+}
+
 use std::fmt;
 use warptrace_ir::Program;
 

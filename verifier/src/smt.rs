@@ -128,7 +128,7 @@ fn bool_bv(b: &Bool) -> BV {
 }
 
 /// `op.width a, b` as `docs/ir.md` defines it (divisors non-zero: the caller proves it).
-pub(crate) fn alu(op: BinOp, width: Width, a: &BV, b: &BV) -> BV {
+pub fn alu(op: BinOp, width: Width, a: &BV, b: &BV) -> BV {
     let bits = match width {
         Width::W32 => 32,
         Width::W64 => 64,
@@ -174,7 +174,7 @@ pub(crate) fn alu(op: BinOp, width: Width, a: &BV, b: &BV) -> BV {
 }
 
 /// `sext`/`zext` from `from`.
-pub(crate) fn extend(v: &BV, from: ExtFrom, signed: bool) -> BV {
+pub fn extend(v: &BV, from: ExtFrom, signed: bool) -> BV {
     let bits = from.bits();
     let part = v.extract(bits - 1, 0);
     if signed {
