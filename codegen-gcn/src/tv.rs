@@ -7,11 +7,12 @@
 //!
 //! The semantics below cover exactly the instructions these snippets contain (the
 //! saves and restores, moves, the 32- and 64-bit ALU forms, compares into a lane mask,
-//! `v_cndmask`, `v_bfe`); any other instruction fails the obligation. One lane is
+//! `v_cndmask`, `v_bfe`, the scalar mask operations); any other instruction fails the
+//! obligation. One lane is
 //! modelled, active in `exec` (its bit 0) with every other bit of `exec`, `vcc` and the
-//! registers unconstrained. This is the ALU part of GCN translation validation only: map
-//! updates, special registers and the lane-mask control flow of branches are covered by
-//! the emulator's differential tests (`emu.rs`), not by proofs.
+//! registers unconstrained — so a proof holds for every lane whatever the others do (the
+//! mask operations are bitwise). Map updates and special registers are covered by the
+//! emulator's differential tests (`emu.rs`), not by proofs.
 
 use crate::parse::{parse, Instruction, Operand, StmtKind};
 use crate::reg::{Reg, RegFile};
@@ -137,10 +138,13 @@ impl Lane {
     }
 
     /// A compare result or carry into a lane mask (`vcc` or an SGPR pair): this lane's
-    /// bit, the other lanes' bits unchanged.
+    /// bit — 0 when the lane is not in `exec`, as the hardware writes inactive lanes —
+    /// the other lanes' bits unchanged (unconstrained).
     fn write_bit(&mut self, o: &Operand, bit: &Bool) -> Result<(), String> {
         let r = o.reg.ok_or_else(|| format!("mask `{}`", o.text))?;
         let old = self.read(o, r.count)?;
+        let active = self.exec.extract(0, 0).eq(BV::from_u64(1, 1));
+        let bit = Bool::and(&[active, bit.clone()]);
         let b = bit.ite(&BV::from_u64(1, 1), &BV::from_u64(0, 1));
         let new = old.extract(32 * r.count - 1, 1).concat(&b);
         self.write(o, &new, false)
@@ -183,6 +187,17 @@ impl Lane {
             "s_mov_b32" | "s_mov_b64" => {
                 let words = if m.ends_with("64") { 2 } else { 1 };
                 let v = self.read(arg(1)?, words)?;
+                self.write(arg(0)?, &v, false)?;
+            }
+            "s_and_b32" | "s_and_b64" | "s_or_b32" | "s_or_b64" | "s_andn2_b32" | "s_andn2_b64" => {
+                let words = if m.ends_with("64") { 2 } else { 1 };
+                let (a, b) = (self.read(arg(1)?, words)?, self.read(arg(2)?, words)?);
+                let v = match m.split('_').nth(1).unwrap_or("") {
+                    "and" => a.bvand(&b),
+                    "or" => a.bvor(&b),
+                    _ => a.bvand(b.bvnot()),
+                };
+                self.scc = v.eq(BV::from_u64(0, 32 * words)).not();
                 self.write(arg(0)?, &v, false)?;
             }
             "s_cmp_lg_u32" | "s_cmp_lg_u64" => {
@@ -616,6 +631,78 @@ mod tests {
         }
     }
 
+    /// A probe of `%a`, `%b` (as `r0`, `r1`) whose body is `body` (numbered from 2).
+    fn flow_program(body: &[&str]) -> Program {
+        let mut text = String::from(
+            "persistent %a\npersistent %b\n\nprobe 0: kernel:entry\n  0: r0 = load %a\n  1: r1 = load %b\n",
+        );
+        for (i, line) in body.iter().enumerate() {
+            text.push_str(&format!("  {}: {line}\n", i + 2));
+        }
+        Program::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn probe_branches_run_each_lane_on_its_own_path() {
+        let asm = corpus();
+        let k = |v: u64| BV::from_u64(v, 64);
+        type Expect = Box<dyn Fn(&BV, &BV) -> BV>;
+        let cases: Vec<(&str, Vec<&str>, Expect)> = vec![
+            (
+                "jz skips a store",
+                vec![
+                    "r2 = lt.u.64 r0, r1",
+                    "jz r2, 6",
+                    "r3 = sub.64 r1, r0",
+                    "store %a, r3",
+                    "exit",
+                ],
+                Box::new(|a, b| a.bvult(b).ite(&b.bvsub(a), a)),
+            ),
+            (
+                "jnz to a join that both paths reach",
+                vec![
+                    "r2 = and.64 r0, 1",
+                    "jnz r2, 6",
+                    "r3 = add.64 r0, r1",
+                    "store %a, r3",
+                    "r4 = load %a",
+                    "r5 = xor.64 r4, r1",
+                    "store %a, r5",
+                    "exit",
+                ],
+                Box::new(move |a, b| {
+                    let even = a.bvand(k(1)).eq(k(0));
+                    even.ite(&a.bvadd(b), a).bvxor(b)
+                }),
+            ),
+            (
+                "if/else with ja, and an exit on one path",
+                vec![
+                    "r2 = eq.64 r1, 0",
+                    "jnz r2, 10",
+                    "r3 = gt.s.64 r0, r1",
+                    "jz r3, 8",
+                    "store %a, r1",
+                    "ja 10",
+                    "r4 = mul.32 r0, 3",
+                    "store %a, r4",
+                    "exit",
+                ],
+                Box::new(move |a, b| {
+                    let three = alu(BinOp::Mul, Width::W32, a, &k(3));
+                    b.eq(k(0)).ite(a, &a.bvsgt(b).ite(b, &three))
+                }),
+            ),
+        ];
+        for (what, body, expect) in cases {
+            let code =
+                entry_snippet(&asm, &flow_program(&body)).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let r = check(&code, expect.as_ref());
+            assert!(r.is_ok(), "{what}: {r:?}");
+        }
+    }
+
     #[test]
     fn a_wrong_lowering_is_refuted() {
         // The snippet of `add.64` with its carry-in add turned into a plain add: the high
@@ -629,6 +716,28 @@ mod tests {
         carry.mnemonic = "v_add_co_u32_e64".into();
         carry.operands.truncate(4);
         let r = check(&code, &|a, b| alu(BinOp::Add, Width::W64, a, b));
+        assert!(
+            r.as_ref().is_err_and(|e| e.starts_with("counterexample")),
+            "{r:?}"
+        );
+        // A `jz` whose jumping lanes stay in `exec` (its `s_andn2 exec` dropped) runs the
+        // skipped store for them.
+        let body = [
+            "r2 = lt.u.64 r0, r1",
+            "jz r2, 6",
+            "r3 = sub.64 r1, r0",
+            "store %a, r3",
+            "exit",
+        ];
+        let mut code = entry_snippet(&asm, &flow_program(&body)).expect("snippet");
+        let leave = code
+            .iter()
+            .position(|x| x.mnemonic == "s_andn2_b64" && x.operands[0].text == "exec")
+            .expect("lanes leaving exec");
+        let expect = |a: &BV, b: &BV| a.bvult(b).ite(&b.bvsub(a), a);
+        assert_eq!(check(&code, &expect), Ok(()));
+        code.remove(leave);
+        let r = check(&code, &expect);
         assert!(
             r.as_ref().is_err_and(|e| e.starts_with("counterexample")),
             "{r:?}"
