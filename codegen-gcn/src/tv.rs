@@ -489,30 +489,6 @@ mod tests {
     use super::*;
     use warptrace_verifier::semantics::{alu, extend};
 
-    const OPS: [BinOp; 21] = [
-        BinOp::Add,
-        BinOp::Sub,
-        BinOp::Mul,
-        BinOp::DivU,
-        BinOp::RemU,
-        BinOp::And,
-        BinOp::Or,
-        BinOp::Xor,
-        BinOp::Shl,
-        BinOp::ShrU,
-        BinOp::ShrS,
-        BinOp::Eq,
-        BinOp::Ne,
-        BinOp::LtU,
-        BinOp::LtS,
-        BinOp::LeU,
-        BinOp::LeS,
-        BinOp::GtU,
-        BinOp::GtS,
-        BinOp::GeU,
-        BinOp::GeS,
-    ];
-
     /// The immediates each operator is proved with (divisions: powers of two only, the
     /// rest is not lowered).
     fn imms(op: BinOp, width: Width) -> Vec<i64> {
@@ -564,7 +540,16 @@ mod tests {
         let mut failures = Vec::new();
         let mut proved = 0;
         let mut spot_checked = Vec::new();
-        for op in OPS {
+        for op in BinOp::ALL {
+            if matches!(op, BinOp::DivS | BinOp::RemS) {
+                // Not lowered on GCN: the kernel is `Unsupported` (prove them once they are).
+                let e = entry_snippet(&asm, &program(&format!("{}.64", op.mnemonic()), "8"));
+                assert!(
+                    e.as_ref().is_err_and(|e| e.contains("Unsupported")),
+                    "{e:?}"
+                );
+                continue;
+            }
             for (width, w) in [(Width::W32, "32"), (Width::W64, "64")] {
                 let mnemonic = format!("{}.{w}", op.mnemonic());
                 let mut cases: Vec<(String, Option<i64>)> = imms(op, width)
