@@ -1338,12 +1338,48 @@ def check_region_timing(args, rows, work, wt):
                  f"{counts} (avg {cycles.get('matmul', 0)} cycles; {why(p) if p.returncode else 'exit 0'})", ok))
 
 
+# The global accesses of Triton's vector_add in tests/corpus/src/triton_kernels.py: the
+# two tl.load lines and the tl.store line.
+TRITON_VECTOR_ADD_LINES = {21: "load", 22: "load", 23: "store"}
+
+
+def check_triton_source_lines(args, rows, work, wt):
+    """A Triton kernel loaded as a cubin keeps its source lines (runtime::image's
+    with_source_lines): `line` at vector_add's global accesses counts exactly the lines of
+    its two tl.load and its tl.store, and memtrace's records of it carry those lines (its
+    ring fills during the first load, so the records need only be a non-empty subset)."""
+    script = os.path.join("tests", "workloads", "triton_workload.py")
+    want = sorted(TRITON_VECTOR_ADD_LINES)
+    odir = f"{work}/triton-lines"
+    prog = "mem:global:*:vector_add { @lines[line] = count(); }"
+    p, _ = run_t([wt, "-o", odir, "-e", prog, "--", sys.executable, script, f"{work}/lines.bin"],
+                 args.out, timeout=180)
+    table = f"{odir}/lines.csv"
+    got = record_rows(read_text(table)) if os.path.exists(table) else []
+    counts = {int(r["key0"]): int(r["count"]) for r in got}
+    # The two loads and the store run under one mask with one vectorisation: equal counts.
+    ok = p.returncode == 0 and sorted(counts) == want and len(set(counts.values())) == 1 \
+        and all(v > 0 for v in counts.values())
+    rows.append(("line", "triton", "vector_add's global accesses by source line, equal counts", str(want),
+                 f"{counts} ({why(p) if p.returncode else 'exit 0'})", ok))
+    odir = f"{work}/triton-memtrace"
+    p, _ = run_t([wt, "-o", odir, "-p", "memtrace", "--", sys.executable, script, f"{work}/lines2.bin"],
+                 args.out, timeout=180)
+    table = f"{odir}/mem.csv"
+    recs = record_rows(read_text(table)) if os.path.exists(table) else []
+    lines = sorted({int(r["field8"]) for r in recs if base_name(r.get("field11", "")) == "vector_add"})
+    ok = p.returncode == 0 and bool(lines) and set(lines) <= set(want)
+    rows.append(("memtrace", "triton", "vector_add records carry its source lines", f"a subset of {want}",
+                 f"{lines} ({why(p) if p.returncode else 'exit 0'})", ok))
+
+
 CHECKS = (
     ("outputs", check_outputs),
     ("access patterns", check_access_patterns),
     ("coalescing", check_coalescing),
     ("loop timing", check_loop_timing),
     ("region timing", check_region_timing),
+    ("triton source lines", check_triton_source_lines),
     ("mp spawn", check_spawn),
     ("mp fork", check_fork),
     ("ncu", check_ncu),

@@ -429,6 +429,14 @@ class LoopTiming(unittest.TestCase):
         self.assertIn("{ $now = clock64; @inner[kernel] = stats($now - %t); }", prog)
         self.assertIn(("region timing", m.check_region_timing), m.CHECKS)
 
+    def test_triton_vector_add_lines_are_its_loads_and_store(self):
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        with open(os.path.join(root, "tests", "corpus", "src", "triton_kernels.py")) as f:
+            src = f.read().splitlines()
+        for line, kind in m.TRITON_VECTOR_ADD_LINES.items():
+            self.assertIn(f"tl.{kind}(", src[line - 1])
+        self.assertIn(("triton source lines", m.check_triton_source_lines), m.CHECKS)
+
     def test_region_triton_lines_are_the_matmul_k_loop_body(self):
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         with open(os.path.join(root, "tests", "corpus", "src", "triton_kernels.py")) as f:
