@@ -86,7 +86,7 @@ pub(crate) fn dir_files(dir: &Path) -> Vec<PathBuf> {
 /// `ptx` — the `.nv_debug_ptx_txt` of the ELF cubin `image` — with its source lines. ptxas
 /// keeps the PTX there without comments, `.loc` and `.file`, so `line:`, `region:`, `file`
 /// and `line` would see none; Triton (3.x) keeps the PTX it assembled next to the cubin in
-/// its cache (`HASH/NAME.ptx`, `HASH/NAME.cubin`). The `.ptx` next to a `.cubin` of
+/// its cache (`HASH/NAME.ptx`, `HASH/NAME.cubin`). The `.ptx` next to a `.cubin` holding
 /// `image`'s very bytes in `cache` is returned, with its path, if it is the same code as
 /// `ptx` ([`same_code`]): what gets instrumented is then what the program loaded. `None`
 /// when `ptx` already has lines or no such file is found.
@@ -98,12 +98,15 @@ pub(crate) fn with_source_lines(
     if !image.starts_with(ELF_MAGIC) || ptx.lines().any(|l| l.trim_start().starts_with(".loc")) {
         return None;
     }
+    // An image the driver got as a bare pointer is as long as its headers say (`image_at`),
+    // which may stop short of the file's last padding bytes: the file must start with it.
+    let fits = |len: u64| len >= image.len() as u64 && len < image.len() as u64 + 64;
     for dir in dir_files(cache).into_iter().filter(|d| d.is_dir()) {
         for cubin in dir_files(&dir) {
-            let same_size = cubin.extension().is_some_and(|e| e == "cubin")
-                && std::fs::metadata(&cubin).is_ok_and(|m| m.len() == image.len() as u64);
+            let candidate = cubin.extension().is_some_and(|e| e == "cubin")
+                && std::fs::metadata(&cubin).is_ok_and(|m| fits(m.len()));
             let source = cubin.with_extension("ptx");
-            if !same_size || !std::fs::read(&cubin).is_ok_and(|b| b == image) {
+            if !candidate || !std::fs::read(&cubin).is_ok_and(|b| b.starts_with(image)) {
                 continue;
             }
             if let Ok(text) = std::fs::read_to_string(&source) {

@@ -377,6 +377,9 @@ open(sys.argv[2], 'wb').write(k.asm['cubin'])";
     assert!(lined.contains(".loc") && lined.contains("triton_kernels.py"));
     assert!(same_code(&lined, &ptx));
     assembles(&lined, "sm_90a");
+    // The image as `image_at` may see it, short of the file's last bytes: found too.
+    let short = &bytes[..bytes.len() - 8];
+    assert!(with_source_lines(short, &ptx, &cache).is_some());
     // Other bytes, other code, or lines already there: nothing.
     let mut other = bytes.clone();
     let last = other.len() - 1;
