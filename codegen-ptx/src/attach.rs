@@ -179,7 +179,7 @@ pub(crate) fn unsupported(
     f: &Function,
     files: &HashMap<u32, String>,
 ) -> Option<String> {
-    let mut loops = None;
+    let (mut loops, mut locs) = (None, None);
     program
         .probes
         .iter()
@@ -208,8 +208,8 @@ pub(crate) fn unsupported(
                     .err()
                     .map(|e| format!("attach point {e}")),
                 AttachPoint::Region { file, from, to, .. } => {
-                    let locs = crate::site::positions(body, files).0;
-                    let lines = crate::regions::line_instrs(body, &locs, file, *from, *to);
+                    let locs = locs.get_or_insert_with(|| crate::site::positions(body, files).0);
+                    let lines = crate::regions::line_instrs(body, locs, file, *from, *to);
                     crate::regions::sites(l, body, &lines)
                         .err()
                         .map(|e| format!("attach point {} in `{}`: {e}", a.point, f.name))
@@ -290,15 +290,7 @@ pub(crate) fn find_sites(
         Vec::new()
     };
     // Loop and region sites per probe, by anchor statement.
-    let mut anchored: Vec<(usize, Place)> = loop_sites(body, program, &probes)
-        .into_iter()
-        .map(|(p, s)| (p, Place::Loop(s)))
-        .collect();
-    anchored.extend(
-        region_sites(body, program, &probes, &locs)
-            .into_iter()
-            .map(|(p, s)| (p, Place::Region(s))),
-    );
+    let anchored = anchored_sites(body, program, &probes, &locs);
     for (idx, stmt) in body.stmts.iter().enumerate() {
         let StmtKind::Instr(i) = &stmt.kind else {
             continue;
@@ -352,61 +344,53 @@ pub(crate) fn find_sites(
     sites
 }
 
-/// The loop sites of every `loop:` probe among `probes`, as (probe, site); none for a
-/// probe whose sites cannot be placed (see [`unsupported`]).
-fn loop_sites(body: &Body, program: &Program, probes: &[usize]) -> Vec<(usize, LoopSite)> {
-    let edges: Vec<(usize, LoopEdge)> = probes
-        .iter()
-        .filter_map(|&p| match program.probes[p].attach.point {
-            AttachPoint::Loop(e) => Some((p, e)),
-            _ => None,
-        })
-        .collect();
-    if edges.is_empty() {
-        return Vec::new();
-    }
-    let Ok(loops) = crate::loops::analyze(body) else {
-        return Vec::new();
-    };
-    edges
-        .into_iter()
-        .flat_map(|(p, e)| {
-            loops
-                .sites(e, &PtxCode(body))
-                .unwrap_or_default()
-                .into_iter()
-                .map(move |s| (p, s))
-        })
-        .collect()
-}
-
-/// The region sites of every `region:` probe among `probes`, as (probe, site); none for a
-/// probe whose region cannot be placed (see [`unsupported`]). `locs` are the body's
-/// source positions.
-fn region_sites(
+/// The loop and region sites of every `loop:` and `region:` probe among `probes`, as
+/// (probe, place); none for a probe whose sites cannot be placed (see [`unsupported`]).
+/// The body's blocks are cut once, and a region is computed once for its entry and exit
+/// probes alike. `locs` are the body's source positions.
+fn anchored_sites(
     body: &Body,
     program: &Program,
     probes: &[usize],
     locs: &[Option<crate::site::Loc>],
-) -> Vec<(usize, RegionSite)> {
+) -> Vec<(usize, Place)> {
     let mut cfg = None;
+    let mut regions: HashMap<(&str, u32, u32), Vec<RegionSite>> = HashMap::new();
     let mut out = Vec::new();
     for &p in probes {
-        let AttachPoint::Region {
-            end,
-            file,
-            from,
-            to,
-        } = &program.probes[p].attach.point
-        else {
+        let point = &program.probes[p].attach.point;
+        if !matches!(point, AttachPoint::Loop(_) | AttachPoint::Region { .. }) {
             continue;
-        };
+        }
         let Ok(cfg) = cfg.get_or_insert_with(|| crate::loops::analyze(body)) else {
             return Vec::new();
         };
-        let lines = crate::regions::line_instrs(body, locs, file, *from, *to);
-        let sites = crate::regions::sites(cfg, body, &lines).unwrap_or_default();
-        out.extend(sites.into_iter().filter(|s| s.end == *end).map(|s| (p, s)));
+        match point {
+            AttachPoint::Loop(e) => out.extend(
+                cfg.sites(*e, &PtxCode(body))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|s| (p, Place::Loop(s))),
+            ),
+            AttachPoint::Region {
+                end,
+                file,
+                from,
+                to,
+            } => {
+                let sites = regions.entry((file, *from, *to)).or_insert_with(|| {
+                    let lines = crate::regions::line_instrs(body, locs, file, *from, *to);
+                    crate::regions::sites(cfg, body, &lines).unwrap_or_default()
+                });
+                out.extend(
+                    sites
+                        .iter()
+                        .filter(|s| s.end == *end)
+                        .map(|&s| (p, Place::Region(s))),
+                );
+            }
+            _ => {}
+        }
     }
     out
 }
