@@ -62,6 +62,17 @@ pub fn elf_debug_ptx(image: &[u8]) -> Result<Option<String>, ImageError> {
     Ok(Some(format!("{text}\n")))
 }
 
+/// Names of the `.entry` kernels of a PTX module.
+pub(crate) fn entries(ptx: &str) -> impl Iterator<Item = &str> {
+    ptx.split(".entry").skip(1).filter_map(|rest| {
+        let name = rest
+            .trim_start()
+            .split(|c: char| c == '(' || c.is_whitespace())
+            .next()?;
+        (!name.is_empty()).then_some(name)
+    })
+}
+
 /// Triton's cache directory: `$TRITON_CACHE_DIR`, else `$TRITON_HOME/.triton/cache`, else
 /// `$HOME/.triton/cache`.
 pub(crate) fn triton_cache_dir() -> Option<PathBuf> {
@@ -86,9 +97,9 @@ pub(crate) fn dir_files(dir: &Path) -> Vec<PathBuf> {
 /// `ptx` — the `.nv_debug_ptx_txt` of the ELF cubin `image` — with its source lines. ptxas
 /// keeps the PTX there without comments, `.loc` and `.file`, so `line:`, `region:`, `file`
 /// and `line` would see none; Triton (3.x) keeps the PTX it assembled next to the cubin in
-/// its cache (`HASH/NAME.ptx`, `HASH/NAME.cubin`). The `.ptx` next to a `.cubin` holding
-/// `image`'s very bytes in `cache` is returned, with its path, if it is the same code as
-/// `ptx` ([`same_code`]): what gets instrumented is then what the program loaded. `None`
+/// its cache (`HASH/NAME.ptx`, `HASH/NAME.cubin`, NAME the kernel). The `.ptx` next to a
+/// `NAME.cubin` (NAME a kernel of `ptx`) holding `image`'s very bytes in `cache` is
+/// returned, with its path, if it is the same code as `ptx` ([`same_code`]): what gets instrumented is then what the program loaded. `None`
 /// when `ptx` already has lines or no such file is found.
 pub(crate) fn with_source_lines(
     image: &[u8],
@@ -101,10 +112,12 @@ pub(crate) fn with_source_lines(
     // An image the driver got as a bare pointer is as long as its headers say (`image_at`),
     // which may stop short of the file's last padding bytes: the file must start with it.
     let fits = |len: u64| len >= image.len() as u64 && len < image.len() as u64 + 64;
-    for dir in dir_files(cache).into_iter().filter(|d| d.is_dir()) {
-        for cubin in dir_files(&dir) {
-            let candidate = cubin.extension().is_some_and(|e| e == "cubin")
-                && std::fs::metadata(&cubin).is_ok_and(|m| fits(m.len()));
+    // Triton names a kernel's files after it: one `stat` per cache entry and kernel, not a
+    // listing of every entry (module loads happen at start-up, caches grow large).
+    for dir in dir_files(cache) {
+        for name in entries(ptx) {
+            let cubin = dir.join(format!("{name}.cubin"));
+            let candidate = std::fs::metadata(&cubin).is_ok_and(|m| m.is_file() && fits(m.len()));
             let source = cubin.with_extension("ptx");
             if !candidate || !std::fs::read(&cubin).is_ok_and(|b| b.starts_with(image)) {
                 continue;

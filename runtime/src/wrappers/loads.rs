@@ -6,24 +6,13 @@
 use super::guard;
 use crate::config::{self, active};
 use crate::driver::{CuResult, Driver, CUDA_SUCCESS};
-use crate::image::{find_ptx, image_at, triton_cache_dir, with_source_lines, ImageError};
+use crate::image::{entries, find_ptx, image_at, triton_cache_dir, with_source_lines, ImageError};
 use crate::instrument;
 use crate::report::Reason;
 use crate::state::{self, FuncInfo, Owner};
 use cudarc::driver::sys::{CUfunction, CUkernel, CUlibrary, CUmodule};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::Arc;
-
-/// Names of the `.entry` kernels of a PTX module.
-fn entries(ptx: &str) -> impl Iterator<Item = &str> {
-    ptx.split(".entry").skip(1).filter_map(|rest| {
-        let name = rest
-            .trim_start()
-            .split(|c: char| c == '(' || c.is_whitespace())
-            .next()?;
-        (!name.is_empty()).then_some(name)
-    })
-}
 
 /// Records the PTX of a freshly loaded image, when it has a selected kernel.
 fn on_image(d: &Driver, owner: Owner, image: Option<&[u8]>) {
