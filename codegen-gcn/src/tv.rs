@@ -368,14 +368,21 @@ fn entry_snippet(asm: &str, program: &Program) -> Result<Vec<Instruction>, Strin
     Ok(code.split_off(start))
 }
 
-/// The program `r0 = load %a; r1 = load %b; r2 = <op> r0, <rhs>; store %a, r2` at
-/// `kernel:entry` (`rhs` is `r1` or an immediate).
-fn program(op: &str, rhs: &str) -> Program {
-    let text = format!(
-        "persistent %a\npersistent %b\n\nprobe 0: kernel:entry\n  0: r0 = load %a\n  \
-         1: r1 = load %b\n  2: r2 = {op} r0, {rhs}\n  3: store %a, r2\n  4: exit\n"
+/// A `kernel:entry` probe that loads `%a` and `%b` into `r0` and `r1`, then runs `body`
+/// (numbered from 2).
+fn entry_program(body: &[&str]) -> Program {
+    let mut text = String::from(
+        "persistent %a\npersistent %b\n\nprobe 0: kernel:entry\n  0: r0 = load %a\n  1: r1 = load %b\n",
     );
+    for (i, line) in body.iter().enumerate() {
+        text.push_str(&format!("  {}: {line}\n", i + 2));
+    }
     Program::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// `r2 = <op> r0, <rhs>; store %a, r2` after the loads (`rhs` is `r1` or an immediate).
+fn program(op: &str, rhs: &str) -> Program {
+    entry_program(&[&format!("r2 = {op} r0, {rhs}"), "store %a, r2", "exit"])
 }
 
 /// `code` run from a fresh lane: `%a` and `%b` (the first two VGPR pairs it reads, as
@@ -604,27 +611,17 @@ mod tests {
         for from in [ExtFrom::B8, ExtFrom::B16, ExtFrom::B32] {
             for signed in [false, true] {
                 let name = format!("{}.{}", if signed { "sext" } else { "zext" }, from.bits());
-                let text = format!(
-                    "persistent %a\npersistent %b\n\nprobe 0: kernel:entry\n  0: r0 = load %a\n  \
-                     1: r1 = load %b\n  2: r2 = {name} r0\n  3: store %a, r2\n  4: store %b, r1\n  5: exit\n"
-                );
-                let p = Program::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+                let p = entry_program(&[
+                    &format!("r2 = {name} r0"),
+                    "store %a, r2",
+                    "store %b, r1",
+                    "exit",
+                ]);
                 let code = entry_snippet(&asm, &p).unwrap_or_else(|e| panic!("{name}: {e}"));
                 let r = check(&code, &|a, _| extend(a, from, signed));
                 assert!(r.is_ok(), "{name}: {r:?}");
             }
         }
-    }
-
-    /// A probe of `%a`, `%b` (as `r0`, `r1`) whose body is `body` (numbered from 2).
-    fn flow_program(body: &[&str]) -> Program {
-        let mut text = String::from(
-            "persistent %a\npersistent %b\n\nprobe 0: kernel:entry\n  0: r0 = load %a\n  1: r1 = load %b\n",
-        );
-        for (i, line) in body.iter().enumerate() {
-            text.push_str(&format!("  {}: {line}\n", i + 2));
-        }
-        Program::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
     }
 
     #[test]
@@ -681,8 +678,8 @@ mod tests {
             ),
         ];
         for (what, body, expect) in cases {
-            let code =
-                entry_snippet(&asm, &flow_program(&body)).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let code = entry_snippet(&asm, &entry_program(&body))
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
             let r = check(&code, expect.as_ref());
             assert!(r.is_ok(), "{what}: {r:?}");
         }
@@ -714,7 +711,7 @@ mod tests {
             "store %a, r3",
             "exit",
         ];
-        let mut code = entry_snippet(&asm, &flow_program(&body)).expect("snippet");
+        let mut code = entry_snippet(&asm, &entry_program(&body)).expect("snippet");
         let leave = code
             .iter()
             .position(|x| x.mnemonic == "s_andn2_b64" && x.operands[0].text == "exec")
