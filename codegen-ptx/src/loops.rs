@@ -146,11 +146,13 @@ impl PtxCode<'_> {
 
 impl Code for PtxCode<'_> {
     fn ends_block(&self, s: usize) -> bool {
-        self.instr(s).is_some_and(ends_block)
+        self.instr(s)
+            .is_some_and(|i| !matches!(Terminator::of(i), Terminator::None))
     }
 
     fn leaves(&self, s: usize) -> bool {
-        self.instr(s).is_some_and(leaves_kernel)
+        self.instr(s)
+            .is_some_and(|i| matches!(Terminator::of(i), Terminator::Exit))
     }
 
     fn guarded(&self, s: usize) -> bool {
@@ -165,16 +167,6 @@ impl Code for PtxCode<'_> {
 
 fn edge(from: usize, to: usize, kind: EdgeKind) -> Edge {
     Edge { from, to, kind }
-}
-
-/// Whether `i` ends a basic block (a branch, `brx.idx`, `ret`, `exit`, `trap`, `brkpt`).
-pub(crate) fn ends_block(i: &Instruction) -> bool {
-    !matches!(Terminator::of(i), Terminator::None)
-}
-
-/// Whether `i` leaves the function (`ret`, `exit`, `trap`, `brkpt`; guarded or not).
-pub(crate) fn leaves_kernel(i: &Instruction) -> bool {
-    matches!(Terminator::of(i), Terminator::Exit)
 }
 
 /// How an instruction ends a block.
