@@ -305,14 +305,10 @@ pub(crate) fn find_sites(
                 AttachPoint::TensorMma => is_mma(i),
                 AttachPoint::SyncBarrier => is_barrier(i),
                 AttachPoint::Branch => is_conditional_branch(i),
-                AttachPoint::Line { file, from, to } => {
-                    locs.get(idx).and_then(Option::as_ref).is_some_and(|l| {
-                        l.path
-                            .as_deref()
-                            .is_some_and(|p| p.ends_with(file.as_str()))
-                            && (*from..=*to).contains(&l.line)
-                    })
-                }
+                AttachPoint::Line { file, from, to } => locs
+                    .get(idx)
+                    .and_then(Option::as_ref)
+                    .is_some_and(|l| l.in_lines(file, *from, *to)),
                 AttachPoint::Opcode { isa, glob: g } => *isa == Isa::Ptx && glob(g, &i.opcode),
                 AttachPoint::Loop(_) | AttachPoint::Region { .. } => {
                     sites.extend(

@@ -37,10 +37,10 @@ pub(crate) fn line_instrs(
         .enumerate()
         .filter(|(i, s)| {
             matches!(s.kind, StmtKind::Instr(_))
-                && locs.get(*i).and_then(Option::as_ref).is_some_and(|l| {
-                    l.path.as_deref().is_some_and(|p| p.ends_with(file))
-                        && (from..=to).contains(&l.line)
-                })
+                && locs
+                    .get(*i)
+                    .and_then(Option::as_ref)
+                    .is_some_and(|l| l.in_lines(file, from, to))
         })
         .map(|(i, _)| i)
         .collect()

@@ -62,6 +62,12 @@ impl Loc {
     pub fn file_id(&self) -> u64 {
         self.path.as_deref().map_or(0, kernel_id)
     }
+
+    /// Whether this position is in `file:from-to` (`file` a suffix of the `.file` path),
+    /// as `line:` and `region:` points select instructions.
+    pub fn in_lines(&self, file: &str, from: u32, to: u32) -> bool {
+        self.path.as_deref().is_some_and(|p| p.ends_with(file)) && (from..=to).contains(&self.line)
+    }
 }
 
 /// `(file, line)` of a `.loc` directive's text.
