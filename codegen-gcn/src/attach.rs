@@ -11,9 +11,11 @@
 //! | `branch` | `s_cbranch_*` |
 //! | `line:FILE:A-B` | instructions whose nearest preceding `.loc` is in the range, of a `.file` whose path ends with FILE |
 //! | `gcn:GLOB` | the mnemonic (encoding suffix included, `v_add_u32_e32`) matches the glob |
-//! | `loop:*` | not matched yet: a probe that selects the kernel makes it `Unsupported` |
+//! | `loop:header`, `loop:backedge`, `loop:exit` | natural loops (`loops.rs`): the header block's first instruction; each back edge and exit at its branch, for the lanes that take it (a masked loop's latch: before its `s_andn2 exec, exec, X`) |
+//! | `region:*` | not placed yet: a probe that selects the kernel makes it `Unsupported` |
 
 use crate::insn::{facts, Isa};
+use crate::loops::{self, Lanes};
 use crate::parse::{Kernel, Module, StmtKind};
 use std::collections::HashMap;
 use warptrace_ir::{AttachPoint, Isa as IrIsa, MemOp, MemSpace, Program};
@@ -27,6 +29,25 @@ pub(crate) struct Site {
     /// The statement the snippet goes before (after, for `after` probes); `None` for
     /// kernel entry.
     pub stmt: Option<usize>,
+    /// A loop point's snippet on the fall-through path after `stmt`.
+    pub after: bool,
+    /// The lanes of `exec` a loop point's snippet runs for (`None`: all of them).
+    pub lanes: Option<Lanes>,
+    /// A loop point's header instruction, whose `pc`, `file` and `line` it reports.
+    pub ident: Option<usize>,
+}
+
+impl Site {
+    /// A site at a statement (or the entry), for the lanes in `exec`.
+    fn at(probe: usize, stmt: Option<usize>) -> Site {
+        Site {
+            probe,
+            stmt,
+            after: false,
+            lanes: None,
+            ident: None,
+        }
+    }
 }
 
 pub(crate) use warptrace_ir::KernelFilter;
@@ -104,37 +125,51 @@ pub(crate) fn locs(module: &Module, k: &Kernel) -> Vec<Option<(u32, u32)>> {
 }
 
 /// Every site of every probe of `program` in kernel `k`, in probe then text order, and
-/// the kind of point a probe selecting the kernel uses that this back end does not place
-/// yet (`loop:`, `region:`).
+/// why a probe selecting the kernel cannot be placed in it (`region:` points, a loop edge
+/// whose lanes are not known).
 pub(crate) fn find_sites(
     module: &Module,
     k: &Kernel,
     isa: &Isa,
     program: &Program,
     filter: &KernelFilter,
-) -> (Vec<Site>, Option<&'static str>) {
+) -> (Vec<Site>, Option<String>) {
     let files = file_table(module);
     let locs = locs(module, k);
     let mut sites = Vec::new();
     let mut unplaced = None;
+    let mut cfg = None;
     for (p, probe) in program.probes.iter().enumerate() {
         if !filter.matches(p, &k.name) {
             continue;
         }
         if matches!(probe.attach.point, AttachPoint::KernelEntry) {
-            sites.push(Site {
-                probe: p,
-                stmt: None,
-            });
+            sites.push(Site::at(p, None));
             continue;
         }
         match probe.attach.point {
-            AttachPoint::Loop(_) => {
-                unplaced.get_or_insert("loop:");
+            AttachPoint::Loop(edge) => {
+                let cfg = cfg.get_or_insert_with(|| loops::analyze(module, k, isa));
+                let placed = cfg
+                    .as_ref()
+                    .map_err(Clone::clone)
+                    .and_then(|l| loops::places(module, k, isa, l, edge));
+                match placed {
+                    Ok(places) => sites.extend(places.into_iter().map(|pl| Site {
+                        probe: p,
+                        stmt: Some(pl.stmt),
+                        after: pl.after,
+                        lanes: pl.lanes,
+                        ident: Some(pl.ident),
+                    })),
+                    Err(why) => {
+                        unplaced.get_or_insert(why);
+                    }
+                }
                 continue;
             }
             AttachPoint::Region { .. } => {
-                unplaced.get_or_insert("region:");
+                unplaced.get_or_insert_with(|| "region: attach points on GCN".to_string());
                 continue;
             }
             _ => {}
@@ -165,10 +200,7 @@ pub(crate) fn find_sites(
                 }
             };
             if hit {
-                sites.push(Site {
-                    probe: p,
-                    stmt: Some(i),
-                });
+                sites.push(Site::at(p, Some(i)));
             }
         }
     }

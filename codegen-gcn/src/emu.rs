@@ -138,6 +138,9 @@ impl Wave {
         while let Some(step) = code.get(pc) {
             pc += 1;
             let Step::Insn(x) = step else { continue };
+            if x.mnemonic == "s_endpgm" {
+                break;
+            }
             if let Some(target) = self.exec_one(x)? {
                 pc = code
                     .iter()
@@ -177,18 +180,27 @@ impl Wave {
                 let v = self.sop(op(1)?, w)?;
                 self.set_s(op(0)?, w, v)?;
             }
-            "s_cselect_b32" => {
+            "s_cselect_b32" | "s_cselect_b64" => {
                 let v = if self.scc {
-                    self.sop(op(1)?, 1)?
+                    self.sop(op(1)?, w)?
                 } else {
-                    self.sop(op(2)?, 1)?
+                    self.sop(op(2)?, w)?
                 };
-                self.set_s(op(0)?, 1, v)?;
+                self.set_s(op(0)?, w, v)?;
             }
-            "s_cmp_lg_u32" | "s_cmp_eq_u32" | "s_cmp_eq_u64" => {
+            "s_cmp_lg_u32" | "s_cmp_eq_u32" | "s_cmp_eq_u64" | "s_cmp_lt_u32" => {
                 let words = if m.ends_with("64") { 2 } else { 1 };
                 let (a, b) = (self.sop(op(0)?, words)?, self.sop(op(1)?, words)?);
-                self.scc = if m.contains("_lg_") { a != b } else { a == b };
+                self.scc = match &m[6..8] {
+                    "lg" => a != b,
+                    "lt" => a < b,
+                    _ => a == b,
+                };
+            }
+            "s_add_u32" => {
+                let r = self.sop(op(1)?, 1)? + self.sop(op(2)?, 1)?;
+                self.scc = r >> 32 != 0;
+                self.set_s(op(0)?, 1, r & 0xffff_ffff)?;
             }
             "s_and_b32" | "s_and_b64" | "s_andn2_b32" | "s_andn2_b64" | "s_or_b32" | "s_or_b64"
             | "s_lshl_b32" | "s_lshl_b64" => {
@@ -217,9 +229,21 @@ impl Wave {
                 };
                 self.set_s(op(0)?, 1, u64::from(r))?;
             }
-            "s_cbranch_scc1" if self.scc => return Ok(Some(op(0)?.text.clone())),
-            "s_cbranch_execz" if self.exec == 0 => return Ok(Some(op(0)?.text.clone())),
-            "s_cbranch_scc1" | "s_cbranch_execz" => {}
+            "s_branch" => return Ok(Some(op(0)?.text.clone())),
+            _ if m.starts_with("s_cbranch_") => {
+                let taken = match &m["s_cbranch_".len()..] {
+                    "scc0" => !self.scc,
+                    "scc1" => self.scc,
+                    "execz" => self.exec == 0,
+                    "execnz" => self.exec != 0,
+                    "vccz" => self.vcc == 0,
+                    "vccnz" => self.vcc != 0,
+                    _ => return Err(format!("unknown instruction {m}")),
+                };
+                if taken {
+                    return Ok(Some(op(0)?.text.clone()));
+                }
+            }
             "s_getreg_b32" => self.set_s(op(0)?, 1, 0)?,
             "s_memtime" | "s_memrealtime" | "s_sendmsg_rtn_b64" => {
                 self.set_s(op(0)?, 2, self.clock)?
@@ -458,10 +482,53 @@ mod tests {
         block: [u32; 3],
         mutate: &dyn Fn(&str) -> String,
     ) -> (MapStore, MapStore) {
-        let asm = corpus(file);
         let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
         let program = warptrace_verifier::verify_program(&program).expect("verifies");
-        let out = instrument(&asm, &program).expect("instruments");
+        let got = emulate(&corpus(file), kernel, &program, grid, block, mutate, false);
+        let interp = Interpreter::new(program.program()).with_config(SimConfig {
+            nsmid: 1,
+            launch: LAUNCH,
+            schedule: Schedule::InOrder,
+        });
+        let mut sim = SimKernel::new(kernel, |_| Vec::new());
+        sim.isa = warptrace_ir::Isa::Gcn;
+        let expect = interp
+            .run_kernel(
+                &sim,
+                &Grid {
+                    grid,
+                    block,
+                    warp_size: grid_wave(&corpus(file), kernel),
+                },
+            )
+            .expect("interpreter runs");
+        (got, expect)
+    }
+
+    /// The wave size of `kernel` in `asm`.
+    fn grid_wave(asm: &str, kernel: &str) -> u32 {
+        let m = parse(asm).expect("parses");
+        let k = m.kernel(kernel).expect("kernel");
+        if k.field(".amdhsa_wavefront_size32") == Some(1) {
+            32
+        } else {
+            64
+        }
+    }
+
+    /// The map buffer `program` leaves when `kernel` of `asm`, instrumented and passed
+    /// through `mutate`, runs on the emulator over `grid` × `block`: its entry code (the
+    /// prologue and the entry snippets), or, `whole`, its whole body to `s_endpgm`.
+    fn emulate(
+        asm: &str,
+        kernel: &str,
+        program: &warptrace_verifier::VerifiedProgram,
+        grid: [u32; 3],
+        block: [u32; 3],
+        mutate: &dyn Fn(&str) -> String,
+        whole: bool,
+    ) -> MapStore {
+        let out = instrument(asm, program).expect("instruments");
         let status = &out
             .kernels
             .iter()
@@ -470,11 +537,11 @@ mod tests {
             .status;
         assert!(
             matches!(status, KernelStatus::Instrumented { .. }),
-            "{src}: {status:?}"
+            "{kernel}: {status:?}"
         );
         let mutated = mutate(&out.asm);
         let (before, after) = (
-            parse(&asm).expect("parses"),
+            parse(asm).expect("parses"),
             parse(&mutated).expect("parses"),
         );
         let (k0, k1) = (
@@ -491,7 +558,7 @@ mod tests {
         let mut code = Vec::new();
         for i in k1.body.clone() {
             match &after.stmts[i].kind {
-                StmtKind::Instr(x) if after.stmt_text(i) == first => break,
+                StmtKind::Instr(_) if !whole && after.stmt_text(i) == first => break,
                 StmtKind::Instr(x) => code.push(Step::Insn(x.clone())),
                 StmtKind::Label(l) => code.push(Step::Label(l.clone())),
                 StmtKind::Directive { .. } => {}
@@ -580,31 +647,13 @@ mod tests {
                         w.v[l][0] = x | y << 10 | z << 20;
                     }
                 }
-                w.run(&code).unwrap_or_else(|e| panic!("{src}: {e}"));
+                w.run(&code).unwrap_or_else(|e| panic!("{kernel}: {e}"));
             }
         }
         let buf: Vec<u8> = (0..launch.total_bytes)
             .map(|i| *w.mem.get(&(MAPS + i)).unwrap_or(&0))
             .collect();
-        let got = MapStore::decode_launch(program.program(), &layout, Some(dims), &buf);
-        let interp = Interpreter::new(program.program()).with_config(SimConfig {
-            nsmid: 1,
-            launch: LAUNCH,
-            schedule: Schedule::InOrder,
-        });
-        let mut sim = SimKernel::new(kernel, |_| Vec::new());
-        sim.isa = warptrace_ir::Isa::Gcn;
-        let expect = interp
-            .run_kernel(
-                &sim,
-                &Grid {
-                    grid,
-                    block,
-                    warp_size: wave as u32,
-                },
-            )
-            .expect("interpreter runs");
-        (got, expect)
+        MapStore::decode_launch(program.program(), &layout, Some(dims), &buf)
     }
 
     const PROGRAMS: &[&str] = &[
@@ -698,5 +747,186 @@ mod tests {
                 "the mutation `{from}` → `{to}` of `{src}` went unnoticed"
             );
         }
+    }
+
+    /// A kernel of `file` with its body replaced by two loops, in instructions the
+    /// emulator runs: a masked loop (LLVM's form of a divergent loop: lanes leave `exec`
+    /// at the latch's `s_andn2`, the wave goes on while any remain) in which lane `x`
+    /// iterates `(x & 3) + 1` times, then a uniform loop of 3 iterations (`s_cbranch_scc1`).
+    fn with_loops(file: &str, kernel: &str, wave: u32) -> String {
+        let asm = corpus(file);
+        let start = asm.find(&format!("\n{kernel}:")).expect("kernel label") + 1;
+        let start = start + asm[start..].find('\n').expect("line end") + 1;
+        let end = start + asm[start..].find("\ts_endpgm").expect("s_endpgm");
+        let (mask, pair, add) = if wave == 64 {
+            ("b64", ("exec", "s[6:7]", "s[8:9]"), "v_add_u32_e32")
+        } else {
+            ("b32", ("exec_lo", "s6", "s8"), "v_add_nc_u32_e32")
+        };
+        let (exec, brk, done) = pair;
+        let body = format!(
+            "\tv_and_b32_e32 v1, 3, v0\n\
+             \tv_mov_b32_e32 v2, 0\n\
+             \ts_mov_{mask} {brk}, 0\n\
+             .LBBt_1:\n\
+             \t{add} v2, 1, v2\n\
+             \tv_cmp_gt_u32_e64 {done}, v2, v1\n\
+             \ts_or_{mask} {brk}, {done}, {brk}\n\
+             \ts_andn2_{mask} {exec}, {exec}, {brk}\n\
+             \ts_cbranch_execnz .LBBt_1\n\
+             \ts_or_{mask} {exec}, {exec}, {brk}\n\
+             \ts_mov_b32 s10, 0\n\
+             .LBBt_2:\n\
+             \ts_add_u32 s10, s10, 1\n\
+             \ts_cmp_lt_u32 s10, 3\n\
+             \ts_cbranch_scc1 .LBBt_2\n"
+        );
+        format!("{}{body}{}", &asm[..start], &asm[end..])
+    }
+
+    /// What the IR interpreter makes of `program` on [`with_loops`]' kernel: each thread
+    /// reaches the loops' points as the loops run it (headers at `pc` 3 and 10).
+    fn loops_expected(
+        program: &warptrace_verifier::VerifiedProgram,
+        kernel: &str,
+        grid: [u32; 3],
+        block: [u32; 3],
+        wave: u32,
+    ) -> MapStore {
+        use warptrace_ir::interp::{Event, SiteEvent};
+        use warptrace_ir::LoopEdge;
+        let sim = SimKernel {
+            isa: warptrace_ir::Isa::Gcn,
+            ..SimKernel::new(kernel, |t| {
+                let mut ev = Vec::new();
+                let mut run = |pc: u32, trips: u32| {
+                    for k in 1..=trips {
+                        ev.push(Event::at(pc, SiteEvent::Loop(LoopEdge::Header)));
+                        let edge = if k < trips {
+                            LoopEdge::Backedge
+                        } else {
+                            LoopEdge::Exit
+                        };
+                        ev.push(Event::at(pc, SiteEvent::Loop(edge)));
+                    }
+                };
+                run(3, (t.tid[0] & 3) + 1);
+                run(10, 3);
+                ev
+            })
+        };
+        let interp = Interpreter::new(program.program()).with_config(SimConfig {
+            nsmid: 1,
+            launch: LAUNCH,
+            schedule: Schedule::InOrder,
+        });
+        interp
+            .run_kernel(
+                &sim,
+                &Grid {
+                    grid,
+                    block,
+                    warp_size: wave,
+                },
+            )
+            .expect("interpreter runs")
+    }
+
+    const LOOP_PROGRAM: &str = "loop:header { @h[pc, lane] = count(); } \
+        loop:backedge { @b[pc, lane] = count(); } loop:exit { @e[pc, lane] = count(); } \
+        warp loop:exit { @w[pc] = sum(active); }";
+
+    /// Loop points run for the lanes that take each edge: a masked loop's back edge and
+    /// exit for the lanes going on and leaving at its latch, a uniform loop's back edge only
+    /// when its branch is taken — the whole instrumented body runs on the emulator, with
+    /// partial waves, and leaves what the interpreter computes from the loops' events.
+    #[test]
+    fn loop_points_run_for_the_lanes_that_take_each_edge() {
+        for (file, wave, block) in [
+            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
+            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
+        ] {
+            let asm = with_loops(file, "volume_index", wave);
+            let program = warptrace_lang::compile(LOOP_PROGRAM, "t.wt").expect("compiles");
+            let program = warptrace_verifier::verify_program(&program).expect("verifies");
+            let grid = [2, 1, 1];
+            let got = emulate(
+                &asm,
+                "volume_index",
+                &program,
+                grid,
+                block,
+                &|t| t.to_owned(),
+                true,
+            );
+            let expect = loops_expected(&program, "volume_index", grid, block, wave);
+            assert!(
+                expect.maps.iter().all(|m| !m.entries.is_empty()),
+                "a map recorded nothing"
+            );
+            assert_eq!(got, expect, "{file}");
+            // Mutations: an exit snippet that runs for every lane of each iteration, a
+            // back-edge snippet that runs when the uniform branch falls through.
+            let narrow = if wave == 64 {
+                "\ts_and_b64 exec, exec, s[6:7]"
+            } else {
+                "\ts_and_b32 exec_lo, exec_lo, s6"
+            };
+            let select = if wave == 64 {
+                "\ts_cselect_b64 exec, exec, 0"
+            } else {
+                "\ts_cselect_b32 exec_lo, exec_lo, 0"
+            };
+            for from in [narrow, select] {
+                let mutate = |t: &str| {
+                    assert!(t.contains(from), "`{from}` in the instrumented text");
+                    t.replace(from, "\ts_nop 0")
+                };
+                let got = emulate(&asm, "volume_index", &program, grid, block, &mutate, true);
+                assert!(got != expect, "{file}: `{from}` dropped went unnoticed");
+            }
+        }
+    }
+
+    /// A loop edge taken when `exec` is zero after an `exec` update that is not the masked
+    /// latch's `s_andn2` leaves no record of its lanes: the kernel is `Unsupported`, with
+    /// the edge named.
+    #[test]
+    fn loop_edges_of_unknown_lanes_are_unsupported() {
+        let asm = with_loops("hip_grid_gfx942.s", "volume_index", 64).replace(
+            "s_andn2_b64 exec, exec, s[6:7]",
+            "s_and_b64 exec, exec, s[8:9]",
+        );
+        let program =
+            warptrace_lang::compile("loop:exit { @e = count(); }", "t.wt").expect("compiles");
+        let program = warptrace_verifier::verify_program(&program).expect("verifies");
+        let out = instrument(&asm, &program).expect("instruments");
+        let status = &out
+            .kernels
+            .iter()
+            .find(|k| k.name == "volume_index")
+            .expect("kernel")
+            .status;
+        assert!(
+            matches!(status, KernelStatus::Unsupported { what }
+                if what.contains("loop:exit at `s_cbranch_execnz .LBBt_1`")
+                    && what.contains("`exec` is zero")),
+            "{status:?}"
+        );
+        // The back edge (taken while lanes remain) is placed.
+        let program =
+            warptrace_lang::compile("loop:backedge { @b = count(); }", "t.wt").expect("compiles");
+        let program = warptrace_verifier::verify_program(&program).expect("verifies");
+        let out = instrument(&asm, &program).expect("instruments");
+        let status = &out
+            .kernels
+            .iter()
+            .find(|k| k.name == "volume_index")
+            .expect("kernel")
+            .status;
+        assert!(
+            matches!(status, KernelStatus::Instrumented { .. }),
+            "{status:?}"
+        );
     }
 }

@@ -20,6 +20,7 @@ mod emu;
 mod grid;
 mod hashmap;
 mod insn;
+mod loops;
 mod lower;
 mod metadata;
 mod model;

@@ -16,6 +16,7 @@
 use crate::alloc::Alloc;
 use crate::emit::{Emitter, Target};
 use crate::insn::MemAccess;
+use crate::loops::Lanes;
 use crate::reg::Reg;
 use crate::{alu, array, hashmap, ring, special, GcnError};
 use std::collections::BTreeMap;
@@ -255,6 +256,10 @@ pub(crate) struct SiteInfo {
     pub after: bool,
     /// The site is a `kernel:exit` (`exec` is set to the launch's first).
     pub exit: bool,
+    /// A loop edge's lanes: the snippet narrows `exec` to them first.
+    pub lanes: Option<Lanes>,
+    /// `pc`, `file` and `line` are defined: an instruction's, or a loop's.
+    pub located: bool,
 }
 
 /// Everything lowering reads.
@@ -294,6 +299,9 @@ pub(crate) fn snippet(
     if site.exit {
         e.smov(exec, &r.launch_exec.name());
     }
+    if let Some(lanes) = site.lanes {
+        narrow(cx, &mut e, lanes);
+    }
     let warp = probe.attach.granularity == Granularity::Warp && probe.insns.iter().any(writes_maps);
     if warp {
         // The first active lane: s_ff1 gives -1 for an empty exec, and no lane runs then.
@@ -311,6 +319,30 @@ pub(crate) fn snippet(
     e.smov(cx.t.vcc(), &r.save_vcc.name());
     e.ins(format!("s_cmp_lg_u32 {}, 0", r.save_scc.name()));
     Ok(e.text)
+}
+
+/// Narrows `exec` to a loop edge's lanes. `scc` and `vcc` are still the kernel's here:
+/// the saves before only read them.
+fn narrow(cx: &Cx<'_>, e: &mut Emitter, lanes: Lanes) {
+    let exec = cx.t.exec();
+    let select = |e: &mut Emitter, when_set: bool| {
+        let (a, b) = if when_set { (exec, "0") } else { ("0", exec) };
+        e.smask("s_cselect", exec, a, b);
+    };
+    match lanes {
+        Lanes::Keep(x) => e.smask("s_and", exec, exec, &x.name()),
+        Lanes::Drop(x) => e.smask("s_andn2", exec, exec, &x.name()),
+        Lanes::Scc(set) => select(e, set),
+        Lanes::VccZero(zero) => {
+            let cmp = if cx.t.wave == 64 {
+                "s_cmp_eq_u64"
+            } else {
+                "s_cmp_eq_u32"
+            };
+            e.ins(format!("{cmp} {}, 0", cx.t.vcc()));
+            select(e, zero);
+        }
+    }
 }
 
 /// An operand in a VGPR pair: a register's own pair, or an immediate in `tmp`.

@@ -116,10 +116,8 @@ pub(crate) fn plan_kernel(
         edits: Vec::new(),
         occupancy: None,
     };
-    if let Some(point) = unplaced {
-        return Ok(no(KernelStatus::Unsupported {
-            what: format!("{point} attach points on GCN"),
-        }));
+    if let Some(what) = unplaced {
+        return Ok(no(KernelStatus::Unsupported { what }));
     }
     if sites.is_empty() {
         return Ok(no(KernelStatus::NoSites));
@@ -314,7 +312,10 @@ fn build(
             None => entry,
             Some(i) => {
                 let line = module.stmts[i].line;
-                if after {
+                if site.after {
+                    // A loop edge's fall-through path (checked by `loops.rs`).
+                    module.line_end(line)
+                } else if after {
                     let x = module
                         .instr(i)
                         .ok_or_else(|| unsupported("after a non-instruction"))?;
@@ -360,19 +361,24 @@ fn build(
         let mut info = SiteInfo {
             exit: matches!(probe.attach.point, AttachPoint::KernelExit),
             after: probe.attach.position == Position::After,
+            lanes: site.lanes,
             ..SiteInfo::default()
         };
-        if let Some(i) = site.stmt {
+        if let Some(i) = site.ident {
+            // A loop point: the loop's identity, no instruction operands.
+            info.located = true;
+            info.pc = pc_of(module, k, i);
+            if let Some((file, line)) = locs[i - k.body.start] {
+                info.line = u64::from(line);
+                info.file = files.get(&file).map_or(0, |p| kernel_id(p));
+            }
+        } else if let Some(i) = site.stmt {
             let x = module
                 .instr(i)
                 .ok_or_else(|| unsupported("a site that is no instruction"))?;
             let f = facts(x, isa);
-            info.pc = k
-                .body
-                .clone()
-                .take_while(|&j| j < i)
-                .filter(|&j| module.instr(j).is_some())
-                .count() as u64;
+            info.located = true;
+            info.pc = pc_of(module, k, i);
             info.opcode = Some(kernel_id(&x.mnemonic));
             info.mnemonic = Some(x.mnemonic.clone());
             info.bytes = f.mem.as_ref().and_then(|a| bytes_of(&x.mnemonic, a));
@@ -563,4 +569,13 @@ fn bytes_of(m: &str, a: &crate::insn::MemAccess) -> Option<u64> {
         .or_else(|| (m.contains("_atomic") || m.starts_with("ds_")).then_some(4))
         .or_else(|| access_bytes(a).map(u64::from))?;
     Some(if two { 2 * w } else { w })
+}
+
+/// The `pc` of statement `i`: its index among the body's instructions.
+fn pc_of(module: &Module, k: &Kernel, i: usize) -> u64 {
+    k.body
+        .clone()
+        .take_while(|&j| j < i)
+        .filter(|&j| module.instr(j).is_some())
+        .count() as u64
 }

@@ -213,7 +213,7 @@ pub(crate) fn read_special(
         }
         Special::KernelId => e.imm64(d, cx.kernel_id),
         Special::Pc | Special::File | Special::Line => {
-            if site.opcode.is_none() {
+            if !site.located {
                 return Err(unsupported(format!(
                     "sreg {} without an instruction",
                     s.name()

@@ -108,12 +108,6 @@ fn values_the_hardware_cannot_give_are_unsupported() {
         ),
         (
             "hip_kernels_gfx942.s",
-            "loop:header { @n = count(); }",
-            "histogram",
-            "loop: attach points on GCN",
-        ),
-        (
-            "hip_kernels_gfx942.s",
             "region:entry:hip_kernels.hip:1-99 { @n = count(); }",
             "histogram",
             "region: attach points on GCN",

@@ -51,6 +51,9 @@ const POINTS: &[&str] = &[
     "sync:barrier",
     "branch",
     "gcn:global_*",
+    "loop:header",
+    "loop:backedge",
+    "loop:exit",
 ];
 
 const SHAPES: &[(&str, &str)] = &[
@@ -79,7 +82,7 @@ const EXTRA: &[(&str, &str, &[&str])] = &[
     (
         "array",
         "map @sched: array(per = warp, slots = 2); kernel:entry { %t0 = globaltimer; } warp {point} { @sched = (globaltimer - %t0, smid); }",
-        &["kernel:exit"],
+        &["kernel:exit", "loop:exit"],
     ),
     (
         "grid",

@@ -5,9 +5,8 @@
 //! A back end cuts its body into [`Block`]s joined by [`Edge`]s — statement indices are
 //! its own — and answers [`Code`]'s questions about single statements; [`Loops::new`]
 //! finds the natural loops, [`Loops::sites`] places loop points and [`region_sites`]
-//! places a region's two ends. The PTX back end's block cutting is
-//! `codegen-ptx/src/loops.rs`; the GCN back end does not place these points yet
-//! (`codegen-gcn/README.md` says why).
+//! places a region's two ends. The back ends' block cutting is `codegen-ptx/src/loops.rs`
+//! and `codegen-gcn/src/loops.rs` (GCN places loop points, not regions yet).
 //!
 //! **Loops.** Dominators come from `petgraph::algo::dominators::simple_fast` rooted at the
 //! entry block (block 0). A back edge is an edge `u → h` whose target `h` dominates `u`;

@@ -182,7 +182,8 @@ impl SiteEvent {
         }
     }
 
-    /// A small number per kind, for grouping lanes at the same site.
+    /// A small number per kind, for grouping lanes at the same site: lanes at one loop's
+    /// header, back edge and exit (one `pc`) are at different places.
     pub(crate) fn kind_index(&self) -> u8 {
         match self {
             SiteEvent::Entry => 0,
@@ -192,8 +193,10 @@ impl SiteEvent {
             SiteEvent::Barrier { .. } => 4,
             SiteEvent::Branch { .. } => 5,
             SiteEvent::Insn { .. } => 6,
-            SiteEvent::Loop(_) => 7,
+            SiteEvent::Loop(LoopEdge::Header) => 7,
             SiteEvent::Region { .. } => 8,
+            SiteEvent::Loop(LoopEdge::Backedge) => 9,
+            SiteEvent::Loop(LoopEdge::Exit) => 10,
         }
     }
 

@@ -1,0 +1,311 @@
+//! Natural loops of a kernel body and the places of the `loop:header`, `loop:backedge` and
+//! `loop:exit` snippets.
+//!
+//! **Blocks.** The body (from the kernel's label) is cut into basic blocks: a label starts
+//! a block unless the block it would end has no instruction yet; `s_branch`, every
+//! `s_cbranch_*`, `s_endpgm`, `s_setpc` and traps end one. An `s_branch` has one successor,
+//! an `s_cbranch_*` two (its target when taken, the next block when not), `s_endpgm`,
+//! `s_setpc` and traps none. Loops come from `warptrace_verifier::structure`, shared with
+//! the PTX back end.
+//!
+//! **Which lanes take an edge.** PTX's lanes take a branch each on their own; a wave takes
+//! one, and LLVM lowers divergent control flow to uniform branches over an `exec` it
+//! narrows. So an edge is placed by what its branch tests (decision 0018):
+//!
+//! | branch | the snippet of its taken edge / its fall-through edge runs for |
+//! |---|---|
+//! | `s_branch`, no branch | the lanes in `exec` |
+//! | `s_cbranch_scc0/1`, `s_cbranch_vccz/nz` (a uniform condition) | taken: `exec` when the condition holds, no lane otherwise (`exec` is narrowed by `s_cselect` of the saved condition); fall-through: `exec` (after the branch the condition is known false) |
+//! | `s_cbranch_execnz H` right after `s_andn2 exec, exec, X` (a masked loop's latch) | both before the `s_andn2`: taken (lanes going on) `exec & ~X`; fall-through (lanes leaving) `exec & X` |
+//! | `s_cbranch_execz T` right after `s_andn2 exec, exec, X` | taken (leaving) `exec & X`; fall-through (going on) `exec & ~X` |
+//! | another `s_cbranch_execnz` / `execz` | the edge taken with lanes: `exec` at the branch; the edge taken with none: unsupported |
+//!
+//! In a masked loop every lane leaves in the iteration its bit leaves `exec`, though the
+//! wave goes on until the last does: a lane's exit snippet runs at that iteration's latch,
+//! and at the CFG's exit edge, where `exec` is zero, nothing runs.
+
+use crate::insn::{facts, Isa};
+use crate::parse::{Kernel, Module, StmtKind};
+use crate::reg::{Reg, RegFile};
+use std::collections::HashMap;
+use warptrace_ir::LoopEdge;
+use warptrace_verifier::structure::{Anchor, Block, Code, Edge, EdgeKind, Loops};
+use warptrace_verifier::Flow;
+
+/// Which of the lanes in `exec` a snippet runs for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lanes {
+    /// `exec & X`.
+    Keep(Reg),
+    /// `exec & ~X`.
+    Drop(Reg),
+    /// All of `exec` when `scc` is this value, none otherwise.
+    Scc(bool),
+    /// All of `exec` when `vcc == 0` is this value, none otherwise.
+    VccZero(bool),
+}
+
+/// Where one loop snippet goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Place {
+    /// The instruction the snippet is placed at.
+    pub stmt: usize,
+    /// After it (on its fall-through path) rather than before.
+    pub after: bool,
+    /// The lanes it runs for (`None`: `exec`).
+    pub lanes: Option<Lanes>,
+    /// The loop header's first instruction: the `pc`, `file` and `line` it reports.
+    pub ident: usize,
+}
+
+struct GcnCode<'a> {
+    module: &'a Module,
+    isa: &'a Isa,
+}
+
+impl GcnCode<'_> {
+    fn flow(&self, s: usize) -> Option<Flow> {
+        self.module.instr(s).map(|x| facts(x, self.isa).flow)
+    }
+}
+
+impl Code for GcnCode<'_> {
+    fn ends_block(&self, s: usize) -> bool {
+        matches!(
+            self.flow(s),
+            Some(Flow::Branch { .. } | Flow::Exit | Flow::Trap)
+        )
+    }
+
+    fn leaves(&self, s: usize) -> bool {
+        matches!(self.flow(s), Some(Flow::Exit | Flow::Trap))
+    }
+
+    fn guarded(&self, s: usize) -> bool {
+        matches!(
+            self.flow(s),
+            Some(Flow::Branch {
+                conditional: true,
+                ..
+            })
+        )
+    }
+
+    fn describe(&self, s: usize) -> String {
+        format!(
+            "`{}` (line {})",
+            self.module.stmt_text(s),
+            self.module.stmts[s].line
+        )
+    }
+}
+
+/// The blocks, edges and natural loops of kernel `k`'s body. An error names a branch
+/// whose target is not a label of the body.
+pub(crate) fn analyze(module: &Module, k: &Kernel, isa: &Isa) -> Result<Loops, String> {
+    let code = GcnCode { module, isa };
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut cur: Option<Block> = None;
+    for i in k.body.clone() {
+        let stmt = &module.stmts[i];
+        let is_label = matches!(stmt.kind, StmtKind::Label(_));
+        if is_label && cur.as_ref().is_some_and(|b| b.first_instr.is_some()) {
+            blocks.extend(cur.take());
+        }
+        let b = cur.get_or_insert_with(|| Block {
+            start: i,
+            end: i,
+            labels: Vec::new(),
+            first_instr: None,
+            last_instr: None,
+        });
+        b.end = i + 1;
+        match &stmt.kind {
+            StmtKind::Label(_) => b.labels.push(i),
+            StmtKind::Instr(_) => {
+                b.first_instr.get_or_insert(i);
+                b.last_instr = Some(i);
+                if code.ends_block(i) {
+                    blocks.extend(cur.take());
+                }
+            }
+            StmtKind::Directive { .. } => {}
+        }
+    }
+    blocks.extend(cur);
+    let mut label_block: HashMap<&str, usize> = HashMap::new();
+    for (n, b) in blocks.iter().enumerate() {
+        for &l in &b.labels {
+            if let StmtKind::Label(name) = &module.stmts[l].kind {
+                label_block.entry(name.as_str()).or_insert(n);
+            }
+        }
+    }
+    let mut edges = Vec::new();
+    for (n, b) in blocks.iter().enumerate() {
+        let next = (n + 1 < blocks.len()).then_some(n + 1);
+        let Some(last) = b.last_instr else {
+            if let Some(to) = next {
+                edges.push(Edge {
+                    from: n,
+                    to,
+                    kind: EdgeKind::FallThrough(b.labels.last().copied().unwrap_or(b.start)),
+                });
+            }
+            continue;
+        };
+        let falls = match code.flow(last) {
+            Some(Flow::Branch {
+                target,
+                conditional,
+            }) => {
+                let to = *label_block.get(target.as_str()).ok_or_else(|| {
+                    format!(
+                        "branch target `{}` of {} is not a label of the kernel",
+                        target.as_str(),
+                        code.describe(last)
+                    )
+                })?;
+                edges.push(Edge {
+                    from: n,
+                    to,
+                    kind: EdgeKind::Taken(last),
+                });
+                conditional
+            }
+            Some(Flow::Exit | Flow::Trap) => false,
+            _ => true,
+        };
+        if let (true, Some(to)) = (falls, next) {
+            edges.push(Edge {
+                from: n,
+                to,
+                kind: EdgeKind::FallThrough(last),
+            });
+        }
+    }
+    Ok(Loops::new(blocks, edges))
+}
+
+/// The places of loop point `edge`'s snippets in kernel `k`, loop by loop. An error says
+/// why an edge cannot be placed.
+pub(crate) fn places(
+    module: &Module,
+    k: &Kernel,
+    isa: &Isa,
+    loops: &Loops,
+    edge: LoopEdge,
+) -> Result<Vec<Place>, String> {
+    let code = GcnCode { module, isa };
+    let mut out = Vec::new();
+    for site in loops.sites(edge, &code)? {
+        let ident = site
+            .header_instr
+            .ok_or_else(|| "a loop header without instructions".to_string())?;
+        let (stmt, taken) = match site.anchor {
+            Anchor::Before(s) => (s, true),
+            Anchor::After(s) => (s, false),
+        };
+        let branch = module
+            .instr(stmt)
+            .filter(|x| x.mnemonic.starts_with("s_cbranch_"));
+        let place = match (edge, branch) {
+            (LoopEdge::Header, _) | (_, None) => Place {
+                stmt,
+                after: !taken,
+                lanes: None,
+                ident,
+            },
+            (_, Some(x)) => {
+                let cond = &x.mnemonic["s_cbranch_".len()..];
+                branch_place(module, k, stmt, cond, taken, ident).map_err(|why| {
+                    format!("loop:{} at {}: {why}", edge.name(), code.describe(stmt))
+                })?
+            }
+        };
+        out.push(place);
+    }
+    Ok(out)
+}
+
+/// The place of the edge of `s_cbranch_COND` at statement `stmt` that is its taken edge
+/// (`taken`) or its fall-through.
+fn branch_place(
+    module: &Module,
+    k: &Kernel,
+    stmt: usize,
+    cond: &str,
+    taken: bool,
+    ident: usize,
+) -> Result<Place, String> {
+    let at = |lanes| Place {
+        stmt,
+        after: !taken,
+        lanes,
+        ident,
+    };
+    let uniform = |set: bool, lanes: fn(bool) -> Lanes| {
+        // After the branch the condition is known to be false.
+        Ok(at(taken.then(|| lanes(set))))
+    };
+    match cond {
+        "scc1" => uniform(true, Lanes::Scc),
+        "scc0" => uniform(false, Lanes::Scc),
+        "vccz" => uniform(true, Lanes::VccZero),
+        "vccnz" => uniform(false, Lanes::VccZero),
+        "execz" | "execnz" => {
+            // Whether this edge is the one taken while lanes remain in `exec`.
+            let with_lanes = (cond == "execnz") == taken;
+            if let Some((andn2, x)) = masking(module, k, stmt) {
+                return Ok(Place {
+                    stmt: andn2,
+                    after: false,
+                    lanes: Some(if with_lanes {
+                        Lanes::Drop(x)
+                    } else {
+                        Lanes::Keep(x)
+                    }),
+                    ident,
+                });
+            }
+            if with_lanes {
+                Ok(at(None))
+            } else {
+                Err(
+                    "the edge is taken when `exec` is zero, after an `exec` update that is \
+                     not `s_andn2 exec, exec, X` right before the branch: which lanes took it \
+                     is not known"
+                        .into(),
+                )
+            }
+        }
+        other => Err(format!("a branch on `{other}`")),
+    }
+}
+
+/// The `s_andn2 exec, exec, X` (gfx11: `s_and_not1`) that is the last instruction before
+/// the branch at `stmt` (directives aside), and `X`.
+fn masking(module: &Module, k: &Kernel, stmt: usize) -> Option<(usize, Reg)> {
+    let prev = (k.body.start..stmt)
+        .rev()
+        .find(|&i| !matches!(module.stmts[i].kind, StmtKind::Directive { .. }))?;
+    let x = module.instr(prev)?;
+    let op = x.mnemonic.as_str();
+    if !matches!(
+        op,
+        "s_andn2_b64" | "s_andn2_b32" | "s_and_not1_b64" | "s_and_not1_b32"
+    ) {
+        return None;
+    }
+    let [d, a, b] = &x.operands[..] else {
+        return None;
+    };
+    let exec = |o: &crate::parse::Operand| {
+        o.reg
+            .is_some_and(|r| r.file == RegFile::Exec && r.first == 0)
+    };
+    let mask = b
+        .reg
+        .filter(|r| matches!(r.file, RegFile::Sgpr | RegFile::Vcc))?;
+    (exec(d) && exec(a)).then_some((prev, mask))
+}
