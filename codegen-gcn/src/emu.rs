@@ -897,36 +897,25 @@ mod tests {
             "s_andn2_b64 exec, exec, s[6:7]",
             "s_and_b64 exec, exec, s[8:9]",
         );
-        let program =
-            warptrace_lang::compile("loop:exit { @e = count(); }", "t.wt").expect("compiles");
-        let program = warptrace_verifier::verify_program(&program).expect("verifies");
-        let out = instrument(&asm, &program).expect("instruments");
-        let status = &out
-            .kernels
-            .iter()
-            .find(|k| k.name == "volume_index")
-            .expect("kernel")
-            .status;
+        let status = |src: &str| {
+            let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+            let program = warptrace_verifier::verify_program(&program).expect("verifies");
+            let out = instrument(&asm, &program).expect("instruments");
+            let k = out.kernels.into_iter().find(|k| k.name == "volume_index");
+            k.expect("kernel").status
+        };
+        let exit = status("loop:exit { @e = count(); }");
         assert!(
-            matches!(status, KernelStatus::Unsupported { what }
+            matches!(&exit, KernelStatus::Unsupported { what }
                 if what.contains("loop:exit at `s_cbranch_execnz .LBBt_1`")
                     && what.contains("`exec` is zero")),
-            "{status:?}"
+            "{exit:?}"
         );
         // The back edge (taken while lanes remain) is placed.
-        let program =
-            warptrace_lang::compile("loop:backedge { @b = count(); }", "t.wt").expect("compiles");
-        let program = warptrace_verifier::verify_program(&program).expect("verifies");
-        let out = instrument(&asm, &program).expect("instruments");
-        let status = &out
-            .kernels
-            .iter()
-            .find(|k| k.name == "volume_index")
-            .expect("kernel")
-            .status;
+        let back = status("loop:backedge { @b = count(); }");
         assert!(
-            matches!(status, KernelStatus::Instrumented { .. }),
-            "{status:?}"
+            matches!(back, KernelStatus::Instrumented { .. }),
+            "{back:?}"
         );
     }
 }
