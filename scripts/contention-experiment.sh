@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The measurement behind docs/decisions/0019-sharded-counters.md: how much of the heavy
+# probes' overhead is contention on one map slot. Kernel time (CUDA events, 30 launches,
+# median) of four benchmark kernels plain, under gmem_bytes, and under gmem_bytes with
+# its key tuple sharded by hand over 8, 32 and 128 slots (`ctaid.x & N`), and under two
+# per-warp DMAT variants. On the device machine, with .gpu/ from scripts/package-gpu.sh:
+#   bash scripts/contention-experiment.sh        # ~4 minutes; logs and JSON to $OUT
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-contention-out}
+mkdir -p "$OUT"
+PY=${PY:-/opt/torch/.venv/bin/python3}
+[ -x "$PY" ] || PY=python3
+K=matmul_64x64x32,softmax,layernorm,flash_attn_fwd
+bench=(tests/workloads/bench_kernels.py --runs 30 --warmup 5 --kernel-only-runs 0 --kernels "$K")
+run() { # name [warptrace arguments...]
+    local name=$1
+    shift
+    local wt=()
+    [ "$#" -gt 0 ] && wt=(.gpu/warptrace "$@" --)
+    timeout 150 "${wt[@]}" "$PY" "${bench[@]}" --out-json "$OUT/$name.json" >"$OUT/$name.log" 2>&1
+    echo "$name: exit $?"
+}
+sharded() { # N-1
+    local s="ctaid.x & $1"
+    echo "mem:global:load { @ld[kernel, $s] = sum(bytes); } mem:global:store { @st[kernel, $s] = sum(bytes); } mem:global:atomic { @at[kernel, $s] = sum(bytes); } mem:global:async { @as[kernel, $s] = sum(bytes); }"
+}
+run plain
+run gmem_bytes -p gmem_bytes
+for n in 7 31 127; do
+    run "gmem_bytes_sharded$((n + 1))" -e "$(sharded $n)"
+done
+run dmat -p dmat
+run dmat_warp_ring -e 'warp mem:global:* { @r = (globaltimer, addr, active); }'
+"$PY" - "$OUT" <<'PYEOF'
+import glob, json, os, sys
+out = sys.argv[1]
+rows = {}
+for f in sorted(glob.glob(os.path.join(out, "*.json"))):
+    name = os.path.basename(f)[:-5]
+    for kernel, r in json.load(open(f)).get("kernels", {}).items():
+        t = sorted(r.get("times_us") or [])
+        if t:
+            rows.setdefault(kernel, {})[name] = t[len(t) // 2]
+for kernel, r in rows.items():
+    plain = r.get("plain")
+    cells = [f"{n} {v:.0f} µs" + (f" ({v / plain:.2f}x)" if plain else "") for n, v in r.items()]
+    print(kernel + ": " + "; ".join(cells))
+PYEOF
