@@ -11,8 +11,11 @@
 //! obligation. One lane is
 //! modelled, active in `exec` (its bit 0) with every other bit of `exec`, `vcc` and the
 //! registers unconstrained — so a proof holds for every lane whatever the others do (the
-//! mask operations are bitwise). Map updates and special registers are covered by the
-//! emulator's differential tests (`emu.rs`), not by proofs.
+//! mask operations are bitwise). The same model proves that a loop edge's snippet runs
+//! for exactly the lanes that take the edge (decision 0018: the `exec` narrowing at a
+//! masked latch and at a uniform `scc` branch, on the corpus's `histogram` and
+//! `block_sum`). Map updates and special registers are covered by the emulator's
+//! differential tests (`emu.rs`), not by proofs.
 
 use crate::parse::{parse, Instruction, Operand, StmtKind};
 use crate::reg::{Reg, RegFile};
@@ -682,6 +685,96 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{what}: {e}"));
             let r = check(&code, expect.as_ref());
             assert!(r.is_ok(), "{what}: {r:?}");
+        }
+    }
+
+    /// The snippet of the first probe of IR `program` (persistent `%a`, `%b`; the probe
+    /// attached at `point`) in `kernel` of the corpus file: from its marker to its `scc`
+    /// restore.
+    fn point_snippet(kernel: &str, point: &str, body: &str) -> Vec<Instruction> {
+        let text = format!(
+            "persistent %a\npersistent %b\n\nprobe 0: {point}\n  0: r0 = load %a\n  1: r1 = load %b\n{body}"
+        );
+        let program = Program::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let verified = warptrace_verifier::verify_program(&program).expect("verifies");
+        let out = crate::instrument(&corpus(), &verified).expect("instruments");
+        let k = out
+            .kernels
+            .iter()
+            .find(|k| k.name == kernel)
+            .expect("kernel");
+        assert!(
+            matches!(k.status, crate::KernelStatus::Instrumented { .. }),
+            "{point}: {:?}",
+            k.status
+        );
+        let at = out.asm.find(&format!("\n{kernel}:")).expect("kernel label");
+        let start = at + out.asm[at..].find("; __wt_snippet 1\n").expect("marker");
+        let len = out.asm[start..].find("s_cmp_lg_u32").expect("scc restore");
+        let end = start + len + out.asm[start + len..].find('\n').expect("line end");
+        let module = parse(&out.asm[start..end]).expect("parses");
+        (0..module.stmts.len())
+            .filter_map(|i| module.instr(i).cloned())
+            .collect()
+    }
+
+    /// A loop edge's snippet runs for the lanes that take the edge and no others: the
+    /// narrowing of `exec` at a masked latch (`exec & X` leaving, `exec & ~X` going on) and
+    /// at a uniform branch (`exec` only when its `scc` condition holds) is proved for any
+    /// lane, whatever the kernel's `X` and `scc` — the probe adds `%b` to `%a` exactly when
+    /// its lane takes the edge.
+    #[test]
+    fn loop_edges_run_for_the_lanes_that_take_them() {
+        let body = "  2: r2 = add.64 r0, r1\n  3: store %a, r2\n  4: exit\n";
+        let bit = |name: &str| BV::new_const(name, 32).extract(0, 0).eq(BV::from_u64(1, 1));
+        type Takes = Box<dyn Fn() -> Bool>;
+        let cases: Vec<(&str, &str, Takes)> = vec![
+            // `histogram`'s latch: `s_andn2_b64 exec, exec, s[0:1]; s_cbranch_execnz`.
+            ("histogram", "loop:exit", Box::new(move || bit("s0"))),
+            (
+                "histogram",
+                "loop:backedge",
+                Box::new(move || bit("s0").not()),
+            ),
+            // `block_sum`'s latch: `s_cbranch_scc1` to the exit, the back edge falls through.
+            (
+                "block_sum",
+                "loop:exit",
+                Box::new(|| Bool::new_const("scc0")),
+            ),
+            (
+                "block_sum",
+                "loop:backedge",
+                Box::new(|| Bool::from_bool(true)),
+            ),
+        ];
+        for (kernel, point, takes) in cases {
+            let code = point_snippet(kernel, point, body);
+            let r = check(&code, &|a, b| takes().ite(&a.bvadd(b), a));
+            assert!(r.is_ok(), "{kernel} {point}: {r:?}");
+            // Without its narrowing the snippet runs for lanes that do not take the edge.
+            let narrowed: Vec<Instruction> = code
+                .iter()
+                .filter(|x| {
+                    let t = x.operands.first().map(|o| o.text.as_str());
+                    !(t == Some("exec") && x.mnemonic != "s_mov_b64")
+                })
+                .cloned()
+                .collect();
+            // The back edge after `s_cbranch_scc1` falls through: nothing to narrow.
+            let narrows = !(kernel == "block_sum" && point == "loop:backedge");
+            assert_eq!(
+                narrowed.len() + usize::from(narrows),
+                code.len(),
+                "{kernel} {point}"
+            );
+            if narrows {
+                let r = check(&narrowed, &|a, b| takes().ite(&a.bvadd(b), a));
+                assert!(
+                    r.is_err(),
+                    "{kernel} {point}: dropping the narrowing went unnoticed"
+                );
+            }
         }
     }
 
