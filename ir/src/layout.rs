@@ -8,7 +8,8 @@
 //!   ring                cursor, records[capacity]           each [seq, field_0 .. field_{v-1}]
 //!   array               base                  u64: byte offset of the map's records (per launch)
 //! then                  launch                u64: the launch's sequence number
-//! ---- total_bytes; then, per launch, for each array map:
+//! ---- total_bytes; `replicas` copies of all of the above (1 unless replicated); then,
+//! per launch, for each array map:
 //!   records[blocks][rows per block][slots]    each [seq, field_0 .. field_{v-1}]
 //! ```
 //!
@@ -122,6 +123,12 @@ pub struct MapLayout {
     /// Size of the fixed part of the buffer in bytes (array records excluded; see
     /// [`MapLayout::for_launch`]).
     pub total_bytes: u64,
+    /// Copies of the fixed part, one after the other (1: none). A kernel whose maps all
+    /// accumulate in home slots (decision 0014) updates copy `ctaid.x mod replicas`, so
+    /// the warps of a grid do not all wait on one slot (decision 0019); the host merges
+    /// the copies. Only layouts without arrays are replicated.
+    #[serde(default = "one")]
+    pub replicas: u32,
 }
 
 /// Where a launch's array records are: what the runtime writes into each array's offset
@@ -164,13 +171,33 @@ impl MapLayout {
             regions,
             launch_offset: offset,
             total_bytes: offset + 8,
+            replicas: 1,
         }
+    }
+
+    /// This layout with `n` copies of its fixed part (`n >= 1`; a layout with arrays
+    /// keeps one).
+    pub fn replicated(&self, n: u32) -> MapLayout {
+        let arrays = self
+            .regions
+            .iter()
+            .any(|r| matches!(r.kind, MapKind::Array { .. }));
+        MapLayout {
+            replicas: if arrays { 1 } else { n.max(1) },
+            ..self.clone()
+        }
+    }
+
+    /// Bytes of every copy of the fixed part.
+    pub fn replicated_bytes(&self) -> u64 {
+        self.total_bytes
+            .saturating_mul(u64::from(self.replicas.max(1)))
     }
 
     /// The array regions of a launch of `dims`, after the fixed part, in map order:
     /// `records[blocks][rows][slots]`, rows being threads or warps (32 threads) per block.
     pub fn for_launch(&self, dims: LaunchDims) -> LaunchLayout {
-        let mut offset = self.total_bytes;
+        let mut offset = self.replicated_bytes();
         let array_offsets = self
             .regions
             .iter()

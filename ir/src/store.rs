@@ -293,6 +293,18 @@ impl MapStore {
         dims: Option<LaunchDims>,
         buf: &[u8],
     ) -> MapStore {
+        if layout.replicas > 1 {
+            // Each copy of the fixed part is a table of its own: decode and merge them.
+            let one = layout.replicated(1);
+            let size = usize::try_from(layout.total_bytes)
+                .unwrap_or(usize::MAX)
+                .max(1);
+            let mut store = MapStore::new(program);
+            for copy in buf.chunks(size).take(layout.replicas as usize) {
+                store.merge(MapStore::decode_launch(program, &one, dims, copy));
+            }
+            return store;
+        }
         let mut store = MapStore::new(program);
         let launch = word(buf, layout.launch_offset).unwrap_or(0);
         let arrays = dims.map(|d| (d, layout.for_launch(d)));

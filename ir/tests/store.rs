@@ -261,3 +261,29 @@ fn truncated_buffers_decode_what_they_hold() {
     let s = MapStore::decode_launch(&p, &layout, None, &full[..full.len() / 2]);
     assert_eq!(s.maps[0].entries[&[7][..]], vec![3]);
 }
+
+/// A replicated layout's copies are tables of their own: decoded one by one and merged,
+/// they give the table of both copies' updates (counters add, min/max keep the extreme,
+/// drops add); a layout with an array keeps one copy.
+#[test]
+fn replicated_tables_decode_to_their_merge() {
+    let p = program(HASHES);
+    let one = MapLayout::new(&p.maps);
+    let two = one.replicated(2);
+    assert_eq!(two.replicated_bytes(), 2 * one.total_bytes);
+    let copy = hash_buffer(&p, &one);
+    let mut buf = copy.clone();
+    buf.extend_from_slice(&copy);
+    let got = MapStore::decode_launch(&p, &two, None, &buf);
+    let mut want = MapStore::decode_launch(&p, &one, None, &copy);
+    want.merge(MapStore::decode_launch(&p, &one, None, &copy));
+    assert_eq!(got, want);
+    // The count of key 7 doubled, the drops too.
+    assert_eq!(got.maps[0].entries[&vec![7]], vec![6]);
+    assert_eq!(got.maps[0].drops, 12);
+    // A shorter buffer decodes the copies it holds.
+    let first = MapStore::decode_launch(&p, &two, None, &copy);
+    assert_eq!(first, MapStore::decode_launch(&p, &one, None, &copy));
+    let arrays = program("map @a: array(per = thread, slots = 2) -> record(u64)\n");
+    assert_eq!(MapLayout::new(&arrays.maps).replicated(8).replicas, 1);
+}
