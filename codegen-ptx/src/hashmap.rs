@@ -375,5 +375,32 @@ pub fn accumulates(program: &Program, kernel_id: u64) -> bool {
     !reads_launch && !per_launch && HomeSlots::decide(program, &layout, kernel_id).all_home(program)
 }
 
+/// The most copies of a resident buffer's tables ([`replicas`]): past 32 the benchmark
+/// kernels gain nothing (decision 0019's measurement).
+pub const MAX_REPLICAS: u32 = 32;
+
+/// The bytes all copies of one kernel's tables may take together (each instrumented
+/// function has its own resident buffer).
+pub const REPLICA_BYTES: u64 = 4 << 20;
+
+/// How many copies of its map tables the launches of the kernel whose id is `kernel_id`
+/// update (decision 0019): when its launches accumulate ([`accumulates`]), the largest
+/// power of two up to [`MAX_REPLICAS`] whose copies fit in [`REPLICA_BYTES`]; otherwise 1.
+/// A block updates copy `ctaid.x mod replicas` (the prologue offsets the map base), so
+/// warps of different blocks wait on different slots. Each copy is a whole table whose
+/// home slots hold only their own tags, so each decodes on its own and their merge is
+/// the one table all updates would have made.
+pub fn replicas(program: &Program, kernel_id: u64) -> u32 {
+    if !accumulates(program, kernel_id) {
+        return 1;
+    }
+    let bytes = MapLayout::new(&program.maps).total_bytes.max(1);
+    let mut n = MAX_REPLICAS;
+    while n > 1 && u64::from(n) * bytes > REPLICA_BYTES {
+        n /= 2;
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests;

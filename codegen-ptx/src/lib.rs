@@ -111,7 +111,7 @@ impl From<warptrace_ir::GlobError> for PtxError {
     }
 }
 
-pub use hashmap::accumulates;
+pub use hashmap::{accumulates, replicas, MAX_REPLICAS, REPLICA_BYTES};
 
 /// The result of [`instrument`].
 #[derive(Debug, Clone)]

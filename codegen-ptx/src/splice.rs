@@ -115,7 +115,9 @@ fn append_param(f: &Function, decl: &str) -> Insertion {
     }
 }
 
-fn prologue(ir_regs: u32, persist: u32) -> String {
+/// The prologue: probe registers, the map base (offset to copy `ctaid.x mod n` of the
+/// tables when `replicas` is `Some((n, bytes of one copy))`), persistent registers zeroed.
+fn prologue(ir_regs: u32, persist: u32, replicas: Option<(u32, u64)>) -> String {
     let mut s = String::from("\t// warptrace: prologue: probe registers, map base\n");
     s.push_str(&format!("\t.reg .b64 {BASE};\n"));
     if ir_regs > 0 {
@@ -138,6 +140,15 @@ fn prologue(ir_regs: u32, persist: u32) -> String {
     }
     s.push_str(&format!("\tld.param.u64 {BASE}, [{MAP_PARAM}];\n"));
     s.push_str(&format!("\tcvta.to.global.u64 {BASE}, {BASE};\n"));
+    if let Some((n, bytes)) = replicas {
+        // The copy is below n, so the base stays within the n copies the runtime
+        // allocates (decision 0019).
+        let (s0, t0) = (reg("s", 0), reg("t", 0));
+        s.push_str(&format!("\tmov.u32 {s0}, %ctaid.x;\n"));
+        s.push_str(&format!("\tand.b32 {s0}, {s0}, {};\n", n - 1));
+        s.push_str(&format!("\tmul.wide.u32 {t0}, {s0}, {bytes};\n"));
+        s.push_str(&format!("\tadd.s64 {BASE}, {BASE}, {t0};\n"));
+    }
     for x in 0..persist {
         s.push_str(&format!("\tmov.b64 {}, 0;\n", reg("x", x)));
     }
@@ -221,16 +232,24 @@ pub(crate) fn plan_body(
         Owner::Kernel => param_insertion(f),
         Owner::Clone { .. } => clone_param_insertion(f),
     }];
-    let (offset, text) = before_stmt(src, entry_offset, prologue(ir_regs, persist));
+    let id = kernel_id(match owner {
+        Owner::Kernel => &f.name,
+        Owner::Clone { kernel } => kernel,
+    });
+    // A clone receives the kernel's base, copy offset included.
+    let replicas = match (owner, crate::hashmap::replicas(program, id)) {
+        (Owner::Kernel, n) if n > 1 => {
+            let bytes = warptrace_ir::MapLayout::new(&program.maps).total_bytes;
+            Some((n, bytes))
+        }
+        _ => None,
+    };
+    let (offset, text) = before_stmt(src, entry_offset, prologue(ir_regs, persist, replicas));
     ins.push(Insertion {
         offset,
         order: 0,
         text,
         origin: Origin::Inserted { snippet: 0 },
-    });
-    let id = kernel_id(match owner {
-        Owner::Kernel => &f.name,
-        Owner::Clone { kernel } => kernel,
     });
     let files = crate::site::file_table(src);
     let (locs, pcs) = positions(body, &files);

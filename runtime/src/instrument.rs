@@ -32,9 +32,9 @@ pub struct Probed {
 
 type Failure = (Reason, String);
 
-/// An instrumented kernel's site count and whether its launches may share a resident
-/// map buffer.
-type Accepted = (u32, bool);
+/// An instrumented kernel's site count, whether its launches may share a resident map
+/// buffer, and how many copies of its tables it updates (`codegen::replicas`).
+type Accepted = (u32, bool, u32);
 
 #[derive(Debug)]
 struct Module {
@@ -177,7 +177,11 @@ fn module(cfg: &Config, handle: usize, layout: MapLayout, kernels: &[CachedKerne
         t.kernel_id(k.id, &k.name);
         let status = match &k.state {
             KernelState::Instrumented { sites } => {
-                Ok((*sites, cfg.resident && codegen::accumulates(program, k.id)))
+                Ok((
+                    *sites,
+                    cfg.resident && codegen::accumulates(program, k.id),
+                    codegen::replicas(program, k.id),
+                ))
             }
             KernelState::Skipped { reason, detail } => Err((*reason, detail.clone())),
         };
@@ -202,7 +206,7 @@ fn function(
             "kernel not found in its image's PTX".into(),
         ));
     };
-    let (sites, resident) = status.clone()?;
+    let (sites, resident, replicas) = status.clone()?;
     let name = CString::new(&*info.name).map_err(|_| (Reason::ParseError, "bad name".into()))?;
     let mut func: CUfunction = std::ptr::null_mut();
     let rc = match d.cuModuleGetFunction {
@@ -220,10 +224,17 @@ fn function(
     mirror(d, func as usize, &attrs);
     state::tables().kernel_status(&info.name, KernelState::Instrumented { sites });
     config::verbose(format_args!("{}: instrumented, {sites} sites", info.name));
+    // The instrumented code offsets its map base to its block's copy of the tables: the
+    // buffer holds them all, and each decodes on its own.
+    let layout = if replicas > 1 {
+        Arc::new(m.layout.replicated(replicas))
+    } else {
+        m.layout.clone()
+    };
     Ok(Arc::new(Probed {
         func: func as usize,
         params: *params,
-        layout: m.layout.clone(),
+        layout,
         resident,
     }))
 }

@@ -354,3 +354,45 @@ fn region_points_time_source_lines_of_real_kernels() {
         ]
     );
 }
+
+/// A kernel whose maps accumulate offsets its map base to copy `ctaid.x mod n` of the
+/// tables (decision 0019), and still verifies and assembles; a kernel with a ring does
+/// not.
+#[test]
+fn resident_kernels_offset_the_map_base_to_their_block_s_copy() {
+    let src = corpus_file("triton_matmul.ptx");
+    let run = |probe: &str| {
+        let program = warptrace_lang::compile(probe, "t.wt").expect("compiles");
+        let program = programs::verified(&program);
+        let out = instrument(&src, &program).expect("instruments");
+        assert!(
+            out.kernels
+                .iter()
+                .all(|k| matches!(k.status, KernelStatus::Instrumented { .. })),
+            "{probe}"
+        );
+        for arch in corpus_archs("triton_matmul.ptx") {
+            if let Some(Err(e)) = assemble(&retarget(&out.ptx, arch), arch, &[]) {
+                panic!("ptxas -arch={arch} rejects `{probe}`:\n{e}");
+            }
+        }
+        (program, out.ptx)
+    };
+    let (program, ptx) =
+        run("map @ld: hash(keys = 64); mem:global:load { @ld[kernel] = sum(bytes); }");
+    let bytes = warptrace_ir::MapLayout::new(&program.program().maps).total_bytes;
+    let n = warptrace_codegen_ptx::MAX_REPLICAS;
+    for line in [
+        "mov.u32 %__wt_s0, %ctaid.x;".to_string(),
+        format!("and.b32 %__wt_s0, %__wt_s0, {};", n - 1),
+        format!("mul.wide.u32 %__wt_t0, %__wt_s0, {bytes};"),
+        "add.s64 %__wt_base, %__wt_base, %__wt_t0;".to_string(),
+    ] {
+        assert!(ptx.contains(&line), "`{line}` in the prologue");
+    }
+    let (_, ptx) = run("mem:global:load { @r = (addr, bytes); }");
+    assert!(
+        !ptx.contains("%ctaid.x;\n\tand.b32 %__wt_s0"),
+        "a ring is not copied"
+    );
+}

@@ -242,3 +242,33 @@ map @unused: hash(keys = 8) [u64] -> count
     let host = "host 0: launch:complete\n  0: exit\n";
     assert!(!accumulates(&format!("{MAPS}\n{host}\n{BY_KERNEL}")));
 }
+
+/// How many copies of its tables a resident kernel updates: as many as fit the budget,
+/// a power of two up to `MAX_REPLICAS`; one for a kernel whose buffer is per launch.
+#[test]
+fn resident_kernels_spread_their_updates_over_table_copies() {
+    let replicas = |text: &str| {
+        let p = Program::parse(text).expect("IR parses");
+        super::replicas(&p, kernel_id("kern"))
+    };
+    let program = |keys: u32| {
+        format!(
+            "map @n: hash(keys = {keys}) [kernel] -> count\n\nprobe 0: kernel:entry\n  0: r0 = sreg kernel\n  1: map.update @n[r0] count\n  2: exit\n"
+        )
+    };
+    // 65 slots of 24 bytes: 32 copies fit easily.
+    assert_eq!(replicas(&program(64)), super::MAX_REPLICAS);
+    // 4097 slots: 98 KiB a copy, 4 MiB for 32 of them is too much; 16 fit.
+    let one = MapLayout::new(&Program::parse(&program(4096)).expect("parses").maps).total_bytes;
+    let n = replicas(&program(4096));
+    assert!(
+        n.is_power_of_two() && u64::from(n) * one <= super::REPLICA_BYTES,
+        "{n}"
+    );
+    assert!(u64::from(2 * n) * one > super::REPLICA_BYTES, "{n}");
+    // 1M slots: one copy.
+    assert_eq!(replicas(&program(1 << 20)), 1);
+    // Not resident (a per-launch `launch` read): one copy.
+    let launch = program(64).replace("  2: exit", "  2: r1 = sreg launch\n  3: exit");
+    assert_eq!(replicas(&launch), 1);
+}
