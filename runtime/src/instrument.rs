@@ -176,13 +176,11 @@ fn module(cfg: &Config, handle: usize, layout: MapLayout, kernels: &[CachedKerne
     for k in kernels {
         t.kernel_id(k.id, &k.name);
         let status = match &k.state {
-            KernelState::Instrumented { sites } => {
-                Ok((
-                    *sites,
-                    cfg.resident && codegen::accumulates(program, k.id),
-                    codegen::replicas(program, k.id),
-                ))
-            }
+            KernelState::Instrumented { sites } => Ok((
+                *sites,
+                cfg.resident && codegen::accumulates(program, k.id),
+                codegen::replicas(program, k.id),
+            )),
             KernelState::Skipped { reason, detail } => Err((*reason, detail.clone())),
         };
         map.insert(k.name.clone(), (k.params, status));
