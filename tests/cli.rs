@@ -551,6 +551,16 @@ fn instrument_combines_warp_uniform_updates_unless_turned_off() {
     };
     let on = run(false);
     assert!(on.contains("warp-combined count") && on.contains("redux.sync.add.u32"));
+    // Its maps accumulate: the buffer a launch needs is several copies of the tables
+    // (decision 0019), and the tool says so; a ring's is one.
+    let says = |program: &str| {
+        let out = warptrace(&["instrument", "-e", program, "--ptx", &ptx.to_string_lossy()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let e = stderr(&out);
+        e.contains("copies of its") && e.contains("updates copy ctaid.x mod")
+    };
+    assert!(says(program));
+    assert!(!says("mem:global:load { @r = (addr, bytes); }"));
     let off = run(true);
     assert!(!off.contains("warp-combined") && !off.contains("activemask"));
 }
