@@ -484,36 +484,44 @@ mod tests {
     ) -> (MapStore, MapStore) {
         let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
         let program = warptrace_verifier::verify_program(&program).expect("verifies");
-        let got = emulate(&corpus(file), kernel, &program, grid, block, mutate, false);
-        let interp = Interpreter::new(program.program()).with_config(SimConfig {
-            nsmid: 1,
-            launch: LAUNCH,
-            schedule: Schedule::InOrder,
-        });
+        let asm = corpus(file);
+        let got = emulate(&asm, kernel, &program, grid, block, mutate, false);
+        let module = parse(&asm).expect("parses");
+        let wave = wave_of(module.kernel(kernel).expect("kernel"));
         let mut sim = SimKernel::new(kernel, |_| Vec::new());
         sim.isa = warptrace_ir::Isa::Gcn;
-        let expect = interp
-            .run_kernel(
-                &sim,
-                &Grid {
-                    grid,
-                    block,
-                    warp_size: grid_wave(&corpus(file), kernel),
-                },
-            )
-            .expect("interpreter runs");
-        (got, expect)
+        (got, interpret(&program, &sim, grid, block, wave))
     }
 
-    /// The wave size of `kernel` in `asm`.
-    fn grid_wave(asm: &str, kernel: &str) -> u32 {
-        let m = parse(asm).expect("parses");
-        let k = m.kernel(kernel).expect("kernel");
+    /// The lanes of a wave of kernel `k`, from its descriptor.
+    fn wave_of(k: &crate::parse::Kernel) -> u32 {
         if k.field(".amdhsa_wavefront_size32") == Some(1) {
             32
         } else {
             64
         }
+    }
+
+    /// The IR interpreter's store for `program` on `sim` over `grid` × `block` in waves of
+    /// `wave` lanes: the oracle the emulated buffers are compared with.
+    fn interpret(
+        program: &warptrace_verifier::VerifiedProgram,
+        sim: &SimKernel<'_>,
+        grid: [u32; 3],
+        block: [u32; 3],
+        wave: u32,
+    ) -> MapStore {
+        let interp = Interpreter::new(program.program()).with_config(SimConfig {
+            nsmid: 1,
+            launch: LAUNCH,
+            schedule: Schedule::InOrder,
+        });
+        let grid = Grid {
+            grid,
+            block,
+            warp_size: wave,
+        };
+        interp.run_kernel(sim, &grid).expect("interpreter runs")
     }
 
     /// The map buffer `program` leaves when `kernel` of `asm`, instrumented and passed
@@ -565,11 +573,7 @@ mod tests {
             }
         }
         let field = |n: &str| k0.field(n).unwrap_or(0) as u32;
-        let wave = if field(".amdhsa_wavefront_size32") == 1 {
-            32
-        } else {
-            64
-        };
+        let wave = wave_of(k0) as usize;
         let kernarg = 4 * field(".amdhsa_user_sgpr_private_segment_buffer")
             + 2 * field(".amdhsa_user_sgpr_dispatch_ptr")
             + 2 * field(".amdhsa_user_sgpr_queue_ptr");
@@ -815,21 +819,7 @@ mod tests {
                 ev
             })
         };
-        let interp = Interpreter::new(program.program()).with_config(SimConfig {
-            nsmid: 1,
-            launch: LAUNCH,
-            schedule: Schedule::InOrder,
-        });
-        interp
-            .run_kernel(
-                &sim,
-                &Grid {
-                    grid,
-                    block,
-                    warp_size: wave,
-                },
-            )
-            .expect("interpreter runs")
+        interpret(program, &sim, grid, block, wave)
     }
 
     const LOOP_PROGRAM: &str = "loop:header { @h[pc, lane] = count(); } \

@@ -329,20 +329,26 @@ fn corpus() -> String {
     std::fs::read_to_string(path).expect("corpus file")
 }
 
-/// The instructions of the `kernel:entry` snippet of `program` in `histogram`.
-fn entry_snippet(asm: &str, program: &Program) -> Result<Vec<Instruction>, String> {
+/// `asm` instrumented with `program`, `kernel` being instrumented (else why not).
+fn instrumented(asm: &str, program: &Program, kernel: &str) -> Result<String, String> {
     let verified = warptrace_verifier::verify_program(program).map_err(|e| format!("{e:?}"))?;
     let out = crate::instrument(asm, &verified).map_err(|e| e.to_string())?;
     let k = out
         .kernels
         .iter()
-        .find(|k| k.name == "histogram")
-        .ok_or("no histogram")?;
+        .find(|k| k.name == kernel)
+        .ok_or_else(|| format!("no kernel {kernel}"))?;
     if !matches!(k.status, crate::KernelStatus::Instrumented { .. }) {
         return Err(format!("{:?}", k.status));
     }
+    Ok(out.asm)
+}
+
+/// The instructions of the `kernel:entry` snippet of `program` in `histogram`.
+fn entry_snippet(asm: &str, program: &Program) -> Result<Vec<Instruction>, String> {
+    let out = instrumented(asm, program, "histogram")?;
     let before = parse(asm).map_err(|e| e.to_string())?;
-    let after = parse(&out.asm).map_err(|e| e.to_string())?;
+    let after = parse(&out).map_err(|e| e.to_string())?;
     let k0 = before.kernel("histogram").ok_or("kernel")?;
     let first = k0
         .body
@@ -696,23 +702,13 @@ mod tests {
             "persistent %a\npersistent %b\n\nprobe 0: {point}\n  0: r0 = load %a\n  1: r1 = load %b\n{body}"
         );
         let program = Program::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        let verified = warptrace_verifier::verify_program(&program).expect("verifies");
-        let out = crate::instrument(&corpus(), &verified).expect("instruments");
-        let k = out
-            .kernels
-            .iter()
-            .find(|k| k.name == kernel)
-            .expect("kernel");
-        assert!(
-            matches!(k.status, crate::KernelStatus::Instrumented { .. }),
-            "{point}: {:?}",
-            k.status
-        );
-        let at = out.asm.find(&format!("\n{kernel}:")).expect("kernel label");
-        let start = at + out.asm[at..].find("; __wt_snippet 1\n").expect("marker");
-        let len = out.asm[start..].find("s_cmp_lg_u32").expect("scc restore");
-        let end = start + len + out.asm[start + len..].find('\n').expect("line end");
-        let module = parse(&out.asm[start..end]).expect("parses");
+        let out = instrumented(&corpus(), &program, kernel)
+            .unwrap_or_else(|e| panic!("{kernel} {point}: {e}"));
+        let at = out.find(&format!("\n{kernel}:")).expect("kernel label");
+        let start = at + out[at..].find("; __wt_snippet 1\n").expect("marker");
+        let len = out[start..].find("s_cmp_lg_u32").expect("scc restore");
+        let end = start + len + out[start + len..].find('\n').expect("line end");
+        let module = parse(&out[start..end]).expect("parses");
         (0..module.stmts.len())
             .filter_map(|i| module.instr(i).cloned())
             .collect()
