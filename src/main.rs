@@ -165,10 +165,10 @@ fn instrument(
                 // Whoever launches it must allocate every copy (decision 0019).
                 let copies = warptrace_codegen_ptx::replicas(verified.program(), kernel.id);
                 if copies > 1 {
-                    let bytes = warptrace_ir::MapLayout::new(&verified.program().maps).total_bytes;
+                    let bytes = result.layout.total_bytes;
                     eprintln!(
                         "warptrace: {}:   its map buffer holds {copies} copies of its {bytes}-byte \
-                         tables ({} bytes): each block updates copy ctaid.x mod {copies}",
+                         tables and rings ({} bytes): each block updates copy ctaid.x mod {copies}",
                         kernel.name,
                         u64::from(copies) * bytes
                     );

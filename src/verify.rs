@@ -29,6 +29,7 @@ pub fn verify(
     let outcome = warptrace_verifier::verify_program(&program);
     let mut extra = translation_checks();
     if let Ok(verified) = &outcome {
+        extra.extend(warptrace_codegen_ptx::spread_rings_check(verified));
         extra.extend(kernel_checks(verified, ptx)?);
     }
     let mut cert = warptrace_verifier::certify(&program, &outcome, target.name(), VERSION, extra);

@@ -35,6 +35,7 @@ use warptrace_ir::{
     Aggregation, Insn, MapKind, MapLayout, MapRegion, Operand, Program, SiteValue, Special,
     ValueKind, HASH_MAX_PROBES,
 };
+use warptrace_verifier::{Check, Verdict};
 
 /// How a hash update looks for its slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -392,7 +393,7 @@ pub const REPLICA_BYTES: u64 = 4 << 20;
 /// the one table all updates would have made.
 pub fn replicas(program: &Program, kernel_id: u64) -> u32 {
     if !accumulates(program, kernel_id) {
-        return 1;
+        return ring_copies(program);
     }
     let bytes = MapLayout::new(&program.maps).total_bytes.max(1);
     let mut n = MAX_REPLICAS;
@@ -400,6 +401,78 @@ pub fn replicas(program: &Program, kernel_id: u64) -> u32 {
         n /= 2;
     }
     n
+}
+
+/// The fewest records one copy of a ring keeps when [`ring_copies`] spreads it.
+pub const RING_COPY_RECORDS: u32 = 1024;
+
+/// Over how many copies of the buffer a program's rings are spread (decision 0019): a
+/// ring's one cursor is an address every append of the grid waits on, as one counter
+/// slot was. When every map of the program is a ring, the largest power of two up to
+/// [`MAX_REPLICAS`] that divides each ring's capacity and leaves each copy at least
+/// [`RING_COPY_RECORDS`] records (the same bytes in all: each copy holds `capacity / n`);
+/// otherwise 1. A program already spread ([`Program::ring_copies`]) keeps its count. Block
+/// `b` appends to copy `ctaid.x mod n`; each copy has its own cursor and drop counter.
+pub fn ring_copies(program: &Program) -> u32 {
+    if let Some(n) = program.ring_copies() {
+        return n;
+    }
+    let capacities: Option<Vec<u32>> = program
+        .maps
+        .iter()
+        .map(|m| match m.kind {
+            warptrace_ir::MapKind::Ring { capacity, .. } => Some(capacity),
+            _ => None,
+        })
+        .collect();
+    let Some(capacities) = capacities.filter(|c| !c.is_empty()) else {
+        return 1;
+    };
+    let mut n = MAX_REPLICAS;
+    while n > 1
+        && capacities
+            .iter()
+            .any(|&c| c % n != 0 || c / n < RING_COPY_RECORDS)
+    {
+        n /= 2;
+    }
+    n
+}
+
+/// When [`ring_copies`] spreads `program`'s rings, the code is generated for the program
+/// with each copy's capacity: that program's IR checks, as one more check for a
+/// certificate (`warptrace verify`); `None` when the rings are not spread.
+pub fn spread_rings_check(program: &warptrace_verifier::VerifiedProgram) -> Option<Check> {
+    let n = ring_copies(program.program());
+    if n <= 1 || program.program().ring_copies().is_some() {
+        return None;
+    }
+    let start = std::time::Instant::now();
+    let verdict = match program.with_ring_copies(n) {
+        Ok(_) => Verdict::Proved,
+        Err(e) => Verdict::Refuted {
+            counterexample: e.to_string(),
+        },
+    };
+    Some(Check {
+        level: "ir".into(),
+        name: format!("every IR rule with its rings spread over {n} copies"),
+        scope: "program (as the PTX back end runs it)".into(),
+        verdict,
+        micros: start.elapsed().as_micros() as u64,
+    })
+}
+
+/// The layout of one copy of the map buffer that code [`instrument`](crate::instrument)
+/// generates for `program` writes: the program's own, or its spread rings' per copy
+/// ([`ring_copies`]). [`replicas`] says how many copies a kernel's buffer holds.
+pub fn buffer_layout(program: &Program) -> MapLayout {
+    match ring_copies(program) {
+        n if n > 1 && program.ring_copies().is_none() => {
+            MapLayout::new(&program.with_ring_copies(n).maps)
+        }
+        _ => MapLayout::new(&program.maps),
+    }
 }
 
 #[cfg(test)]

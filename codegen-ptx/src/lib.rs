@@ -111,7 +111,10 @@ impl From<warptrace_ir::GlobError> for PtxError {
     }
 }
 
-pub use hashmap::{accumulates, replicas, MAX_REPLICAS, REPLICA_BYTES};
+pub use hashmap::{
+    accumulates, buffer_layout, replicas, ring_copies, spread_rings_check, MAX_REPLICAS,
+    REPLICA_BYTES, RING_COPY_RECORDS,
+};
 
 /// The result of [`instrument`].
 #[derive(Debug, Clone)]
@@ -162,7 +165,20 @@ pub enum KernelStatus {
 
 /// Instruments every kernel of `ptx` with `program`'s probes.
 pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, PtxError> {
-    let program = program.program();
+    // Rings spread over copies of the buffer: the code is generated for, and checked
+    // against, the program with each copy's capacity (decision 0019).
+    let spread;
+    let program = match ring_copies(program.program()) {
+        n if n > 1 && program.program().ring_copies().is_none() => {
+            spread = program
+                .with_ring_copies(n)
+                .map_err(|e| PtxError::Unsupported {
+                    what: format!("rings spread over {n} copies: {e}"),
+                })?;
+            spread.program()
+        }
+        _ => program.program(),
+    };
     let module = parse(ptx)?;
     let layout = MapLayout::new(&program.maps);
     let filter = attach::KernelFilter::new(program)?;

@@ -6,9 +6,16 @@
 //! n >= capacity → red.add [drops], 1; drop: done; overwrite: go on (capacity 0: done)
 //! slot = n mod capacity
 //! st.global.u64 [record + 8*(1+i)], field_i      for every field
-//! fence.acq_rel.gpu
+//! fence.acq_rel.gpu                              (overwrite only)
 //! st.relaxed.gpu.global.u64 [record], n + 1      (`seq`, written last)
 //! ```
+//!
+//! With `overflow = drop` no two appends share a slot and the host reads the buffer only
+//! after the launch has completed, which makes every store visible: the fence would order
+//! nothing anyone observes, and it is the costliest step (`MEMBAR.GPU` waits for the
+//! warp's outstanding memory operations, the kernel's own loads included). With
+//! `overwrite` two appends a lap apart write one slot, and the fence keeps each writer's
+//! `seq` after its own fields.
 //!
 //! Registers: `t0` n, `t1` slot index, `t2` record address, `t3` cursor address, `t4`
 //! seq, `t5`/`t6` materialised immediates, `p0`.
@@ -73,7 +80,9 @@ pub(crate) fn append(e: &mut Emitter, region: &MapRegion, fields: &[Operand], la
         let f = e.src64(f, &reg("t", 5));
         e.insf(format_args!("st.global.u64 [{t2}+{}], {f}", 8 * (i + 1)));
     }
-    e.ins("fence.acq_rel.gpu");
+    if overflow == Overflow::Overwrite {
+        e.ins("fence.acq_rel.gpu");
+    }
     e.insf(format_args!("add.s64 {t4}, {t0}, 1"));
     e.insf(format_args!("st.relaxed.gpu.global.u64 [{t2}], {t4}"));
     if overflow == Overflow::Drop {

@@ -220,6 +220,69 @@ impl MapLayout {
         }
     }
 
+    /// The byte ranges of a buffer of `len` bytes that hold everything but ring records:
+    /// what a read-back copies first. Then [`MapLayout::used_ring_records`] of those
+    /// bytes gives the ring records that may hold appends; the rest of a ring decodes to
+    /// nothing whatever it holds ([`MapStore::decode_launch`](crate::MapStore::decode_launch)
+    /// keeps only records whose `seq` is an append below the cursor, in its own slot).
+    pub fn without_ring_records(&self, len: u64) -> Vec<std::ops::Range<u64>> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for r in self.ring_records() {
+            if r.start > at {
+                out.push(at.min(len)..r.start.min(len));
+            }
+            at = at.max(r.end);
+        }
+        if len > at {
+            out.push(at..len);
+        }
+        out.retain(|r| r.start < r.end);
+        out
+    }
+
+    /// Every ring's records in every copy, in buffer order.
+    fn ring_records(&self) -> Vec<std::ops::Range<u64>> {
+        let mut out = Vec::new();
+        for copy in 0..u64::from(self.replicas.max(1)) {
+            let base = copy * self.total_bytes;
+            for r in &self.regions {
+                if let MapKind::Ring { .. } = r.kind {
+                    let start = base + r.slot_offset(0);
+                    out.push(start..start + u64::from(r.capacity) * r.slot_bytes());
+                }
+            }
+        }
+        out
+    }
+
+    /// The ring records of `buf` (whose cursors [`MapLayout::without_ring_records`] has
+    /// read) that may hold appends: the first `min(cursor, capacity)` of each ring in
+    /// each copy, all of a ring whose cursor passed its capacity.
+    pub fn used_ring_records(&self, buf: &[u8]) -> Vec<std::ops::Range<u64>> {
+        let word = |at: u64| -> u64 {
+            usize::try_from(at)
+                .ok()
+                .and_then(|a| buf.get(a..a.checked_add(8)?))
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u64::from_le_bytes)
+        };
+        let mut out = Vec::new();
+        for copy in 0..u64::from(self.replicas.max(1)) {
+            let base = copy * self.total_bytes;
+            for r in &self.regions {
+                if let MapKind::Ring { .. } = r.kind {
+                    let used = word(base + r.slots_offset).min(u64::from(r.capacity));
+                    let start = base + r.slot_offset(0);
+                    if used > 0 {
+                        out.push(start..start + used * r.slot_bytes());
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The tag of a key tuple: `h = 0; for k in keys { h = mix64(h ^ k) }`, with the
     /// tag of the empty tuple fixed at 1 (it always uses one ordinary slot).
     pub fn tag(keys: &[u64]) -> u64 {

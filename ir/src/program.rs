@@ -50,7 +50,45 @@ impl Program {
             .position(|m| matches!(m.value, ValueKind::Printf { .. }))
             .map(|i| MapId(i as u32))
     }
+
+    /// How many copies of its rings this program's map buffer holds (decision 0019): the
+    /// value of its `ring_copies` config entry ([`Program::with_ring_copies`]); `None`
+    /// when its rings were not spread.
+    pub fn ring_copies(&self) -> Option<u32> {
+        self.config
+            .iter()
+            .rev()
+            .find(|c| c.key == RING_COPIES)
+            .and_then(|c| match c.value {
+                ConfigValue::Int(n) => u32::try_from(n).ok(),
+                ConfigValue::Str(_) => None,
+            })
+    }
+
+    /// This program with its records spread over `n` copies of its buffer (`n >= 2`,
+    /// decision 0019): every ring holds `capacity / n` records (at least one), and the
+    /// config entry `ring_copies = n` says so. A back end that offsets the map base to
+    /// copy `ctaid.x mod n` generates code for this program; the host decodes the `n`
+    /// copies and merges them. The result is a program of its own: it is verified again.
+    pub fn with_ring_copies(&self, n: u32) -> Program {
+        let mut p = self.clone();
+        let n = n.max(1);
+        for m in &mut p.maps {
+            if let MapKind::Ring { capacity, .. } = &mut m.kind {
+                *capacity = (*capacity / n).max(1);
+            }
+        }
+        p.config.retain(|c| c.key != RING_COPIES);
+        p.config.push(ConfigEntry {
+            key: RING_COPIES.to_string(),
+            value: ConfigValue::Int(i64::from(n)),
+        });
+        p
+    }
 }
+
+/// The config key [`Program::with_ring_copies`] records its copies under.
+pub const RING_COPIES: &str = "ring_copies";
 
 /// A byte range in the probe's source text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -295,13 +295,25 @@ impl MapStore {
     ) -> MapStore {
         if layout.replicas > 1 {
             // Each copy of the fixed part is a table of its own: decode and merge them.
+            // Copy `c`'s `n`-th ring append becomes append `n * copies + c`, so records
+            // are ordered by their place in their copy, then by copy.
             let one = layout.replicated(1);
+            let copies = u64::from(layout.replicas);
             let size = usize::try_from(layout.total_bytes)
                 .unwrap_or(usize::MAX)
                 .max(1);
             let mut store = MapStore::new(program);
-            for copy in buf.chunks(size).take(layout.replicas as usize) {
-                store.merge(MapStore::decode_launch(program, &one, dims, copy));
+            for (c, copy) in (0u64..).zip(buf.chunks(size).take(layout.replicas as usize)) {
+                let mut part = MapStore::decode_launch(program, &one, dims, copy);
+                for r in part.maps.iter_mut().flat_map(|m| &mut m.records) {
+                    if let RecordOrigin::Ring { index, .. } = &mut r.origin {
+                        *index = index.saturating_mul(copies).saturating_add(c);
+                    }
+                }
+                store.merge(part);
+            }
+            for m in &mut store.maps {
+                m.records.sort_by_key(|r| r.origin);
             }
             return store;
         }
@@ -342,7 +354,10 @@ impl MapStore {
                         Overflow::Overwrite => (cursor.saturating_sub(cap), cursor),
                     };
                     let mut found = Vec::new();
-                    for i in 0..capacity {
+                    // Slots at or past the cursor hold no append of this launch (the
+                    // checks below would refuse them): they are not read.
+                    let used = cursor.min(cap) as u32;
+                    for i in 0..used {
                         let slot = region.slot_offset(i);
                         let Some(seq) = word(buf, slot) else { break };
                         let Some(n) = seq.checked_sub(1) else {

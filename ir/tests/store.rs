@@ -287,3 +287,109 @@ fn replicated_tables_decode_to_their_merge() {
     let arrays = program("map @a: array(per = thread, slots = 2) -> record(u64)\n");
     assert_eq!(MapLayout::new(&arrays.maps).replicated(8).replicas, 1);
 }
+
+/// A program spread over ring copies holds `capacity / n` records a copy, says so in its
+/// config, and its copies decode to every record of every copy: copy `c`'s append `k` is
+/// append `k * n + c`, in that order; drops and lost records add.
+#[test]
+fn spread_rings_decode_every_copy_in_order() {
+    let p = program(
+        "map @r: ring(capacity = 8, overflow = drop) -> record(u64)\n\
+         map @o: ring(capacity = 8, overflow = overwrite) -> record(u64)\n",
+    );
+    assert_eq!(p.ring_copies(), None);
+    let spread = p.with_ring_copies(2);
+    assert_eq!(spread.ring_copies(), Some(2));
+    assert_eq!(spread.with_ring_copies(4).ring_copies(), Some(4));
+    let one = MapLayout::new(&spread.maps);
+    assert_eq!((one.regions[0].capacity, one.regions[1].capacity), (4, 4));
+    let two = one.replicated(2);
+    let mut buf = vec![0u8; two.replicated_bytes() as usize];
+    // Copy 0: 5 appends to @r (4 kept, 1 dropped); copy 1: 2 appends. @o: 1 append each.
+    for (copy, appends) in [(0u64, 5u64), (1, 2)] {
+        let at = copy * one.total_bytes;
+        let r = one.regions[0];
+        put(&mut buf, at + r.slots_offset, appends);
+        put(&mut buf, at + r.drops_offset, appends.saturating_sub(4));
+        for k in 0..appends.min(4) {
+            put(&mut buf, at + r.slot_offset(k as u32), k + 1);
+            put(&mut buf, at + r.slot_offset(k as u32) + 8, 10 * copy + k);
+        }
+        let o = one.regions[1];
+        put(&mut buf, at + o.slots_offset, 1);
+        put(&mut buf, at + o.slot_offset(0), 1);
+        put(&mut buf, at + o.slot_offset(0) + 8, 100 + copy);
+    }
+    let s = MapStore::decode_launch(&p, &two, None, &buf);
+    let r = &s.maps[0];
+    let got: Vec<(u64, u64)> = r
+        .records
+        .iter()
+        .map(|rec| match rec.origin {
+            RecordOrigin::Ring { index, .. } => (index, rec.fields[0]),
+            _ => panic!("a ring record"),
+        })
+        .collect();
+    assert_eq!(got, [(0, 0), (1, 10), (2, 1), (3, 11), (4, 2), (6, 3)]);
+    assert_eq!((r.drops, r.lost), (1, 1));
+    let o: Vec<u64> = s.maps[1].records.iter().map(|r| r.fields[0]).collect();
+    assert_eq!(o, [100, 101]);
+}
+
+/// A read-back that copies everything but ring records, then only the records below each
+/// cursor, decodes to what the whole buffer does, whatever the uncopied bytes hold: here
+/// a stale launch's records, each in its own slot with a plausible `seq`.
+#[test]
+fn ring_records_past_the_cursor_need_no_copy() {
+    let p = program(
+        "map @r: ring(capacity = 8, overflow = drop) -> record(u64)\n\
+         map @o: ring(capacity = 4, overflow = overwrite) -> record(u64)\n\
+         map @n: hash(keys = 4) [u64] -> count\n",
+    );
+    let layout = MapLayout::new(&p.maps).replicated(2);
+    let len = layout.replicated_bytes();
+    let mut device = vec![0u8; len as usize];
+    let mut stale = vec![0u8; len as usize];
+    for (copy, appends) in [(0u64, 3u64), (1, 6)] {
+        let at = copy * layout.total_bytes;
+        for (m, cap) in [(0usize, 8u64), (1, 4)] {
+            let r = layout.regions[m];
+            put(&mut device, at + r.slots_offset, appends);
+            for k in 0..appends {
+                let slot = at + r.slot_offset((k % cap) as u32);
+                put(&mut device, slot, k + 1);
+                put(&mut device, slot + 8, 1000 * copy + k);
+            }
+            for i in 0..cap {
+                put(&mut stale, at + r.slot_offset(i as u32), i + 1);
+                put(&mut stale, at + r.slot_offset(i as u32) + 8, 777);
+            }
+        }
+        let h = layout.regions[2];
+        put(
+            &mut device,
+            at + h.slot_offset(1),
+            warptrace_ir::MapLayout::tag(&[5]),
+        );
+        put(&mut device, at + h.slot_offset(1) + 8, 5);
+        put(&mut device, at + h.slot_offset(1) + 16, 2);
+    }
+    let mut host = stale;
+    let copy = |host: &mut Vec<u8>, ranges: Vec<std::ops::Range<u64>>| {
+        for r in ranges {
+            let (a, b) = (r.start as usize, r.end as usize);
+            host[a..b].copy_from_slice(&device[a..b]);
+        }
+    };
+    let first = layout.without_ring_records(len);
+    copy(&mut host, first);
+    let used = layout.used_ring_records(&host);
+    // @r: 3 and 6 records; @o: 3, then all 4 of an overwritten ring.
+    let sizes: Vec<u64> = used.iter().map(|r| (r.end - r.start) / 16).collect();
+    assert_eq!(sizes, [3, 3, 6, 4]);
+    copy(&mut host, used);
+    let want = MapStore::decode_launch(&p, &layout, None, &device);
+    assert_eq!(MapStore::decode_launch(&p, &layout, None, &host), want);
+    assert_eq!(want.maps[0].records.len(), 9);
+    assert_eq!(want.maps[2].entries[&vec![5]], vec![4]);
+}

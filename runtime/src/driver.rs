@@ -114,11 +114,13 @@ driver_fns! {
     cuGetProcAddress: c"cuGetProcAddress" => fn(*const c_char, *mut *mut c_void, c_int, u64);
     cuGetProcAddress_v2: c"cuGetProcAddress_v2" => fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int);
     cuMemsetD8Async: c"cuMemsetD8Async" => fn(CUdeviceptr, u8, usize, CUstream);
+    cuMemsetD32Async: c"cuMemsetD32Async" => fn(CUdeviceptr, c_uint, usize, CUstream);
     cuMemcpyDtoHAsync: c"cuMemcpyDtoHAsync_v2" => fn(*mut c_void, CUdeviceptr, usize, CUstream);
     cuMemcpyHtoDAsync: c"cuMemcpyHtoDAsync_v2" => fn(CUdeviceptr, *const c_void, usize, CUstream);
     cuMemAlloc: c"cuMemAlloc_v2" => fn(*mut CUdeviceptr, usize);
     cuMemcpyDtoH: c"cuMemcpyDtoH_v2" => fn(*mut c_void, CUdeviceptr, usize);
     cuStreamSynchronize: c"cuStreamSynchronize" => fn(CUstream);
+    cuStreamCreate: c"cuStreamCreate" => fn(*mut CUstream, c_uint);
     cuCtxSynchronize: c"cuCtxSynchronize" => fn();
     cuCtxDestroy: c"cuCtxDestroy_v2" => fn(CUcontext);
     cuDevicePrimaryCtxRelease: c"cuDevicePrimaryCtxRelease_v2" => fn(CUdevice);

@@ -110,7 +110,7 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
     };
     let key = module_cache::key(d, cfg, &ptx);
     if let Some(hit) = key.and_then(|k| module_cache::lookup(d, cfg, owner, k)) {
-        let layout = MapLayout::new(&cfg.program.program().maps);
+        let layout = codegen::buffer_layout(cfg.program.program());
         return Ok(module(cfg, hit.module, layout, &hit.kernels));
     }
     let out = codegen::instrument(&ptx, &cfg.program)

@@ -262,7 +262,10 @@ pub(crate) fn header(
     }
     let n = LAUNCHES.fetch_add(1, Ordering::Relaxed) + 1;
     if reads_launch {
-        words.push((layout.launch_offset, n));
+        // Every copy of the fixed part has its own `launch` word.
+        for copy in 0..u64::from(layout.replicas.max(1)) {
+            words.push((copy * layout.total_bytes + layout.launch_offset, n));
+        }
     }
     Ok((words, launch.total_bytes, dims))
 }
@@ -320,7 +323,10 @@ fn prepare(
             });
         }
     }
-    let buf = MapBuf::take(d, ctx, bytes).ok_or(Some(Reason::MapAlloc))?;
+    // A buffer with rings is read back by the drain thread, used records only: it needs no
+    // pinned half of its own (`read_used`).
+    let pinned = !deferred(d, &probed.layout);
+    let buf = MapBuf::take(d, ctx, bytes, pinned).ok_or(Some(Reason::MapAlloc))?;
     let ok = match d.cuMemsetD8Async {
         // SAFETY: stream-ordered zeroing of the buffer's `bytes` on the launch's stream.
         Some(memset) => unsafe { memset(buf.device, 0, bytes, stream) == CUDA_SUCCESS },
@@ -347,6 +353,21 @@ fn prepare(
 /// `buf`'s halves span the whole buffer; every offset is below its size minus 8.
 unsafe fn write_words(d: &Driver, buf: &MapBuf, words: &[(u64, u64)], stream: CUstream) -> bool {
     let (host, device) = (buf, buf.device);
+    if buf.ptr == 0 {
+        // No pinned half: each word as two 32-bit fills (little-endian halves).
+        let Some(fill) = d.cuMemsetD32Async else {
+            return words.is_empty();
+        };
+        return words.iter().all(|&(offset, value)| {
+            offset.checked_add(8).is_some_and(|end| end <= buf.len as u64)
+                // SAFETY: `offset + 8 <= len` inside the device buffer.
+                && unsafe {
+                    fill(device + offset, value as c_uint, 1, stream) == CUDA_SUCCESS
+                        && fill(device + offset + 4, (value >> 32) as c_uint, 1, stream)
+                            == CUDA_SUCCESS
+                }
+        });
+    }
     let Some(copy) = d.cuMemcpyHtoDAsync else {
         return words.is_empty();
     };
@@ -406,11 +427,14 @@ unsafe fn execute(d: &Driver, l: &Launch, name: &str, plan: Plan) -> CuResult {
             return rc;
         }
     };
+    // A buffer with rings is copied back by the drain thread once the launch is done, the
+    // used records only (`read_used`); any other is copied on the launch's stream.
+    let by_drain = buf.ptr == 0;
     let copied = match (d.cuMemcpyDtoHAsync, d.cuEventRecord) {
         // SAFETY: both halves of the buffer span `len` bytes; its event belongs to this
         // context.
         (Some(copy), Some(record)) => unsafe {
-            copy(buf.ptr as *mut c_void, buf.device, buf.len, stream) == CUDA_SUCCESS
+            (by_drain || copy(buf.ptr as *mut c_void, buf.device, buf.len, stream) == CUDA_SUCCESS)
                 && record(buf.event as CUevent, stream) == CUDA_SUCCESS
         },
         _ => false,
@@ -425,6 +449,7 @@ unsafe fn execute(d: &Driver, l: &Launch, name: &str, plan: Plan) -> CuResult {
         buf,
         layout: plan.probed.layout.clone(),
         dims: plan.dims,
+        deferred: by_drain,
     };
     match drain() {
         Some(tx) => {
@@ -447,6 +472,84 @@ struct Readback {
     buf: MapBuf,
     layout: Arc<MapLayout>,
     dims: LaunchDims,
+    /// The event follows the launch, not a copy: [`read_used`] copies the buffer.
+    deferred: bool,
+}
+
+/// Whether a buffer of `layout` is read back by [`read_used`]: it holds a ring, whose
+/// unused records need not come back, and the driver has what that takes.
+fn deferred(d: &Driver, layout: &MapLayout) -> bool {
+    layout
+        .regions
+        .iter()
+        .any(|r| matches!(r.kind, warptrace_ir::MapKind::Ring { .. }))
+        && d.cuStreamCreate.is_some()
+        && d.cuStreamSynchronize.is_some()
+        && d.cuMemcpyDtoHAsync.is_some()
+        && d.cuMemsetD32Async.is_some()
+}
+
+/// A non-blocking stream of the runtime's own in each context, for the drain thread's
+/// copies: they neither wait for the application's streams nor hold them up.
+fn private_stream(d: &Driver, ctx: usize) -> Option<CUstream> {
+    static STREAMS: Mutex<Option<HashMap<(u32, usize), usize>>> = Mutex::new(None);
+    let mut streams = lock(&STREAMS);
+    let streams = streams.get_or_insert_with(HashMap::new);
+    let key = (std::process::id(), ctx);
+    if let Some(&s) = streams.get(&key) {
+        return Some(s as CUstream);
+    }
+    let create = d.cuStreamCreate?;
+    let mut s: CUstream = std::ptr::null_mut();
+    // SAFETY: out-pointer; the context is current (`settle_one` made it so).
+    // `CU_STREAM_NON_BLOCKING`: no implicit synchronization with the legacy stream.
+    if unsafe { create(&mut s, 0x1) } != CUDA_SUCCESS {
+        return None;
+    }
+    streams.insert(key, s as usize);
+    Some(s)
+}
+
+/// Copies a finished launch's device buffer into `host` (resized to its length) in two
+/// rounds on the private stream: everything but ring records (the cursors among it), then
+/// the records below each cursor. A ring of 1M records that took a thousand appends costs
+/// the copy of a thousand; the rest of `host` is left as it was, which decodes to nothing
+/// (`MapLayout::without_ring_records`). False when a copy fails.
+///
+/// # Safety
+/// The launch is complete (its event is), and the device buffer spans `len` bytes.
+unsafe fn read_used(d: &Driver, rb: &Readback, host: &mut Vec<u8>) -> bool {
+    let (Some(copy), Some(sync)) = (d.cuMemcpyDtoHAsync, d.cuStreamSynchronize) else {
+        return false;
+    };
+    let Some(stream) = private_stream(d, rb.buf.ctx) else {
+        return false;
+    };
+    host.resize(rb.buf.len, 0);
+    let len = rb.buf.len as u64;
+    let copy_all = |host: &mut Vec<u8>, ranges: &[std::ops::Range<u64>]| {
+        ranges.iter().all(|r| {
+            let end = r.end.min(len);
+            if r.start >= end {
+                return true;
+            }
+            // SAFETY: `start < end <= len`, inside the device buffer and `host`; a copy
+            // into pageable memory completes before the stream's synchronization returns.
+            unsafe {
+                copy(
+                    host.as_mut_ptr().add(r.start as usize).cast(),
+                    rb.buf.device + r.start,
+                    (end - r.start) as usize,
+                    stream,
+                ) == CUDA_SUCCESS
+            }
+        }) && unsafe { sync(stream) } == CUDA_SUCCESS
+    };
+    if !copy_all(host, &rb.layout.without_ring_records(len)) {
+        return false;
+    }
+    let used = rb.layout.used_ring_records(host);
+    copy_all(host, &used)
 }
 
 /// Waits for a read-back's event, then merges the buffer into the host maps and returns it
@@ -468,12 +571,34 @@ fn settle_one(d: &Driver, rb: Readback) {
     if !done {
         return;
     }
-    // SAFETY: the copy into the pinned half completed (its event did); the memory is the
-    // process's own allocation, valid even if the context has gone since.
-    let bytes = unsafe { std::slice::from_raw_parts(rb.buf.ptr as *const u8, rb.buf.len) };
-    let _ = catch_unwind(AssertUnwindSafe(|| {
-        state::aggregator().merge_buffer(&rb.layout, rb.dims, bytes);
-    }));
+    // SAFETY: the launch is complete; the buffer's halves span `len`.
+    thread_local! {
+        /// The drain thread's copy of a deferred buffer, reused from launch to launch.
+        static STAGING: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let merge = |bytes: &[u8]| {
+        let _ = catch_unwind(AssertUnwindSafe(|| {
+            state::aggregator().merge_buffer(&rb.layout, rb.dims, bytes);
+        }));
+    };
+    if rb.deferred {
+        let read = STAGING.with_borrow_mut(|host| {
+            // SAFETY: the launch is complete; the device buffer spans `len`.
+            let ok = unsafe { read_used(d, &rb, host) };
+            if ok {
+                merge(host);
+            }
+            ok
+        });
+        if !read {
+            // Not given back: a copy may still be running. The launch counts as lost.
+            return;
+        }
+    } else {
+        // SAFETY: the copy into the pinned half completed (its event did); the memory is
+        // the process's own allocation, valid even if the context has gone since.
+        merge(unsafe { std::slice::from_raw_parts(rb.buf.ptr as *const u8, rb.buf.len) });
+    }
     rb.buf.give();
     IN_FLIGHT.fetch_sub(1, Ordering::AcqRel);
 }
@@ -544,8 +669,9 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// A launch's map buffer: a device allocation, the host memory it is read back into
 /// (page-aligned, registered with the driver: the process's own memory, so reading it is
-/// safe even after the context is destroyed at exit), and the event recorded after the
-/// copy, all of `len` bytes in context `ctx`. Pooled per (context, size) instead of
+/// safe even after the context is destroyed at exit; none, `ptr` 0, for a buffer the drain
+/// thread reads back itself, see `read_used`), and the event recorded after the copy (or
+/// the launch), all of `len` bytes in context `ctx`. Pooled per (context, size) instead of
 /// allocated per launch (a stream-ordered allocation per launch cost ~200 µs of stream time
 /// on an H100). A buffer goes back to the pool only after its read-back arrived, when no
 /// work on it is queued on any stream; one whose launch or copy failed is never reused
@@ -560,8 +686,8 @@ struct MapBuf {
     ctx: usize,
 }
 
-/// Free buffers by (context, size): (host, device, event).
-type Pool = HashMap<(usize, usize), Vec<(usize, CUdeviceptr, usize)>>;
+/// Free buffers by (context, size, with a pinned half): (host, device, event).
+type Pool = HashMap<(usize, usize, bool), Vec<(usize, CUdeviceptr, usize)>>;
 static POOL: Mutex<Option<Pool>> = Mutex::new(None);
 
 /// `CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING`: the drain thread sleeps while it
@@ -572,10 +698,12 @@ const REGISTER_PORTABLE: c_uint = 0x1;
 const PAGE: usize = 4096;
 
 impl MapBuf {
-    fn take(d: &Driver, ctx: usize, len: usize) -> Option<MapBuf> {
+    /// A buffer of `len` bytes in `ctx`: from the pool, else new. Without `pinned` it has
+    /// no host half (`ptr` is 0): the drain thread copies it into memory of its own.
+    fn take(d: &Driver, ctx: usize, len: usize, pinned: bool) -> Option<MapBuf> {
         let reused = lock(&POOL)
             .get_or_insert_with(HashMap::new)
-            .get_mut(&(ctx, len))
+            .get_mut(&(ctx, len, pinned))
             .and_then(Vec::pop);
         if let Some((ptr, device, event)) = reused {
             return Some(MapBuf {
@@ -587,6 +715,24 @@ impl MapBuf {
             });
         }
         let size = len.max(8).next_multiple_of(PAGE);
+        if !pinned {
+            let mut device: CUdeviceptr = 0;
+            let mut event: CUevent = std::ptr::null_mut();
+            // SAFETY: out-pointers.
+            let ok = unsafe {
+                d.cuMemAlloc
+                    .is_some_and(|f| f(&mut device, size) == CUDA_SUCCESS)
+                    && d.cuEventCreate
+                        .is_some_and(|f| f(&mut event, EVENT_FLAGS) == CUDA_SUCCESS)
+            };
+            return (ok && device != 0 && !event.is_null()).then_some(MapBuf {
+                ptr: 0,
+                len,
+                device,
+                event: event as usize,
+                ctx,
+            });
+        }
         let layout = std::alloc::Layout::from_size_align(size, PAGE).ok()?;
         // SAFETY: a non-zero size.
         let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
@@ -621,7 +767,7 @@ impl MapBuf {
     fn give(self) {
         lock(&POOL)
             .get_or_insert_with(HashMap::new)
-            .entry((self.ctx, self.len))
+            .entry((self.ctx, self.len, self.ptr != 0))
             .or_default()
             .push((self.ptr, self.device, self.event));
     }

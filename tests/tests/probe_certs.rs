@@ -8,7 +8,8 @@
 //! The certificate is rebuilt the way `src/verify.rs` builds it: the IR rules and value
 //! obligations of `warptrace_verifier::verify_program`, then the PTX back end's
 //! translation-validation proofs (run once, here, for every probe: they do not depend on
-//! the program), no kernel checks (the library's certificates are made without `--ptx`;
+//! the program), the IR check of the program with its rings spread over copies when the
+//! back end spreads them (`spread_rings_check`), no kernel checks (the library's certificates are made without `--ptx`;
 //! every kernel is checked when it is instrumented). Only PTX: `warptrace verify
 //! --target gcn` does not exist yet.
 
@@ -38,13 +39,11 @@ fn certificate_now(name: &str, src: &str) -> Certificate {
     let program = warptrace_lang::compile(src, &format!("probes/{name}.wt"))
         .unwrap_or_else(|e| panic!("probes/{name}.wt does not compile:\n{}", e.render()));
     let outcome = warptrace_verifier::verify_program(&program);
-    let cert = warptrace_verifier::certify(
-        &program,
-        &outcome,
-        "ptx",
-        VERSION,
-        translation_checks().to_vec(),
-    );
+    let mut extra = translation_checks().to_vec();
+    if let Ok(verified) = &outcome {
+        extra.extend(warptrace_codegen_ptx::spread_rings_check(verified));
+    }
+    let cert = warptrace_verifier::certify(&program, &outcome, "ptx", VERSION, extra);
     without_timings(cert)
 }
 

@@ -390,9 +390,28 @@ fn resident_kernels_offset_the_map_base_to_their_block_s_copy() {
     ] {
         assert!(ptx.contains(&line), "`{line}` in the prologue");
     }
-    let (_, ptx) = run("mem:global:load { @r = (addr, bytes); }");
+    // A ring is spread too: 32 copies of 2048 records (the default 65536), each with its
+    // own cursor, and the appends compare the cursor with one copy's capacity.
+    let (program, ptx) = run("mem:global:load { @r = (addr, bytes); }");
+    let spread = program.program().with_ring_copies(n);
+    let one = warptrace_ir::MapLayout::new(&spread.maps);
+    assert_eq!(one.regions[0].capacity, 65536 / n);
+    assert_eq!(warptrace_codegen_ptx::buffer_layout(program.program()), one);
+    for line in [
+        format!("and.b32 %__wt_s0, %__wt_s0, {};", n - 1),
+        format!("mul.wide.u32 %__wt_t0, %__wt_s0, {};", one.total_bytes),
+        format!("setp.ge.u64 %__wt_p0, %__wt_t0, {};", 65536 / n),
+    ] {
+        assert!(ptx.contains(&line), "`{line}` in the ring kernel");
+    }
+    assert!(
+        !ptx.contains("65536"),
+        "no append compares with the whole capacity"
+    );
+    // Rings beside a hash table keep one copy.
+    let (_, ptx) = run("mem:global:load { @r = (addr, bytes); @n[kernel] = count(); }");
     assert!(
         !ptx.contains("%ctaid.x;\n\tand.b32 %__wt_s0"),
-        "a ring is not copied"
+        "a ring beside a hash table is not copied"
     );
 }

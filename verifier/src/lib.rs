@@ -56,6 +56,13 @@ impl VerifiedProgram {
     pub fn obligations(&self) -> &[Obligation] {
         &self.obligations
     }
+
+    /// This program with its rings spread over `n` copies
+    /// ([`Program::with_ring_copies`]), verified again: the code a back end generates for
+    /// it is checked against the program it runs.
+    pub fn with_ring_copies(&self, n: u32) -> Result<VerifiedProgram, IrErrors> {
+        verify_program(&self.program.with_ring_copies(n))
+    }
 }
 
 /// The IR-level rules.

@@ -272,3 +272,35 @@ fn resident_kernels_spread_their_updates_over_table_copies() {
     let launch = program(64).replace("  2: exit", "  2: r1 = sreg launch\n  3: exit");
     assert_eq!(replicas(&launch), 1);
 }
+
+/// A program of rings only spreads them: the most copies up to `MAX_REPLICAS` that divide
+/// every capacity and leave each copy `RING_COPY_RECORDS`; a spread program keeps its
+/// count; rings beside a hash table keep one copy.
+#[test]
+fn programs_of_rings_spread_them_over_copies() {
+    let rings = |caps: &[u32], extra: &str| {
+        let mut text = String::new();
+        for (i, c) in caps.iter().enumerate() {
+            text += &format!("map @r{i}: ring(capacity = {c}, overflow = drop) -> record(u64)\n");
+        }
+        text += extra;
+        Program::parse(&text).expect("IR parses")
+    };
+    let copies = |p: &Program| super::ring_copies(p);
+    assert_eq!(copies(&rings(&[65536], "")), super::MAX_REPLICAS);
+    assert_eq!(copies(&rings(&[65536, 4096], "")), 4);
+    assert_eq!(copies(&rings(&[1024], "")), 1);
+    assert_eq!(copies(&rings(&[3 * 1024], "")), 2, "3 is odd");
+    assert_eq!(copies(&rings(&[1536], "")), 1, "768 a copy is too few");
+    assert_eq!(copies(&rings(&[], "")), 1, "no maps");
+    let mixed = rings(&[65536], "map @n: hash(keys = 64) [kernel] -> count\n");
+    assert_eq!(copies(&mixed), 1);
+    let spread = rings(&[65536], "").with_ring_copies(8);
+    assert_eq!(copies(&spread), 8);
+    assert_eq!(super::replicas(&spread, kernel_id("kern")), 8);
+    assert_eq!(super::buffer_layout(&spread), MapLayout::new(&spread.maps));
+    assert_eq!(
+        super::buffer_layout(&rings(&[65536], "")).regions[0].capacity,
+        65536 / super::MAX_REPLICAS
+    );
+}

@@ -510,13 +510,16 @@ pub(super) fn ring(
             false,
         ));
     }
-    spec.push(effect(
-        &written,
-        "fence.acq_rel.gpu",
-        None,
-        Vec::new(),
-        false,
-    ));
+    if overflow == Overflow::Overwrite {
+        // Appends a lap apart share a slot: each writer's `seq` after its own fields.
+        spec.push(effect(
+            &written,
+            "fence.acq_rel.gpu",
+            None,
+            Vec::new(),
+            false,
+        ));
+    }
     spec.push(effect(
         &written,
         "st.relaxed.gpu.global.u64",

@@ -107,7 +107,7 @@ pub(crate) enum What {
         exact: bool,
     },
     /// `ring::append` of `fields` to a ring of `capacity` records: cursor, drop policy,
-    /// record slot, fields, then the fence and `seq = n + 1`.
+    /// record slot, fields, then (overwrite: the fence and) `seq = n + 1`.
     Ring {
         fields: Vec<Operand>,
         capacity: u32,
