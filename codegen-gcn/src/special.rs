@@ -317,8 +317,10 @@ pub(crate) fn read_site(
         SiteValue::Bytes => e.imm64(d, site.bytes.ok_or_else(|| unsupported("bytes here"))?),
         SiteValue::Opcode => e.imm64(d, site.opcode.ok_or_else(|| unsupported("opcode here"))?),
         SiteValue::Value => value(e, d, site)?,
-        SiteValue::Sectors | SiteValue::Wavefronts if site.mem.is_none() => e.imm64(d, 0),
-        SiteValue::Sectors | SiteValue::Wavefronts => {
+        SiteValue::Sectors | SiteValue::Wavefronts | SiteValue::Run if site.mem.is_none() => {
+            e.imm64(d, 0)
+        }
+        SiteValue::Sectors | SiteValue::Wavefronts | SiteValue::Run => {
             return Err(unsupported(format!(
                 "`{}` on GCN (no cross-lane match is lowered yet)",
                 v.name()

@@ -39,7 +39,7 @@ pub(crate) const TEMPS: [(&str, &str, u32); 5] = [
     ("s", ".b32", 5),
     ("h", ".b16", 1),
     ("p", ".pred", 2),
-    ("w", ".b64", 2),
+    ("w", ".b64", 3),
 ];
 /// The warp-leader predicate of `warp` probes.
 const LEADER: &str = "%__wt_p1";
@@ -183,6 +183,7 @@ impl SiteConsts for SiteInfo<'_> {
             | SiteValue::Value
             | SiteValue::Sectors
             | SiteValue::Wavefronts
+            | SiteValue::Run
                 if self.instr && !self.mem =>
             {
                 Some(0)
@@ -677,7 +678,7 @@ fn read_site(
             }
         }
         SiteValue::Opcode => Err(SiteErr::Fail("no opcode at this site".into())),
-        SiteValue::Sectors | SiteValue::Wavefronts => {
+        SiteValue::Sectors | SiteValue::Wavefronts | SiteValue::Run => {
             let r = crate::warp_access::register(value).unwrap_or_default();
             e.insf(format_args!("mov.b64 {d}, {r}"));
             Ok(())

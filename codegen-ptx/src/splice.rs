@@ -373,17 +373,11 @@ pub(crate) fn site_imms(
 }
 
 /// Whether a body reads a value computed from the site's address registers: `addr`, and
-/// the warp-wide `sectors` and `wavefronts`.
+/// the warp-wide `sectors`, `wavefronts` and `run`.
 fn reads_address(insns: &[Insn]) -> bool {
-    use warptrace_ir::SiteValue::{Addr, Sectors, Wavefronts};
     insns.iter().any(|x| {
-        matches!(
-            x,
-            Insn::ReadSite {
-                value: Addr | Sectors | Wavefronts,
-                ..
-            }
-        )
+        matches!(x, Insn::ReadSite { value, .. }
+            if *value == warptrace_ir::SiteValue::Addr || value.is_warp_wide())
     })
 }
 
@@ -731,7 +725,12 @@ mod tests {
     fn the_warp_wide_values_need_the_address_too() {
         use warptrace_ir::{Reg, SiteValue};
         let read = |value| vec![Insn::ReadSite { dst: Reg(0), value }, Insn::Exit];
-        for v in [SiteValue::Addr, SiteValue::Sectors, SiteValue::Wavefronts] {
+        for v in [
+            SiteValue::Addr,
+            SiteValue::Sectors,
+            SiteValue::Wavefronts,
+            SiteValue::Run,
+        ] {
             assert!(reads_address(&read(v)), "{v:?}");
         }
         for v in [SiteValue::Bytes, SiteValue::Value, SiteValue::Opcode] {

@@ -329,18 +329,32 @@ pub enum SiteValue {
     /// Shared-memory wavefronts of the warp's access ([`wavefronts`](crate::wavefronts)): the most distinct
     /// bank-wide units that fall in one bank group, 1 (no conflict) to 32.
     Wavefronts,
+    /// This lane's run ([`run`](crate::run)): the mask of the lanes executing the access
+    /// together whose address is on this lane's line `addr + (lane' - lane) * bytes`.
+    /// Per lane; the lowest lane of each run describes it: `(addr, run, bytes)`.
+    Run,
 }
 
 impl SiteValue {
     /// Every site operand, in text-form order.
-    pub const ALL: [SiteValue; 6] = [
+    pub const ALL: [SiteValue; 7] = [
         SiteValue::Bytes,
         SiteValue::Addr,
         SiteValue::Value,
         SiteValue::Opcode,
         SiteValue::Sectors,
         SiteValue::Wavefronts,
+        SiteValue::Run,
     ];
+
+    /// Computed over the lanes that execute the access together (`sectors`, `wavefronts`,
+    /// `run`): a back end computes it with warp collectives before the probe body.
+    pub fn is_warp_wide(self) -> bool {
+        matches!(
+            self,
+            SiteValue::Sectors | SiteValue::Wavefronts | SiteValue::Run
+        )
+    }
 
     /// The name in the text form; the same as the language's builtin.
     pub fn name(self) -> &'static str {
@@ -351,6 +365,7 @@ impl SiteValue {
             SiteValue::Opcode => "opcode",
             SiteValue::Sectors => "sectors",
             SiteValue::Wavefronts => "wavefronts",
+            SiteValue::Run => "run",
         }
     }
 }

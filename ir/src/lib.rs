@@ -38,10 +38,12 @@ pub use layout::{
 pub use parse::ParseError;
 pub use program::{
     lhist_buckets, ConfigEntry, ConfigValue, HostBlock, HostEvent, KeyType, MapDecl, MapKind,
-    Overflow, Per, PersistDecl, Probe, Program, Span, ValueKind,
+    Overflow, Per, PersistDecl, Probe, Program, Span, ValueKind, RING_COPIES,
 };
 pub use store::{MapStore, Record, RecordOrigin, StoreError, StoredMap, Update, WordOp};
-pub use warp_access::{sectors, wavefront_unit_log2, wavefronts, SECTOR_BYTES, WAVEFRONT_BYTES};
+pub use warp_access::{
+    run, sectors, wavefront_unit_log2, wavefronts, SECTOR_BYTES, WAVEFRONT_BYTES,
+};
 
 /// The id of a kernel: FNV-1a 64 of its mangled name. Code generators emit it as the
 /// `kernel` builtin; the host maps it back to the name.

@@ -1,5 +1,6 @@
-//! The warp-wide values of one memory access, `sectors` and `wavefronts`: what a warp's
-//! request costs, computed over the lanes that execute the instruction together. These
+//! The warp-wide values of one memory access, `sectors` and `wavefronts` (what a warp's
+//! request costs) and each lane's `run`, computed over the lanes that execute the
+//! instruction together. These
 //! functions are the reference (`docs/ir.md`); the interpreter calls them and the code
 //! generators' translation validation is checked against them.
 
@@ -45,12 +46,59 @@ pub fn wavefronts(bytes: u64, addrs: impl IntoIterator<Item = u64>) -> u64 {
     units.values().map(|u| u.len() as u64).max().unwrap_or(0)
 }
 
+/// The run of lane `lane` in an access of `bytes` per lane by `lanes` (lane index, address):
+/// the mask of the lanes whose address minus `lane' * bytes` equals this lane's, i.e. the
+/// lanes on its line `addr + (lane' - lane) * bytes`. A coalesced warp access is one run;
+/// rows of a tile are a run each; a gather is mostly runs of one lane. The lanes of a run
+/// are exactly described by its lowest lane's `(addr, run, bytes)`.
+pub fn run(bytes: u64, lanes: &[(u32, u64)], lane: u32) -> u64 {
+    let key = |l: u32, a: u64| a.wrapping_sub(u64::from(l).wrapping_mul(bytes));
+    let Some(&(_, mine)) = lanes.iter().find(|(l, _)| *l == lane) else {
+        return 0;
+    };
+    let own = key(lane, mine);
+    lanes
+        .iter()
+        .filter(|&&(l, a)| l < 64 && key(l, a) == own)
+        .fold(0, |m, &(l, _)| m | 1 << l)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn lanes(stride: u64, bytes: u64) -> Vec<u64> {
         (0..32).map(|l| 0x1000 + l * stride * bytes).collect()
+    }
+
+    #[test]
+    fn runs_of_common_patterns() {
+        let at =
+            |f: &dyn Fn(u64) -> u64| (0..32u32).map(|l| (l, f(u64::from(l)))).collect::<Vec<_>>();
+        // Coalesced: one run of all lanes, from any lane.
+        let lin = at(&|l| 0x1000 + 4 * l);
+        assert_eq!(run(4, &lin, 0), 0xFFFF_FFFF);
+        assert_eq!(run(4, &lin, 17), 0xFFFF_FFFF);
+        // Rows of 8 lanes, 16 bytes each, 4 KiB apart: four runs of 8.
+        let tile = at(&|l| 0x10_0000 + (l / 8) * 4096 + (l % 8) * 16);
+        assert_eq!(run(16, &tile, 9), 0xFF00);
+        assert_eq!(run(16, &tile, 31), 0xFF00_0000);
+        // Strided past the width: a run of one lane each.
+        let strided = at(&|l| 0x1000 + 132 * l);
+        assert_eq!(run(4, &strided, 5), 1 << 5);
+        // Lanes that are not there, or a lane not in the access.
+        let some: Vec<(u32, u64)> = lin.iter().copied().filter(|(l, _)| l % 2 == 0).collect();
+        assert_eq!(run(4, &some, 2), 0x5555_5555);
+        assert_eq!(run(4, &some, 3), 0);
+        // Lanes on one line with a gap in between still share it.
+        let split = at(&|l| {
+            if !(4..28).contains(&l) {
+                0x2000 + 4 * l
+            } else {
+                0x9000 + 4 * l
+            }
+        });
+        assert_eq!(run(4, &split, 0), 0xF000_000F);
     }
 
     #[test]

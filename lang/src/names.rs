@@ -249,7 +249,7 @@ static ATTACH_POINTS: [Entry; 17] = [
     ),
 ];
 
-static BUILTINS: [Entry; 34] = [
+static BUILTINS: [Entry; 35] = [
     special("tid.x", "thread index in the block, x", Special::TidX),
     special("tid.y", "thread index in the block, y", Special::TidY),
     special("tid.z", "thread index in the block, z", Special::TidZ),
@@ -335,6 +335,13 @@ static BUILTINS: [Entry; 34] = [
         "shared-memory wavefronts of the warp's access: 1 without bank conflicts, up to 32",
         ACCESS,
         Sem::Builtin(Builtin::Site(SiteValue::Wavefronts), Validity::Access),
+    ),
+    entry(
+        "run",
+        "warp-wide, per lane: mask of the lanes executing the access together whose address \
+         is on this lane's line addr + (lane' - lane) * bytes (one run for a coalesced access)",
+        ACCESS,
+        Sem::Builtin(Builtin::Site(SiteValue::Run), Validity::Access),
     ),
     entry(
         "value",

@@ -75,15 +75,9 @@ pub(crate) fn check(ob: &Obligation, text: &str) -> TvOutcome {
 
 /// Whether a body reads a warp-wide site value (checked in the warp model).
 fn reads_warp_access(insns: &[Insn]) -> bool {
-    insns.iter().any(|i| {
-        matches!(
-            i,
-            Insn::ReadSite {
-                value: SiteValue::Sectors | SiteValue::Wavefronts,
-                ..
-            }
-        )
-    })
+    insns
+        .iter()
+        .any(|i| matches!(i, Insn::ReadSite { value, .. } if value.is_warp_wide()))
 }
 
 pub(super) fn refuted(counterexample: impl Into<String>) -> TvOutcome {
@@ -132,6 +126,7 @@ fn site_env(site: &Site) -> ir::IrEnv {
             SiteValue::Value,
             SiteValue::Sectors,
             SiteValue::Wavefronts,
+            SiteValue::Run,
         ] {
             env.site.insert(v, k(0));
         }
@@ -161,6 +156,8 @@ fn site_env(site: &Site) -> ir::IrEnv {
                     env.site.insert(v, t);
                 }
             }
+            env.site
+                .insert(SiteValue::Run, ir::run(bytes, &mask, &lanes, &addr));
             env.site.insert(SiteValue::Addr, addr);
         }
     }

@@ -818,6 +818,14 @@ const MUTANTS: &[(&str, &str, &str)] = &[
         "mov.b32 %__wt_s1, %__wt_s1;",
     ),
     ("site.wavefronts.b16", "%__wt_t0, 4;", "%__wt_t0, 2;"),
+    // `run`: another width, the lane's offset added, the lane id of another register.
+    ("site.run.b4", "%__wt_s1, 4;", "%__wt_s1, 8;"),
+    ("site.run.r32.b16", "sub.s64 %__wt_t0", "add.s64 %__wt_t0"),
+    (
+        "site.run.b4",
+        "mov.u32 %__wt_s1, %laneid",
+        "mov.u32 %__wt_s1, %tid.x",
+    ),
     (
         "bin.sub.w64.reg-reg",
         "sub.s64 %__wt_r2, %__wt_r0, %__wt_r1",
@@ -922,7 +930,7 @@ const MUTANTS: &[(&str, &str, &str)] = &[
         "add.s64 %__wt_t4, %__wt_t0, 1",
         "add.s64 %__wt_t4, %__wt_t0, 0",
     ),
-    ("ring.drop.cap1.f1.reg", "fence.acq_rel.gpu;", ""),
+    ("ring.overwrite.cap1000.f3.mixed", "fence.acq_rel.gpu;", ""),
     // Warp-combined updates: the count of another (here unset) mask, a leader that is
     // not the lowest lane (none at all, every other lane), one added per group.
     (
@@ -1363,9 +1371,13 @@ fn outside_the_warp_model_a_collective_is_invalid() {
 fn warp_access_values_are_proved() {
     let names: Vec<String> = super::obligation_names()
         .into_iter()
-        .filter(|n| n.starts_with("site.sectors.") || n.starts_with("site.wavefronts."))
+        .filter(|n| {
+            ["site.sectors.", "site.wavefronts.", "site.run."]
+                .iter()
+                .any(|p| n.starts_with(p))
+        })
         .collect();
-    assert_eq!(names.len(), 8, "{names:?}");
+    assert_eq!(names.len(), 11, "{names:?}");
     for name in &names {
         let ob = obligation(name);
         let text = ob.emit().expect("emits");
@@ -1423,6 +1435,21 @@ fn warp_access_terms_agree_with_the_ir_reference() {
                 eval(&term, &pairs),
                 Some(want),
                 "{v:?} case {case}: {lanes:x?} m {m:#x}"
+            );
+        }
+        // `run`, per lane: every lane of the mask.
+        let present: Vec<(u32, u64)> = (0..32u32)
+            .filter(|j| m >> j & 1 == 1)
+            .map(|j| (j, lanes[j as usize]))
+            .collect();
+        for &(j, _) in &present {
+            let mut at = pairs.clone();
+            at.push((ir::hw("%laneid"), BV::from_u64(u64::from(j), 32)));
+            let term = ir::run(bytes, &mask, &addrs, &addrs[j as usize]);
+            assert_eq!(
+                eval(&term, &at),
+                Some(warptrace_ir::run(bytes, &present, j)),
+                "run of lane {j}, case {case}: {lanes:x?} m {m:#x}"
             );
         }
     }

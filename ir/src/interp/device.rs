@@ -244,6 +244,7 @@ impl Env for DeviceEnv<'_> {
             SiteValue::Opcode => kernel_id(opcode),
             SiteValue::Sectors => warp.sectors,
             SiteValue::Wavefronts => warp.wavefronts,
+            SiteValue::Run => warp.runs.get(self.view.lane as usize).copied().unwrap_or(0),
         })
     }
 

@@ -318,33 +318,58 @@ pub(crate) fn fires(point: &AttachPoint, event: &Event, isa: Isa) -> bool {
 }
 
 /// The warp-wide values of the access the lanes at one site make together
-/// ([`SiteValue::Sectors`](crate::SiteValue::Sectors), [`SiteValue::Wavefronts`](crate::SiteValue::Wavefronts));
-/// zero at a site that is no memory access.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// ([`SiteValue::Sectors`](crate::SiteValue::Sectors), [`SiteValue::Wavefronts`](crate::SiteValue::Wavefronts)),
+/// and each lane's [`SiteValue::Run`](crate::SiteValue::Run); zero at a site that is no
+/// memory access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct WarpAccess {
     pub sectors: u64,
     pub wavefronts: u64,
+    /// Each lane's run, by lane index (a wave has at most 64 lanes).
+    pub runs: [u64; 64],
+}
+
+impl Default for WarpAccess {
+    fn default() -> WarpAccess {
+        WarpAccess {
+            sectors: 0,
+            wavefronts: 0,
+            runs: [0; 64],
+        }
+    }
 }
 
 impl WarpAccess {
-    /// The values over the site events of the lanes that run a site together.
-    pub fn of<'a>(sites: impl Iterator<Item = &'a SiteEvent> + Clone) -> WarpAccess {
-        let addrs = sites.clone().filter_map(|s| match s {
-            SiteEvent::Mem { addr, .. } => Some(*addr),
-            _ => None,
-        });
+    /// The values over the site events of the lanes (lane index, event) that run a site
+    /// together.
+    pub fn of<'a>(sites: impl Iterator<Item = (u32, &'a SiteEvent)> + Clone) -> WarpAccess {
+        let lanes: Vec<(u32, u64)> = sites
+            .clone()
+            .filter_map(|(l, s)| match s {
+                SiteEvent::Mem { addr, .. } => Some((l, *addr)),
+                _ => None,
+            })
+            .collect();
         let bytes = sites
-            .filter_map(|s| match s {
+            .filter_map(|(_, s)| match s {
                 SiteEvent::Mem { bytes, .. } => Some(*bytes),
                 _ => None,
             })
             .max();
-        match bytes {
-            None => WarpAccess::default(),
-            Some(b) => WarpAccess {
-                sectors: crate::sectors(addrs.clone()),
-                wavefronts: crate::wavefronts(b, addrs),
-            },
+        let Some(b) = bytes else {
+            return WarpAccess::default();
+        };
+        let addrs = lanes.iter().map(|&(_, a)| a);
+        let mut runs = [0; 64];
+        for &(l, _) in &lanes {
+            if let Some(r) = runs.get_mut(l as usize) {
+                *r = crate::run(b, &lanes, l);
+            }
+        }
+        WarpAccess {
+            sectors: crate::sectors(addrs.clone()),
+            wavefronts: crate::wavefronts(b, addrs),
+            runs,
         }
     }
 }

@@ -411,7 +411,7 @@ impl Launch<'_, '_> {
         let program = self.interp.program;
         let warp_access = WarpAccess::of(active.iter().map(|&i| {
             let l = &warp.lanes[i];
-            &l.events[l.next].site
+            (l.lane, &l.events[l.next].site)
         }));
         for position in [Position::Before, Position::After] {
             for &(index, probe) in &self.probes {

@@ -188,6 +188,8 @@ pub(crate) fn site_range(v: SiteValue) -> AbsVal {
         SiteValue::Bytes => AbsVal::bits(32),
         // Counts over the lanes of a warp; 0 where nothing is accessed.
         SiteValue::Sectors | SiteValue::Wavefronts => AbsVal::range(0, 32),
+        // A lane mask (up to 64 lanes on GCN).
+        SiteValue::Run => AbsVal::TOP,
         SiteValue::Addr | SiteValue::Value | SiteValue::Opcode => AbsVal::TOP,
     }
 }

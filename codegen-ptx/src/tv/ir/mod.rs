@@ -199,6 +199,23 @@ pub(crate) fn warp_access(
     Some(most.zero_ext(32))
 }
 
+/// The executing lane's `run` (`warptrace_ir::run`) in an access of `bytes` per lane by
+/// the lanes of `mask`, lane `j` at `addrs[j]`, the executing lane `%laneid` at `addr`:
+/// the lanes `i` of the mask with `addrs[i] - i * bytes == addr - %laneid * bytes`.
+pub(crate) fn run(bytes: u64, mask: &BV, addrs: &[BV], addr: &BV) -> BV {
+    let b = BV::from_u64(bytes, 64);
+    let own = addr.bvsub(hw("%laneid").zero_ext(32).bvmul(&b));
+    (0..addrs.len()).fold(BV::from_u64(0, 64), |acc, i| {
+        let on = mask
+            .bvlshr(BV::from_u64(i as u64, 32))
+            .bvand(BV::from_u64(1, 32))
+            .eq(BV::from_u64(1, 32));
+        let key = addrs[i].bvsub(BV::from_u64(i as u64 * bytes, 64));
+        let hit = Bool::and(&[&on, &key.eq(&own)]);
+        acc.bvor(hit.ite(&BV::from_u64(1 << i, 64), &BV::from_u64(0, 64)))
+    })
+}
+
 /// The mask of lanes active at the site (`activemask.b32`).
 pub(crate) fn activemask() -> BV {
     BV::new_const("activemask", 32)

@@ -338,6 +338,14 @@ fn site_obligations(out: &mut Vec<Obligation>) {
             -16,
             16,
         ),
+        (SiteValue::Run, "b4", AddrBase::Reg("%rd3".into()), 8, 4),
+        (
+            SiteValue::Run,
+            "r32.b16",
+            AddrBase::Reg("%r3".into()),
+            -16,
+            16,
+        ),
     ];
     for (v, name, base, offset, bytes) in warp_cases {
         let regs = match &base {
@@ -370,6 +378,7 @@ fn site_obligations(out: &mut Vec<Obligation>) {
         SiteValue::Bytes,
         SiteValue::Sectors,
         SiteValue::Wavefronts,
+        SiteValue::Run,
     ] {
         out.push(Obligation::new(
             format!("site.{}.non-mem", v.name()),
