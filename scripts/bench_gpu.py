@@ -1238,7 +1238,9 @@ def notes_for(results, S):
                    f"kernel itself takes {fmt_us(own)} µs more (CUPTI; {fmt_regs(regs)} extra registers median), "
                    f"and the stream {fmt_us(rest)} µs more around it: the runtime's per-launch map buffer "
                    f"({fmt_bytes(mb)}, from a pool: memset, launch, device-to-host copy and an event on "
-                   f"the stream; a drain thread waits for the event and merges, off the stream).")
+                   f"the stream — for a buffer with rings, no copy: the drain thread copies the used "
+                   f"part once the event has passed; a drain thread waits for the event and merges, "
+                   f"off the stream).")
             d2h, mset = stream_ops(results, f"probe:{p}")
             if d2h is not None:
                 why += (f" CUPTI puts {fmt_us(d2h)} µs of that in the read-back copy and {fmt_us(mset)} µs in "
@@ -1249,7 +1251,8 @@ def notes_for(results, S):
                        "teardown or exit, no stream operation per launch) apply only to maps keyed by "
                        "per-kernel constants, as `blocks`'; this probe's keys or records vary at run "
                        "time, so each launch keeps its own buffer. What would close it: copy back only "
-                       "what the launch wrote (the occupied hash slots, the used part of a ring) "
+                       "what the launch wrote (the occupied hash slots; rings already are, decision "
+                       "0020) "
                        "instead of the whole buffer, and make maps resident whose key set is bounded "
                        "at run time (one key per SM) with a snapshot read at synchronization points; "
                        "the kernel-alone ratio is the floor that leaves.")
@@ -1258,9 +1261,10 @@ def notes_for(results, S):
                        "every per-event probe, sites hoisted out of loops where the predicate allows) and "
                        "fewer live registers in the snippet, so occupancy does not drop.")
             if p == DMAT:
-                fix += (" DMAT writes one record per global access into a printf ring: the copy-back "
-                        "of the full ring each launch dominates once it fills; sampling launches "
-                        "(`--sample K`) or a per-warp record would cut it.")
+                fix += (" DMAT appends one record per run of a warp's access into a ring spread over "
+                        "copies of the buffer, read back by use (decision 0020); the same sites with a "
+                        "counter instead of a record cost most of it (`scripts/dmat-experiment.sh`), "
+                        "so what is left is the site itself.")
             notes.append(why + " " + fix)
         elif key[0] == "proton":
             mode, what = key[1], key[2]

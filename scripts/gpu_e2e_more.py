@@ -1026,15 +1026,14 @@ def check_torch_compile(args, rows, work, wt):
     print("[torch.compile]", counts.get("line", "no summary line"))
 
 
-DMAT_LINE = re.compile(r"^\d+ ([0-9a-f]+) (\d+)$")
-
-
 def check_access_patterns(args, rows, work, wt):
     """memtrace and dmat on the access microbenchmarks of tests/workloads/access_patterns.py
     (linear, strided, gather, scatter, random; issue 8): the (address, width) of every
     record equals, as a multiset, what the workload computes on the host from its device
-    pointers and index arrays — per kernel for memtrace (its records name the kernel), over
-    all kernels for dmat (its printf records do not)."""
+    pointers and index arrays — per kernel (its records name the kernel). dmat's records
+    (one a run of a warp access: the lowest lane's address, the run's lanes, the width)
+    equal, over all kernels, the runs computed the same way; expanded, they are every
+    access; and --dmat draws all of them."""
     script = os.path.join("tests", "workloads", "access_patterns.py")
     odir = f"{work}/ap-memtrace"
     p, _ = run_t([wt, "-o", odir, "-p", "memtrace", "--", sys.executable, script], args.out, timeout=120)
@@ -1048,13 +1047,31 @@ def check_access_patterns(args, rows, work, wt):
         rows.append(("memtrace", kernel, "recorded (addr, bytes) = the kernel's accesses",
                      f"{len(w)} accesses", f"{len(g)} records, {'equal' if g == w else 'DIFFERENT'} ({why(p)})"
                      if g != w else f"{len(g)} records, equal", p.returncode == 0 and len(w) > 0 and g == w))
-    p, _ = run_t([wt, "-p", "dmat", "--", sys.executable, script], args.out, timeout=120)
-    want = (program_json(p.stdout) or {}).get("accesses", {})
-    w = sorted(a for v in want.values() for a in v)
-    g = sorted([int(m.group(1), 16), int(m.group(2))]
-               for m in (DMAT_LINE.match(l.strip()) for l in p.stdout.splitlines()) if m)
-    rows.append(("dmat", "all 5 kernels", "printed (addr, bytes) = the kernels' accesses", f"{len(w)} accesses",
-                 f"{len(g)} records, {'equal' if g == w else 'DIFFERENT'}", p.returncode == 0 and len(w) > 0 and g == w))
+    ddir = f"{work}/ap-dmat"
+    png = f"{ddir}/dmat.png"
+    p, _ = run_t([wt, "-o", ddir, "--dmat", png, "-p", "dmat", "--", sys.executable, script], args.out,
+                 timeout=120)
+    printed = program_json(p.stdout) or {}
+    w = sorted(a for v in printed.get("runs", {}).values() for a in v)
+    recs = record_rows(read_text(f"{ddir}/dmat.csv")) if os.path.exists(f"{ddir}/dmat.csv") else []
+    g = sorted([int(r["field1"]), int(r["field2"]), int(r["field3"])] for r in recs)
+    rows.append(("dmat", "all 5 kernels", "a record a run: (lowest lane's addr, run's lanes, bytes)",
+                 f"{len(w)} runs", f"{len(g)} records, {'equal' if g == w else 'DIFFERENT'}",
+                 p.returncode == 0 and len(w) > 0 and g == w))
+    # Every lane's address from the records: lane i of a run at addr + (i - lowest) * bytes.
+    lanes = sorted([a + ((i - (m & -m).bit_length() + 1) * b), b] for a, m, b in g
+                   for i in range(32) if m >> i & 1)
+    every = sorted(x for v in printed.get("accesses", {}).values() for x in v)
+    rows.append(("dmat", "all 5 kernels", "runs expanded = every (addr, bytes) the kernels access",
+                 f"{len(every)} accesses", f"{len(lanes)} lanes, {'equal' if lanes == every else 'DIFFERENT'}",
+                 p.returncode == 0 and len(every) > 0 and lanes == every))
+    drawn = re.search(r"timeline written to \S+ \((\d+)×(\d+) px\): (\d+) records, (\d+) lane accesses",
+                      p.stderr)
+    ok = bool(drawn) and os.path.getsize(png) > 0 if os.path.exists(png) else False
+    rows.append(("dmat", "--dmat", "PNG drawn from every record and lane", f"{len(w)} records, {len(every)} lanes",
+                 (f"{drawn.group(1)}x{drawn.group(2)} px, {drawn.group(3)} records, {drawn.group(4)} lanes"
+                  if drawn else f"no PNG ({why(p)})"),
+                 ok and drawn is not None and int(drawn.group(3)) == len(w) and int(drawn.group(4)) == len(every)))
 
 
 def check_coalescing(args, rows, work, wt):

@@ -100,6 +100,14 @@ pub struct RunArgs {
     /// cycles, e.g. `@sched = (%t0, clock64 - %t0, smid)`.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Draw the access records of the map named by --dmat-map (the `dmat` probe's) as
+    /// a dense memory-access timeline PNG: time across, 4 KiB pages up (address order,
+    /// gaps left out), the bytes accessed in each cell as colour (log scale).
+    #[arg(long, value_name = "FILE.png")]
+    pub dmat: Option<PathBuf>,
+    /// The map --dmat draws: records `(time, address, lane mask, bytes[, stride])`.
+    #[arg(long, value_name = "NAME", default_value = "dmat", requires = "dmat")]
+    pub dmat_map: String,
     /// The SM clock in MHz, to write trace times in microseconds (default: times stay
     /// in cycles, shown as nanoseconds: 1 ns = 1 cycle).
     #[arg(long, value_name = "MHZ", value_parser = positive_mhz)]

@@ -12,7 +12,28 @@ use warptrace_runtime::Report;
 pub struct Outputs<'a> {
     dir: Option<&'a Path>,
     trace: Option<&'a Path>,
+    dmat: Option<(&'a Path, &'a str)>,
     options: TraceOptions,
+}
+
+/// Refuses a file path that names a directory, and creates its parent.
+fn prepare_file(flag: &str, file: &Path) -> Result<()> {
+    if file.is_dir() {
+        bail!(
+            "bad {flag}: {} is a directory; name a file, e.g. {}",
+            file.display(),
+            file.join(if flag == "--dmat" {
+                "dmat.png"
+            } else {
+                "trace.json"
+            })
+            .display()
+        );
+    }
+    if let Some(parent) = file.parent().filter(|p| !p.as_os_str().is_empty()) {
+        export::prepare_output_dir(parent).with_context(|| format!("bad {flag}"))?;
+    }
+    Ok(())
 }
 
 impl<'a> Outputs<'a> {
@@ -23,24 +44,28 @@ impl<'a> Outputs<'a> {
             export::prepare_output_dir(dir).context("bad --output-dir")?;
         }
         if let Some(file) = &args.trace {
-            if file.is_dir() {
-                bail!(
-                    "bad --trace: {} is a directory; name a file, e.g. {}",
-                    file.display(),
-                    file.join("trace.json").display()
-                );
-            }
-            if let Some(parent) = file.parent().filter(|p| !p.as_os_str().is_empty()) {
-                export::prepare_output_dir(parent).context("bad --trace")?;
-            }
+            prepare_file("--trace", file)?;
+        }
+        if let Some(file) = &args.dmat {
+            prepare_file("--dmat", file)?;
         }
         Ok(Outputs {
             dir: args.output_dir.as_deref(),
             trace: args.trace.as_deref(),
+            dmat: args.dmat.as_deref().map(|f| (f, args.dmat_map.as_str())),
             options: TraceOptions {
                 clock_mhz: args.clock_mhz,
             },
         })
+    }
+
+    /// Refuses, before the traced program runs, a --dmat whose map does not hold access
+    /// records.
+    pub fn check(&self, program: &Program) -> Result<()> {
+        if let Some((_, map)) = self.dmat {
+            export::access_map(program, map).context("bad --dmat")?;
+        }
+        Ok(())
     }
 
     /// Writes the files of a run: `report` is the traced processes' merged report (none
@@ -94,6 +119,52 @@ impl<'a> Outputs<'a> {
                 );
             }
         }
+        if let Some((file, map)) = self.dmat {
+            self.write_dmat(program, report, file, map)?;
+        }
+        Ok(())
+    }
+
+    fn write_dmat(&self, program: &Program, report: &Report, file: &Path, map: &str) -> Result<()> {
+        let d = match export::dmat(program, report, map) {
+            Ok(d) => d,
+            Err(e @ export::DmatError::Empty { .. }) => {
+                eprintln!("warptrace: warning: {} not written: {e}", file.display());
+                return Ok(());
+            }
+            Err(e) => return Err(e).context("bad --dmat"),
+        };
+        export::write_dmat_png(file, &d)?;
+        let lost = report
+            .maps
+            .iter()
+            .filter(|m| m.name == map)
+            .map(|m| m.lost)
+            .sum::<u64>();
+        eprintln!(
+            "warptrace: dense memory-access timeline written to {} ({}×{} px): {} records, {} \
+             lane accesses, {} bytes; time {}..{} across ({} a column), {} pages of {} bytes \
+             up ({} a row, 0x{:x}..0x{:x}, address order without the gaps){}",
+            file.display(),
+            d.width,
+            d.height,
+            d.records,
+            d.accesses,
+            d.bytes,
+            d.span.0,
+            d.span.1,
+            (d.span.1 - d.span.0).div_ceil(u64::from(d.width)).max(1),
+            d.pages,
+            export::DMAT_PAGE_BYTES,
+            d.pages_per_row,
+            d.page_range.0 * export::DMAT_PAGE_BYTES,
+            (d.page_range.1 + 1) * export::DMAT_PAGE_BYTES,
+            if lost > 0 {
+                format!("; {lost} records lost are not in it")
+            } else {
+                String::new()
+            }
+        );
         Ok(())
     }
 }

@@ -25,6 +25,7 @@ pub fn run(source: String, program: Program, args: &RunArgs) -> Result<ExitCode>
     }
     // A bad -o/--trace path fails before anything runs.
     let outputs = Outputs::prepare(args)?;
+    outputs.check(&program)?;
     let mut host = Host::new(&program, args.format);
     if host.has(HostEvent::LaunchComplete) {
         eprintln!(

@@ -552,7 +552,8 @@ fn instrument_combines_warp_uniform_updates_unless_turned_off() {
     let on = run(false);
     assert!(on.contains("warp-combined count") && on.contains("redux.sync.add.u32"));
     // Its maps accumulate: the buffer a launch needs is several copies of the tables
-    // (decision 0019), and the tool says so; a ring's is one.
+    // (decision 0019), and the tool says so; a ring's too (spread over copies); a ring
+    // beside a table keeps one copy.
     let says = |program: &str| {
         let out = warptrace(&["instrument", "-e", program, "--ptx", &ptx.to_string_lossy()]);
         assert!(out.status.success(), "{}", stderr(&out));
@@ -560,7 +561,10 @@ fn instrument_combines_warp_uniform_updates_unless_turned_off() {
         e.contains("copies of its") && e.contains("updates copy ctaid.x mod")
     };
     assert!(says(program));
-    assert!(!says("mem:global:load { @r = (addr, bytes); }"));
+    assert!(says("mem:global:load { @r = (addr, bytes); }"));
+    assert!(!says(
+        "mem:global:load { @r = (addr, bytes); @n[kernel] = count(); }"
+    ));
     let off = run(true);
     assert!(!off.contains("warp-combined") && !off.contains("activemask"));
 }
@@ -715,4 +719,62 @@ fn children_report_and_the_merged_output_names_every_pid() {
     .expect("JSON");
     assert_eq!(summary["pids"], serde_json::json!(pids));
     assert_eq!(summary["processes"].as_array().map(Vec::len), Some(3));
+}
+
+/// `--dmat`: a map without access records is refused before the command runs, a
+/// directory is no file, and a run without records says the PNG was not written.
+#[test]
+fn dmat_png_is_checked_before_the_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let png = dir.path().join("sub/d.png");
+    let p = png.to_string_lossy();
+    let marker = dir.path().join("ran");
+    let touch = format!("touch {}", marker.display());
+    let out = warptrace(&[
+        "--dmat",
+        &p,
+        "-e",
+        "mem:global:* { @r = (addr, kernel); }",
+        "--",
+        "sh",
+        "-c",
+        &touch,
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("bad --dmat: no ring or array map @dmat in the program (its record maps: @r)"),
+        "{err}"
+    );
+    assert!(!marker.exists(), "refused before the command ran");
+    let out = warptrace(&[
+        "--dmat",
+        &p,
+        "--dmat-map",
+        "r",
+        "-e",
+        "mem:global:* { @r = (addr, kernel); }",
+        "--",
+        "true",
+    ]);
+    assert!(
+        stderr(&out).contains("@r's records are not access records"),
+        "{}",
+        stderr(&out)
+    );
+    let d = dir.path().to_string_lossy();
+    let out = warptrace(&["--dmat", &d, "-p", "dmat", "--", "true"]);
+    assert!(
+        stderr(&out).contains("bad --dmat:") && stderr(&out).contains("is a directory"),
+        "{}",
+        stderr(&out)
+    );
+    let out = warptrace(&["--dmat", &p, "-p", "dmat", "--", "true"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("d.png not written: @dmat holds no records"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!png.exists());
 }

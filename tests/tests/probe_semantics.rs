@@ -530,35 +530,35 @@ fn divergence_counts_the_lanes_that_take_each_branch() {
 }
 
 #[test]
-fn dmat_prints_one_line_per_global_access() {
+fn dmat_records_each_run_of_a_warp_access() {
     let out = run(&library_probe("dmat"), &["vec_add", "tile"]);
-    // vec_add: loads at sites 13 and 16, the store at site 20, each as 100 × site (the
-    // clock read is IR insn 0, like the entry probe's): every lane of a warp at one site,
-    // then the next site. tile: its cp.async (site 4) and atomic (site 15).
-    let mut expect = String::new();
+    // One record per run (lanes `bytes` apart), by its lowest lane: (globaltimer, its
+    // address, the run's lanes, bytes). vec_add's accesses are coalesced: one run a warp
+    // at its loads (sites 13 and 16) and store (20); the interpreter's clock is 100 ×
+    // site plus the reading instruction's index (7); the last warp holds lanes 0-7 only. tile: its cp.async (site 4, 16 bytes a
+    // lane) is one run; its atomic (site 15) hits one address from every lane, 32 runs
+    // of one lane.
+    let mut expect = String::from("\n\n");
     let threads: Vec<(u64, u64, u64)> = global_threads().collect();
     for chunk in threads.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        let (block, warp, lane) = chunk[0];
+        let first = block * 256 + warp * 32 + lane;
+        let mask = chunk.iter().fold(0u64, |m, t| m | 1 << t.2);
         for (site, base) in [(13, A), (16, B), (20, C)] {
-            for &(block, warp, lane) in chunk {
-                let i = block * 256 + warp * 32 + lane;
-                expect.push_str(&format!("{} {:x} 4\n", 100 * site, base + 4 * i));
-            }
+            let addr = base + 4 * first;
+            expect.push_str(&format!("@dmat: ({}, {addr}, {mask}, 4)\n", 100 * site + 7));
         }
     }
     for warp in 0..4u64 {
-        for (site, bytes) in [(4, 16), (15, 4)] {
-            for lane in 0..32u64 {
-                let thread = warp * 32 + lane;
-                let addr = if bytes == 16 {
-                    SRC + 16 * thread
-                } else {
-                    COUNTER
-                };
-                expect.push_str(&format!("{} {addr:x} {bytes}\n", 100 * site));
-            }
+        let all = u32::MAX;
+        let addr = SRC + 16 * 32 * warp;
+        expect.push_str(&format!("@dmat: (407, {addr}, {all}, 16)\n"));
+        for lane in 0..32 {
+            let one = 1u64 << lane;
+            expect.push_str(&format!("@dmat: (1507, {COUNTER}, {one}, 4)\n"));
         }
     }
-    assert_eq!(out.lines().count(), 3 * N as usize + 2 * 128);
+    assert_eq!(out.lines().count(), 2 + 3 * 32 + 33 * 4);
     assert_eq!(out, expect);
 }
 

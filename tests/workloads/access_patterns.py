@@ -3,8 +3,10 @@ linear, strided, gather, scatter and random accesses, one CuPy RawKernel each.
 
 Usage: python access_patterns.py
 Runs each kernel once and prints, as one JSON line, every global access each kernel makes:
-its address and width, computed on the host from the device pointers and the index arrays.
-A probe that records addresses must record exactly this multiset.
+its address and width, computed on the host from the device pointers and the index arrays
+("accesses"; a probe that records every lane's address must record exactly this multiset),
+and every run of every warp's access ("runs": lanes whose addresses are 4 bytes apart;
+the lowest lane's address, the run's lane mask and the width, what dmat records).
 
 Each kernel runs n = 2048 threads (8 blocks of 256, no thread out of range):
 - ap_linear:  out[i] = a[i]
@@ -64,20 +66,38 @@ def main():
     i = np.arange(N)
     expect = {}
 
+    runs = {}
+
     def accesses(*parts):
+        # Every warp is full (n and the block a multiple of 32). Its lanes split into runs,
+        # lanes whose addresses minus 4 x lane are equal; each run is (its lowest lane's
+        # address, its lane mask, 4).
+        out = []
+        for p in parts:
+            for w in range(0, N, 32):
+                groups = {}
+                for lane in range(32):
+                    addr = int(p[w + lane])
+                    first, mask = groups.get(addr - 4 * lane, (addr, 0))
+                    groups[addr - 4 * lane] = (first, mask | 1 << lane)
+                out += [[first, mask, 4] for first, mask in groups.values()]
+        runs[name] = sorted(out)
         return sorted([int(x), 4] for p in parts for x in p)
 
-    module.get_function("ap_linear")(grid, block, (a, out))
-    expect["ap_linear"] = accesses(A + 4 * i, O + 4 * i)
-    module.get_function("ap_strided")(grid, block, (a, out))
-    expect["ap_strided"] = accesses(A + 4 * STRIDE * i, O + 4 * i)
+    name = "ap_linear"
+    module.get_function(name)(grid, block, (a, out))
+    expect[name] = accesses(A + 4 * i, O + 4 * i)
+    name = "ap_strided"
+    module.get_function(name)(grid, block, (a, out))
+    expect[name] = accesses(A + 4 * STRIDE * i, O + 4 * i)
     for name, idx, idx_d in (("ap_gather", perm, perm_d), ("ap_random", rnd, rnd_d)):
         module.get_function(name)(grid, block, (a, idx_d, out))
         expect[name] = accesses(idx_d.data.ptr + 4 * i, A + 4 * idx.astype(np.int64), O + 4 * i)
-    module.get_function("ap_scatter")(grid, block, (a, perm_d, out))
-    expect["ap_scatter"] = accesses(perm_d.data.ptr + 4 * i, A + 4 * i, O + 4 * perm.astype(np.int64))
+    name = "ap_scatter"
+    module.get_function(name)(grid, block, (a, perm_d, out))
+    expect[name] = accesses(perm_d.data.ptr + 4 * i, A + 4 * i, O + 4 * perm.astype(np.int64))
     cp.cuda.Device().synchronize()
-    print(json.dumps({"accesses": expect}))
+    print(json.dumps({"accesses": expect, "runs": runs}))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 //! process, and every map's drops and lost records. The layout and the reasons:
 //! `docs/decisions/0012-record-tables-and-traces.md`.
 
+mod dmat;
 mod summary;
 mod tables;
 mod trace;
@@ -20,6 +21,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use warptrace_ir::{MapStore, Program};
 
+pub use dmat::{access_map, dmat, write_dmat_png, Dmat, DmatError, DMAT_MAX_SIDE, DMAT_PAGE_BYTES};
 pub use summary::{run_counts, RunCounts};
 pub use trace::{chrome_trace, is_timing_map, ChromeTrace, TraceOptions};
 

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The measurement behind docs/decisions/0020-ring-copies-and-dmat-runs.md: where DMAT's
+# kernel time goes. Kernel time (CUDA events, median of 30 launches) of five benchmark
+# kernels plain, under `dmat`, and under variants: `clock64` for `globaltimer`, a record
+# per warp from its first lane (`warp`), a record from lane 0 only, and the runs and the
+# predicate with a warp-combined `count()` instead of a record. On the device machine,
+# with .gpu/ from scripts/package-gpu.sh:
+#   bash scripts/dmat-experiment.sh        # ~5 minutes; logs and JSON to $OUT
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-dmat-experiment-out}
+mkdir -p "$OUT"
+PY=${PY:-/opt/torch/.venv/bin/python3}
+[ -x "$PY" ] || PY=python3
+K=matmul_128x128x64,matmul_64x64x32,softmax,layernorm,flash_attn_fwd
+bench=(tests/workloads/bench_kernels.py --runs 30 --warmup 5 --kernel-only-runs 0 --kernels "$K")
+run() { # name [warptrace arguments...]
+    local name=$1
+    shift
+    local wt=()
+    [ "$#" -gt 0 ] && wt=(.gpu/warptrace "$@" --)
+    timeout 120 "${wt[@]}" "$PY" "${bench[@]}" --out-json "$OUT/$name.json" >"$OUT/$name.log" 2>&1
+    echo "$name: exit $?"
+}
+ring='map @dmat: ring(capacity = 1M, overflow = drop);'
+first='/(run & ((1 << lane) - 1)) == 0/'
+run plain
+run dmat -p dmat
+run clock -e "$ring mem:global:* $first { @dmat = (clock64, addr, run, bytes); }"
+run warp -e "$ring warp mem:global:* { @dmat = (globaltimer, addr, activemask, bytes); }"
+run lane0 -e "$ring mem:global:* /lane == 0/ { @dmat = (globaltimer, addr, activemask, bytes); }"
+run count -e "mem:global:* $first { @n[kernel] = count(); }"
+"$PY" - "$OUT" <<'PYEOF'
+import glob, json, os, sys
+out = sys.argv[1]
+rows = {}
+for f in sorted(glob.glob(os.path.join(out, "*.json"))):
+    name = os.path.basename(f)[:-5]
+    for kernel, r in json.load(open(f)).get("kernels", {}).items():
+        t = sorted(r.get("times_us") or [])
+        if t:
+            rows.setdefault(kernel, {})[name] = t[len(t) // 2]
+for kernel, r in rows.items():
+    plain = r.get("plain")
+    cells = [f"{n} {v:.0f} µs" + (f" ({v / plain:.2f}x)" if plain else "") for n, v in r.items()]
+    print(kernel + ": " + "; ".join(cells))
+PYEOF
