@@ -32,18 +32,4 @@ for n in 7 31 127; do
 done
 run dmat -p dmat
 run dmat_warp_ring -e 'warp mem:global:* { @r = (globaltimer, addr, active); }'
-"$PY" - "$OUT" <<'PYEOF'
-import glob, json, os, sys
-out = sys.argv[1]
-rows = {}
-for f in sorted(glob.glob(os.path.join(out, "*.json"))):
-    name = os.path.basename(f)[:-5]
-    for kernel, r in json.load(open(f)).get("kernels", {}).items():
-        t = sorted(r.get("times_us") or [])
-        if t:
-            rows.setdefault(kernel, {})[name] = t[len(t) // 2]
-for kernel, r in rows.items():
-    plain = r.get("plain")
-    cells = [f"{n} {v:.0f} µs" + (f" ({v / plain:.2f}x)" if plain else "") for n, v in r.items()]
-    print(kernel + ": " + "; ".join(cells))
-PYEOF
+"$PY" scripts/kernel_times.py "$OUT"

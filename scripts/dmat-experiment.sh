@@ -30,18 +30,4 @@ run clock -e "$ring mem:global:* $first { @dmat = (clock64, addr, run, bytes); }
 run warp -e "$ring warp mem:global:* { @dmat = (globaltimer, addr, activemask, bytes); }"
 run lane0 -e "$ring mem:global:* /lane == 0/ { @dmat = (globaltimer, addr, activemask, bytes); }"
 run count -e "mem:global:* $first { @n[kernel] = count(); }"
-"$PY" - "$OUT" <<'PYEOF'
-import glob, json, os, sys
-out = sys.argv[1]
-rows = {}
-for f in sorted(glob.glob(os.path.join(out, "*.json"))):
-    name = os.path.basename(f)[:-5]
-    for kernel, r in json.load(open(f)).get("kernels", {}).items():
-        t = sorted(r.get("times_us") or [])
-        if t:
-            rows.setdefault(kernel, {})[name] = t[len(t) // 2]
-for kernel, r in rows.items():
-    plain = r.get("plain")
-    cells = [f"{n} {v:.0f} µs" + (f" ({v / plain:.2f}x)" if plain else "") for n, v in r.items()]
-    print(kernel + ": " + "; ".join(cells))
-PYEOF
+"$PY" scripts/kernel_times.py "$OUT"
