@@ -152,10 +152,11 @@ pub fn dmat(program: &Program, report: &Report, map: &str) -> Result<Dmat, DmatE
 
 /// Each lane access of a record: (page, bytes).
 fn accesses(fields: &[u64], stride: bool) -> impl Iterator<Item = (u64, u64)> + '_ {
-    let (addr, mask, bytes) = (fields[1], fields[2] as u32, fields[3]);
+    // A lane mask of up to 64 lanes (a GCN wave64).
+    let (addr, mask, bytes) = (fields[1], fields[2], fields[3]);
     let first = mask.trailing_zeros();
     let step = if stride { fields[4] } else { bytes } as i64;
-    (first..32)
+    (first..64)
         .filter(move |i| mask & (1 << i) != 0)
         .map(move |i| {
             let at = addr.wrapping_add((i64::from(i - first).wrapping_mul(step)) as u64);
@@ -350,6 +351,9 @@ mod tests {
         .expect("draws");
         assert_eq!((d.pages, d.page_range), (2, (3, 4)));
         assert_eq!((d.cells[0][0], d.cells[1][0]), (128, 128));
+        // A wave64's lane 40, a page a lane.
+        let d = dmat(&p, &report("dmat", &[[7, 0, 1 | 1 << 40, 4096]]), "dmat").expect("draws");
+        assert_eq!((d.pages, d.accesses, d.page_range), (2, 2, (0, 40)));
         let p = program(
             "map @d: ring(capacity = 1K);\n\
              warp mem:global:* { @d = (globaltimer, addr, activemask, bytes, (i64)4096); }",
