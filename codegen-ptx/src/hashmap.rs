@@ -439,14 +439,19 @@ pub fn ring_copies(program: &Program) -> u32 {
     n
 }
 
+/// The copies [`ring_copies`] spreads `program`'s rings over when the code generator must
+/// still spread them (`Program::with_ring_copies`); `None` for one copy, or a program
+/// already spread.
+pub(crate) fn copies_to_spread(program: &Program) -> Option<u32> {
+    let n = ring_copies(program);
+    (n > 1 && program.ring_copies().is_none()).then_some(n)
+}
+
 /// When [`ring_copies`] spreads `program`'s rings, the code is generated for the program
 /// with each copy's capacity: that program's IR checks, as one more check for a
 /// certificate (`warptrace verify`); `None` when the rings are not spread.
 pub fn spread_rings_check(program: &warptrace_verifier::VerifiedProgram) -> Option<Check> {
-    let n = ring_copies(program.program());
-    if n <= 1 || program.program().ring_copies().is_some() {
-        return None;
-    }
+    let n = copies_to_spread(program.program())?;
     let start = std::time::Instant::now();
     let verdict = match program.with_ring_copies(n) {
         Ok(_) => Verdict::Proved,
@@ -467,11 +472,9 @@ pub fn spread_rings_check(program: &warptrace_verifier::VerifiedProgram) -> Opti
 /// generates for `program` writes: the program's own, or its spread rings' per copy
 /// ([`ring_copies`]). [`replicas`] says how many copies a kernel's buffer holds.
 pub fn buffer_layout(program: &Program) -> MapLayout {
-    match ring_copies(program) {
-        n if n > 1 && program.ring_copies().is_none() => {
-            MapLayout::new(&program.with_ring_copies(n).maps)
-        }
-        _ => MapLayout::new(&program.maps),
+    match copies_to_spread(program) {
+        Some(n) => MapLayout::new(&program.with_ring_copies(n).maps),
+        None => MapLayout::new(&program.maps),
     }
 }
 

@@ -166,10 +166,10 @@ pub enum KernelStatus {
 /// Instruments every kernel of `ptx` with `program`'s probes.
 pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, PtxError> {
     // Rings spread over copies of the buffer: the code is generated for, and checked
-    // against, the program with each copy's capacity (decision 0019).
+    // against, the program with each copy's capacity (decision 0020).
     let spread;
-    let program = match ring_copies(program.program()) {
-        n if n > 1 && program.program().ring_copies().is_none() => {
+    let program = match hashmap::copies_to_spread(program.program()) {
+        Some(n) => {
             spread = program
                 .with_ring_copies(n)
                 .map_err(|e| PtxError::Unsupported {
@@ -177,7 +177,7 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
                 })?;
             spread.program()
         }
-        _ => program.program(),
+        None => program.program(),
     };
     let module = parse(ptx)?;
     let layout = MapLayout::new(&program.maps);
