@@ -197,6 +197,11 @@ impl Wave {
                     _ => a == b,
                 };
             }
+            "s_max_u32" => {
+                let (a, b) = (self.sop(op(1)?, 1)?, self.sop(op(2)?, 1)?);
+                self.scc = a > b;
+                self.set_s(op(0)?, 1, a.max(b))?;
+            }
             "s_add_u32" => {
                 let r = self.sop(op(1)?, 1)? + self.sop(op(2)?, 1)?;
                 self.scc = r >> 32 != 0;
@@ -333,6 +338,12 @@ impl Wave {
                 }
                 let words = if self.lanes == 64 { 2 } else { 1 };
                 self.set_s(op(1)?, words, cout)?;
+            }
+            "v_readfirstlane_b32" => {
+                // The first lane in `exec` (lane 0 when it is empty).
+                let first = self.active().first().copied().unwrap_or(0);
+                let v = self.vop(first, op(1)?, 1)?;
+                self.set_s(op(0)?, 1, v)?;
             }
             _ if m.starts_with("v_") => self.valu(m, x)?,
             _ if m.starts_with("global_") => self.global(m, o, offset, returns)?,
@@ -758,10 +769,6 @@ mod tests {
     /// at the latch's `s_andn2`, the wave goes on while any remain) in which lane `x`
     /// iterates `(x & 3) + 1` times, then a uniform loop of 3 iterations (`s_cbranch_scc1`).
     fn with_loops(file: &str, kernel: &str, wave: u32) -> String {
-        let asm = corpus(file);
-        let start = asm.find(&format!("\n{kernel}:")).expect("kernel label") + 1;
-        let start = start + asm[start..].find('\n').expect("line end") + 1;
-        let end = start + asm[start..].find("\ts_endpgm").expect("s_endpgm");
         let (mask, pair, add) = if wave == 64 {
             ("b64", ("exec", "s[6:7]", "s[8:9]"), "v_add_u32_e32")
         } else {
@@ -785,6 +792,16 @@ mod tests {
              \ts_cmp_lt_u32 s10, 3\n\
              \ts_cbranch_scc1 .LBBt_2\n"
         );
+        with_body(file, kernel, &body)
+    }
+
+    /// Kernel `kernel` of corpus file `file` with its body up to `s_endpgm` replaced by
+    /// `body`.
+    fn with_body(file: &str, kernel: &str, body: &str) -> String {
+        let asm = corpus(file);
+        let start = asm.find(&format!("\n{kernel}:")).expect("kernel label") + 1;
+        let start = start + asm[start..].find('\n').expect("line end") + 1;
+        let end = start + asm[start..].find("\ts_endpgm").expect("s_endpgm");
         format!("{}{body}{}", &asm[..start], &asm[end..])
     }
 
@@ -907,5 +924,194 @@ mod tests {
             matches!(back, KernelStatus::Instrumented { .. }),
             "{back:?}"
         );
+    }
+
+    /// The base address of [`with_access`]' loads: `s[6:7]`, so that the lanes' 64-bit
+    /// addresses cross 2^32.
+    const ACCESS_BASE: u64 = 0x3_ffff_ff00;
+
+    /// A lane address pattern: its name, the instructions, the function of `tid.x`.
+    type Pattern = (&'static str, String, fn(u64) -> u64);
+
+    /// Lane address patterns: instructions that compute `v1` (the offset from
+    /// [`ACCESS_BASE`]) from `v0` (`tid.x`, a one-dimensional block), and the same function.
+    fn access_patterns(wave: u32) -> Vec<Pattern> {
+        let (add, sub) = if wave == 64 {
+            ("v_add_u32_e32", "v_sub_u32_e32")
+        } else {
+            ("v_add_nc_u32_e32", "v_sub_nc_u32_e32")
+        };
+        vec![
+            ("linear", "\tv_lshlrev_b32_e32 v1, 2, v0\n".into(), |t| {
+                4 * t
+            }),
+            ("strided", "\tv_mul_lo_u32 v1, v0, 12\n".into(), |t| 12 * t),
+            (
+                "tile rows",
+                format!(
+                    "\tv_and_b32_e32 v1, 7, v0\n\tv_lshlrev_b32_e32 v1, 2, v1\n\
+                     \tv_lshrrev_b32_e32 v4, 3, v0\n\tv_lshlrev_b32_e32 v4, 8, v4\n\
+                     \t{add} v1, v1, v4\n"
+                ),
+                |t| (t & 7) * 4 + (t >> 3) * 256,
+            ),
+            (
+                "gather",
+                "\tv_mul_lo_u32 v1, v0, v0\n\tv_and_b32_e32 v1, 0x3fc, v1\n".into(),
+                |t| (t * t) & 0x3fc,
+            ),
+            ("broadcast", "\tv_mov_b32_e32 v1, 0x40\n".into(), |_| 0x40),
+            (
+                "reversed",
+                format!("\tv_lshlrev_b32_e32 v1, 2, v0\n\t{sub} v1, 0x400, v1\n"),
+                |t| (0x400 - 4 * t) & 0xffff_ffff,
+            ),
+        ]
+    }
+
+    /// A kernel whose body is one `global_load_dword v3, v1, s[6:7]` by the lanes with
+    /// `tid.x % 4 != 3`, `v1` computed by `address`; and the load's `pc`.
+    fn with_access(file: &str, kernel: &str, wave: u32, address: &str) -> (String, u32) {
+        let (mask, exec, m) = if wave == 64 {
+            ("b64", "exec", "s[8:9]")
+        } else {
+            ("b32", "exec_lo", "s8")
+        };
+        let body = format!(
+            "\ts_mov_b32 s6, 0x{:x}\n\ts_mov_b32 s7, 0x{:x}\n\
+             \tv_and_b32_e32 v2, 3, v0\n\tv_cmp_ne_u32_e64 {m}, 3, v2\n\
+             \ts_and_{mask} {exec}, {exec}, {m}\n{address}",
+            ACCESS_BASE as u32,
+            ACCESS_BASE >> 32
+        );
+        let pc = body.lines().count() as u32;
+        let body = format!("{body}\tglobal_load_dword v3, v1, s[6:7]\n");
+        (with_body(file, kernel, &body), pc)
+    }
+
+    /// What the IR interpreter makes of `program` on [`with_access`]' kernel.
+    fn access_expected(
+        program: &warptrace_verifier::VerifiedProgram,
+        kernel: &str,
+        (pc, offset): (u32, fn(u64) -> u64),
+        block: [u32; 3],
+        wave: u32,
+    ) -> MapStore {
+        use warptrace_ir::interp::{Event, SiteEvent};
+        use warptrace_ir::{MemOp, MemSpace};
+        let sim = SimKernel {
+            isa: warptrace_ir::Isa::Gcn,
+            ..SimKernel::new(kernel, move |t| {
+                let x = u64::from(t.tid[0]);
+                if x % 4 == 3 {
+                    return Vec::new();
+                }
+                vec![Event::at(
+                    pc,
+                    SiteEvent::Mem {
+                        space: MemSpace::Global,
+                        op: MemOp::Load,
+                        opcode: "global_load_dword".into(),
+                        addr: ACCESS_BASE + offset(x),
+                        bytes: 4,
+                        stored: 0,
+                        loaded: 0,
+                    },
+                )]
+            })
+        };
+        interpret(program, &sim, [2, 1, 1], block, wave)
+    }
+
+    /// `sectors`, `wavefronts` and `run` over the lanes that execute the access — also
+    /// when the probe reads them after a jump left it fewer lanes.
+    const ACCESS_PROGRAM: &str = "mem:global:load { @r[lane, run] = count(); \
+        @s[sectors, wavefronts] = count(); \
+        if (lane % 4 == 1) { @e[lane, run, sectors, wavefronts] = count(); } }";
+
+    /// The waterfall rounds of the warp-wide values leave what the interpreter's
+    /// reference functions compute, over partial waves and a masked-off lane in four, for
+    /// coalesced, strided, tiled, gathered, broadcast and reversed addresses (wave64 and
+    /// wave32); mutations of the rounds are noticed.
+    #[test]
+    fn warp_access_values_are_the_reference_over_the_site_lanes() {
+        let program = warptrace_lang::compile(ACCESS_PROGRAM, "t.wt").expect("compiles");
+        let program = warptrace_verifier::verify_program(&program).expect("verifies");
+        for (file, wave, block) in [
+            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
+            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
+        ] {
+            let emulated = |asm: &str, mutate: &dyn Fn(&str) -> String| {
+                emulate(
+                    asm,
+                    "volume_index",
+                    &program,
+                    [2, 1, 1],
+                    block,
+                    mutate,
+                    true,
+                )
+            };
+            let mut distinct = std::collections::BTreeSet::new();
+            for (name, address, offset) in access_patterns(wave) {
+                let (asm, pc) = with_access(file, "volume_index", wave, &address);
+                let expect = access_expected(&program, "volume_index", (pc, offset), block, wave);
+                assert!(
+                    expect.maps.iter().all(|m| !m.entries.is_empty()),
+                    "{file} {name}: a map recorded nothing"
+                );
+                let got = emulated(&asm, &|t| t.to_owned());
+                assert_eq!(got, expect, "{file} {name}");
+                distinct.insert(format!("{:?}", expect.maps[1].entries));
+            }
+            // The patterns differ in what they compute.
+            assert_eq!(distinct.len(), access_patterns(wave).len(), "{file}");
+            // Mutations: the rounds over the probe's lanes instead of the site's; a run
+            // key of 8 bytes a lane; a sector of 64 bytes.
+            let (asm, pc) = with_access(file, "volume_index", wave, &access_patterns(wave)[0].1);
+            let expect = access_expected(
+                &program,
+                "volume_index",
+                (pc, access_patterns(wave)[0].2),
+                block,
+                wave,
+            );
+            let exec = if wave == 64 { "exec" } else { "exec_lo" };
+            // Replaces, in the line of the first match of `line`, `from` by `to`.
+            let edit = |t: &str, line: &str, from: &str, to: &str| {
+                let at = t.find(line);
+                let at = at.unwrap_or_else(|| panic!("`{line}` in the instrumented text"));
+                let end = at + t[at..].find('\n').expect("line end");
+                let fixed = t[at..end].replacen(from, to, 1);
+                assert_ne!(fixed, t[at..end], "`{from}` in `{}`", &t[at..end]);
+                format!("{}{fixed}{}", &t[..at], &t[end..])
+            };
+            let switch = format!("\ts_mov_b{wave} {exec}, s");
+            type Mutation<'a> = (&'a str, Box<dyn Fn(&str) -> String + 'a>);
+            let mutations: [Mutation<'_>; 3] = [
+                // The rounds over the probe's lanes, not the site's.
+                (
+                    "rounds over the probe's lanes",
+                    Box::new(|t: &str| {
+                        // Every read's (only those after the jump run for fewer lanes).
+                        let needle = format!(", {exec}\n{switch}");
+                        assert!(t.contains(&needle), "the switch to the site's lanes");
+                        t.replace(&needle, &format!(", {exec}\n\ts_nop 0 ; s"))
+                    }),
+                ),
+                (
+                    "a run key of 8 bytes a lane",
+                    Box::new(|t: &str| edit(t, "\tv_mul_lo_u32 ", ", 4", ", 8")),
+                ),
+                (
+                    "64-byte sectors",
+                    Box::new(|t: &str| edit(t, ", 5, v[", ", 5, ", ", 6, ")),
+                ),
+            ];
+            for (what, mutate) in &mutations {
+                let got = emulated(&asm, &**mutate);
+                assert!(got != expect, "{file}: {what} went unnoticed");
+            }
+        }
     }
 }

@@ -307,7 +307,9 @@ pub fn facts(x: &Instruction, isa: &Isa) -> Facts {
     } else if m == "s_barrier" || m.starts_with("s_barrier_") {
         Flow::Barrier
     } else if m.starts_with("v_readlane")
-        || m.starts_with("v_readfirstlane")
+        // Cross-lane operations that name other lanes. `v_readfirstlane` is not one: it
+        // reads the first lane of `exec`, an active lane by definition (lane 0 when `exec`
+        // is empty), so no inactive lane's value can reach the result.
         || m.starts_with("v_writelane")
         || m.starts_with("ds_swizzle")
         || m.starts_with("ds_permute")

@@ -34,6 +34,7 @@ mod toolchain;
 #[cfg(test)]
 mod tv;
 mod verify;
+mod warp_access;
 
 pub use alloc::occupancy;
 pub use bundle::{

@@ -28,7 +28,7 @@ use warptrace_ir::{
 pub(crate) const PREFIX: &str = "__wt_";
 
 /// Pending masks one snippet may use (one per distinct forward jump target).
-const MASKS: usize = 3;
+const MASKS: usize = 8;
 
 /// A value the prologue loaded from a hidden kernel argument: bits `shift..shift+bits`
 /// of an SGPR (`docs/gcn.md`, "Grid values").
@@ -459,7 +459,7 @@ fn body(
                 special::read_special(cx, e, ir_reg(cx, dst.0)?, *special, site)?
             }
             Insn::ReadSite { dst, value } => {
-                special::read_site(cx, e, ir_reg(cx, dst.0)?, *value, site)?
+                special::read_site(cx, e, ir_reg(cx, dst.0)?, *value, site, &labels)?
             }
             Insn::LoadPersist { dst, slot } => {
                 let p = persist(cx, slot.0)?;

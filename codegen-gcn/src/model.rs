@@ -90,12 +90,17 @@ impl GcnKernelModel {
             (Some(_), Some(meta)) => crate::grid::readable_dwords(meta),
             _ => Default::default(),
         };
+        let bounded = waterfalls(module, k.body.clone(), origin, &isa);
         for i in k.body.clone() {
             let stmt = &module.stmts[i];
             let o = origin(i);
             match &stmt.kind {
                 StmtKind::Label(l) => {
-                    if i != k.body.start && targeted_from_below(module, k.body.clone(), i, l) {
+                    let waterfall = bounded.iter().any(|w| w.label == i);
+                    if i != k.body.start
+                        && !waterfall
+                        && targeted_from_below(module, k.body.clone(), i, l)
+                    {
                         kernarg_intact = false;
                     }
                     items.push(Item::Label {
@@ -106,6 +111,11 @@ impl GcnKernelModel {
                 StmtKind::Instr(x) => {
                     let f = facts(x, &isa);
                     let mut instr = to_instr(&f, x, &isa, module.stmt_text(i), stmt.line, o);
+                    if bounded.iter().any(|w| w.branch == i) {
+                        // A waterfall's back edge: bounded (see `waterfalls`), so its
+                        // rounds are one step of the snippet for the control-flow rules.
+                        instr.flow = warptrace_verifier::Flow::Next;
+                    }
                     if let (Some(m), true) = (map, kernarg_intact) {
                         if is_map_load(x, &f, m) {
                             instr.compute = Compute::LoadWord;
@@ -158,6 +168,121 @@ impl GcnKernelModel {
             readable: hidden.into_values().collect(),
         })
     }
+}
+
+/// A waterfall loop of inserted code: its label's and its back branch's statements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Waterfall {
+    label: usize,
+    branch: usize,
+}
+
+/// The waterfall loops of `body` (`warp_access.rs`): inserted code of one snippet of
+/// exactly the shape
+///
+/// ```text
+/// L:  v_readfirstlane_b32 sA, vK
+///     v_readfirstlane_b32 sA+1, vK+1
+///     v_cmp_eq_u64_e64 M, s[A:A+1], v[K:K+1]
+///     s_mov_b64 P, exec
+///     ...                 ; instructions that neither branch nor write M or P
+///     s_andn2_b64 exec, P, M
+///     s_cbranch_execnz L  ; the only branch to L
+/// ```
+///
+/// (wave32: `exec_lo`, `_b32` masks). Such a loop ends: `exec` at `L` is `P`; `M` holds
+/// the lanes of `P` whose key equals the first lane's key — the first lane among them
+/// (`v_cmp` under `exec = P` compares it with its own key); the next round's `exec` is
+/// `P & !M`, strictly fewer lanes, and the loop leaves when none remain. So it runs at
+/// most as many rounds as the wave has lanes, and the verifier may treat its back edge
+/// as a step, not a loop (decision 0021).
+fn waterfalls(
+    module: &Module,
+    body: std::ops::Range<usize>,
+    origin: &dyn Fn(usize) -> Origin,
+    isa: &Isa,
+) -> Vec<Waterfall> {
+    let exec = Reg::exec(isa.wave);
+    let mask = if isa.wave == 64 { "_b64" } else { "_b32" };
+    // The statements of the body that are not directives.
+    let stmts: Vec<usize> = body
+        .clone()
+        .filter(|&i| !matches!(module.stmts[i].kind, StmtKind::Directive { .. }))
+        .collect();
+    let reg = |x: &crate::parse::Instruction, n: usize| x.operands.get(n).and_then(|o| o.reg);
+    let mut out = Vec::new();
+    for (at, &label) in stmts.iter().enumerate() {
+        let StmtKind::Label(name) = &module.stmts[label].kind else {
+            continue;
+        };
+        let o = origin(label);
+        if o == Origin::Kernel {
+            continue;
+        }
+        let instr = |n: usize| {
+            let i = *stmts.get(at + n)?;
+            (origin(i) == o).then(|| module.instr(i)).flatten()
+        };
+        let head = (|| {
+            let (r0, r1, cmp, mov) = (instr(1)?, instr(2)?, instr(3)?, instr(4)?);
+            let (a, k0) = (reg(r0, 0)?, reg(r0, 1)?);
+            let (b, k1) = (reg(r1, 0)?, reg(r1, 1)?);
+            let (m, key_s, key_v) = (reg(cmp, 0)?, reg(cmp, 1)?, reg(cmp, 2)?);
+            let (p, from) = (reg(mov, 0)?, reg(mov, 1)?);
+            let ok = r0.mnemonic == "v_readfirstlane_b32"
+                && r1.mnemonic == "v_readfirstlane_b32"
+                && cmp.mnemonic == "v_cmp_eq_u64_e64"
+                && mov.mnemonic == format!("s_mov{mask}")
+                && a.file == RegFile::Sgpr
+                && k0.file == RegFile::Vgpr
+                && b == Reg::new(RegFile::Sgpr, a.first + 1, 1)
+                && k1 == Reg::new(RegFile::Vgpr, k0.first + 1, 1)
+                && key_s == Reg::new(RegFile::Sgpr, a.first, 2)
+                && key_v == Reg::new(RegFile::Vgpr, k0.first, 2)
+                && m.file == RegFile::Sgpr
+                && p.file == RegFile::Sgpr
+                && !m.overlaps(&p)
+                && from == exec;
+            ok.then_some((m, p))
+        })();
+        let Some((m, p)) = head else { continue };
+        // The round, up to `s_andn2 exec, P, M; s_cbranch_execnz L`.
+        let mut n = 5;
+        let found = loop {
+            let Some(x) = instr(n) else { break None };
+            if x.mnemonic == format!("s_andn2{mask}")
+                && [reg(x, 0), reg(x, 1), reg(x, 2)] == [Some(exec), Some(p), Some(m)]
+            {
+                let back = instr(n + 1).filter(|y| {
+                    y.mnemonic == "s_cbranch_execnz"
+                        && y.operands.first().is_some_and(|t| &t.text == name)
+                });
+                break back.map(|_| stmts[at + n + 1]);
+            }
+            let f = facts(x, isa);
+            if f.flow != warptrace_verifier::Flow::Next
+                || f.defs.iter().any(|d| d.overlaps(&m) || d.overlaps(&p))
+            {
+                break None;
+            }
+            n += 1;
+        };
+        let Some(branch) = found else { continue };
+        // The back branch is the only one to `L`.
+        let branches_to_l = body
+            .clone()
+            .filter(|&i| {
+                module.instr(i).is_some_and(|x| {
+                    (x.mnemonic.starts_with("s_branch") || x.mnemonic.starts_with("s_cbranch"))
+                        && x.operands.first().is_some_and(|t| &t.text == name)
+                })
+            })
+            .count();
+        if branches_to_l == 1 {
+            out.push(Waterfall { label, branch });
+        }
+    }
+    out
 }
 
 /// Whether a branch after statement `at` of `body` targets label `l`.

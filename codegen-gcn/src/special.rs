@@ -311,6 +311,7 @@ pub(crate) fn read_site(
     d: Reg,
     v: SiteValue,
     site: &SiteInfo,
+    label: &str,
 ) -> Result<(), GcnError> {
     let r = cx.regs;
     match v {
@@ -321,10 +322,7 @@ pub(crate) fn read_site(
             e.imm64(d, 0)
         }
         SiteValue::Sectors | SiteValue::Wavefronts | SiteValue::Run => {
-            return Err(unsupported(format!(
-                "`{}` on GCN (no cross-lane match is lowered yet)",
-                v.name()
-            )))
+            crate::warp_access::read(cx, e, d, v, site, label)?
         }
         SiteValue::Addr => {
             let a = site.mem.as_ref().ok_or_else(|| unsupported("addr here"))?;

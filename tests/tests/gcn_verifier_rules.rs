@@ -147,3 +147,54 @@ fn hidden_grid_arguments_may_be_loaded_and_no_other_kernel_argument() {
         );
     }
 }
+
+/// A waterfall (the warp-wide values' rounds, `warp_access.rs`) is the one backward branch
+/// a snippet may have, and only in its exact shape: each change below makes a loop that
+/// may not end (or that the shape no longer proves ends), and the back edge is rejected
+/// as `ControlFlow`.
+#[test]
+fn only_a_waterfall_of_the_exact_shape_may_branch_backwards() {
+    let asm = gcn_corpus_file("hip_kernels_gfx942.s");
+    let src = "mem:global:*:histogram { @s[sectors] = count(); }";
+    let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+    let program = warptrace_tests::programs::verified(&program);
+    let out = instrument(&asm, &program).expect("instruments").asm;
+    assert_eq!(rules(&asm, &out), Vec::<KernelRule>::new());
+    assert!(out.contains("s_cbranch_execnz .L__wt_"), "a waterfall");
+    // The line of the round's `s_mov_b64 P, exec` and `s_andn2_b64 exec, P, M`.
+    let start = out.find("; __wt_snippet 1").expect("a snippet");
+    let line = |needle: &str| {
+        let at = start + out[start..].find(needle).expect(needle);
+        let end = at + out[at..].find('\n').expect("line end");
+        out[at..end].to_owned()
+    };
+    let andn2 = line("s_andn2_b64 exec, ");
+    let ops: Vec<&str> = andn2["s_andn2_b64 exec, ".len()..].split(", ").collect();
+    let (p, m) = (ops[0], ops[1]);
+    for (what, needle, with) in [
+        // The lanes of the key compared by `ne`: the first lane is not removed.
+        (
+            "a compare other than eq",
+            "v_cmp_eq_u64_e64",
+            "\tv_cmp_ne_u64_e64 ".to_owned()
+                + &line("v_cmp_eq_u64_e64")["v_cmp_eq_u64_e64 ".len()..],
+        ),
+        // The next round's lanes from `exec` as the round left it, not the saved ones.
+        (
+            "exec from the round",
+            "s_andn2_b64 exec, ",
+            format!("\ts_andn2_b64 exec, exec, {m}"),
+        ),
+        // The round overwrites the saved lanes.
+        (
+            "the saved lanes rewritten",
+            "s_add_u32",
+            format!("\ts_mov_b64 {p}, -1"),
+        ),
+    ] {
+        let mutated = mutate(&out, needle, &with);
+        assert_ne!(mutated, out, "{what}");
+        let got = rules(&asm, &mutated);
+        assert!(got.contains(&KernelRule::ControlFlow), "{what}: {got:?}");
+    }
+}
