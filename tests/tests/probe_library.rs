@@ -2,7 +2,8 @@
 //! every IR rule and value obligation (a certificate for `ptx` says `verified`), and
 //! instruments every corpus kernel with **zero** verifier rejections; the instrumented
 //! modules assemble with the real `ptxas`. A probe that attaches nowhere in a kernel, or
-//! needs what the back end does not lower yet, leaves it unchanged — never rejected.
+//! needs what the back end does not lower yet, leaves it unchanged — never rejected. The
+//! same over the GCN corpus, assembled with the real LLVM tools.
 
 use warptrace_codegen_ptx::{instrument, KernelStatus};
 use warptrace_tests::{assemble, corpus, corpus_archs, retarget};
@@ -53,4 +54,66 @@ fn every_library_probe_verifies_and_is_never_rejected_on_the_corpus() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(instrumented > 0);
+}
+
+/// The shipped probes over the whole GCN corpus (gfx90a, gfx942, gfx1100): every kernel is
+/// instrumented with **zero** verifier rejections or left unchanged for a reason the back
+/// end names; every instrumented module assembles and links with the real LLVM tools;
+/// each probe runs in some kernel of the corpus. The table of outcomes is printed.
+#[test]
+fn every_library_probe_instruments_the_gcn_corpus_without_rejections() {
+    use std::collections::BTreeMap;
+    use warptrace_codegen_gcn::{assemble, llvm_tool, KernelStatus};
+    let tools = ["llvm-mc", "ld.lld"].iter().all(|t| llvm_tool(t).is_some());
+    if !tools {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "llvm-mc / ld.lld not found (CI=true); install llvm-19 and lld-19"
+        );
+        eprintln!("SKIPPED: llvm-mc / ld.lld not found; install llvm-19 and lld-19");
+        return;
+    }
+    let files = warptrace_tests::gcn_corpus();
+    let mut failures = Vec::new();
+    for (name, src) in warptrace_tests::library_probes() {
+        let program = warptrace_lang::compile(&src, &name)
+            .unwrap_or_else(|e| panic!("probes/{name}.wt does not compile:\n{}", e.render()));
+        let verified = warptrace_verifier::verify_program(&program)
+            .unwrap_or_else(|e| panic!("probes/{name}.wt does not verify: {e:?}"));
+        let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
+        for (file, asm) in &files {
+            let out = warptrace_codegen_gcn::instrument(asm, &verified)
+                .unwrap_or_else(|e| panic!("{name} × {file}: {e}"));
+            for k in &out.kernels {
+                let outcome = match &k.status {
+                    KernelStatus::Instrumented { .. } => "instrumented".to_owned(),
+                    KernelStatus::NoSites => "no sites".to_owned(),
+                    KernelStatus::Unsupported { what } => format!("unsupported: {what}"),
+                    KernelStatus::Rejected(errors) => {
+                        failures.push(format!("{name} × {file}: {} REJECTED:\n{errors}", k.name));
+                        "rejected".to_owned()
+                    }
+                };
+                *outcomes.entry(outcome).or_default() += 1;
+            }
+            if out.asm != *asm {
+                let gfx = file.rsplit('_').next().and_then(|p| p.strip_suffix(".s"));
+                let gfx = gfx.expect("corpus file names end in _<gfx>.s");
+                if let Err(e) = assemble(&out.asm, gfx) {
+                    let e: Vec<String> = e.to_string().lines().take(8).map(String::from).collect();
+                    failures.push(format!(
+                        "{name} × {file}: does not assemble:\n{}",
+                        e.join("\n")
+                    ));
+                }
+            }
+        }
+        eprintln!("{name}: {outcomes:?}");
+        if !outcomes.contains_key("instrumented") {
+            failures.push(format!(
+                "{name}: instruments no GCN corpus kernel: {outcomes:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
