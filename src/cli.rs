@@ -170,10 +170,11 @@ pub enum Command {
         emit: Emit,
     },
     /// Verify a probe program: every IR rule, every value obligation (intervals, then
-    /// z3), the translation validation of the PTX back end, and, with --ptx, the
-    /// kernel-level checks on each kernel it instruments. Prints a report; --cert writes
-    /// it as a JSON certificate that `--require-cert` accepts. Exit status 2 when
-    /// anything is not proved.
+    /// z3), the translation validation of the back end (PTX: every lowering; GCN: the
+    /// operation forms the program uses, and a list of what is only tested), and, with
+    /// --ptx or --gcn, the kernel-level checks on each kernel it instruments. Prints a
+    /// report; --cert writes it as a JSON certificate (`--require-cert` accepts PTX
+    /// ones). Exit status 2 when anything is not proved.
     Verify {
         #[command(flatten)]
         program: ProgramArgs,
@@ -183,9 +184,13 @@ pub enum Command {
         /// Where to write the certificate (JSON).
         #[arg(long, value_name = "FILE")]
         cert: Option<PathBuf>,
-        /// PTX modules whose kernels to instrument and check (repeatable).
+        /// PTX modules whose kernels to instrument and check (repeatable; --target ptx).
         #[arg(long, value_name = "FILE")]
         ptx: Vec<PathBuf>,
+        /// AMDGPU assembly files whose kernels to instrument and check (repeatable;
+        /// --target gcn).
+        #[arg(long, value_name = "FILE")]
+        gcn: Vec<PathBuf>,
     },
     /// Instrument the kernels of a PTX file and write the spliced PTX.
     Instrument {
@@ -214,7 +219,7 @@ pub enum OutputFormat {
 pub enum Target {
     /// NVIDIA PTX.
     Ptx,
-    /// AMD GCN (not implemented yet).
+    /// AMD GCN (`verify`; `--require-cert` takes PTX certificates only).
     Gcn,
 }
 

@@ -63,7 +63,8 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             target,
             cert,
             ptx,
-        }) => verify::verify(&program, target, cert.as_deref(), &ptx),
+            gcn,
+        }) => verify::verify(&program, target, cert.as_deref(), &ptx, &gcn),
         None if cli.run.list.is_some() => list::list(&cli.run),
         None => {
             let Some((source, verified)) = compile(&cli.run.program)? else {

@@ -8,31 +8,86 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use warptrace_ir::Program;
-use warptrace_verifier::{Certificate, Check, Method, Verdict, VerifiedProgram};
+use warptrace_verifier::{Certificate, Check, Method, Verdict};
 
 /// The version certificates name.
 pub(crate) const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// A kernel's verdict after instrumentation: `None` when it was left unchanged (no site,
+/// or not supported): nothing inserted, nothing to prove.
+type KernelVerdicts = Vec<(String, Option<Verdict>)>;
+
+/// The [`KernelVerdicts`] of either back end's kernel outcomes (their `KernelStatus`
+/// types have the same variants).
+macro_rules! kernel_verdicts {
+    ($kernels:expr, $($status:ident)::+) => {
+        $kernels
+            .into_iter()
+            .map(|k| {
+                let verdict = match k.status {
+                    $($status)::+::Instrumented { .. } => Some(Verdict::Proved),
+                    $($status)::+::Rejected(errors) => Some(Verdict::Refuted {
+                        counterexample: errors.to_string(),
+                    }),
+                    $($status)::+::NoSites | $($status)::+::Unsupported { .. } => None,
+                };
+                (k.name, verdict)
+            })
+            .collect::<KernelVerdicts>()
+    };
+}
 
 pub fn verify(
     args: &ProgramArgs,
     target: Target,
     cert_path: Option<&Path>,
     ptx: &[PathBuf],
+    gcn: &[PathBuf],
 ) -> Result<ExitCode> {
-    if target == Target::Gcn {
-        bail!("the AMD (GCN) back end is not implemented yet: verify with --target ptx");
+    match target {
+        Target::Ptx if !gcn.is_empty() => {
+            bail!("--gcn names AMDGPU assembly: verify it with --target gcn")
+        }
+        Target::Gcn if !ptx.is_empty() => bail!("--ptx names PTX: verify it with --target ptx"),
+        _ => {}
     }
     let Some((_, file_name, program)) = crate::compile_unverified(args)? else {
         return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
     };
     let start = Instant::now();
     let outcome = warptrace_verifier::verify_program(&program);
-    let mut extra = translation_checks();
+    let (mut extra, tested_only) = match target {
+        Target::Ptx => (warptrace_codegen_ptx::tv::translation_checks(), Vec::new()),
+        Target::Gcn => {
+            let t = warptrace_codegen_gcn::translation_checks(&program);
+            (t.checks, t.tested_only)
+        }
+    };
     if let Ok(verified) = &outcome {
-        extra.extend(warptrace_codegen_ptx::spread_rings_check(verified));
-        extra.extend(kernel_checks(verified, ptx)?);
+        match target {
+            Target::Ptx => {
+                extra.extend(warptrace_codegen_ptx::spread_rings_check(verified));
+                extra.extend(kernel_checks(ptx, "PTX", &|text| {
+                    let out = warptrace_codegen_ptx::instrument(text, verified)?;
+                    Ok(kernel_verdicts!(
+                        out.kernels,
+                        warptrace_codegen_ptx::KernelStatus
+                    ))
+                })?);
+            }
+            Target::Gcn => {
+                extra.extend(kernel_checks(gcn, "AMDGPU assembly", &|text| {
+                    let out = warptrace_codegen_gcn::instrument(text, verified)?;
+                    Ok(kernel_verdicts!(
+                        out.kernels,
+                        warptrace_codegen_gcn::KernelStatus
+                    ))
+                })?);
+            }
+        }
     }
     let mut cert = warptrace_verifier::certify(&program, &outcome, target.name(), VERSION, extra);
+    cert.tested_only = tested_only;
     cert.total_micros = start.elapsed().as_micros() as u64;
     print!("{}", render(&cert, &file_name));
     if let Some(path) = cert_path {
@@ -47,37 +102,28 @@ pub fn verify(
     })
 }
 
-/// The PTX back end's translation validation: for every IR operation form the back end
-/// lowers, a z3 proof that the emitted PTX computes the IR semantics.
-fn translation_checks() -> Vec<Check> {
-    warptrace_codegen_ptx::tv::translation_checks()
-}
-
-/// Instruments every kernel of each PTX file and records the kernel-level verdicts (only
-/// for a program that passed the IR checks: code generators take nothing else).
-fn kernel_checks(verified: &VerifiedProgram, ptx: &[PathBuf]) -> Result<Vec<Check>> {
+/// Instruments every kernel of each file (`what` it holds) and records the kernel-level
+/// verdicts (only for a program that passed the IR checks: code generators take nothing
+/// else).
+fn kernel_checks(
+    paths: &[PathBuf],
+    what: &str,
+    instrument: &dyn Fn(&str) -> Result<KernelVerdicts>,
+) -> Result<Vec<Check>> {
     let mut checks = Vec::new();
-    for path in ptx {
+    for path in paths {
         let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read PTX file {}", path.display()))?;
+            .with_context(|| format!("cannot read {what} file {}", path.display()))?;
         let start = Instant::now();
-        let result = warptrace_codegen_ptx::instrument(&text, verified)
-            .with_context(|| format!("cannot instrument {}", path.display()))?;
+        let kernels =
+            instrument(&text).with_context(|| format!("cannot instrument {}", path.display()))?;
         let micros = start.elapsed().as_micros() as u64;
-        for kernel in &result.kernels {
-            use warptrace_codegen_ptx::KernelStatus;
-            let verdict = match &kernel.status {
-                KernelStatus::Instrumented { .. } => Verdict::Proved,
-                KernelStatus::Rejected(errors) => Verdict::Refuted {
-                    counterexample: errors.to_string(),
-                },
-                // Left unchanged: nothing inserted, nothing to prove.
-                KernelStatus::NoSites | KernelStatus::Unsupported { .. } => continue,
-            };
+        for (name, verdict) in kernels {
+            let Some(verdict) = verdict else { continue };
             checks.push(Check {
                 level: "kernel".into(),
                 name: "all kernel rules".into(),
-                scope: format!("{}: {}", path.display(), kernel.name),
+                scope: format!("{}: {name}", path.display()),
                 verdict,
                 micros,
             });
@@ -128,6 +174,14 @@ fn render(cert: &Certificate, file_name: &str) -> String {
                 why(&c.verdict)
             );
         }
+    }
+    if !cert.tested_only.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {:<24} {} (checked on the GCN emulator only: docs/gcn.md)",
+            "lowering not proved",
+            cert.tested_only.join(", ")
+        );
     }
     let by = |m: Method| cert.obligations.iter().filter(|o| o.method == m).count();
     let micros: u64 = cert.obligations.iter().map(|o| o.micros).sum();

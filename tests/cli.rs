@@ -482,6 +482,78 @@ fn verify_reports_every_level_and_writes_a_certificate() {
         .all(|o| o["result"] == "proved" && o["micros"].is_u64()));
 }
 
+/// `verify --target gcn`: the IR rules, the proofs of the operation forms the program
+/// uses on GCN, the kernel checks of each kernel of `--gcn` files, and the lowerings no
+/// proof covers, in the report and the certificate; `--require-cert` does not take it
+/// for a PTX run, and `--ptx` does not go with `--target gcn`.
+#[test]
+fn verify_for_gcn_proves_the_forms_used_and_names_what_is_only_tested() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let probe = dir.path().join("p.wt");
+    std::fs::write(&probe, SKELETON).expect("write");
+    let cert = dir.path().join("gcn.json");
+    let gcn = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gcn/hip_kernels_gfx942.s");
+    let path = |p: &Path| p.to_str().expect("UTF-8 path").to_owned();
+    let out = warptrace(&[
+        "verify",
+        &path(&probe),
+        "--target",
+        "gcn",
+        "--cert",
+        &path(&cert),
+        "--gcn",
+        &path(&gcn),
+    ]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    assert!(text.contains("VERIFIED for gcn (sha256:"), "{text}");
+    assert!(text.contains("kernel checks "), "{text}");
+    assert!(
+        text.contains("lowering not proved      map update, site bytes, sreg kernel, sreg tid.x"),
+        "{text}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cert).expect("certificate written"))
+            .expect("JSON");
+    assert_eq!(
+        (&json["target"], &json["verified"]),
+        (&"gcn".into(), &true.into())
+    );
+    let checks = json["checks"].as_array().expect("checks");
+    let tv: Vec<&str> = checks
+        .iter()
+        .filter(|c| c["level"] == "translation" && c["result"] == "proved")
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert!(tv.contains(&"bin.eq.64.reg.imm.0"), "{tv:?}");
+    assert!(
+        checks.iter().any(|c| c["level"] == "kernel"
+            && c["scope"]
+                .as_str()
+                .is_some_and(|s| s.ends_with(": histogram"))),
+        "{checks:?}"
+    );
+    assert_eq!(json["tested_only"][0], "map update");
+    // A GCN certificate is not a PTX one.
+    let refused = warptrace(&["--require-cert", &path(&cert), &path(&probe), "--", "true"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    // `--ptx` files are checked by the PTX back end.
+    let mixed = warptrace(&[
+        "verify",
+        &path(&probe),
+        "--target",
+        "gcn",
+        "--ptx",
+        &path(&corpus("triton_matmul.ptx")),
+    ]);
+    assert!(!mixed.status.success());
+    assert!(
+        stderr(&mixed).contains("verify it with --target ptx"),
+        "{}",
+        stderr(&mixed)
+    );
+}
+
 #[test]
 fn require_cert_admits_the_certified_program_and_refuses_others() {
     let (dir, probe, cert, out) = certified(SKELETON);

@@ -31,7 +31,6 @@ mod ring;
 mod special;
 mod splice;
 mod toolchain;
-#[cfg(test)]
 mod tv;
 mod verify;
 mod warp_access;
@@ -49,6 +48,7 @@ pub use model::{GcnKernelModel, MapArgLoad, RegisterCounts};
 pub use parse::{parse, parse_int, Function, Instruction, Kernel, Module, Operand, Stmt, StmtKind};
 pub use reg::{parse_reg, Reg, RegFile};
 pub use toolchain::{assemble, assemble_for, llvm_tool, notes, CodeObject, ToolError};
+pub use tv::{translation_checks, Translation};
 pub use verify::verify_spliced;
 
 use warptrace_ir::{kernel_id, MapLayout};

@@ -1,20 +1,22 @@
-//! The probe library's certificates, `probes/certs/NAME.ptx.json`: each is exactly what
-//! `warptrace verify -p NAME --cert` proves now (timings aside), so a change to a probe,
-//! the language, the verifier or the PTX back end's translation validation that changes a
-//! certificate fails here, with the command that regenerates it
-//! (`bash scripts/probe-certs.sh NAME`). `tests/cli.rs` checks that `--require-cert`
-//! admits each probe run by name with its committed certificate.
+//! The probe library's certificates, `probes/certs/NAME.ptx.json` and `NAME.gcn.json`:
+//! each is exactly what `warptrace verify -p NAME --target T --cert` proves now (timings
+//! aside), so a change to a probe, the language, the verifier or a back end's translation
+//! validation that changes a certificate fails here, with the command that regenerates
+//! it (`bash scripts/probe-certs.sh NAME`). `tests/cli.rs` checks that `--require-cert`
+//! admits each probe run by name with its committed PTX certificate.
 //!
 //! The certificate is rebuilt the way `src/verify.rs` builds it: the IR rules and value
-//! obligations of `warptrace_verifier::verify_program`, then the PTX back end's
+//! obligations of `warptrace_verifier::verify_program`, then — PTX — the back end's
 //! translation-validation proofs (run once, here, for every probe: they do not depend on
-//! the program), the IR check of the program with its rings spread over copies when the
-//! back end spreads them (`spread_rings_check`), no kernel checks (the library's certificates are made without `--ptx`;
-//! every kernel is checked when it is instrumented). Only PTX: `warptrace verify
-//! --target gcn` does not exist yet.
+//! the program) and the IR check of the program with its rings spread over copies when
+//! the back end spreads them (`spread_rings_check`); — GCN — the proofs of the operation
+//! forms the program uses and the list of lowerings no proof covers
+//! (`warptrace_codegen_gcn::translation_checks`). No kernel checks (the library's
+//! certificates are made without `--ptx`/`--gcn`; every kernel is checked when it is
+//! instrumented).
 
 use std::sync::OnceLock;
-use warptrace_verifier::{Certificate, Check};
+use warptrace_verifier::{Certificate, Check, Verdict};
 
 /// The version certificates name: the workspace's, as the `warptrace` binary's.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -34,28 +36,58 @@ fn without_timings(mut cert: Certificate) -> Certificate {
     cert
 }
 
-/// What `warptrace verify -p NAME --cert` writes for `src` now, timings zeroed.
-fn certificate_now(name: &str, src: &str) -> Certificate {
+/// What `warptrace verify -p NAME --target TARGET --cert` writes for `src` now, timings
+/// zeroed.
+fn certificate_now(name: &str, src: &str, target: &str) -> Certificate {
     let program = warptrace_lang::compile(src, &format!("probes/{name}.wt"))
         .unwrap_or_else(|e| panic!("probes/{name}.wt does not compile:\n{}", e.render()));
     let outcome = warptrace_verifier::verify_program(&program);
-    let mut extra = translation_checks().to_vec();
-    if let Ok(verified) = &outcome {
+    let (mut extra, tested_only) = if target == "gcn" {
+        let t = warptrace_codegen_gcn::translation_checks(&program);
+        (t.checks, t.tested_only)
+    } else {
+        (translation_checks().to_vec(), Vec::new())
+    };
+    if let (Ok(verified), "ptx") = (&outcome, target) {
         extra.extend(warptrace_codegen_ptx::spread_rings_check(verified));
     }
-    let cert = warptrace_verifier::certify(&program, &outcome, "ptx", VERSION, extra);
+    let mut cert = warptrace_verifier::certify(&program, &outcome, target, VERSION, extra);
+    cert.tested_only = tested_only;
     without_timings(cert)
+}
+
+/// Why `cert` is not verified, unless only for what a GCN certificate may leave open: an
+/// obligation z3 gave up on whose concrete check passed (the 64-bit multiplication).
+fn unverified_why(cert: &Certificate) -> Option<String> {
+    if cert.verified {
+        return None;
+    }
+    let open: Vec<String> = cert
+        .checks
+        .iter()
+        .filter(|c| !c.verdict.is_proved())
+        .map(|c| format!("{} ({:?})", c.name, c.verdict))
+        .collect();
+    let z3_gave_up = cert.target == "gcn"
+        && cert.obligations.iter().all(|o| o.verdict.is_proved())
+        && cert.checks.iter().all(|c| match &c.verdict {
+            Verdict::Proved => true,
+            Verdict::Unknown { reason } => reason.contains("the snippet equals the IR on"),
+            Verdict::Refuted { .. } => false,
+        });
+    (!z3_gave_up).then(|| open.join(", "))
 }
 
 /// Whether the committed certificate text of probe `name` is `now`; why not, with the
 /// command that regenerates it.
 fn matches(name: &str, committed: &str, now: &Certificate) -> Result<(), String> {
+    let file = format!("probes/certs/{name}.{}.json", now.target);
     let regenerate = format!(
         "if the change is intended, regenerate the certificate with \
          `bash scripts/probe-certs.sh {name}` and review its diff"
     );
-    let committed = Certificate::from_json(committed)
-        .map_err(|e| format!("probes/certs/{name}.ptx.json: {e}; {regenerate}"))?;
+    let committed =
+        Certificate::from_json(committed).map_err(|e| format!("{file}: {e}; {regenerate}"))?;
     let committed = without_timings(committed).to_json();
     let now_text = now.to_json();
     if committed == now_text {
@@ -70,8 +102,9 @@ fn matches(name: &str, committed: &str, now: &Certificate) -> Result<(), String>
         .map(|(i, pair)| (i + 1, pair))
         .unwrap_or((0, ("", "")));
     Err(format!(
-        "probes/certs/{name}.ptx.json is not what `warptrace verify -p {name}` proves now; \
+        "{file} is not what `warptrace verify -p {name} --target {}` proves now; \
          first difference at line {line} (timings as 0):\n  committed: {}\n  now:       {}\n{regenerate}",
+        now.target,
         was.trim(),
         is.trim()
     ))
@@ -83,22 +116,24 @@ fn every_committed_certificate_is_what_verify_proves_now() {
     let certs = warptrace_tests::probes_dir().join("certs");
     let mut failures = Vec::new();
     for (name, src) in &probes {
-        let path = certs.join(format!("{name}.ptx.json"));
-        let Ok(committed) = std::fs::read_to_string(&path) else {
-            failures.push(format!(
-                "probes/certs/{name}.ptx.json is missing: create it with \
-                 `bash scripts/probe-certs.sh {name}`"
-            ));
-            continue;
-        };
-        let now = certificate_now(name, src);
-        if !now.verified {
-            failures.push(format!(
-                "probes/{name}.wt does not verify any more: `warptrace verify -p {name}` says why"
-            ));
-        }
-        if let Err(e) = matches(name, &committed, &now) {
-            failures.push(e);
+        for target in ["ptx", "gcn"] {
+            let path = certs.join(format!("{name}.{target}.json"));
+            let Ok(committed) = std::fs::read_to_string(&path) else {
+                failures.push(format!(
+                    "probes/certs/{name}.{target}.json is missing: create it with \
+                     `bash scripts/probe-certs.sh {name}`"
+                ));
+                continue;
+            };
+            let now = certificate_now(name, src, target);
+            if let Some(why) = unverified_why(&now) {
+                failures.push(format!(
+                    "probes/{name}.wt does not verify for {target} any more: {why}"
+                ));
+            }
+            if let Err(e) = matches(name, &committed, &now) {
+                failures.push(e);
+            }
         }
     }
     // Nothing else in probes/certs: no certificate of a removed probe, no other target.
@@ -108,10 +143,13 @@ fn every_committed_certificate_is_what_verify_proves_now() {
             .file_name()
             .to_string_lossy()
             .into_owned();
-        let probe = file.strip_suffix(".ptx.json");
+        let probe = file
+            .strip_suffix(".ptx.json")
+            .or_else(|| file.strip_suffix(".gcn.json"));
         if !probe.is_some_and(|p| probes.iter().any(|(n, _)| n == p)) {
             failures.push(format!(
-                "probes/certs/{file} is no certificate of a library probe (NAME.ptx.json): \
+                "probes/certs/{file} is no certificate of a library probe (NAME.ptx.json, \
+                 NAME.gcn.json): \
                  `bash scripts/probe-certs.sh` removes those of removed probes"
             ));
         }
@@ -129,15 +167,23 @@ fn a_certificate_stops_matching_when_the_probe_changes() {
         .find(|(n, _)| n == "blocks")
         .expect("probes/blocks.wt");
     assert_eq!(
-        matches("blocks", &committed, &certificate_now("blocks", &src)),
+        matches(
+            "blocks",
+            &committed,
+            &certificate_now("blocks", &src, "ptx")
+        ),
         Ok(())
     );
 
     // The same probe counting a second thread per block is another program.
     let changed = src.replace("tid.x == 0", "tid.x <= 1");
     assert_ne!(changed, src);
-    let err = matches("blocks", &committed, &certificate_now("blocks", &changed))
-        .expect_err("another program");
+    let err = matches(
+        "blocks",
+        &committed,
+        &certificate_now("blocks", &changed, "ptx"),
+    )
+    .expect_err("another program");
     assert!(err.contains("\"probe_hash\""), "{err}");
     assert!(err.contains("bash scripts/probe-certs.sh blocks"), "{err}");
 
@@ -149,7 +195,7 @@ fn a_certificate_stops_matching_when_the_probe_changes() {
         1,
     );
     assert_ne!(tampered, committed);
-    let err = matches("blocks", &tampered, &certificate_now("blocks", &src))
+    let err = matches("blocks", &tampered, &certificate_now("blocks", &src, "ptx"))
         .expect_err("a different proof");
     assert!(err.contains("\"result\""), "{err}");
 }

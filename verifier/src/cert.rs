@@ -57,6 +57,12 @@ pub struct Certificate {
     pub obligations: Vec<Obligation>,
     /// The static cost of each probe.
     pub costs: Vec<ProbeCost>,
+    /// Operations of the program whose lowering for this target no translation proof
+    /// covers (GCN: map updates, special registers, site values — checked against the IR
+    /// interpreter on an emulator, not proved). Empty for PTX, where every lowering is
+    /// proved.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tested_only: Vec<String>,
     /// Total verification time in microseconds.
     pub total_micros: u64,
 }

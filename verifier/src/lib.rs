@@ -239,6 +239,7 @@ pub fn certify(
         checks,
         obligations: obligations.to_vec(),
         costs: probe_costs(program),
+        tested_only: Vec::new(),
         total_micros,
     }
 }
