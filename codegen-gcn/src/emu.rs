@@ -627,12 +627,12 @@ mod tests {
                 w.write(MAPS + r.slots_offset, 8, *off);
             }
         }
+        // The launch initializes the workgroup ids the instrumented descriptor enables
+        // (the instrumenter may enable more than the kernel did).
         let enabled: Vec<usize> = (0..3)
             .filter(|d| {
-                field(&format!(
-                    ".amdhsa_system_sgpr_workgroup_id_{}",
-                    ["x", "y", "z"][*d]
-                )) == 1
+                let id = format!(".amdhsa_system_sgpr_workgroup_id_{}", ["x", "y", "z"][*d]);
+                k1.field(&id) == Some(1)
             })
             .collect();
         for b in 0..dims.blocks {
@@ -707,6 +707,20 @@ mod tests {
                 [5, 4, 3],
             );
         }
+    }
+
+    /// Workgroup ids the kernel does not enable are enabled for the probe (`histogram`
+    /// enables only x): `block` and `ctaid.y/z` over a 3-D grid are the interpreter's.
+    #[test]
+    fn workgroup_ids_the_kernel_does_not_enable_are_read_once_enabled() {
+        let src = "kernel:entry { @b[block, ctaid.y, ctaid.z] = count(); @t = max(thread); }";
+        differential(
+            "hip_kernels_gfx942.s",
+            "histogram",
+            src,
+            [2, 3, 2],
+            [64, 1, 1],
+        );
     }
 
     /// Mutations of the lowering that the differential check refutes: each changes one

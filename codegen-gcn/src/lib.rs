@@ -247,7 +247,9 @@ impl Module {
             (_, Some(a)) => a as u32,
             (_, None) => vgprs.saturating_sub(agprs),
         };
+        let gfx940 = model::isa_of(self, name).is_some_and(|i| i.gfx940);
         let counts = RegisterCounts {
+            initial_sgprs: model::initial_sgprs(k, gfx940),
             sgprs: k.field(".amdhsa_next_free_sgpr").unwrap_or(0) as u32,
             vgprs: arch,
             agprs,

@@ -47,6 +47,8 @@ pub struct MapArgLoad {
 /// The register ranges a descriptor reserves: (kernel's own, including the added ones).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RegisterCounts {
+    /// SGPRs `s0`..`s(initial_sgprs - 1)` the launch initializes (user, then system).
+    pub initial_sgprs: u32,
     /// SGPRs `s0`..`s(sgprs - 1)`.
     pub sgprs: u32,
     /// Architectural VGPRs `v0`..`v(vgprs - 1)`.
@@ -158,7 +160,7 @@ impl GcnKernelModel {
         declare(RegFile::Vgpr, kernel_regs.vgprs, regs.vgprs, inserted);
         declare(RegFile::Agpr, 0, kernel_regs.agprs, Origin::Kernel);
         declare(RegFile::Agpr, kernel_regs.agprs, regs.agprs, inserted);
-        let resources = resources(module, name);
+        let resources = resources(module, name, kernel_regs.initial_sgprs);
         Some(GcnKernelModel {
             name: name.to_owned(),
             items,
@@ -415,13 +417,70 @@ fn compute(x: &crate::parse::Instruction, f: &Facts) -> Compute {
     }
 }
 
-/// The descriptor fields and metadata keys that size a launch's resources.
-fn resources(module: &Module, name: &str) -> Vec<Resource> {
+/// The system SGPR fields, in the order the launch initializes their SGPRs (after the
+/// user SGPRs): the workgroup ids, the workgroup info, the private segment's wavefront
+/// offset.
+pub(crate) const SYSTEM_SGPRS: [&str; 5] = [
+    ".amdhsa_system_sgpr_workgroup_id_x",
+    ".amdhsa_system_sgpr_workgroup_id_y",
+    ".amdhsa_system_sgpr_workgroup_id_z",
+    ".amdhsa_system_sgpr_workgroup_info",
+    ".amdhsa_system_sgpr_private_segment_wavefront_offset",
+];
+
+/// The system SGPRs kernel `k`'s launch initializes, in order: those of [`SYSTEM_SGPRS`]
+/// its descriptor enables. The wavefront offset is also enabled by
+/// `.amdhsa_enable_private_segment` where there is no architected flat scratch (before
+/// gfx940).
+pub(crate) fn system_sgprs(k: &crate::parse::Kernel, gfx940: bool) -> Vec<&'static str> {
+    SYSTEM_SGPRS
+        .into_iter()
+        .filter(|f| {
+            k.field(f) == Some(1)
+                || (f.ends_with("wavefront_offset")
+                    && !gfx940
+                    && k.field(".amdhsa_enable_private_segment") == Some(1))
+        })
+        .collect()
+}
+
+/// The SGPRs kernel `k`'s launch initializes: the user SGPRs, then the system ones.
+pub(crate) fn initial_sgprs(k: &crate::parse::Kernel, gfx940: bool) -> u32 {
+    k.field(".amdhsa_user_sgpr_count").unwrap_or(0) as u32 + system_sgprs(k, gfx940).len() as u32
+}
+
+/// The descriptor fields and metadata keys that size a launch's resources, and the
+/// system SGPRs the launch initializes (`initial s3: …_workgroup_id_y`); those past the
+/// first `kernel_initial` SGPRs are the instrumenter's (an enabled workgroup id).
+fn resources(module: &Module, name: &str, kernel_initial: u32) -> Vec<Resource> {
     let Some(k) = module.kernel(name) else {
         return Vec::new();
     };
     let mut out = Vec::new();
+    let gfx940 = isa_of(module, name).is_some_and(|i| i.gfx940);
+    let user = k.field(".amdhsa_user_sgpr_count").unwrap_or(0) as u32;
+    for (n, field) in system_sgprs(k, gfx940).into_iter().enumerate() {
+        let at = user + n as u32;
+        let line = k
+            .fields
+            .iter()
+            .find(|(f, _, _)| f == field)
+            .map_or(0, |(_, _, i)| module.stmts[*i].line);
+        out.push(Resource {
+            kind: ResourceKind::InitialRegister,
+            text: format!("initial s{at}: {field}"),
+            origin: if at < kernel_initial {
+                Origin::Kernel
+            } else {
+                Origin::Inserted { snippet: 0 }
+            },
+            line,
+        });
+    }
     for (field, value, i) in &k.fields {
+        if SYSTEM_SGPRS.contains(&field.as_str()) {
+            continue;
+        }
         let kind = match field.as_str() {
             ".amdhsa_group_segment_fixed_size" => ResourceKind::Shared,
             ".amdhsa_private_segment_fixed_size"

@@ -37,6 +37,49 @@ fn field(k: &Kernel, name: &str) -> Result<u32, GcnError> {
     }
 }
 
+/// Enables the workgroup ids the probes read (`want`) that kernel `k` does not: the
+/// launch then writes them into SGPRs after the ones it initializes now, numbered from
+/// `next` (`wg_regs` and `next` are updated), and the prologue copies them before the
+/// kernel runs; the kernel itself never reads those SGPRs before writing them. Possible
+/// only where no enabled system SGPR comes after one enabled here (it would move: the
+/// kernel model compares their places, `ResourceKind::InitialRegister`). Returns the
+/// dimensions enabled.
+fn enable_workgroup_ids(
+    k: &Kernel,
+    gfx940: bool,
+    want: [bool; 3],
+    wg_regs: &mut [Option<Reg>; 3],
+    next: &mut u32,
+) -> Result<Vec<usize>, GcnError> {
+    const XYZ: [&str; 3] = ["x", "y", "z"];
+    let missing: Vec<usize> = (0..3)
+        .filter(|&d| want[d] && wg_regs[d].is_none())
+        .collect();
+    let Some(&first) = missing.first() else {
+        return Ok(Vec::new());
+    };
+    let enabled = crate::model::system_sgprs(k, gfx940);
+    let after = crate::model::SYSTEM_SGPRS[first + 1..]
+        .iter()
+        .find(|f| enabled.contains(f));
+    if let Some(f) = after {
+        return Err(unsupported(format!(
+            "ctaid.{}: the kernel does not enable its workgroup id, and enabling it would \
+             move the SGPR of its `{f}`",
+            XYZ[first]
+        )));
+    }
+    for &d in &missing {
+        let name = format!(".amdhsa_system_sgpr_workgroup_id_{}", XYZ[d]);
+        if k.field_text(&name).is_none() {
+            return Err(unsupported(format!("descriptor without {name}")));
+        }
+        wg_regs[d] = Some(Reg::s(*next));
+        *next += 1;
+    }
+    Ok(missing)
+}
+
 /// The byte range of statement `i`'s argument text (a descriptor field's value).
 fn args_range(module: &Module, i: usize) -> std::ops::Range<usize> {
     let s = &module.stmts[i];
@@ -198,21 +241,16 @@ fn build(
         }
     }
     let needs = Needs::of(probes, workitem_dims, wg_regs.map(|r| r.is_some()));
-    for d in 0..3 {
-        if needs.ctaid[d] && wg_regs[d].is_none() {
-            return Err(unsupported(format!(
-                "ctaid.{}: the kernel does not enable its workgroup id",
-                ["x", "y", "z"][d]
-            )));
-        }
-    }
+    let enabled_ids = enable_workgroup_ids(k, isa.gfx940, needs.ctaid, &mut wg_regs, &mut wg)?;
     let target = Target {
         wave: isa.wave,
         gfx9: isa.gfx9,
         gfx940: isa.gfx940,
         gfx11: processor.starts_with("gfx11"),
     };
-    let mut alloc = Alloc::new(sgprs, arch);
+    // Above the system SGPRs too: a workgroup id enabled here may lie past the kernel's
+    // own SGPRs.
+    let mut alloc = Alloc::new(sgprs.max(wg), arch);
     let regs = KernelRegs::allocate(&mut alloc, program, needs, target);
     let (grid, grid_loads) = crate::grid::allocate(meta, &needs, &mut alloc);
     let missing = |want: [bool; 3], have: [Option<crate::lower::Field>; 3]| {
@@ -410,6 +448,12 @@ fn build(
         });
         Ok(())
     };
+    for d in enabled_ids {
+        set_field(
+            &format!(".amdhsa_system_sgpr_workgroup_id_{}", ["x", "y", "z"][d]),
+            1,
+        )?;
+    }
     set_field(".amdhsa_next_free_sgpr", alloc.sgpr_end())?;
     set_field(".amdhsa_next_free_vgpr", new_vgprs)?;
     if let Some(a) = new_accum {
@@ -463,6 +507,7 @@ fn build(
         origins.push(applied.origin(s.line));
     }
     let original_counts = RegisterCounts {
+        initial_sgprs: crate::model::initial_sgprs(k, isa.gfx940),
         sgprs,
         vgprs: arch,
         agprs,
@@ -477,6 +522,7 @@ fn build(
     )
     .ok_or_else(|| GcnError::NoSuchKernel(k.name.clone()))?;
     let new_counts = RegisterCounts {
+        initial_sgprs: wg,
         sgprs: alloc.sgpr_end(),
         vgprs: alloc.vgpr_end(),
         agprs,

@@ -25,7 +25,9 @@ fn counts(m: &Module, name: &str) -> Option<RegisterCounts> {
         (_, Some(a)) => a as u32,
         (_, None) => vgprs.saturating_sub(agprs),
     };
+    let gfx940 = crate::model::isa_of(m, name).is_some_and(|i| i.gfx940);
     Some(RegisterCounts {
+        initial_sgprs: crate::model::initial_sgprs(k, gfx940),
         sgprs: k.field(".amdhsa_next_free_sgpr")? as u32,
         vgprs: arch,
         agprs,

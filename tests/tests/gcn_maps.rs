@@ -95,10 +95,13 @@ fn values_the_hardware_cannot_give_are_unsupported() {
             "hidden grid arguments",
         ),
         (
-            "hip_kernels_gfx942.s",
+            // A private segment without architected flat scratch: the wavefront offset
+            // SGPR follows the workgroup ids, and enabling y would move it.
+            "ocl_kernels_gfx90a.s",
             "kernel:entry { @b[block] = count(); }",
-            "histogram",
-            "does not enable its workgroup id",
+            "private_table",
+            "enabling it would move the SGPR of its \
+             `.amdhsa_system_sgpr_private_segment_wavefront_offset`",
         ),
         (
             "hip_kernels_gfx942.s",

@@ -7,7 +7,8 @@
 //! Each (file, program) pair instruments; every gfx9 kernel comes out `Instrumented`
 //! (always at `kernel:entry` and `kernel:exit`) or `NoSites`, never `Rejected` — or
 //! `Unsupported` for the one reason [`expected_unsupported`] predicts from the kernel's
-//! descriptor and metadata (no hidden grid arguments, a workgroup id not enabled); the
+//! descriptor and metadata (no hidden grid arguments, a workgroup id that cannot be
+//! enabled); the
 //! module assembles with the real
 //! `llvm-mc` for its processor and links with `ld.lld -shared` into a code object whose
 //! `llvm-readelf --notes` lists the map argument (`__wt_maps` or an 8-byte
@@ -122,7 +123,9 @@ fn source(point: &str, shape: &str) -> String {
 
 /// The reason a gfx9 kernel may be `Unsupported` with `shape`, from its descriptor and
 /// metadata: the grid builtins and arrays need the code object v5 hidden arguments,
-/// `block`/`thread` the three workgroup ids. `None`: it must be lowered.
+/// `block`/`thread` the three workgroup ids (enabled unless that moves a system SGPR,
+/// decision 0022).
+/// `None`: it must be lowered.
 fn expected_unsupported(asm: &str, kernel: &str, shape: &str) -> Option<&'static str> {
     let m = parse(asm).expect("corpus parses");
     let meta = m.metadata.as_ref().and_then(|x| x.kernel(kernel))?;
@@ -134,8 +137,18 @@ fn expected_unsupported(asm: &str, kernel: &str, shape: &str) -> Option<&'static
     let ids = ["x", "y", "z"]
         .iter()
         .all(|d| k.field(&format!(".amdhsa_system_sgpr_workgroup_id_{d}")) == Some(1));
+    // A workgroup id the kernel does not enable is enabled for the probe, unless a system
+    // SGPR after it would move: the workgroup info, or the scratch wavefront offset
+    // (without architected flat scratch: before gfx940).
+    let gfx940 = m
+        .processor
+        .as_deref()
+        .is_some_and(|p| p.starts_with("gfx94"));
+    let moves = k.field(".amdhsa_system_sgpr_workgroup_info") == Some(1)
+        || k.field(".amdhsa_system_sgpr_private_segment_wavefront_offset") == Some(1)
+        || (!gfx940 && k.field(".amdhsa_enable_private_segment") == Some(1));
     match shape {
-        "block" if !ids => Some("the kernel does not enable its workgroup id"),
+        "block" if !ids && moves => Some("enabling it would move"),
         "array" | "grid" | "block" if !hidden => Some("hidden grid arguments"),
         _ => None,
     }

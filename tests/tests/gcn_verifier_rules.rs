@@ -198,3 +198,47 @@ fn only_a_waterfall_of_the_exact_shape_may_branch_backwards() {
         assert!(got.contains(&KernelRule::ControlFlow), "{what}: {got:?}");
     }
 }
+
+/// A workgroup id the kernel does not enable is enabled for the probe, after the SGPRs
+/// the launch initialized for the kernel; any change that moves one of those is rejected
+/// (`RegisterIsolation`: the kernel would start with another value in that register).
+#[test]
+fn enabling_a_workgroup_id_may_not_move_the_kernel_s_initial_registers() {
+    let asm = gcn_corpus_file("hip_kernels_gfx942.s");
+    let program = warptrace_lang::compile("kernel:entry { @b[ctaid.y] = count(); }", "t.wt")
+        .expect("compiles");
+    let program = warptrace_tests::programs::verified(&program);
+    let out = instrument(&asm, &program).expect("instruments").asm;
+    assert_eq!(rules(&asm, &out), Vec::<KernelRule>::new());
+    // `histogram` enables only x; the instrumented descriptor enables y after it.
+    let start = out.find("\t.amdhsa_kernel histogram").expect("descriptor");
+    let end = start + out[start..].find(".end_amdhsa_kernel").expect("end");
+    let descriptor = &out[start..end];
+    assert!(
+        descriptor.contains(".amdhsa_system_sgpr_workgroup_id_y 1"),
+        "{descriptor}"
+    );
+    let edit = |from: &str, to: &str| {
+        let at = start + out[start..end].find(from).expect(from);
+        format!("{}{to}{}", &out[..at], &out[at + from.len()..])
+    };
+    // x dropped: y takes its SGPR.
+    let moved = edit(
+        ".amdhsa_system_sgpr_workgroup_id_x 1",
+        ".amdhsa_system_sgpr_workgroup_id_x 0",
+    );
+    assert!(rules(&asm, &moved).contains(&KernelRule::RegisterIsolation));
+    // The workgroup info enabled as well comes after y: allowed (it moves nothing of
+    // the kernel's); had the original kernel enabled it, y would have moved it.
+    let appended = edit(
+        ".amdhsa_system_sgpr_workgroup_info 0",
+        ".amdhsa_system_sgpr_workgroup_info 1",
+    );
+    assert_eq!(rules(&asm, &appended), Vec::<KernelRule>::new());
+    let original_with_info = asm.replacen(
+        ".amdhsa_system_sgpr_workgroup_info 0",
+        ".amdhsa_system_sgpr_workgroup_info 1",
+        1,
+    );
+    assert!(rules(&original_with_info, &out).contains(&KernelRule::RegisterIsolation));
+}

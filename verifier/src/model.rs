@@ -241,6 +241,13 @@ pub enum ResourceKind {
     Local,
     /// A launch bound or register limit of the kernel's header.
     LaunchBound,
+    /// A register the launch initializes (GCN: the user and system SGPRs), its text
+    /// naming the register and what it holds. The kernel's must stay as they are; inserted
+    /// code may have the launch initialize more after them (the instrumenter enables a
+    /// workgroup id the kernel does not read): a register the kernel does not expect
+    /// initialized, which its code writes before any read, so no value it computes can
+    /// change.
+    InitialRegister,
 }
 
 /// A kernel as the verifier sees it. Implemented by each back end for its parsed

@@ -4,10 +4,11 @@
 //! block's shared memory and registers).
 //!
 //! - An inserted shared declaration or launch bound is `SharedMemory`; an inserted local
-//!   variable is `MemorySafety` (it grows every thread's stack frame).
+//!   variable is `MemorySafety` (it grows every thread's stack frame); an inserted
+//!   initial register is allowed (`ResourceKind::InitialRegister`).
 //! - The kernel-origin resources of both models must be the same list, in order
 //!   (compared by kind and text): a dropped, added or changed one is `SharedMemory`
-//!   (`MemorySafety` for local variables).
+//!   (`MemorySafety` for local variables, `RegisterIsolation` for initial registers).
 
 use super::{snippet_of, Body, Finding, Violations};
 use crate::{KernelRule, Origin, Resource, ResourceKind};
@@ -16,6 +17,7 @@ fn rule(kind: ResourceKind) -> KernelRule {
     match kind {
         ResourceKind::Shared | ResourceKind::LaunchBound => KernelRule::SharedMemory,
         ResourceKind::Local => KernelRule::MemorySafety,
+        ResourceKind::InitialRegister => KernelRule::RegisterIsolation,
     }
 }
 
@@ -24,6 +26,7 @@ fn what(kind: ResourceKind) -> &'static str {
         ResourceKind::Shared => "the kernel's shared memory size",
         ResourceKind::LaunchBound => "the kernel's launch bounds",
         ResourceKind::Local => "every thread's local memory frame",
+        ResourceKind::InitialRegister => "the registers the kernel starts with",
     }
 }
 
@@ -32,6 +35,11 @@ pub(super) fn check(original: &Body<'_>, spliced: &Body<'_>, out: &mut Violation
         let Some(snippet) = snippet_of(r.origin) else {
             continue;
         };
+        if r.kind == ResourceKind::InitialRegister {
+            // One more register initialized after the kernel's (which are compared
+            // below, so none of them moved).
+            continue;
+        }
         out.push(Finding {
             rule: rule(r.kind),
             snippet: Some(snippet),
