@@ -12,7 +12,7 @@
 //! | `line:FILE:A-B` | instructions whose nearest preceding `.loc` is in the range, of a `.file` whose path ends with FILE |
 //! | `gcn:GLOB` | the mnemonic (encoding suffix included, `v_add_u32_e32`) matches the glob |
 //! | `loop:header`, `loop:backedge`, `loop:exit` | natural loops (`loops.rs`): the header block's first instruction; each back edge and exit at its branch, for the lanes that take it (a masked loop's latch: before its `s_andn2 exec, exec, X`) |
-//! | `region:*` | not placed yet: a probe that selects the kernel makes it `Unsupported` |
+//! | `region:entry/exit:FILE:A-B` | the region around the instructions of those lines (`warptrace_verifier::structure::region_sites`, decision 0017), each end placed as a loop edge is: at a conditional branch for the lanes that take the edge (`loops.rs`) |
 
 use crate::insn::{facts, Isa};
 use crate::loops::{self, Lanes};
@@ -168,8 +168,56 @@ pub(crate) fn find_sites(
                 }
                 continue;
             }
-            AttachPoint::Region { .. } => {
-                unplaced.get_or_insert_with(|| "region: attach points on GCN".to_string());
+            AttachPoint::Region {
+                end,
+                ref file,
+                from,
+                to,
+            } => {
+                // Kernarg preloading's compatibility code runs before the entry point
+                // (and the prologue): none of its instructions is a line of a region.
+                let preload = k
+                    .field(".amdhsa_user_sgpr_kernarg_preload_length")
+                    .unwrap_or(0)
+                    > 0;
+                let entry = match crate::plan::entry_point(module, k, preload) {
+                    Ok(at) => at,
+                    Err(e) => {
+                        unplaced.get_or_insert(e.to_string());
+                        continue;
+                    }
+                };
+                let lines: std::collections::BTreeSet<usize> = k
+                    .body
+                    .clone()
+                    .enumerate()
+                    .filter(|&(n, i)| {
+                        module.instr(i).is_some()
+                            && module.line_start(module.stmts[i].line) >= entry
+                            && locs[n].is_some_and(|(f, l)| {
+                                (from..=to).contains(&l)
+                                    && files.get(&f).is_some_and(|p| p.ends_with(file.as_str()))
+                            })
+                    })
+                    .map(|(_, i)| i)
+                    .collect();
+                let cfg = cfg.get_or_insert_with(|| loops::analyze(module, k, isa));
+                let placed = cfg
+                    .as_ref()
+                    .map_err(Clone::clone)
+                    .and_then(|l| loops::region_places(module, k, isa, l, &lines, end));
+                match placed {
+                    Ok(places) => sites.extend(places.into_iter().map(|pl| Site {
+                        probe: p,
+                        stmt: Some(pl.stmt),
+                        after: pl.after,
+                        lanes: pl.lanes,
+                        ident: Some(pl.ident),
+                    })),
+                    Err(why) => {
+                        unplaced.get_or_insert(why);
+                    }
+                }
                 continue;
             }
             _ => {}

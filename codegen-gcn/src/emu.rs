@@ -909,6 +909,119 @@ mod tests {
         }
     }
 
+    /// A kernel of `file` whose body is [`with_loops`]' masked loop with source lines: line
+    /// 1 before it, line 2 its body (header to latch), line 3 after it.
+    fn with_region(file: &str, kernel: &str, wave: u32) -> String {
+        let (mask, exec, brk, done, add) = if wave == 64 {
+            ("b64", "exec", "s[6:7]", "s[8:9]", "v_add_u32_e32")
+        } else {
+            ("b32", "exec_lo", "s6", "s8", "v_add_nc_u32_e32")
+        };
+        let body = format!(
+            "\t.file 9 \"/src\" \"t.hip\"\n\
+             \t.loc 9 1 0\n\
+             \tv_and_b32_e32 v1, 3, v0\n\
+             \tv_mov_b32_e32 v2, 0\n\
+             \ts_mov_{mask} {brk}, 0\n\
+             .LBBt_1:\n\
+             \t.loc 9 2 0\n\
+             \t{add} v2, 1, v2\n\
+             \tv_cmp_gt_u32_e64 {done}, v2, v1\n\
+             \ts_or_{mask} {brk}, {done}, {brk}\n\
+             \ts_andn2_{mask} {exec}, {exec}, {brk}\n\
+             \ts_cbranch_execnz .LBBt_1\n\
+             \t.loc 9 3 0\n\
+             \ts_or_{mask} {exec}, {exec}, {brk}\n\
+             \ts_mov_b32 s10, 0\n"
+        );
+        with_body(file, kernel, &body)
+    }
+
+    /// A region of the lines of a masked loop's body (`region:…:t.hip:2-2`): the region
+    /// is one iteration of its holding loop (decision 0017), so each lane enters and
+    /// leaves it once an iteration — the exit before the latch takes the leaving lanes
+    /// out of `exec` — as the interpreter runs the two events an iteration (wave64 and
+    /// wave32, partial waves). Placed after the `s_andn2 exec` (where the region's sites
+    /// put it on PTX: before the branch), the exit misses each lane's last iteration. A
+    /// region around the whole loop, inside which `exec` changes, is `Unsupported`.
+    #[test]
+    fn region_ends_run_for_each_lane_around_a_masked_loop_iteration() {
+        use warptrace_ir::interp::{Event, SiteEvent};
+        use warptrace_ir::RegionEnd;
+        let src = "region:entry:t.hip:2-2 { @en[lane, tid.x & 3] = count(); } \
+                   region:exit:t.hip:2-2 { @ex[lane] = count(); @v[tid.x & 3] = sum(pc + line); }";
+        let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+        let program = warptrace_verifier::verify_program(&program).expect("verifies");
+        for (file, wave, block) in [
+            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
+            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
+        ] {
+            let asm = with_region(file, "volume_index", wave);
+            let grid = [2, 1, 1];
+            let run = |mutate: &dyn Fn(&str) -> String| {
+                emulate(&asm, "volume_index", &program, grid, block, mutate, true)
+            };
+            // Both ends report the region's place: the loop header's first instruction
+            // (pc 3, line 2).
+            let region = |end| {
+                let site = SiteEvent::Region {
+                    end,
+                    file: "/src/t.hip".into(),
+                    from: 2,
+                    to: 2,
+                };
+                Event::at(3, site).with_line("/src/t.hip", 2)
+            };
+            let sim = SimKernel {
+                isa: warptrace_ir::Isa::Gcn,
+                ..SimKernel::new("volume_index", move |t| {
+                    (0..=(t.tid[0] & 3))
+                        .flat_map(|_| [region(RegionEnd::Entry), region(RegionEnd::Exit)])
+                        .collect()
+                })
+            };
+            let expect = interpret(&program, &sim, grid, block, wave);
+            assert!(
+                expect.maps.iter().all(|m| !m.entries.is_empty()),
+                "a map recorded nothing"
+            );
+            assert_eq!(run(&|t| t.to_owned()), expect, "{file}");
+            let latch = if wave == 64 {
+                "\ts_andn2_b64 exec, exec, s[6:7]\n"
+            } else {
+                "\ts_andn2_b32 exec_lo, exec_lo, s6\n"
+            };
+            let after_latch = |t: &str| {
+                let marker = t.find("; __wt_snippet 2\n").expect("the exit snippet");
+                let at = marker + t[marker..].find(latch).expect("the latch's s_andn2");
+                format!(
+                    "{}{latch}{}{}",
+                    &t[..marker],
+                    &t[marker..at],
+                    &t[at + latch.len()..]
+                )
+            };
+            assert!(
+                run(&after_latch) != expect,
+                "{file}: the exit after the latch's s_andn2 went unnoticed"
+            );
+            // Lines 1-3 hold the whole loop, whose latch takes lanes out of `exec` inside
+            // the region: `Unsupported`, with the instruction named.
+            let src = "region:entry:t.hip:1-3 { @en[lane] = count(); } \
+                       region:exit:t.hip:1-3 { @ex[lane] = count(); }";
+            let whole = warptrace_lang::compile(src, "t.wt").expect("compiles");
+            let whole = warptrace_verifier::verify_program(&whole).expect("verifies");
+            let out = instrument(&asm, &whole).expect("instruments");
+            let k = out.kernels.iter().find(|k| k.name == "volume_index");
+            assert!(
+                k.is_some_and(|k| matches!(&k.status, KernelStatus::Unsupported { what }
+                    if what.contains("the lanes change") && what.contains("exec"))),
+                "{file}: {:?}",
+                k.map(|k| &k.status)
+            );
+        }
+    }
+
     /// A loop edge taken when `exec` is zero after an `exec` update that is not the masked
     /// latch's `s_andn2` leaves no record of its lanes: the kernel is `Unsupported`, with
     /// the edge named.

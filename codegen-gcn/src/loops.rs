@@ -228,6 +228,121 @@ pub(crate) fn places(
     Ok(out)
 }
 
+/// The places of the `end` snippets of the source-line region of `lines` (statement
+/// indices of the body's instructions on those lines) in kernel `k`: the region of
+/// `warptrace_verifier::structure::region_sites` (decision 0017), each end placed as a
+/// loop edge is — an edge at a conditional branch for the lanes that take it, so a
+/// masked loop's exit runs for each lane in the iteration it leaves (decision 0018). Both
+/// ends report the region's place. An error says why the region cannot be placed.
+pub(crate) fn region_places(
+    module: &Module,
+    k: &Kernel,
+    isa: &Isa,
+    loops: &Loops,
+    lines: &std::collections::BTreeSet<usize>,
+    end: warptrace_ir::RegionEnd,
+) -> Result<Vec<Place>, String> {
+    let code = GcnCode { module, isa };
+    let sites = warptrace_verifier::structure::region_sites(loops, &code, lines)?;
+    let branch = |stmt: usize| {
+        module
+            .instr(stmt)
+            .filter(|x| x.mnemonic.starts_with("s_cbranch_"))
+            .map(|x| x.mnemonic["s_cbranch_".len()..].to_owned())
+    };
+    let mut placed = Vec::new();
+    for s in sites {
+        let ident = s.place;
+        let stmt = s.anchor.stmt();
+        let place = match (s.anchor, s.guarded, branch(stmt)) {
+            // An edge: the branch's taken edge, or its fall-through after it.
+            (Anchor::Before(_), true, Some(cond)) => {
+                branch_place(module, k, stmt, &cond, true, ident)
+            }
+            (Anchor::After(_), _, Some(cond)) => branch_place(module, k, stmt, &cond, false, ident),
+            (Anchor::Before(_), true, None) => Err("a guarded place that is no branch".into()),
+            // Before a masked latch's branch for every lane: before its `s_andn2 exec`,
+            // which takes the leaving lanes out of `exec`.
+            (Anchor::Before(_), false, Some(cond)) if cond.starts_with("exec") => Ok(Place {
+                stmt: masking(module, k, stmt).map_or(stmt, |(andn2, _)| andn2),
+                after: false,
+                lanes: None,
+                ident,
+            }),
+            (anchor, _, _) => Ok(Place {
+                stmt,
+                after: matches!(anchor, Anchor::After(_)),
+                lanes: None,
+                ident,
+            }),
+        }
+        .map_err(|why| format!("region:{} at {}: {why}", s.end.name(), code.describe(stmt)))?;
+        placed.push((s.end, place, stmt));
+    }
+    if let Some(why) = lanes_change(module, k, isa, &placed) {
+        return Err(format!("region: {why}"));
+    }
+    Ok(placed
+        .into_iter()
+        .filter(|(e, _, _)| *e == end)
+        .map(|(_, place, _)| place)
+        .collect())
+}
+
+/// Why the lanes a region's snippets run for (`exec` at each, narrowed at a latch) may not
+/// be the lanes that enter and leave it — `None` when they are. On GCN the lanes at a
+/// point are `exec`, so the region's code between its entry and its exits (in text, from
+/// the first entry to the last exit) may not write `exec` (an `if`'s `s_and_saveexec`
+/// lets the `else` lanes skip the entry, its join's `s_or exec` brings them back before
+/// the exit), nor branch out of that code except at an exit's own branch. Then `exec` is
+/// the same at every end, and every lane that runs a line of the region has passed the
+/// entry in it (the entry dominates the region).
+fn lanes_change(
+    module: &Module,
+    k: &Kernel,
+    isa: &Isa,
+    placed: &[(warptrace_ir::RegionEnd, Place, usize)],
+) -> Option<String> {
+    use warptrace_ir::RegionEnd;
+    // Text positions: statement i at 2i, a snippet before it at 2i - 1, after it at 2i + 1.
+    let pos = |p: &Place| 2 * p.stmt as i64 + if p.after { 1 } else { -1 };
+    let ends = |e: RegionEnd| placed.iter().filter(move |(x, _, _)| *x == e);
+    let lo = ends(RegionEnd::Entry).map(|(_, p, _)| pos(p)).min()?;
+    let hi = ends(RegionEnd::Exit).map(|(_, p, _)| pos(p)).max()?;
+    let exits: Vec<usize> = ends(RegionEnd::Exit).map(|(_, _, a)| *a).collect();
+    let exec = Reg::exec(isa.wave);
+    let labels: HashMap<&str, usize> = k
+        .body
+        .clone()
+        .filter_map(|i| match &module.stmts[i].kind {
+            StmtKind::Label(l) => Some((l.as_str(), i)),
+            _ => None,
+        })
+        .collect();
+    let inside = |i: usize| (lo..=hi).contains(&(2 * i as i64));
+    for i in k.body.clone().filter(|&i| inside(i)) {
+        let Some(x) = module.instr(i) else { continue };
+        let f = facts(x, isa);
+        let what = || format!("`{}` (line {})", module.stmt_text(i), module.stmts[i].line);
+        if f.defs.iter().any(|d| d.overlaps(&exec)) {
+            return Some(format!(
+                "the lanes change between its entry and its exits at {}",
+                what()
+            ));
+        }
+        if let Flow::Branch { .. } = f.flow {
+            let target = x.operands.first().and_then(|o| labels.get(o.text.as_str()));
+            if !exits.contains(&i) && !target.is_some_and(|&t| inside(t)) {
+                return Some(format!(
+                    "{} leaves its code without passing an exit",
+                    what()
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// The place of the edge of `s_cbranch_COND` at statement `stmt` that is its taken edge
 /// (`taken`) or its fall-through.
 fn branch_place(

@@ -91,7 +91,7 @@ fn args_range(module: &Module, i: usize) -> std::ops::Range<usize> {
 }
 
 /// Where the prologue and `kernel:entry` snippets go: a byte offset at a line start.
-fn entry_point(module: &Module, k: &Kernel, preload: bool) -> Result<usize, GcnError> {
+pub(crate) fn entry_point(module: &Module, k: &Kernel, preload: bool) -> Result<usize, GcnError> {
     let body = k.body.clone();
     let mut from = body.start + 1;
     if preload {
@@ -346,6 +346,17 @@ fn build(
     for (order, site) in sites.iter().enumerate() {
         let probe = &program.probes[site.probe];
         let after = probe.attach.position == Position::After;
+        if let (Some(i), Some(_)) = (site.stmt, site.ident) {
+            // A loop or region end in kernarg preloading's compatibility code, which runs
+            // before the entry point (and the prologue that loads the map argument).
+            if module.line_start(module.stmts[i].line) < entry {
+                return Err(unsupported(format!(
+                    "a loop or region point before the kernel's entry point (at `{}`: \
+                     kernarg preloading's compatibility code)",
+                    module.stmt_text(i)
+                )));
+            }
+        }
         let at = match site.stmt {
             None => entry,
             Some(i) => {

@@ -109,12 +109,6 @@ fn values_the_hardware_cannot_give_are_unsupported() {
             "histogram",
             "nsmid",
         ),
-        (
-            "hip_kernels_gfx942.s",
-            "region:entry:hip_kernels.hip:1-99 { @n = count(); }",
-            "histogram",
-            "region: attach points on GCN",
-        ),
     ] {
         let (status, _) = run(file, src, kernel);
         assert!(
@@ -185,5 +179,75 @@ fn hist_buckets_come_from_the_leading_zero_count() {
     assert!(
         s.contains("v_cmp_ge_i64_e64") && s.contains("v_cmp_lt_i64_e64"),
         "{s}"
+    );
+}
+
+/// Source-line regions on corpus kernels: inside `histogram`'s masked loop (one iteration:
+/// the exit before the latch's `s_andn2 exec`) and around and inside Triton matmul's
+/// uniform K loop, each end placed, verified and (with the LLVM tools) assembled; around
+/// `histogram`'s loop, whose guard narrows `exec` (`s_and_saveexec`) inside the region,
+/// `Unsupported` with that reason (lanes could leave a region they never entered).
+#[test]
+fn source_line_regions_are_placed_where_their_lanes_are_known() {
+    let tools = ["llvm-mc", "ld.lld"]
+        .iter()
+        .all(|t| warptrace_codegen_gcn::llvm_tool(t).is_some());
+    assert!(
+        tools || std::env::var("CI").map_or(true, |v| v != "true"),
+        "llvm-mc / ld.lld not found (CI=true); install llvm-19 and lld-19"
+    );
+    let region = |file: &str, lines: &str| {
+        format!(
+            "region:entry:{file}:{lines} {{ @en[lane] = count(); }} \
+             region:exit:{file}:{lines} {{ @ex[lane] = count(); }}"
+        )
+    };
+    for (file, kernel, src_file, lines) in [
+        (
+            "hip_kernels_gfx942.s",
+            "histogram",
+            "gcn_kernels.hip",
+            "19-19",
+        ),
+        (
+            "triton_matmul_gfx942.s",
+            "matmul",
+            "triton_kernels.py",
+            "38-41",
+        ),
+        (
+            "triton_matmul_gfx942.s",
+            "matmul",
+            "triton_kernels.py",
+            "27-45",
+        ),
+    ] {
+        let (status, asm) = run(file, &region(src_file, lines), kernel);
+        eprintln!("{kernel} {lines}: {status:?}");
+        assert!(
+            matches!(status, KernelStatus::Instrumented { sites } if sites >= 2),
+            "{kernel} {lines}: {status:?}"
+        );
+        if lines == "19-19" {
+            // The exit goes before the latch's `s_andn2 exec, exec, X`.
+            let exit = asm.rfind("; __wt_snippet").expect("a snippet");
+            let andn2 = asm[exit..].find("s_andn2_b64 exec, exec, ");
+            assert!(andn2.is_some(), "the exit before the latch");
+        }
+        if tools {
+            let assembled = warptrace_codegen_gcn::assemble(&asm, "gfx942");
+            assert!(assembled.is_ok(), "{kernel} {lines}: {:?}", assembled.err());
+        }
+    }
+    let (status, _) = run(
+        "hip_kernels_gfx942.s",
+        &region("gcn_kernels.hip", "18-19"),
+        "histogram",
+    );
+    assert!(
+        matches!(&status, KernelStatus::Unsupported { what }
+            if what.contains("the lanes change between its entry and its exits")
+                && what.contains("s_and_saveexec_b64")),
+        "{status:?}"
     );
 }
