@@ -2,7 +2,8 @@
 # Where a probe site's cost goes: Nsight Compute metrics of one layernorm launch, plain,
 # under a count() at every global access (with the run predicate) and under dmat. On the
 # device machine, with .gpu/ from scripts/package-gpu.sh: OUT=DIR bash scripts/ncu-site.sh
-# (K=kernel case, KR=name regex; ~40 s). dmat needs a --launch-count that reaches the kernel.
+# (K=kernel case, KR=name regex; ~40 s). The dmat variant probes launches SKIP to SKIP+2
+# (default 40, unchecked: set it to reach the kernel; the run in decision 0020 probed none).
 set -uo pipefail
 PY=${PY:-/opt/torch/.venv/bin/python3}; [ -x "$PY" ] || PY=python3
 OUT=${OUT:-ncu-out}; mkdir -p "$OUT"
