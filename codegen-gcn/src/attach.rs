@@ -124,6 +124,28 @@ pub(crate) fn locs(module: &Module, k: &Kernel) -> Vec<Option<(u32, u32)>> {
         .collect()
 }
 
+/// Adds probe `p`'s loop or region places to `sites`, or keeps why they cannot be placed
+/// (the first reason of the kernel).
+fn add_places(
+    p: usize,
+    placed: Result<Vec<loops::Place>, String>,
+    sites: &mut Vec<Site>,
+    unplaced: &mut Option<String>,
+) {
+    match placed {
+        Ok(places) => sites.extend(places.into_iter().map(|pl| Site {
+            probe: p,
+            stmt: Some(pl.stmt),
+            after: pl.after,
+            lanes: pl.lanes,
+            ident: Some(pl.ident),
+        })),
+        Err(why) => {
+            unplaced.get_or_insert(why);
+        }
+    }
+}
+
 /// Every site of every probe of `program` in kernel `k`, in probe then text order, and
 /// why a probe selecting the kernel cannot be placed in it (`region:` points, a loop edge
 /// whose lanes are not known).
@@ -154,18 +176,7 @@ pub(crate) fn find_sites(
                     .as_ref()
                     .map_err(Clone::clone)
                     .and_then(|l| loops::places(module, k, isa, l, edge));
-                match placed {
-                    Ok(places) => sites.extend(places.into_iter().map(|pl| Site {
-                        probe: p,
-                        stmt: Some(pl.stmt),
-                        after: pl.after,
-                        lanes: pl.lanes,
-                        ident: Some(pl.ident),
-                    })),
-                    Err(why) => {
-                        unplaced.get_or_insert(why);
-                    }
-                }
+                add_places(p, placed, &mut sites, &mut unplaced);
                 continue;
             }
             AttachPoint::Region {
@@ -206,18 +217,7 @@ pub(crate) fn find_sites(
                     .as_ref()
                     .map_err(Clone::clone)
                     .and_then(|l| loops::region_places(module, k, isa, l, &lines, end));
-                match placed {
-                    Ok(places) => sites.extend(places.into_iter().map(|pl| Site {
-                        probe: p,
-                        stmt: Some(pl.stmt),
-                        after: pl.after,
-                        lanes: pl.lanes,
-                        ident: Some(pl.ident),
-                    })),
-                    Err(why) => {
-                        unplaced.get_or_insert(why);
-                    }
-                }
+                add_places(p, placed, &mut sites, &mut unplaced);
                 continue;
             }
             _ => {}
