@@ -12,7 +12,7 @@
 #
 # Each PTX run repeats the PTX back end's translation validation (about 35 s on 2 cores);
 # a GCN run proves the operation forms the probe uses (a few seconds) and lists the
-# lowerings no proof covers (`tested_only`).
+# lowerings no proof covers (`not_proved`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -56,11 +56,11 @@ pub fn verify(
     };
     let start = Instant::now();
     let outcome = warptrace_verifier::verify_program(&program);
-    let (mut extra, tested_only) = match target {
+    let (mut extra, not_proved) = match target {
         Target::Ptx => (warptrace_codegen_ptx::tv::translation_checks(), Vec::new()),
         Target::Gcn => {
             let t = warptrace_codegen_gcn::translation_checks(&program);
-            (t.checks, t.tested_only)
+            (t.checks, t.not_proved)
         }
     };
     if let Ok(verified) = &outcome {
@@ -87,7 +87,7 @@ pub fn verify(
         }
     }
     let mut cert = warptrace_verifier::certify(&program, &outcome, target.name(), VERSION, extra);
-    cert.tested_only = tested_only;
+    cert.not_proved = not_proved;
     cert.total_micros = start.elapsed().as_micros() as u64;
     print!("{}", render(&cert, &file_name));
     if let Some(path) = cert_path {
@@ -175,12 +175,12 @@ fn render(cert: &Certificate, file_name: &str) -> String {
             );
         }
     }
-    if !cert.tested_only.is_empty() {
+    if !cert.not_proved.is_empty() {
         let _ = writeln!(
             out,
-            "  {:<24} {} (checked on the GCN emulator only: docs/gcn.md)",
+            "  {:<24} {} (no proof; docs/gcn.md says which the emulator tests check)",
             "lowering not proved",
-            cert.tested_only.join(", ")
+            cert.not_proved.join(", ")
         );
     }
     let by = |m: Method| cert.obligations.iter().filter(|o| o.method == m).count();

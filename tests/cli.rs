@@ -533,7 +533,7 @@ fn verify_for_gcn_proves_the_forms_used_and_names_what_is_only_tested() {
                 .is_some_and(|s| s.ends_with(": histogram"))),
         "{checks:?}"
     );
-    assert_eq!(json["tested_only"][0], "map update");
+    assert_eq!(json["not_proved"][0], "map update");
     // A GCN certificate is not a PTX one.
     let refused = warptrace(&["--require-cert", &path(&cert), &path(&probe), "--", "true"]);
     assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));

@@ -42,9 +42,9 @@ fn certificate_now(name: &str, src: &str, target: &str) -> Certificate {
     let program = warptrace_lang::compile(src, &format!("probes/{name}.wt"))
         .unwrap_or_else(|e| panic!("probes/{name}.wt does not compile:\n{}", e.render()));
     let outcome = warptrace_verifier::verify_program(&program);
-    let (mut extra, tested_only) = if target == "gcn" {
+    let (mut extra, not_proved) = if target == "gcn" {
         let t = warptrace_codegen_gcn::translation_checks(&program);
-        (t.checks, t.tested_only)
+        (t.checks, t.not_proved)
     } else {
         (translation_checks().to_vec(), Vec::new())
     };
@@ -52,7 +52,7 @@ fn certificate_now(name: &str, src: &str, target: &str) -> Certificate {
         extra.extend(warptrace_codegen_ptx::spread_rings_check(verified));
     }
     let mut cert = warptrace_verifier::certify(&program, &outcome, target, VERSION, extra);
-    cert.tested_only = tested_only;
+    cert.not_proved = not_proved;
     without_timings(cert)
 }
 

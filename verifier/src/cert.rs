@@ -58,11 +58,11 @@ pub struct Certificate {
     /// The static cost of each probe.
     pub costs: Vec<ProbeCost>,
     /// Operations of the program whose lowering for this target no translation proof
-    /// covers (GCN: map updates, special registers, site values — checked against the IR
-    /// interpreter on an emulator, not proved). Empty for PTX, where every lowering is
-    /// proved.
+    /// covers (GCN: map updates, rings, arrays, special registers, site values; which of
+    /// them the GCN emulator tests check is in `docs/gcn.md`). Empty for PTX, where every
+    /// lowering is proved.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tested_only: Vec<String>,
+    pub not_proved: Vec<String>,
     /// Total verification time in microseconds.
     pub total_micros: u64,
 }

@@ -239,7 +239,7 @@ pub fn certify(
         checks,
         obligations: obligations.to_vec(),
         costs: probe_costs(program),
-        tested_only: Vec::new(),
+        not_proved: Vec::new(),
         total_micros,
     }
 }
