@@ -1151,10 +1151,13 @@ mod tests {
     }
 
     /// `sectors`, `wavefronts` and `run` over the lanes that execute the access — also
-    /// when the probe reads them after a jump left it fewer lanes.
+    /// when the probe reads them after a jump left it fewer lanes — and the site's
+    /// `opcode`, `bytes`, `addr` and (after the load, of zeroed memory) `value`.
     const ACCESS_PROGRAM: &str = "mem:global:load { @r[lane, run] = count(); \
         @s[sectors, wavefronts] = count(); \
-        if (lane % 4 == 1) { @e[lane, run, sectors, wavefronts] = count(); } }";
+        if (lane % 4 == 1) { @e[lane, run, sectors, wavefronts] = count(); } } \
+        mem:global:load { @o[opcode, bytes, addr] = count(); } \
+        after mem:global:load { @v[value, bytes] = count(); }";
 
     /// The waterfall rounds of the warp-wide values leave what the interpreter's
     /// reference functions compute, over partial waves and a masked-off lane in four, for
