@@ -509,7 +509,7 @@ fn verify_for_gcn_proves_the_forms_used_and_names_what_is_only_tested() {
     assert!(text.contains("VERIFIED for gcn (sha256:"), "{text}");
     assert!(text.contains("kernel checks "), "{text}");
     assert!(
-        text.contains("lowering not proved      map update, site bytes, sreg kernel, sreg tid.x"),
+        text.contains("lowering not proved      map update, site bytes, sreg tid.x"),
         "{text}"
     );
     let json: serde_json::Value =

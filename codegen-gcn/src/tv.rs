@@ -38,6 +38,13 @@ struct Lane {
     v_inputs: Vec<u32>,
 }
 
+/// The number of set bits of `v`, as 32 bits.
+fn popcount(v: &BV) -> BV {
+    (0..v.get_size()).fold(BV::from_u64(0, 32), |acc, i| {
+        acc.bvadd(v.extract(i, i).zero_ext(31))
+    })
+}
+
 fn k32(v: u64) -> BV {
     BV::from_u64(v & 0xffff_ffff, 32)
 }
@@ -193,6 +200,14 @@ impl Lane {
                 let words = if m.ends_with("64") { 2 } else { 1 };
                 let v = self.read(arg(1)?, words)?;
                 self.write(arg(0)?, &v, false)?;
+            }
+            "s_bcnt1_i32_b32" | "s_bcnt1_i32_b64" => {
+                // The number of set bits; `scc` = a nonzero count.
+                let words = if m.ends_with("64") { 2 } else { 1 };
+                let v = self.read(arg(1)?, words)?;
+                let count = popcount(&v);
+                self.scc = count.eq(BV::from_u64(0, 32)).not();
+                self.write(arg(0)?, &count, false)?;
             }
             "s_and_b32" | "s_and_b64" | "s_or_b32" | "s_or_b64" | "s_andn2_b32" | "s_andn2_b64" => {
                 let words = if m.ends_with("64") { 2 } else { 1 };
@@ -696,14 +711,14 @@ pub struct Translation {
 
 /// GCN translation validation of `program`: for each distinct operation form it uses —
 /// each ALU operation with its operands (a register or its immediate), extensions, moves,
-/// the persistent registers, probe branches, loop edges — the snippet the instrumenter
-/// splices into a corpus kernel is executed symbolically for one lane and z3 proves it
-/// computes the IR semantics with `exec`, `vcc` and `scc` restored. What no proof covers
-/// (map updates, ring appends, array saves, `printf`, special registers, site values) is
-/// listed in [`Translation::not_proved`].
+/// the persistent registers, probe branches, loop edges, `kernel` and `active` — the
+/// snippet the instrumenter splices into a corpus kernel is executed symbolically for one
+/// lane and z3 proves it computes the IR semantics with `exec`, `vcc` and `scc` restored.
+/// What no proof covers (map updates, ring appends, array saves, `printf`, the other
+/// special registers, site values) is listed in [`Translation::not_proved`].
 pub fn translation_checks(program: &Program) -> Translation {
     use std::collections::BTreeMap;
-    use warptrace_ir::{AttachPoint, Insn, LoopEdge};
+    use warptrace_ir::{kernel_id, AttachPoint, Insn, LoopEdge, Special};
     let asm = corpus();
     let mut obligations: BTreeMap<String, Box<dyn Fn() -> Verdict>> = BTreeMap::new();
     let mut not_proved = std::collections::BTreeSet::new();
@@ -812,6 +827,27 @@ pub fn translation_checks(program: &Program) -> Translation {
                             }),
                         );
                     }
+                }
+                Insn::ReadSpecial {
+                    special: special @ (Special::KernelId | Special::Active),
+                    ..
+                } => {
+                    let special = *special;
+                    let asm = asm.clone();
+                    obligations.insert(
+                        format!("sreg.{}", special.name()),
+                        Box::new(move || {
+                            let text = format!("r2 = sreg {}", special.name());
+                            let p = entry_program(&[&text, "store %a, r2", "exit"]);
+                            // `kernel`: the id of the kernel's name; `active`: the lanes
+                            // in `exec` (the lane's own `exec0` input, all 64 bits).
+                            let want = match special {
+                                Special::KernelId => BV::from_u64(kernel_id("histogram"), 64),
+                                _ => popcount(&BV::new_const("exec0", 64)).zero_ext(32),
+                            };
+                            verdict(entry_snippet(&asm, &p), &|_, _| want.clone())
+                        }),
+                    );
                 }
                 Insn::Exit => {}
                 other => {
@@ -1058,6 +1094,21 @@ mod tests {
             .expect("a high product");
         hi.mnemonic = "v_mul_lo_u32".into();
         assert!(spot_check(&code, &mul, &samples()).is_err());
+        // `active` counting only `exec`'s low half (a wave32 count in a wave64 kernel).
+        let p = entry_program(&["r2 = sreg active", "store %a, r2", "exit"]);
+        let mut code = entry_snippet(&asm, &p).expect("snippet");
+        let active = |_: &BV, _: &BV| popcount(&BV::new_const("exec0", 64)).zero_ext(32);
+        assert_eq!(check(&code, &active), Ok(()));
+        let bcnt = code
+            .iter_mut()
+            .find(|x| x.mnemonic == "s_bcnt1_i32_b64")
+            .expect("the count of exec");
+        bcnt.mnemonic = "s_bcnt1_i32_b32".into();
+        let r = check(&code, &active);
+        assert!(
+            r.as_ref().is_err_and(|e| e.starts_with("counterexample")),
+            "{r:?}"
+        );
     }
 
     /// `translation_checks` proves each operation form a program uses, names it stably,
@@ -1083,6 +1134,16 @@ mod tests {
             assert!(names.contains(&want), "{want} in {names:?}");
         }
         assert_eq!(t.not_proved, ["map update", "sreg tid.x"]);
+        // `kernel` and `active` are proved (the kernel's id; the lanes in `exec`).
+        let t = translation_checks(&compile("kernel:entry { @k[kernel] = sum(active); }"));
+        let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["sreg.active", "sreg.kernel"]);
+        assert!(
+            t.checks.iter().all(|c| c.verdict.is_proved()),
+            "{:?}",
+            t.checks
+        );
+        assert_eq!(t.not_proved, ["map update"]);
         let t = translation_checks(&compile(
             "kernel:entry { @m = sum((u64)tid.x * (u64)tid.y); }",
         ));
