@@ -234,26 +234,7 @@ impl Module {
     /// The verifier's model of kernel `name` as parsed (every item of kernel origin, the
     /// registers its descriptor reserves).
     pub fn kernel_model(&self, name: &str) -> Option<GcnKernelModel> {
-        let k = self.kernel(name)?;
-        let agprs = self
-            .metadata
-            .as_ref()
-            .and_then(|m| m.kernel(name))
-            .and_then(|m| m.int(".agpr_count"))
-            .unwrap_or(0) as u32;
-        let vgprs = k.field(".amdhsa_next_free_vgpr").unwrap_or(0) as u32;
-        let arch = match (agprs, k.field(".amdhsa_accum_offset")) {
-            (0, _) => vgprs,
-            (_, Some(a)) => a as u32,
-            (_, None) => vgprs.saturating_sub(agprs),
-        };
-        let gfx940 = model::isa_of(self, name).is_some_and(|i| i.gfx940);
-        let counts = RegisterCounts {
-            initial_sgprs: model::initial_sgprs(k, gfx940),
-            sgprs: k.field(".amdhsa_next_free_sgpr").unwrap_or(0) as u32,
-            vgprs: arch,
-            agprs,
-        };
+        let counts = RegisterCounts::of(self, name)?;
         GcnKernelModel::build(self, name, &|_| Origin::Kernel, counts, counts, None)
     }
 }

@@ -57,6 +57,33 @@ pub struct RegisterCounts {
     pub agprs: u32,
 }
 
+impl RegisterCounts {
+    /// The registers kernel `name`'s descriptor reserves (a missing count reads 0); `None`
+    /// without the kernel.
+    pub fn of(module: &Module, name: &str) -> Option<RegisterCounts> {
+        let k = module.kernel(name)?;
+        let agprs = module
+            .metadata
+            .as_ref()
+            .and_then(|m| m.kernel(name))
+            .and_then(|m| m.int(".agpr_count"))
+            .unwrap_or(0) as u32;
+        let vgprs = k.field(".amdhsa_next_free_vgpr").unwrap_or(0) as u32;
+        let arch = match (agprs, k.field(".amdhsa_accum_offset")) {
+            (0, _) => vgprs,
+            (_, Some(a)) => a as u32,
+            (_, None) => vgprs.saturating_sub(agprs),
+        };
+        let gfx940 = isa_of(module, name).is_some_and(|i| i.gfx940);
+        Some(RegisterCounts {
+            initial_sgprs: initial_sgprs(k, gfx940),
+            sgprs: k.field(".amdhsa_next_free_sgpr").unwrap_or(0) as u32,
+            vgprs: arch,
+            agprs,
+        })
+    }
+}
+
 /// The verifier's model of one kernel.
 #[derive(Debug, Clone)]
 pub struct GcnKernelModel {

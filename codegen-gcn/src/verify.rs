@@ -11,27 +11,13 @@ use crate::reg::{Reg, RegFile};
 use crate::GcnError;
 use warptrace_verifier::{verify_kernel, KernelErrors, Origin};
 
+/// The registers kernel `name`'s descriptor reserves; `None` without the kernel or
+/// without its SGPR and VGPR counts.
 fn counts(m: &Module, name: &str) -> Option<RegisterCounts> {
     let k = m.kernel(name)?;
-    let agprs = m
-        .metadata
-        .as_ref()
-        .and_then(|x| x.kernel(name))
-        .and_then(|x| x.int(".agpr_count"))
-        .unwrap_or(0) as u32;
-    let vgprs = k.field(".amdhsa_next_free_vgpr")? as u32;
-    let arch = match (agprs, k.field(".amdhsa_accum_offset")) {
-        (0, _) => vgprs,
-        (_, Some(a)) => a as u32,
-        (_, None) => vgprs.saturating_sub(agprs),
-    };
-    let gfx940 = crate::model::isa_of(m, name).is_some_and(|i| i.gfx940);
-    Some(RegisterCounts {
-        initial_sgprs: crate::model::initial_sgprs(k, gfx940),
-        sgprs: k.field(".amdhsa_next_free_sgpr")? as u32,
-        vgprs: arch,
-        agprs,
-    })
+    k.field(".amdhsa_next_free_vgpr")?;
+    k.field(".amdhsa_next_free_sgpr")?;
+    RegisterCounts::of(m, name)
 }
 
 /// Checks kernel `name` of `spliced` against the same kernel of `original` with the
