@@ -345,10 +345,6 @@ impl Lane {
 /// anywhere.
 const KERNELS: &str = include_str!("../../tests/corpus/gcn/hip_kernels_gfx942.s");
 
-fn corpus() -> String {
-    KERNELS.to_owned()
-}
-
 /// `asm` instrumented with `program`, `kernel` being instrumented (else why not).
 fn instrumented(asm: &str, program: &Program, kernel: &str) -> Result<String, String> {
     let verified = warptrace_verifier::verify_program(program).map_err(|e| format!("{e:?}"))?;
@@ -556,7 +552,7 @@ fn point_snippet(kernel: &str, point: &str, body: &str) -> Result<Vec<Instructio
         "persistent %a\npersistent %b\n\nprobe 0: {point}\n  0: r0 = load %a\n  1: r1 = load %b\n{body}"
     );
     let program = Program::parse(&text).map_err(|e| format!("{text}: {e}"))?;
-    let out = instrumented(&corpus(), &program, kernel)?;
+    let out = instrumented(KERNELS, &program, kernel)?;
     let at = out.find(&format!("\n{kernel}:")).ok_or("kernel label")?;
     let start = at
         + out[at..]
@@ -719,7 +715,6 @@ pub struct Translation {
 pub fn translation_checks(program: &Program) -> Translation {
     use std::collections::BTreeMap;
     use warptrace_ir::{kernel_id, AttachPoint, Insn, LoopEdge, Special};
-    let asm = corpus();
     let mut obligations: BTreeMap<String, Box<dyn Fn() -> Verdict>> = BTreeMap::new();
     let mut not_proved = std::collections::BTreeSet::new();
     for probe in &program.probes {
@@ -761,12 +756,11 @@ pub fn translation_checks(program: &Program) -> Translation {
                         operand_text(&a, "r0"),
                         operand_text(&b, "r1")
                     );
-                    let asm = asm.clone();
                     obligations.insert(
                         name,
                         Box::new(move || {
                             let p = entry_program(&[&text, "store %a, r2", "exit"]);
-                            verdict(entry_snippet(&asm, &p), &|x, y| {
+                            verdict(entry_snippet(KERNELS, &p), &|x, y| {
                                 alu(op, width, &operand_term(&a, x), &operand_term(&b, y))
                             })
                         }),
@@ -780,12 +774,11 @@ pub fn translation_checks(program: &Program) -> Translation {
                     );
                     let (from, signed) = (*from, *signed);
                     let text = format!("r2 = {} r0", name.trim_start_matches("ext."));
-                    let asm = asm.clone();
                     obligations.insert(
                         name,
                         Box::new(move || {
                             let p = entry_program(&[&text, "store %a, r2", "store %b, r1", "exit"]);
-                            verdict(entry_snippet(&asm, &p), &|x, _| extend(x, from, signed))
+                            verdict(entry_snippet(KERNELS, &p), &|x, _| extend(x, from, signed))
                         }),
                     );
                 }
@@ -796,34 +789,31 @@ pub fn translation_checks(program: &Program) -> Translation {
                     };
                     let src = *src;
                     let text = format!("r2 = mov {}", operand_text(&src, "r0"));
-                    let asm = asm.clone();
                     obligations.insert(
                         name,
                         Box::new(move || {
                             let p = entry_program(&[&text, "store %a, r2", "exit"]);
-                            verdict(entry_snippet(&asm, &p), &|x, _| operand_term(&src, x))
+                            verdict(entry_snippet(KERNELS, &p), &|x, _| operand_term(&src, x))
                         }),
                     );
                 }
                 Insn::LoadPersist { .. } | Insn::StorePersist { .. } => {
-                    let asm = asm.clone();
                     obligations.insert(
                         "persist.load-store".into(),
                         Box::new(move || {
                             let p = entry_program(&["store %a, r1", "store %b, r0", "exit"]);
-                            verdict(entry_snippet(&asm, &p), &|_, y| y.clone())
+                            verdict(entry_snippet(KERNELS, &p), &|_, y| y.clone())
                         }),
                     );
                 }
                 Insn::Branch { .. } | Insn::Jump { .. } => {
                     for (i, (what, _, _)) in branch_cases().into_iter().enumerate() {
-                        let asm = asm.clone();
                         obligations.insert(
                             format!("branch.{}", what.replace(' ', "-")),
                             Box::new(move || {
                                 let (_, body, expect) =
                                     branch_cases().into_iter().nth(i).expect("the case");
-                                verdict(entry_snippet(&asm, &entry_program(&body)), &*expect)
+                                verdict(entry_snippet(KERNELS, &entry_program(&body)), &*expect)
                             }),
                         );
                     }
@@ -833,7 +823,6 @@ pub fn translation_checks(program: &Program) -> Translation {
                     ..
                 } => {
                     let special = *special;
-                    let asm = asm.clone();
                     obligations.insert(
                         format!("sreg.{}", special.name()),
                         Box::new(move || {
@@ -845,7 +834,7 @@ pub fn translation_checks(program: &Program) -> Translation {
                                 Special::KernelId => BV::from_u64(kernel_id("histogram"), 64),
                                 _ => popcount(&BV::new_const("exec0", 64)).zero_ext(32),
                             };
-                            verdict(entry_snippet(&asm, &p), &|_, _| want.clone())
+                            verdict(entry_snippet(KERNELS, &p), &|_, _| want.clone())
                         }),
                     );
                 }
@@ -914,14 +903,14 @@ mod tests {
 
     #[test]
     fn every_alu_operation_computes_the_ir_semantics() {
-        let asm = corpus();
+        let asm = KERNELS;
         let mut failures = Vec::new();
         let mut proved = 0;
         let mut spot_checked = Vec::new();
         for op in BinOp::ALL {
             if matches!(op, BinOp::DivS | BinOp::RemS) {
                 // Not lowered on GCN: the kernel is `Unsupported` (prove them once they are).
-                let e = entry_snippet(&asm, &program(&format!("{}.64", op.mnemonic()), "8"));
+                let e = entry_snippet(asm, &program(&format!("{}.64", op.mnemonic()), "8"));
                 assert!(
                     e.as_ref().is_err_and(|e| e.contains("Unsupported")),
                     "{e:?}"
@@ -939,7 +928,7 @@ mod tests {
                 }
                 for (rhs, imm) in cases {
                     let name = format!("{mnemonic} r0, {rhs}");
-                    let code = match entry_snippet(&asm, &program(&mnemonic, &rhs)) {
+                    let code = match entry_snippet(asm, &program(&mnemonic, &rhs)) {
                         Ok(c) => c,
                         Err(e) => {
                             failures.push(format!("{name}: {e}"));
@@ -978,7 +967,7 @@ mod tests {
 
     #[test]
     fn every_extension_computes_the_ir_semantics() {
-        let asm = corpus();
+        let asm = KERNELS;
         for from in [ExtFrom::B8, ExtFrom::B16, ExtFrom::B32] {
             for signed in [false, true] {
                 let name = format!("{}.{}", if signed { "sext" } else { "zext" }, from.bits());
@@ -988,7 +977,7 @@ mod tests {
                     "store %b, r1",
                     "exit",
                 ]);
-                let code = entry_snippet(&asm, &p).unwrap_or_else(|e| panic!("{name}: {e}"));
+                let code = entry_snippet(asm, &p).unwrap_or_else(|e| panic!("{name}: {e}"));
                 let r = check(&code, &|a, _| extend(a, from, signed));
                 assert!(r.is_ok(), "{name}: {r:?}");
             }
@@ -997,10 +986,10 @@ mod tests {
 
     #[test]
     fn probe_branches_run_each_lane_on_its_own_path() {
-        let asm = corpus();
+        let asm = KERNELS;
         for (what, body, expect) in branch_cases() {
-            let code = entry_snippet(&asm, &entry_program(&body))
-                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let code =
+                entry_snippet(asm, &entry_program(&body)).unwrap_or_else(|e| panic!("{what}: {e}"));
             let r = check(&code, expect.as_ref());
             assert!(r.is_ok(), "{what}: {r:?}");
         }
@@ -1048,8 +1037,8 @@ mod tests {
     fn a_wrong_lowering_is_refuted() {
         // The snippet of `add.64` with its carry-in add turned into a plain add: the high
         // word loses the carry, and z3 finds inputs that show it.
-        let asm = corpus();
-        let mut code = entry_snippet(&asm, &program("add.64", "r1")).expect("snippet");
+        let asm = KERNELS;
+        let mut code = entry_snippet(asm, &program("add.64", "r1")).expect("snippet");
         let carry = code
             .iter_mut()
             .find(|x| x.mnemonic == "v_addc_co_u32_e64")
@@ -1070,7 +1059,7 @@ mod tests {
             "store %a, r3",
             "exit",
         ];
-        let mut code = entry_snippet(&asm, &entry_program(&body)).expect("snippet");
+        let mut code = entry_snippet(asm, &entry_program(&body)).expect("snippet");
         let leave = code
             .iter()
             .position(|x| x.mnemonic == "s_andn2_b64" && x.operands[0].text == "exec")
@@ -1086,7 +1075,7 @@ mod tests {
         // The concrete check of `mul.64` catches a high word without the carry of the
         // low product (`v_mul_hi_u32` made `v_mul_lo_u32`).
         let mul = |a: &BV, b: &BV| alu(BinOp::Mul, Width::W64, a, b);
-        let mut code = entry_snippet(&asm, &program("mul.64", "r1")).expect("snippet");
+        let mut code = entry_snippet(asm, &program("mul.64", "r1")).expect("snippet");
         assert_eq!(spot_check(&code, &mul, &samples()), Ok(()));
         let hi = code
             .iter_mut()
@@ -1096,7 +1085,7 @@ mod tests {
         assert!(spot_check(&code, &mul, &samples()).is_err());
         // `active` counting only `exec`'s low half (a wave32 count in a wave64 kernel).
         let p = entry_program(&["r2 = sreg active", "store %a, r2", "exit"]);
-        let mut code = entry_snippet(&asm, &p).expect("snippet");
+        let mut code = entry_snippet(asm, &p).expect("snippet");
         let active = |_: &BV, _: &BV| popcount(&BV::new_const("exec0", 64)).zero_ext(32);
         assert_eq!(check(&code, &active), Ok(()));
         let bcnt = code
