@@ -8,19 +8,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-contention-out}
-mkdir -p "$OUT"
-PY=${PY:-/opt/torch/.venv/bin/python3}
-[ -x "$PY" ] || PY=python3
 K=matmul_64x64x32,softmax,layernorm,flash_attn_fwd
-bench=(tests/workloads/bench_kernels.py --runs 30 --warmup 5 --kernel-only-runs 0 --kernels "$K")
-run() { # name [warptrace arguments...]
-    local name=$1
-    shift
-    local wt=()
-    [ "$#" -gt 0 ] && wt=(.gpu/warptrace "$@" --)
-    timeout 150 "${wt[@]}" "$PY" "${bench[@]}" --out-json "$OUT/$name.json" >"$OUT/$name.log" 2>&1
-    echo "$name: exit $?"
-}
+TIMEOUT=150
+source scripts/kernel-variants.sh
 sharded() { # N-1
     local s="ctaid.x & $1"
     echo "mem:global:load { @ld[kernel, $s] = sum(bytes); } mem:global:store { @st[kernel, $s] = sum(bytes); } mem:global:atomic { @at[kernel, $s] = sum(bytes); } mem:global:async { @as[kernel, $s] = sum(bytes); }"

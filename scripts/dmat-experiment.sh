@@ -10,19 +10,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-dmat-experiment-out}
-mkdir -p "$OUT"
-PY=${PY:-/opt/torch/.venv/bin/python3}
-[ -x "$PY" ] || PY=python3
 K=matmul_128x128x64,matmul_64x64x32,softmax,layernorm,flash_attn_fwd
-bench=(tests/workloads/bench_kernels.py --runs 30 --warmup 5 --kernel-only-runs 0 --kernels "$K")
-run() { # name [warptrace arguments...]
-    local name=$1
-    shift
-    local wt=()
-    [ "$#" -gt 0 ] && wt=(.gpu/warptrace "$@" --)
-    timeout 120 "${wt[@]}" "$PY" "${bench[@]}" --out-json "$OUT/$name.json" >"$OUT/$name.log" 2>&1
-    echo "$name: exit $?"
-}
+TIMEOUT=120
+source scripts/kernel-variants.sh
 ring='map @dmat: ring(capacity = 1M, overflow = drop);'
 first='/(run & ((1 << lane) - 1)) == 0/'
 run plain
