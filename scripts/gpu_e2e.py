@@ -215,6 +215,24 @@ def main():
         rows.append((f"oracle:{i}", "-", "GPU maps == interpreter", f"{len(sim)} lines",
                      f"{len(gpu)} lines, {'equal' if gpu == sim else 'DIFFERENT'}", ok))
 
+    # A drop ring that overflows (decision 0024): which appends win the 100 slots is a race,
+    # but how many records are kept and how many are lost is not. A thread that has seen
+    # the ring full counts its later drops itself and adds them at its exit: the lost count
+    # equals the interpreter's only if every exit flushes them.
+    ring = ("map @r: ring(capacity = 100, overflow = drop); "
+            "mem:global:* /ctaid.x % 2 == 0/ { @r = (ctaid.x, tid.x); }")
+    p, _ = run([wt, "-e", ring, "--", app, f"{work}/nvcc_ring.bin"], f"{args.out}/ring-gpu.log")
+    q, _ = run([oracle, "-e", ring], f"{args.out}/ring-interp.log")
+    recs = [l for l in p.stdout.splitlines() if l.startswith("@r: ")]
+    want_recs = [l for l in q.stdout.splitlines() if l.startswith("@r: ")]
+    lost = [l for l in p.stderr.splitlines() if l.startswith("Lost ")]
+    want_lost = [l for l in q.stdout.splitlines() if l.startswith("Lost ")]
+    even = all(int(l[len("@r: ("):].split(",")[0]) % 2 == 0 for l in recs)
+    ok = p.returncode == 0 and len(recs) == len(want_recs) > 0 and lost == want_lost and even
+    rows.append(("ring:drop", "-", "overflowing ring: records kept / lost",
+                 f"{len(want_recs)} / {' '.join(want_lost) or '-'}",
+                 f"{len(recs)} / {' '.join(lost) or '-'}{'' if even else ' (odd block!)'}", ok))
+
     # NEUTRINO's block scheduling as LANGUAGE.md writes it: one histogram sample per warp
     # exit (block_sum's warp 0 leaves through two exits, so 9 per block; scale_add 8).
     sched = "kernel:entry { %t0 = clock64; } warp kernel:exit { @sched[smid] = hist(clock64 - %t0); }"

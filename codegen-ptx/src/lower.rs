@@ -12,6 +12,7 @@
 //! | `%__wt_h<1>` | `.b16` | 16-bit `value` operands |
 //! | `%__wt_p<2>` | `.pred` | comparison results (`p0`), the warp leader (`p1`) |
 //! | `%__wt_x<N>` | `.b64` | persistent registers `%x` (kernel lifetime, zeroed by the prologue) |
+//! | `%__wt_d<N>` | `.b64` | map `N`'s latched ring drops (`ring.rs`; kernel lifetime, zeroed by the prologue, flushed at every exit) |
 //!
 //! Labels are `$__wt_<snippet>_…`, unique per kernel because snippet numbers are.
 
@@ -209,6 +210,9 @@ pub(crate) struct SnippetCtx<'a> {
     pub warp: WarpCaps,
     /// Which maps this kernel's updates may probe at home slots only.
     pub home: &'a hashmap::HomeSlots,
+    /// Whether drop rings' appends are latched (`ring.rs`): the snippet is the kernel's own
+    /// and the kernel flushes the latched drops at every exit.
+    pub latched: bool,
 }
 
 fn op_name(op: BinOp, bits: u32) -> (String, bool) {
@@ -540,7 +544,9 @@ pub(crate) fn lower_probe(
                         decl.name
                     )));
                 }
-                ring::append(&mut e, region, fields, &format!("$__wt_{s}_a{i}"));
+                let latch = ring::latch(map.0);
+                let latch = ctx.latched.then_some(latch.as_str());
+                ring::append(&mut e, region, fields, &format!("$__wt_{s}_a{i}"), latch);
             }
             Insn::Printf { format, args } => {
                 let ring_id = ctx
@@ -559,7 +565,9 @@ pub(crate) fn lower_probe(
                 let mut fields = vec![Operand::Imm(i64::from(format.0))];
                 fields.extend(args.iter().copied());
                 fields.resize(1 + width as usize, Operand::Imm(0));
-                ring::append(&mut e, region, &fields, &format!("$__wt_{s}_a{i}"));
+                let latch = ring::latch(ring_id.0);
+                let latch = ctx.latched.then_some(latch.as_str());
+                ring::append(&mut e, region, &fields, &format!("$__wt_{s}_a{i}"), latch);
             }
             Insn::ArraySave {
                 map,

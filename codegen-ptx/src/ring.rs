@@ -17,15 +17,69 @@
 //! `overwrite` two appends a lap apart write one slot, and the fence keeps each writer's
 //! `seq` after its own fields.
 //!
+//! **Latched drops** (decision 0024). In a kernel (not a device function's clone) an
+//! `overflow = drop` ring has a persistent register `d` per thread, zeroed by the
+//! prologue: the appends this thread has dropped and not yet counted. A thread whose `d`
+//! is non-zero has seen the ring full, and the cursor only grows, so every later append of
+//! it would drop too: it adds one to `d` without touching the cursor. The first drop sets
+//! `d` to one instead of incrementing the drop counter, and every exit of the kernel adds
+//! `d` to the drop counter (`flush`). The drop counter ends as it would without the latch
+//! and the records are the same ones; only the cursor ends smaller (still at least the
+//! capacity), which the host reads only through `min(cursor, capacity)`:
+//!
+//! ```text
+//! d != 0 → d = d + 1; done
+//! n = atom.global.add.u64 [cursor], 1
+//! n >= capacity → d = d + 1; done
+//! (the stores above)
+//! ```
+//!
+//! Without it a full ring costs every append a returning atomic on the cursor and a
+//! reduction on the drop counter, both on one word per ring copy.
+//!
 //! Registers: `t0` n, `t1` slot index, `t2` record address, `t3` cursor address, `t4`
 //! seq, `t5`/`t6` materialised immediates, `p0`.
 
 use crate::lower::{reg, Emitter, BASE};
 use warptrace_ir::{MapKind, MapRegion, Operand, Overflow};
 
+/// The persistent register of map `map`'s latched drops (the module documentation).
+pub(crate) fn latch(map: u32) -> String {
+    reg("d", map)
+}
+
+/// Whether appends to `region` may be latched: an `overflow = drop` ring.
+pub(crate) fn latches(region: &MapRegion) -> bool {
+    matches!(
+        region.kind,
+        MapKind::Ring {
+            overflow: Overflow::Drop,
+            ..
+        }
+    )
+}
+
+/// Emits the count of `latch`'s drops into `region`'s drop counter (at a kernel exit).
+pub(crate) fn flush(e: &mut Emitter, region: &MapRegion, latch: &str) {
+    let p0 = reg("p", 0);
+    e.insf(format_args!("setp.ne.u64 {p0}, {latch}, 0"));
+    e.insf(format_args!(
+        "@{p0} red.global.add.u64 [{BASE}+{}], {latch}",
+        region.drops_offset
+    ));
+}
+
 /// Emits an append of `fields` to the ring `region`; `labels` is a prefix unique to this
-/// instruction within the kernel. The caller checks the field count.
-pub(crate) fn append(e: &mut Emitter, region: &MapRegion, fields: &[Operand], labels: &str) {
+/// instruction within the kernel; `latch`, the persistent register of the ring's latched
+/// drops when the kernel has one (used only by an `overflow = drop` ring). The caller
+/// checks the field count.
+pub(crate) fn append(
+    e: &mut Emitter,
+    region: &MapRegion,
+    fields: &[Operand],
+    labels: &str,
+    latch: Option<&str>,
+) {
     let (t0, t1, t2, t3, t4) = (
         reg("t", 0),
         reg("t", 1),
@@ -41,6 +95,17 @@ pub(crate) fn append(e: &mut Emitter, region: &MapRegion, fields: &[Operand], la
     let cap = u64::from(region.capacity);
     let drops = region.drops_offset;
     let done = format!("{labels}_done");
+    let latch = latch.filter(|_| overflow == Overflow::Drop);
+    if let (Some(d), 0) = (latch, cap) {
+        // Every append drops.
+        e.insf(format_args!("add.u64 {d}, {d}, 1"));
+        return;
+    }
+    let dropped = format!("{labels}_dropped");
+    if let Some(d) = latch {
+        e.insf(format_args!("setp.ne.u64 {p0}, {d}, 0"));
+        e.insf(format_args!("@{p0} bra {dropped}"));
+    }
     e.insf(format_args!(
         "add.s64 {t3}, {BASE}, {}",
         region.slots_offset
@@ -55,7 +120,13 @@ pub(crate) fn append(e: &mut Emitter, region: &MapRegion, fields: &[Operand], la
         Overflow::Drop => {
             let keep = format!("{labels}_keep");
             e.insf(format_args!("@!{p0} bra {keep}"));
-            e.insf(format_args!("red.global.add.u64 [{BASE}+{drops}], 1"));
+            match latch {
+                Some(d) => {
+                    e.label(&dropped);
+                    e.insf(format_args!("add.u64 {d}, {d}, 1"));
+                }
+                None => e.insf(format_args!("red.global.add.u64 [{BASE}+{drops}], 1")),
+            }
             e.insf(format_args!("bra {done}"));
             e.label(&keep);
             &t0

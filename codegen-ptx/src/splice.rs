@@ -1,18 +1,22 @@
 //! Splicing: where snippets, the prologue and the map parameter go, inserting them into
 //! the text, and building the models of the original and spliced kernel.
 //!
-//! Snippets are numbered per kernel in text order: 0 is the prologue (probe register
-//! declarations and the load of the map base), 1.. are the probe snippets.
+//! Snippets are numbered per kernel: 0 is the prologue (probe register declarations and the
+//! load of the map base), 1.. are the probe snippets in text order, then the flushes of
+//! latched ring drops before the kernel's exits (`ring.rs`).
 
 use crate::attach::{entry_point, mem_site, Place, Site};
 use crate::insn::{facts, site_address, site_bytes};
 use crate::loops::Anchor;
-use crate::lower::{lower_probe, reg, SiteInfo, SnippetCtx, BASE, TEMPS};
+use crate::lower::{lower_probe, reg, Emitter, SiteInfo, SnippetCtx, BASE, TEMPS};
 use crate::model::PtxKernelModel;
-use crate::parse::{parse_at, parse_split, Function, Module, StmtKind, SPLIT_PARSE_BYTES};
+use crate::parse::{
+    parse_at, parse_split, Body, Function, FunctionKind, Instruction, Module, StmtKind,
+    SPLIT_PARSE_BYTES,
+};
 use crate::site::{bytes_src, positions, value_src, ValueSrc};
 use crate::special::SiteImms;
-use crate::{PtxError, MAP_PARAM};
+use crate::{ring, PtxError, MAP_PARAM};
 use std::collections::HashMap;
 use std::ops::Range;
 use warptrace_ir::{kernel_id, Insn, MapLayout, Position, Program};
@@ -116,8 +120,9 @@ fn append_param(f: &Function, decl: &str) -> Insertion {
 }
 
 /// The prologue: probe registers, the map base (offset to copy `ctaid.x mod n` of the
-/// tables when `replicas` is `Some((n, bytes of one copy))`), persistent registers zeroed.
-fn prologue(ir_regs: u32, persist: u32, replicas: Option<(u32, u64)>) -> String {
+/// tables when `replicas` is `Some((n, bytes of one copy))`), persistent registers and the
+/// latched drops of the rings `latched` (map ids, ascending) zeroed.
+fn prologue(ir_regs: u32, persist: u32, replicas: Option<(u32, u64)>, latched: &[u32]) -> String {
     let mut s = String::from("\t// warptrace: prologue: probe registers, map base\n");
     s.push_str(&format!("\t.reg .b64 {BASE};\n"));
     if ir_regs > 0 {
@@ -152,7 +157,80 @@ fn prologue(ir_regs: u32, persist: u32, replicas: Option<(u32, u64)>) -> String 
     for x in 0..persist {
         s.push_str(&format!("\tmov.b64 {}, 0;\n", reg("x", x)));
     }
+    if let Some(&last) = latched.last() {
+        s.push_str(&format!(
+            "\t.reg .b64 {}<{}>;\n",
+            ring::latch(0).trim_end_matches('0'),
+            last + 1
+        ));
+        for &m in latched {
+            s.push_str(&format!("\tmov.b64 {}, 0;\n", ring::latch(m)));
+        }
+    }
     s
+}
+
+/// The drop rings whose appends `sites` make in kernel `f` that can be latched (`ring.rs`),
+/// ascending: none unless every way out of the kernel is an exit statement the flush can
+/// precede — the body cannot fall off its end, and no device function of the module has
+/// an `exit` (which would end the thread without the kernel's flush).
+fn latched_rings(
+    module: &Module,
+    body: &Body,
+    program: &Program,
+    layout: &MapLayout,
+    sites: &[Site],
+) -> Vec<u32> {
+    let last = body.stmts.iter().rev().find_map(|s| match &s.kind {
+        StmtKind::Instr(i) => Some(i),
+        _ => None,
+    });
+    let ends =
+        last.is_some_and(|i| i.guard.is_none() && matches!(i.root(), "ret" | "exit" | "bra"));
+    let callee_exits = module
+        .functions()
+        .iter()
+        .filter(|g| g.kind != FunctionKind::Entry)
+        .flat_map(|g| g.body.iter().flat_map(|b| &b.stmts))
+        .any(|s| matches!(&s.kind, StmtKind::Instr(i) if i.root() == "exit"));
+    if !ends || callee_exits {
+        return Vec::new();
+    }
+    let mut maps: Vec<u32> = sites
+        .iter()
+        .flat_map(|s| &program.probes[s.probe].insns)
+        .filter_map(|i| match i {
+            Insn::RingAppend { map, .. } => Some(map.0),
+            Insn::Printf { .. } => program.printf_ring().map(|m| m.0),
+            _ => None,
+        })
+        .filter(|&m| layout.regions.get(m as usize).is_some_and(ring::latches))
+        .collect();
+    maps.sort_unstable();
+    maps.dedup();
+    maps
+}
+
+/// The flush of the latched drops of `rings` before the exit statement `exit` (under its
+/// guard): snippet `snippet`.
+fn flush_at_exit(layout: &MapLayout, rings: &[u32], exit: &Instruction, snippet: u32) -> String {
+    let mut e = Emitter::default();
+    e.comment(&format!(
+        "warptrace: snippet {snippet}: latched ring drops counted at the exit"
+    ));
+    let end = format!("$__wt_{snippet}_end");
+    if let Some(g) = &exit.guard {
+        e.insf(format_args!("{} bra {end}", g.inverted().text()));
+    }
+    for &m in rings {
+        if let Some(region) = layout.regions.get(m as usize) {
+            ring::flush(&mut e, region, &ring::latch(m));
+        }
+    }
+    if exit.guard.is_some() {
+        e.label(&end);
+    }
+    e.finish()
 }
 
 /// Width in bits of each register declared in `f`.
@@ -244,7 +322,15 @@ pub(crate) fn plan_body(
         }
         _ => None,
     };
-    let (offset, text) = before_stmt(src, entry_offset, prologue(ir_regs, persist, replicas));
+    let latched = match owner {
+        Owner::Kernel => latched_rings(module, body, program, layout, sites),
+        Owner::Clone { .. } => Vec::new(),
+    };
+    let (offset, text) = before_stmt(
+        src,
+        entry_offset,
+        prologue(ir_regs, persist, replicas, &latched),
+    );
     ins.push(Insertion {
         offset,
         order: 0,
@@ -304,6 +390,7 @@ pub(crate) fn plan_body(
             program,
             warp,
             home,
+            latched: !latched.is_empty(),
         };
         let text = lower_probe(probe, site.probe, &ctx, &info)?;
         let (offset, text) = match (stmt, anchored.map(|(a, _, _)| a)) {
@@ -319,6 +406,23 @@ pub(crate) fn plan_body(
             text,
             origin: Origin::Inserted { snippet },
         });
+    }
+    if !latched.is_empty() {
+        let exits = body.stmts.iter().filter_map(|s| match &s.kind {
+            StmtKind::Instr(i) if matches!(i.root(), "ret" | "exit") => Some((s, i)),
+            _ => None,
+        });
+        for (k, (stmt, exit)) in exits.enumerate() {
+            let snippet = (sites.len() + 1 + k) as u32;
+            let text = flush_at_exit(layout, &latched, exit, snippet);
+            let (offset, text) = before_stmt(src, stmt.span.start, text);
+            ins.push(Insertion {
+                offset,
+                order: snippet,
+                text,
+                origin: Origin::Inserted { snippet },
+            });
+        }
     }
     Ok(ins)
 }

@@ -40,9 +40,10 @@ pub struct StoredMap {
     /// The device's drop counter, summed over launches: hash updates that found no slot,
     /// ring appends refused by `overflow = drop`, array saves past the last slot.
     pub drops: u64,
-    /// Rings and arrays: appends the host did not get (a ring's `cursor` minus the records
-    /// accepted: dropped, overwritten or torn; an array record whose `seq` is wrong).
-    /// For a ring this includes the drops.
+    /// Rings and arrays: appends the host did not get (a ring's appends — `cursor`, or with
+    /// `overflow = drop` the slots taken, `min(cursor, capacity)`, plus the drops — minus
+    /// the records accepted: dropped, overwritten or torn; an array record whose `seq` is
+    /// wrong). For a ring this includes the drops.
     pub lost: u64,
 }
 
@@ -283,7 +284,7 @@ impl MapStore {
     /// slot with a non-zero tag (the extra slot included) gives its key and value words.
     /// Rings: the records whose `seq - 1 = n` is `≡ slot (mod capacity)` and, below the
     /// cursor, among the first `capacity` appends (`overflow = drop`) or the last
-    /// `capacity` (`overwrite`); the rest of the cursor counts as lost. Arrays (only with `dims`,
+    /// `capacity` (`overwrite`); the other appends count as lost. Arrays (only with `dims`,
     /// which place their records): every record whose `seq` is `slot + 1`; a record with
     /// another non-zero `seq` counts as lost. Drop counters are taken as they are. What the
     /// buffer is too short for is not decoded; nothing here panics on a corrupt buffer.
@@ -374,7 +375,15 @@ impl MapStore {
                         }
                     }
                     found.sort_by_key(|r| r.origin);
-                    map.lost = cursor.saturating_sub(found.len() as u64);
+                    // The appends made: with `drop`, the first `capacity` took slots and
+                    // every later one is a drop — counted by the drop counter, not
+                    // always by the cursor (a thread that has seen the ring full counts
+                    // its later drops itself and adds them at its exit: decision 0024).
+                    let appends = match overflow {
+                        Overflow::Drop => cursor.min(cap).saturating_add(map.drops),
+                        Overflow::Overwrite => cursor,
+                    };
+                    map.lost = appends.saturating_sub(found.len() as u64);
                     map.records = found;
                 }
                 MapKind::Array { per, slots } => {

@@ -204,6 +204,13 @@ fn decodes_rings_and_arrays() {
     };
     assert_eq!(fields(0), vec![vec![100], vec![101], vec![102], vec![103]]);
     assert_eq!((s.maps[0].drops, s.maps[0].lost), (2, 2));
+    // The same appends when the thread that refused the 5th counted the 6th itself
+    // (decision 0024): the cursor stops at 5, the drop counter is the same, so is `lost`.
+    let mut latched = buf.clone();
+    put(&mut latched, layout.regions[0].slots_offset, 5);
+    let l = MapStore::decode_launch(&p, &layout, Some(dims), &latched);
+    assert_eq!(l.maps[0].records, s.maps[0].records);
+    assert_eq!((l.maps[0].drops, l.maps[0].lost), (2, 2));
     assert_eq!(fields(1), vec![vec![2, 0], vec![4, 0], vec![5, 0]]);
     assert_eq!(s.maps[1].lost, 3, "2 overwritten + 1 torn");
     assert_eq!(

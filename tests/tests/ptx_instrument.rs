@@ -415,3 +415,121 @@ fn resident_kernels_offset_the_map_base_to_their_block_s_copy() {
         "a ring beside a hash table is not copied"
     );
 }
+
+/// A kernel with an early, guarded exit and a final one, for the latched ring drops.
+const TWO_EXITS: &str = r#".version 8.0
+.target sm_90
+.address_size 64
+
+.visible .entry two_exits(
+	.param .u64 two_exits_param_0
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<3>;
+	.reg .b64 	%rd<4>;
+
+	ld.param.u64 	%rd1, [two_exits_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	setp.gt.u32 	%p1, %r1, 7;
+	@%p1 ret;
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd3, %rd2, %rd3;
+	st.global.u32 	[%rd3], %r1;
+	ret;
+}
+"#;
+
+/// Drop rings in a kernel latch their drops in a register (decision 0024): each append
+/// tests it first, and every exit — under its guard — adds it to the ring's drop
+/// counter; the module verifies and assembles. Device functions' clones, and kernels of a
+/// module whose device function can `exit` (ending the thread without the flush), append
+/// as before.
+#[test]
+fn drop_rings_latch_their_drops_and_flush_them_at_every_exit() {
+    let instrument_with = |src: &str, probe: &str| {
+        let program = warptrace_lang::compile(probe, "t.wt").expect("compiles");
+        let program = programs::verified(&program);
+        let out = instrument(src, &program).expect("instruments");
+        assert!(
+            out.kernels
+                .iter()
+                .any(|k| matches!(k.status, KernelStatus::Instrumented { .. })),
+            "{probe}"
+        );
+        out.ptx
+    };
+    let ring = "map @r: ring(capacity = 100, overflow = drop); \
+                mem:global:* { @r = (addr, bytes); printf(\"%d\\n\", tid.x); }";
+    let ptx = instrument_with(TWO_EXITS, ring);
+    if let Some(Err(e)) = assemble(&ptx, "sm_90", &[]) {
+        panic!("ptxas rejects the latched kernel:\n{e}\n{ptx}");
+    }
+    // Two drop rings (@r and the printf ring): two latches, zeroed, tested by the append.
+    assert!(ptx.contains(".reg .b64 %__wt_d<2>;"), "{ptx}");
+    for d in ["%__wt_d0", "%__wt_d1"] {
+        assert!(ptx.contains(&format!("mov.b64 {d}, 0;")), "{d} zeroed");
+        assert!(
+            ptx.contains(&format!("setp.ne.u64 %__wt_p0, {d}, 0;\n\t@%__wt_p0 bra")),
+            "{d} tested before the cursor"
+        );
+    }
+    assert_eq!(
+        ptx.matches("@%__wt_p0 red.global.add.u64 [%__wt_base+")
+            .count(),
+        4,
+        "two flushes at each of the two exits"
+    );
+    // The guarded exit flushes only when it is taken, before it; the last exit always.
+    let early = ptx.find("@%p1 ret;").expect("the early exit");
+    let flush = ptx[..early]
+        .rfind("latched ring drops counted at the exit")
+        .expect("a flush");
+    assert!(
+        ptx[flush..early].contains("@!%p1 bra"),
+        "{}",
+        &ptx[flush..early]
+    );
+    let last = ptx.rfind("ret;").expect("the last exit");
+    let flush = ptx[..last]
+        .rfind("latched ring drops counted at the exit")
+        .expect("a flush");
+    assert!(flush > early && !ptx[flush..last].contains(" bra "));
+    // An overwrite ring latches nothing.
+    let ptx = instrument_with(
+        TWO_EXITS,
+        "map @o: ring(capacity = 100, overflow = overwrite); mem:global:* { @o = (addr); }",
+    );
+    assert!(!ptx.contains("%__wt_d"), "{ptx}");
+    // A device function that can exit: no latch anywhere in the module.
+    let with_exit = TWO_EXITS.replace(
+        ".visible .entry",
+        ".func leave()\n{\n\texit;\n}\n\n.visible .entry",
+    );
+    let ptx = instrument_with(&with_exit, ring);
+    assert!(!ptx.contains("%__wt_d"), "{ptx}");
+    // Clones of device functions append without one (nvcc_calls.ptx's probes in functions).
+    let src = corpus_file("nvcc_calls.ptx");
+    let ptx = instrument_with(
+        &src,
+        "map @r: ring(capacity = 100, overflow = drop); mem:global:load { @r = (addr); }",
+    );
+    let m = parse(&ptx).expect("parses");
+    let clones: Vec<&str> = m
+        .functions()
+        .iter()
+        .filter(|f| f.name.starts_with("__wt_"))
+        .map(|f| &m.source()[f.span.clone()])
+        .collect();
+    assert!(
+        clones.iter().all(|text| !text.contains("%__wt_d")),
+        "a clone latches"
+    );
+    assert!(
+        clones
+            .iter()
+            .any(|text| text.contains("atom.global.add.u64")),
+        "no clone appends"
+    );
+}

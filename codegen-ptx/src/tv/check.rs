@@ -61,7 +61,9 @@ pub(crate) fn check(ob: &Obligation, text: &str) -> TvOutcome {
             fields,
             capacity,
             overflow,
-        } => effects::ring(fields, *capacity, *overflow, &exec),
+            latched,
+        } => effects::ring(fields, *capacity, *overflow, *latched, &exec),
+        What::RingFlush => effects::ring_flush(&exec),
         What::Launch { maps, dst, guarded } => reads::launch(maps, *dst, *guarded, &exec),
         What::Array {
             per,

@@ -92,6 +92,7 @@ pub(super) fn hash(
                 .collect(),
             false => Vec::new(),
         },
+        finals: Vec::new(),
     };
     ctx.pre.push(has_lane(&m, &ir::hw("%laneid")));
     ctx.pre.extend(warp.facts.iter().cloned());

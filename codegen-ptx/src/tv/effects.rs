@@ -67,6 +67,8 @@ pub(super) struct Context {
     /// nothing proved, but a goal that fails there fails fast (the warp model: one lane
     /// alone).
     pub special: Vec<(BV, BV)>,
+    /// Registers `(label, snippet's value at the end, the spec's)`: each pair one goal.
+    pub finals: Vec<(String, BV, BV)>,
 }
 
 impl Default for Context {
@@ -78,6 +80,7 @@ impl Default for Context {
             split: None,
             mode: Mode::Shared,
             special: Vec::new(),
+            finals: Vec::new(),
         }
     }
 }
@@ -252,6 +255,9 @@ fn effects(
             })
             .collect();
         goals.splice(0..0, cases);
+    }
+    for (label, ptx_term, spec_term) in &ctx.finals {
+        goals.push(Goal::eq(label.clone(), ptx_term, spec_term, None));
     }
     goals.extend(lemmas);
     prove_in(&ctx.pre, &goals, &inputs(exec), ctx.mode)
@@ -441,12 +447,108 @@ pub(super) fn hash_update(
     effects(exec, spec, &slots, &everywhere, ctx)
 }
 
+/// The end value of the latched drops of the obligations' ring (map 0) and the claim about
+/// it; `None` when the snippet leaves no 64-bit value there.
+fn latch_final(exec: &Exec, spec: BV) -> Option<Context> {
+    let name = crate::ring::latch(0);
+    let end = exec.reg(&name).and_then(|v| v.bv().cloned())?;
+    Some(Context {
+        finals: vec![(format!("{name} at the end"), end, spec)],
+        ..Context::default()
+    })
+}
+
+/// `ring::flush`: the latched drops `d` added to the drop counter when there are any.
+pub(super) fn ring_flush(exec: &Exec) -> TvOutcome {
+    let layout = ring_layout(1, 1024, Overflow::Drop);
+    let Some(region) = layout.regions.first() else {
+        return TvOutcome::Unknown {
+            reason: "no region".into(),
+        };
+    };
+    let base = BV::new_const(crate::lower::BASE, 64);
+    let d = BV::new_const(crate::ring::latch(0), 64);
+    let zero = BV::from_u64(0, 64);
+    let spec = vec![SpecEffect {
+        guard: d.eq(&zero).not(),
+        op: "red.global.add.u64",
+        addr: vec![(None, base.bvadd(BV::from_u64(region.drops_offset, 64)))],
+        vals: vec![d.clone()],
+        at_slot: false,
+    }];
+    match latch_final(exec, d) {
+        Some(ctx) => effects(exec, spec, &[], &[], &ctx),
+        None => refuted("the flush leaves no value in the latch register"),
+    }
+}
+
+/// A `ring::append` with latched drops (`ring.rs`): a thread whose latch `d` is non-zero
+/// makes no memory operation and counts one more drop; otherwise the append as without
+/// the latch, a drop counted in `d` instead of the drop counter.
+fn latched_ring(fields: &[Operand], capacity: u32, exec: &Exec) -> TvOutcome {
+    let layout = ring_layout(fields.len(), capacity, Overflow::Drop);
+    let Some(region) = layout.regions.first() else {
+        return TvOutcome::Unknown {
+            reason: "no region".into(),
+        };
+    };
+    let k = |v: u64| BV::from_u64(v, 64);
+    let base = BV::new_const(crate::lower::BASE, 64);
+    let d = BV::new_const(crate::ring::latch(0), 64);
+    let seen_full = d.eq(k(0)).not();
+    let cursor = base.bvadd(k(region.slots_offset));
+    let n = BV::new_const("atom#0", 64);
+    let cap = u64::from(capacity);
+    let mut spec = Vec::new();
+    let dropped = if cap == 0 {
+        Bool::from_bool(true)
+    } else {
+        spec.push(SpecEffect {
+            guard: seen_full.not(),
+            op: "atom.global.add.u64",
+            addr: vec![(None, cursor.clone())],
+            vals: vec![k(1)],
+            at_slot: false,
+        });
+        Bool::or(&[&seen_full, &n.bvuge(k(cap))])
+    };
+    let kept = dropped.not();
+    let record = cursor.bvadd(k(8)).bvadd(n.bvmul(k(region.slot_bytes())));
+    for (i, f) in fields.iter().enumerate().filter(|_| cap > 0) {
+        spec.push(SpecEffect {
+            guard: kept.clone(),
+            op: "st.global.u64",
+            addr: vec![(None, record.bvadd(k(8 * (i as u64 + 1))))],
+            vals: vec![operand(f)],
+            at_slot: false,
+        });
+    }
+    if cap > 0 {
+        spec.push(SpecEffect {
+            guard: kept,
+            op: "st.relaxed.gpu.global.u64",
+            addr: vec![(None, record)],
+            vals: vec![n.bvadd(k(1))],
+            at_slot: false,
+        });
+    }
+    let after = dropped.ite(&d.bvadd(k(1)), &d);
+    match latch_final(exec, after) {
+        Some(ctx) => effects(exec, spec, &[], &[], &ctx),
+        None => refuted("the append leaves no value in the latch register"),
+    }
+}
+
 pub(super) fn ring(
     fields: &[Operand],
     capacity: u32,
     overflow: Overflow,
+    latched: bool,
     exec: &Exec,
 ) -> TvOutcome {
+    if latched && overflow == Overflow::Drop {
+        return latched_ring(fields, capacity, exec);
+    }
     let layout = ring_layout(fields.len(), capacity, overflow);
     let Some(region) = layout.regions.first() else {
         return TvOutcome::Unknown {

@@ -774,6 +774,8 @@ fn each_family_is_present_and_names_are_stable() {
         "agg.lhist.0.100.10.reg",
         "hash.k2.reg.cap4096",
         "ring.overwrite.cap1000.f3.mixed",
+        "ring.drop.latched.cap1000.f3.mixed",
+        "ring.flush",
         "sreg.launch",
         "array.warp.leader.slots3.f3.mixed",
         "array.thread.every.slots4294967295.f2.reg-imm",
@@ -931,6 +933,25 @@ const MUTANTS: &[(&str, &str, &str)] = &[
         "add.s64 %__wt_t4, %__wt_t0, 0",
     ),
     ("ring.overwrite.cap1000.f3.mixed", "fence.acq_rel.gpu;", ""),
+    // Latched drops: a latched thread that still appends, a drop not counted, the count
+    // flushed whether or not there is one, or one too many.
+    (
+        "ring.drop.latched.cap1024.f3.mixed",
+        "@%__wt_p0 bra $__wt_1_a0_dropped;",
+        "",
+    ),
+    (
+        "ring.drop.latched.cap1024.f1.reg",
+        "add.u64 %__wt_d0, %__wt_d0, 1;",
+        "",
+    ),
+    (
+        "ring.drop.latched.cap0.f1.reg",
+        "%__wt_d0, 1;",
+        "%__wt_d0, 2;",
+    ),
+    ("ring.flush", "@%__wt_p0 red", "red"),
+    ("ring.flush", "], %__wt_d0", "], 1"),
     // Warp-combined updates: the count of another (here unset) mask, a leader that is
     // not the lowest lane (none at all, every other lane), one added per group.
     (
@@ -1451,6 +1472,24 @@ fn warp_access_terms_agree_with_the_ir_reference() {
                 Some(warptrace_ir::run(bytes, &present, j)),
                 "run of lane {j}, case {case}: {lanes:x?} m {m:#x}"
             );
+        }
+    }
+}
+
+#[test]
+fn ring_appends_latched_or_not_and_the_flush_are_proved() {
+    let rings: Vec<_> = super::obligations::all()
+        .into_iter()
+        .filter(|o| o.name.starts_with("ring."))
+        .collect();
+    assert!(rings
+        .iter()
+        .any(|o| o.name.starts_with("ring.drop.latched.")));
+    for ob in rings {
+        let text = ob.emit().expect("emits");
+        match check::check(&ob, &text) {
+            TvOutcome::Proved => {}
+            other => panic!("{}: {other:?}\n{text}", ob.name),
         }
     }
 }

@@ -829,11 +829,24 @@ fn rings(out: &mut Vec<Obligation>) {
                         fields: fields.clone(),
                         capacity,
                         overflow,
+                        latched: false,
                     },
                 ));
+                if overflow == Overflow::Drop {
+                    out.push(Obligation::new(
+                        format!("ring.drop.latched.cap{capacity}.{fname}"),
+                        What::Ring {
+                            fields: fields.clone(),
+                            capacity,
+                            overflow,
+                            latched: true,
+                        },
+                    ));
+                }
             }
         }
     }
+    out.push(Obligation::new("ring.flush", What::RingFlush));
 }
 
 /// Every obligation, in a stable order.

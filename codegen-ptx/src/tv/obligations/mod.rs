@@ -112,7 +112,11 @@ pub(crate) enum What {
         fields: Vec<Operand>,
         capacity: u32,
         overflow: Overflow,
+        /// With the thread's latched drops (`ring.rs`): map 0's latch register.
+        latched: bool,
     },
+    /// `ring::flush` of map 0's latched drops into the drop counter of a drop ring.
+    RingFlush,
 }
 
 /// One obligation.
@@ -216,6 +220,7 @@ impl Obligation {
                 fields,
                 capacity,
                 overflow,
+                latched,
             } => {
                 let layout = ring_layout(fields.len(), *capacity, *overflow);
                 let region = layout
@@ -225,7 +230,21 @@ impl Obligation {
                         what: "no region".into(),
                     })?;
                 let mut e = Emitter::default();
-                ring::append(&mut e, region, fields, "$__wt_1_a0");
+                let latch = ring::latch(0);
+                let latch = latched.then_some(latch.as_str());
+                ring::append(&mut e, region, fields, "$__wt_1_a0", latch);
+                Ok(e.finish())
+            }
+            What::RingFlush => {
+                let layout = ring_layout(1, 1024, Overflow::Drop);
+                let region = layout
+                    .regions
+                    .first()
+                    .ok_or_else(|| PtxError::Unsupported {
+                        what: "no region".into(),
+                    })?;
+                let mut e = Emitter::default();
+                ring::flush(&mut e, region, &ring::latch(0));
                 Ok(e.finish())
             }
         }
@@ -295,6 +314,7 @@ fn emit_probe(program: &Program, probe: &Probe, site: &Site) -> Result<String, P
             ..crate::combine::WarpCaps::NONE
         },
         home: &home,
+        latched: false,
     };
     let guard = Guard {
         reg: SITE_GUARD.into(),

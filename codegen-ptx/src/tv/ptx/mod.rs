@@ -149,7 +149,7 @@ pub(crate) fn reg_class(name: &str) -> Option<Class> {
         if index.is_empty() || !index.chars().all(|c| c.is_ascii_digit()) {
             return None;
         }
-        if class == "r" || class == "x" {
+        if class == "r" || class == "x" || class == "d" {
             return Some(Class::Bits(64));
         }
         let (_, ty, _) = TEMPS.iter().find(|(c, _, _)| *c == class)?;
