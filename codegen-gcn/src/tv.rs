@@ -654,9 +654,87 @@ fn branch_cases() -> Vec<(&'static str, Vec<&'static str>, Expect)> {
     ]
 }
 
-/// The verdict of `code` against `expect`: a proof, a counterexample, or — for the 64-bit
-/// multiplication z3 does not decide within its limit — not proved, with the concrete
-/// check's outcome as the reason.
+/// A 64-bit product as the GCN lowering builds it from 32-bit halves (`Emitter::mul64`):
+/// low word `al·bl`, high word `hi(al·bl) + al·bh + ah·bl` (mod 2³²). z3 does not decide
+/// the equality of this with `a·b` as bit-vectors (two different multiplier circuits);
+/// checked against this form instead, the snippet's terms are the same products, and
+/// [`schoolbook_lemma`] proves the form equal to `a·b`.
+fn schoolbook(a: &BV, b: &BV) -> BV {
+    let (al, ah) = (a.extract(31, 0), a.extract(63, 32));
+    let (bl, bh) = (b.extract(31, 0), b.extract(63, 32));
+    let carry = al.zero_ext(32).bvmul(bl.zero_ext(32)).extract(63, 32);
+    let hi = carry.bvadd(al.bvmul(&bh).bvadd(ah.bvmul(&bl)));
+    hi.concat(al.bvmul(&bl))
+}
+
+/// What the GCN lowering of `op` at `width` is checked against: the IR semantics, a 64-bit
+/// product in its [`schoolbook`] form.
+fn gcn_form(op: BinOp, width: Width, a: &BV, b: &BV) -> BV {
+    match (op, width) {
+        (BinOp::Mul, Width::W64) => schoolbook(a, b),
+        _ => alu(op, width, a, b),
+    }
+}
+
+/// `schoolbook(a, b) = a·b` for all 64-bit `a`, `b`, proved over the integers, where it is
+/// a polynomial identity: with `a = ah·W + al`, `b = bh·W + bl` (`W = 2³²`, halves in
+/// `[0, W)`), the bit-vector operations of the form are, by the SMT-LIB semantics,
+/// `al·bl = q·W + lo` (the 32-bit product `lo` and the high half `q` of the 64-bit one),
+/// `q + al·bh + ah·bl = t·W + hi`, and `a·b = u·W² + p` (the 64-bit product `p`), each
+/// remainder in range; the claim is `p = hi·W + lo` (the concatenation). `carry_term`
+/// false drops `q` from the high word (a test's mutant: then it is refuted).
+fn schoolbook_lemma(carry_term: bool) -> Result<(), String> {
+    use z3::ast::Int;
+    let v = |n: &str| Int::new_const(n);
+    let (al, ah, bl, bh) = (v("al"), v("ah"), v("bl"), v("bh"));
+    let (q, lo, t, hi, u, p) = (v("q"), v("lo"), v("t"), v("hi"), v("u"), v("p"));
+    let w = Int::from_u64(1 << 32);
+    let w2 = &w * &w;
+    let zero = Int::from_u64(0);
+    let within = |x: &Int, m: &Int| Bool::and(&[x.ge(&zero), x.lt(m)]);
+    let solver = warptrace_verifier::solver();
+    for x in [&al, &ah, &bl, &bh, &lo, &hi] {
+        solver.assert(within(x, &w));
+    }
+    solver.assert(within(&p, &w2));
+    solver.assert((&al * &bl).eq(&q * &w + &lo));
+    let carry = if carry_term { q.clone() } else { zero.clone() };
+    solver.assert((carry + &al * &bh + &ah * &bl).eq(&t * &w + &hi));
+    let a = &ah * &w + &al;
+    let b = &bh * &w + &bl;
+    solver.assert((a * b).eq(&u * &w2 + &p));
+    solver.assert(p.eq(&hi * &w + &lo).not());
+    match solver.check() {
+        SatResult::Unsat => Ok(()),
+        SatResult::Sat => Err("the schoolbook form differs from the product".into()),
+        SatResult::Unknown => Err("z3 gave up on the schoolbook identity".into()),
+    }
+}
+
+/// The verdict of a binary operation's snippet: [`verdict`] against [`gcn_form`], and for
+/// a 64-bit product the [`schoolbook_lemma`] too.
+fn alu_verdict(
+    code: Result<Vec<Instruction>, String>,
+    op: BinOp,
+    width: Width,
+    a: &warptrace_ir::Operand,
+    b: &warptrace_ir::Operand,
+) -> Verdict {
+    let v = verdict(code, &|x, y| {
+        gcn_form(op, width, &operand_term(a, x), &operand_term(b, y))
+    });
+    match (v, (op, width) == (BinOp::Mul, Width::W64)) {
+        (Verdict::Proved, true) => match schoolbook_lemma(true) {
+            Ok(()) => Verdict::Proved,
+            Err(reason) => Verdict::Unknown { reason },
+        },
+        (v, _) => v,
+    }
+}
+
+/// The verdict of `code` against `expect`: a proof, a counterexample, or — where z3 does
+/// not decide within its limit — not proved, with the concrete check's outcome as the
+/// reason.
 fn verdict(code: Result<Vec<Instruction>, String>, expect: &dyn Fn(&BV, &BV) -> BV) -> Verdict {
     let code = match code {
         Ok(c) => c,
@@ -760,9 +838,7 @@ pub fn translation_checks(program: &Program) -> Translation {
                         name,
                         Box::new(move || {
                             let p = entry_program(&[&text, "store %a, r2", "exit"]);
-                            verdict(entry_snippet(KERNELS, &p), &|x, y| {
-                                alu(op, width, &operand_term(&a, x), &operand_term(&b, y))
-                            })
+                            alu_verdict(entry_snippet(KERNELS, &p), op, width, &a, &b)
                         }),
                     );
                 }
@@ -906,7 +982,6 @@ mod tests {
         let asm = KERNELS;
         let mut failures = Vec::new();
         let mut proved = 0;
-        let mut spot_checked = Vec::new();
         for op in BinOp::ALL {
             if matches!(op, BinOp::DivS | BinOp::RemS) {
                 // Not lowered on GCN: the kernel is `Unsupported` (prove them once they are).
@@ -937,18 +1012,10 @@ mod tests {
                     };
                     let expect = |a: &BV, b: &BV| {
                         let b = imm.map_or_else(|| b.clone(), |v| BV::from_i64(v, 64));
-                        alu(op, width, a, &b)
+                        gcn_form(op, width, a, &b)
                     };
                     match check(&code, &expect) {
                         Ok(()) => proved += 1,
-                        // z3 does not decide a 64-bit multiplier built from 32-bit ones
-                        // within the resource limit: checked on many inputs instead.
-                        Err(e) if e == "unknown" && (op, width) == (BinOp::Mul, Width::W64) => {
-                            match spot_check(&code, &expect, &samples()) {
-                                Ok(()) => spot_checked.push(name),
-                                Err(e) => failures.push(format!("{name}: {e}")),
-                            }
-                        }
                         Err(e) => failures.push(format!("{name}: {e}")),
                     }
                 }
@@ -960,9 +1027,23 @@ mod tests {
             failures.len(),
             failures.join("\n")
         );
-        assert_eq!(proved, 246, "proved");
-        // Only the 64-bit multiplication is left to the concrete check.
-        assert_eq!(spot_checked, ["mul.64 r0, -3", "mul.64 r0, r1"]);
+        // The 64-bit products against their schoolbook form, which the lemma proves equal
+        // to the IR's.
+        assert_eq!(proved, 248, "proved");
+        assert_eq!(schoolbook_lemma(true), Ok(()));
+    }
+
+    /// The schoolbook lemma is no tautology of its encoding: without the carry of the low
+    /// product it is refuted; and the form itself is the product on concrete inputs (z3's
+    /// simplifier evaluates both).
+    #[test]
+    fn the_schoolbook_form_of_a_64_bit_product_is_the_product() {
+        assert!(schoolbook_lemma(false).is_err());
+        for (a, b) in samples() {
+            let (x, y) = (BV::from_u64(a, 64), BV::from_u64(b, 64));
+            let form = schoolbook(&x, &y).simplify().as_u64();
+            assert_eq!(form, Some(a.wrapping_mul(b)), "{a} * {b}");
+        }
     }
 
     #[test]
@@ -1072,16 +1153,23 @@ mod tests {
             r.as_ref().is_err_and(|e| e.starts_with("counterexample")),
             "{r:?}"
         );
-        // The concrete check of `mul.64` catches a high word without the carry of the
-        // low product (`v_mul_hi_u32` made `v_mul_lo_u32`).
+        // `mul.64` with a high word that lacks the carry of the low product
+        // (`v_mul_hi_u32` made `v_mul_lo_u32`): refuted against the schoolbook form, and
+        // the concrete check agrees.
         let mul = |a: &BV, b: &BV| alu(BinOp::Mul, Width::W64, a, b);
         let mut code = entry_snippet(asm, &program("mul.64", "r1")).expect("snippet");
+        assert_eq!(check(&code, &schoolbook), Ok(()));
         assert_eq!(spot_check(&code, &mul, &samples()), Ok(()));
         let hi = code
             .iter_mut()
             .find(|x| x.mnemonic == "v_mul_hi_u32")
             .expect("a high product");
         hi.mnemonic = "v_mul_lo_u32".into();
+        let r = check(&code, &schoolbook);
+        assert!(
+            r.as_ref().is_err_and(|e| e.starts_with("counterexample")),
+            "{r:?}"
+        );
         assert!(spot_check(&code, &mul, &samples()).is_err());
         // `active` counting only `exec`'s low half (a wave32 count in a wave64 kernel).
         let p = entry_program(&["r2 = sreg active", "store %a, r2", "exit"]);
@@ -1100,9 +1188,9 @@ mod tests {
         );
     }
 
-    /// `translation_checks` proves each operation form a program uses, names it stably,
-    /// and lists what no proof covers; the 64-bit multiplication z3 does not decide is
-    /// not proved, with the concrete check as the reason.
+    /// `translation_checks` proves each operation form a program uses (the 64-bit
+    /// multiplication through its schoolbook form), names it stably, and lists what no
+    /// proof covers.
     #[test]
     fn a_program_s_operation_forms_are_proved_and_the_rest_listed() {
         let compile = |src: &str| warptrace_lang::compile(src, "t.wt").expect("compiles");
@@ -1141,10 +1229,6 @@ mod tests {
             .iter()
             .find(|c| c.name == "bin.mul.64.reg.reg")
             .expect("mul");
-        assert!(
-            matches!(&mul.verdict, Verdict::Unknown { reason } if reason.contains("equals the IR on")),
-            "{:?}",
-            mul.verdict
-        );
+        assert!(mul.verdict.is_proved(), "{:?}", mul.verdict);
     }
 }

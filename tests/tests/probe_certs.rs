@@ -16,7 +16,7 @@
 //! instrumented).
 
 use std::sync::OnceLock;
-use warptrace_verifier::{Certificate, Check, Verdict};
+use warptrace_verifier::{Certificate, Check};
 
 /// The version certificates name: the workspace's, as the `warptrace` binary's.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -56,8 +56,7 @@ fn certificate_now(name: &str, src: &str, target: &str) -> Certificate {
     without_timings(cert)
 }
 
-/// Why `cert` is not verified, unless only for what a GCN certificate may leave open: an
-/// obligation z3 gave up on whose concrete check passed (the 64-bit multiplication).
+/// Why `cert` is not verified: the checks and obligations not proved.
 fn unverified_why(cert: &Certificate) -> Option<String> {
     if cert.verified {
         return None;
@@ -67,15 +66,14 @@ fn unverified_why(cert: &Certificate) -> Option<String> {
         .iter()
         .filter(|c| !c.verdict.is_proved())
         .map(|c| format!("{} ({:?})", c.name, c.verdict))
+        .chain(
+            cert.obligations
+                .iter()
+                .filter(|o| !o.verdict.is_proved())
+                .map(|o| format!("obligation {:?}", o.verdict)),
+        )
         .collect();
-    let z3_gave_up = cert.target == "gcn"
-        && cert.obligations.iter().all(|o| o.verdict.is_proved())
-        && cert.checks.iter().all(|c| match &c.verdict {
-            Verdict::Proved => true,
-            Verdict::Unknown { reason } => reason.contains("the snippet equals the IR on"),
-            Verdict::Refuted { .. } => false,
-        });
-    (!z3_gave_up).then(|| open.join(", "))
+    Some(open.join(", "))
 }
 
 /// Whether the committed certificate text of probe `name` is `now`; why not, with the
