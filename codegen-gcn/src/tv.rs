@@ -14,8 +14,11 @@
 //! mask operations are bitwise). The same model proves that a loop edge's snippet runs
 //! for exactly the lanes that take the edge (decision 0018: the `exec` narrowing at a
 //! masked latch and at a uniform `scc` branch, on the corpus's `histogram` and
-//! `block_sum`). Map updates and special registers are covered by the emulator's
-//! differential tests (`emu.rs`), not by proofs.
+//! `block_sum`). Ring appends are proved too (`ring_check`): the lane's global memory
+//! operations — the cursor atomic, the drop count, the record's stores — are the IR's, in
+//! order, with the same guards, addresses and data. Hash updates, array saves, `printf`
+//! and the other special registers are covered by the emulator's differential tests
+//! (`emu.rs`), not by proofs.
 
 use crate::parse::{parse, Instruction, Operand, StmtKind};
 use crate::reg::{Reg, RegFile};
@@ -36,6 +39,19 @@ struct Lane {
     scc: Bool,
     /// VGPRs in the order they were first read before being written.
     v_inputs: Vec<u32>,
+    /// Global memory operations in order (`ring_append`'s obligations).
+    effects: Vec<MemEffect>,
+}
+
+/// A global memory operation of the lane: `op` (`atomic.add` returning `result`,
+/// `red.add`, `store`) of the 64-bit `data` at `addr`, made when `guard` (the lane in
+/// `exec`) holds.
+struct MemEffect {
+    guard: Bool,
+    op: &'static str,
+    addr: BV,
+    data: BV,
+    result: Option<BV>,
 }
 
 /// The number of set bits of `v`, as 32 bits.
@@ -58,7 +74,57 @@ impl Lane {
             exec: BV::new_const("exec0", 64),
             scc: Bool::new_const("scc0"),
             v_inputs: Vec::new(),
+            effects: Vec::new(),
         }
+    }
+
+    /// The address of a `global_*` instruction with an SGPR base: `base + zext(voffset) +
+    /// offset:N`.
+    fn global_address(
+        &mut self,
+        x: &Instruction,
+        voff: &Operand,
+        sbase: &Operand,
+    ) -> Result<BV, String> {
+        let base = self.read(sbase, 2)?;
+        let off = self.read(voff, 1)?.zero_ext(32);
+        let imm = x
+            .modifiers
+            .iter()
+            .find_map(|m| m.strip_prefix("offset:"))
+            .map_or(Ok(0), str::parse::<i64>)
+            .map_err(|e| format!("offset: {e}"))?;
+        Ok(base.bvadd(&off).bvadd(BV::from_i64(imm, 64)))
+    }
+
+    /// Records a global memory operation of this lane (when it is in `exec`).
+    fn global(&mut self, x: &Instruction) -> Result<(), String> {
+        let o = &x.operands;
+        let arg = |i: usize| {
+            o.get(i)
+                .ok_or_else(|| format!("`{}`: operand {i}", x.mnemonic))
+        };
+        let active = self.exec.extract(0, 0).eq(BV::from_u64(1, 1));
+        let (op, dst, at) = match (x.mnemonic.as_str(), o.len()) {
+            ("global_atomic_add_x2", 4) => ("atomic.add", Some(arg(0)?), 1),
+            ("global_atomic_add_x2", 3) => ("red.add", None, 0),
+            ("global_store_dwordx2", 3) => ("store", None, 0),
+            (m, _) => return Err(format!("no semantics for `{m}` with these operands")),
+        };
+        let addr = self.global_address(x, arg(at)?, arg(at + 2)?)?;
+        let data = self.read(arg(at + 1)?, 2)?;
+        let result = dst.map(|_| BV::new_const(format!("{op}#{}", self.effects.len()), 64));
+        if let (Some(d), Some(r)) = (dst, &result) {
+            self.write(d, r, true)?;
+        }
+        self.effects.push(MemEffect {
+            guard: active,
+            op,
+            addr,
+            data,
+            result,
+        });
+        Ok(())
     }
 
     fn vgpr(&mut self, i: u32) -> BV {
@@ -189,7 +255,9 @@ impl Lane {
             })
         };
         match m {
-            "s_waitcnt" | "s_nop" => {}
+            // Cache write-back before a release store: ordering is not modelled.
+            "s_waitcnt" | "s_nop" | "buffer_wbl2" => {}
+            "global_atomic_add_x2" | "global_store_dwordx2" => self.global(x)?,
             "s_cselect_b32" | "s_cselect_b64" => {
                 let words = if m.ends_with("64") { 2 } else { 1 };
                 let (a, b) = (self.read(arg(1)?, words)?, self.read(arg(2)?, words)?);
@@ -396,8 +464,13 @@ fn entry_snippet(asm: &str, program: &Program) -> Result<Vec<Instruction>, Strin
 /// A `kernel:entry` probe that loads `%a` and `%b` into `r0` and `r1`, then runs `body`
 /// (numbered from 2).
 fn entry_program(body: &[&str]) -> Program {
-    let mut text = String::from(
-        "persistent %a\npersistent %b\n\nprobe 0: kernel:entry\n  0: r0 = load %a\n  1: r1 = load %b\n",
+    entry_program_with("", body)
+}
+
+/// [`entry_program`] after the map declarations `maps` (IR text lines).
+fn entry_program_with(maps: &str, body: &[&str]) -> Program {
+    let mut text = format!(
+        "{maps}persistent %a\npersistent %b\n\nprobe 0: kernel:entry\n  0: r0 = load %a\n  1: r1 = load %b\n",
     );
     for (i, line) in body.iter().enumerate() {
         text.push_str(&format!("  {}: {line}\n", i + 2));
@@ -418,6 +491,8 @@ struct Run {
     exec: BV,
     /// The low VGPRs of `%a` and `%b`.
     regs: (u32, u32),
+    /// The global memory operations, in order.
+    effects: Vec<MemEffect>,
 }
 
 fn run(code: &[Instruction]) -> Result<Run, String> {
@@ -444,6 +519,7 @@ fn run(code: &[Instruction]) -> Result<Run, String> {
         active: exec0.extract(0, 0).eq(BV::from_u64(1, 1)),
         exec: exec0,
         regs: (ins[0], ins[2]),
+        effects: lane.effects,
     })
 }
 
@@ -452,6 +528,9 @@ fn run(code: &[Instruction]) -> Result<Run, String> {
 /// the verifier's resource limit; otherwise a counterexample.
 fn check(code: &[Instruction], expect: &dyn Fn(&BV, &BV) -> BV) -> Result<(), String> {
     let r = run(code)?;
+    if !r.effects.is_empty() {
+        return Err("the snippet accesses global memory".into());
+    }
     let want = expect(&r.a, &r.b);
     let solver = warptrace_verifier::solver();
     solver.assert(&r.active);
@@ -512,6 +591,159 @@ fn spot_check(
 }
 
 /// Concrete inputs: edge values, every pair of them, and pseudo-random ones.
+/// A memory operation the IR semantics calls for: `op` of `data` at `addr` when `guard`.
+struct Expected {
+    guard: Bool,
+    op: &'static str,
+    addr: BV,
+    data: BV,
+}
+
+/// The verdict on a ring append's snippet (`ring::append`) of `fields` (IR operands of
+/// `%a`, `%b` or immediates) to a ring of `capacity` records laid out as `region` of the
+/// map buffer: for one active lane whatever the others do, its global memory operations
+/// are, in order, those of the IR's append (`docs/ir.md`) — the cursor's `atomic.add` of 1
+/// at `base + cursor` whose result is `n`; `red.add` of 1 at the drop counter when
+/// `n ≥ capacity`; with `drop`, when `n < capacity`, each field at record `n`, then `seq =
+/// n + 1`; with `overwrite` (a power-of-two capacity) the same at record `n mod capacity`
+/// always — same guards, addresses and data; and `%a`, `%b`, `exec`, `vcc`, `scc` end as
+/// they began. `base` is the SGPR pair the snippet addresses from (the map base the
+/// prologue loads). Ordering (the release before `seq`) is not modelled.
+fn ring_check(
+    code: &[Instruction],
+    region: &warptrace_ir::MapRegion,
+    overflow: warptrace_ir::Overflow,
+    fields: &[warptrace_ir::Operand],
+) -> Result<(), String> {
+    use warptrace_ir::Overflow;
+    let r = run(code)?;
+    let k = |v: u64| BV::from_u64(v, 64);
+    let first = r
+        .effects
+        .first()
+        .ok_or("the snippet makes no memory operation")?;
+    let n = first
+        .result
+        .clone()
+        .ok_or("the first operation returns nothing")?;
+    // The base: the cursor's address less its offset (the claim then checks every other
+    // address against it).
+    let base = first.addr.bvsub(k(region.slots_offset));
+    let cap = u64::from(region.capacity);
+    let always = Bool::from_bool(true);
+    let mut want = vec![Expected {
+        guard: always.clone(),
+        op: "atomic.add",
+        addr: first.addr.clone(),
+        data: k(1),
+    }];
+    want.push(Expected {
+        guard: n.bvuge(k(cap)),
+        op: "red.add",
+        addr: base.bvadd(k(region.drops_offset)),
+        data: k(1),
+    });
+    let (written, slot) = match overflow {
+        Overflow::Drop => (n.bvult(k(cap)), n.clone()),
+        Overflow::Overwrite if cap.is_power_of_two() => (always, n.bvand(k(cap - 1))),
+        Overflow::Overwrite => {
+            return Err(format!(
+                "an overwrite ring of {cap} records: its slot is `n mod {cap}` in 32 bits \
+                 (appends past 2^32 write nothing), not the IR's"
+            ))
+        }
+    };
+    let record = base
+        .bvadd(k(region.slots_offset + 8))
+        .bvadd(slot.bvmul(k(region.slot_bytes())));
+    for (i, f) in fields.iter().enumerate() {
+        let data = match f {
+            warptrace_ir::Operand::Reg(x) if x.0 == 0 => r.a.clone(),
+            warptrace_ir::Operand::Reg(_) => r.b.clone(),
+            warptrace_ir::Operand::Imm(v) => BV::from_i64(*v, 64),
+        };
+        want.push(Expected {
+            guard: written.clone(),
+            op: "store",
+            addr: record.bvadd(k(8 * (i as u64 + 1))),
+            data,
+        });
+    }
+    want.push(Expected {
+        guard: written,
+        op: "store",
+        addr: record,
+        data: n.bvadd(k(1)),
+    });
+    let got: Vec<&MemEffect> = r.effects.iter().collect();
+    let ops = |v: &mut dyn Iterator<Item = &'static str>| v.collect::<Vec<_>>().join(", ");
+    // Operations whose guard is false for an active lane are no operations of it.
+    let solver = warptrace_verifier::solver();
+    let never = |g: &Bool| {
+        solver.push();
+        solver.assert(&r.active);
+        solver.assert(g);
+        let unsat = solver.check() == SatResult::Unsat;
+        solver.pop(1);
+        unsat
+    };
+    let got: Vec<&MemEffect> = got.into_iter().filter(|e| !never(&e.guard)).collect();
+    let want: Vec<Expected> = want.into_iter().filter(|e| !never(&e.guard)).collect();
+    if got.len() != want.len() || got.iter().zip(&want).any(|(g, w)| g.op != w.op) {
+        return Err(format!(
+            "counterexample: the snippet does [{}], the IR calls for [{}]",
+            ops(&mut got.iter().map(|e| e.op)),
+            ops(&mut want.iter().map(|e| e.op))
+        ));
+    }
+    let mut goals = vec![
+        ("exec, vcc, scc restored".to_owned(), r.restored.clone()),
+        ("%a unchanged".to_owned(), r.got.eq(&r.a)),
+    ];
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        goals.push((
+            format!("operation {i} ({}): guard", w.op),
+            g.guard.iff(&w.guard),
+        ));
+        goals.push((
+            format!("operation {i} ({}): address", w.op),
+            w.guard.implies(g.addr.eq(&w.addr)),
+        ));
+        goals.push((
+            format!("operation {i} ({}): data", w.op),
+            w.guard.implies(g.data.eq(&w.data)),
+        ));
+    }
+    // One query a goal: their conjunction (a dozen 64-bit address products for a wide
+    // record) is more than z3 decides within its limit.
+    solver.assert(&r.active);
+    for (what, goal) in goals {
+        solver.push();
+        solver.assert(goal.not());
+        let result = solver.check();
+        let shown = match result {
+            SatResult::Sat => {
+                let m = solver.get_model().ok_or("no model")?;
+                let show = |t: &BV| m.eval(t, true).map_or("?".into(), |v| v.to_string());
+                Some(format!(
+                    "counterexample ({what}): n = {}, a = {}, b = {}",
+                    show(&n),
+                    show(&r.a),
+                    show(&r.b)
+                ))
+            }
+            _ => None,
+        };
+        solver.pop(1);
+        match (result, shown) {
+            (SatResult::Unsat, _) => {}
+            (SatResult::Sat, Some(e)) => return Err(e),
+            _ => return Err(format!("unknown ({what})")),
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn samples() -> Vec<(u64, u64)> {
     let edges = [
         0,
@@ -711,6 +943,43 @@ fn schoolbook_lemma(carry_term: bool) -> Result<(), String> {
     }
 }
 
+/// `overflow = NAME` as the IR text writes it.
+fn overflow_name(o: warptrace_ir::Overflow) -> &'static str {
+    match o {
+        warptrace_ir::Overflow::Drop => "drop",
+        warptrace_ir::Overflow::Overwrite => "overwrite",
+    }
+}
+
+/// The verdict on the snippet of `map.append @r, (fields)` to a ring of `capacity` records
+/// (`fields` in the obligation's form: `r0`, `r1` or immediates), spliced into a corpus
+/// kernel: [`ring_check`].
+fn ring_verdict(
+    capacity: u32,
+    overflow: warptrace_ir::Overflow,
+    fields: &[warptrace_ir::Operand],
+) -> Verdict {
+    let types = vec!["u64"; fields.len()].join(", ");
+    let overflow_name = overflow_name(overflow);
+    let maps = format!(
+        "map @r: ring(capacity = {capacity}, overflow = {overflow_name}) -> record({types})\n"
+    );
+    let tuple: Vec<String> = fields.iter().map(ToString::to_string).collect();
+    let append = format!("map.append @r, ({})", tuple.join(", "));
+    let p = entry_program_with(&maps, &[&append, "exit"]);
+    let layout = warptrace_ir::MapLayout::new(&p.maps);
+    let Some(region) = layout.regions.first() else {
+        return Verdict::Unknown {
+            reason: "no region".into(),
+        };
+    };
+    match entry_snippet(KERNELS, &p).and_then(|code| ring_check(&code, region, overflow, fields)) {
+        Ok(()) => Verdict::Proved,
+        Err(e) if e.starts_with("counterexample") => Verdict::Refuted { counterexample: e },
+        Err(reason) => Verdict::Unknown { reason },
+    }
+}
+
 /// The verdict of a binary operation's snippet: [`verdict`] against [`gcn_form`], and for
 /// a 64-bit product the [`schoolbook_lemma`] too.
 fn alu_verdict(
@@ -785,10 +1054,11 @@ pub struct Translation {
 
 /// GCN translation validation of `program`: for each distinct operation form it uses —
 /// each ALU operation with its operands (a register or its immediate), extensions, moves,
-/// the persistent registers, probe branches, loop edges, `kernel` and `active` — the
-/// snippet the instrumenter splices into a corpus kernel is executed symbolically for one
-/// lane and z3 proves it computes the IR semantics with `exec`, `vcc` and `scc` restored.
-/// What no proof covers (map updates, ring appends, array saves, `printf`, the other
+/// the persistent registers, probe branches, loop edges, `kernel` and `active`, ring
+/// appends with their capacity and field forms — the snippet the instrumenter splices into
+/// a corpus kernel is executed symbolically for one lane and z3 proves it computes the IR
+/// semantics (for an append: makes the IR's memory operations) with `exec`, `vcc` and
+/// `scc` restored. What no proof covers (hash updates, array saves, `printf`, the other
 /// special registers, site values) is listed in [`Translation::not_proved`].
 pub fn translation_checks(program: &Program) -> Translation {
     use std::collections::BTreeMap;
@@ -915,6 +1185,40 @@ pub fn translation_checks(program: &Program) -> Translation {
                     );
                 }
                 Insn::Exit => {}
+                Insn::RingAppend { map, fields } => {
+                    let Some(decl) = program.maps.get(map.0 as usize) else {
+                        not_proved.insert(lowering_kind(insn));
+                        continue;
+                    };
+                    let warptrace_ir::MapKind::Ring { capacity, overflow } = decl.kind else {
+                        not_proved.insert(lowering_kind(insn));
+                        continue;
+                    };
+                    // The form: the first register field from `%a`, the others from `%b`.
+                    let forms: Vec<warptrace_ir::Operand> = fields
+                        .iter()
+                        .enumerate()
+                        .map(|(i, f)| match f {
+                            warptrace_ir::Operand::Reg(_) => {
+                                warptrace_ir::Operand::Reg(warptrace_ir::Reg(u16::from(i > 0)))
+                            }
+                            imm => *imm,
+                        })
+                        .collect();
+                    let form = |o: &warptrace_ir::Operand| match o {
+                        warptrace_ir::Operand::Reg(_) => "reg".to_owned(),
+                        warptrace_ir::Operand::Imm(v) => format!("imm.{v}"),
+                    };
+                    let name = format!(
+                        "ring.{}.cap{capacity}.{}",
+                        overflow_name(overflow),
+                        forms.iter().map(form).collect::<Vec<_>>().join(".")
+                    );
+                    obligations.insert(
+                        name,
+                        Box::new(move || ring_verdict(capacity, overflow, &forms)),
+                    );
+                }
                 other => {
                     not_proved.insert(lowering_kind(other));
                 }
@@ -1221,6 +1525,17 @@ mod tests {
             t.checks
         );
         assert_eq!(t.not_proved, ["map update"]);
+        // A ring append: proved with its capacity and field forms.
+        let t = translation_checks(&compile(
+            "map @r: ring(capacity = 4096, overflow = drop); kernel:entry { @r = (tid.x, 5); }",
+        ));
+        let ring = t
+            .checks
+            .iter()
+            .find(|c| c.name == "ring.drop.cap4096.reg.imm.5")
+            .expect("the append's check");
+        assert!(ring.verdict.is_proved(), "{:?}", ring.verdict);
+        assert_eq!(t.not_proved, ["sreg tid.x"]);
         let t = translation_checks(&compile(
             "kernel:entry { @m = sum((u64)tid.x * (u64)tid.y); }",
         ));
@@ -1230,5 +1545,120 @@ mod tests {
             .find(|c| c.name == "bin.mul.64.reg.reg")
             .expect("mul");
         assert!(mul.verdict.is_proved(), "{:?}", mul.verdict);
+    }
+}
+
+#[cfg(test)]
+mod ring_tests {
+    use super::*;
+    use warptrace_ir::{Operand, Overflow, Reg as IrReg};
+
+    fn reg(i: u16) -> Operand {
+        Operand::Reg(IrReg(i))
+    }
+
+    /// The ring append's lowering is proved for drop rings and power-of-two overwrite
+    /// rings, with register and immediate fields.
+    #[test]
+    fn ring_appends_are_proved() {
+        for (cap, overflow, fields) in [
+            (1024, Overflow::Drop, vec![reg(0)]),
+            (
+                1 << 20,
+                Overflow::Drop,
+                vec![reg(0), reg(1), Operand::Imm(-7), reg(1)],
+            ),
+            (1000, Overflow::Drop, vec![reg(0), reg(1)]),
+            (1024, Overflow::Overwrite, vec![reg(0), Operand::Imm(3)]),
+        ] {
+            let v = ring_verdict(cap, overflow, &fields);
+            assert!(v.is_proved(), "{cap} {overflow:?} {fields:?}: {v:?}");
+        }
+        // A capacity that is no power of two: the 32-bit `n mod capacity` is not the IR's.
+        let v = ring_verdict(1000, Overflow::Overwrite, &[reg(0)]);
+        assert!(matches!(v, Verdict::Unknown { .. }), "{v:?}");
+    }
+
+    /// Wrong appends are refuted: a drop at `n > capacity` only, the first field one word
+    /// off, the fields swapped, records written by the lanes that drop, `seq = n - 1`,
+    /// the drop counted at the cursor.
+    #[test]
+    fn wrong_ring_appends_are_refuted() {
+        let p = entry_program_with(
+            "map @r: ring(capacity = 1000, overflow = drop) -> record(u64, u64)\n",
+            &["map.append @r, (r0, r1)", "exit"],
+        );
+        let layout = warptrace_ir::MapLayout::new(&p.maps);
+        let region = layout.regions[0];
+        let fields = [reg(0), reg(1)];
+        let code = entry_snippet(KERNELS, &p).expect("snippet");
+        assert_eq!(ring_check(&code, &region, Overflow::Drop, &fields), Ok(()));
+        let stores = |c: &[Instruction]| -> Vec<usize> {
+            (0..c.len())
+                .filter(|&i| c[i].mnemonic == "global_store_dwordx2")
+                .collect()
+        };
+        type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
+        let rename = |from: &'static str, to: &'static str| -> Mutant {
+            Box::new(move |c: &mut Vec<Instruction>| {
+                let x = c.iter_mut().find(|x| x.mnemonic == from).expect(from);
+                x.mnemonic = to.into();
+            })
+        };
+        let mutants: Vec<(&str, Mutant)> = vec![
+            (
+                "drop only past the capacity",
+                rename("v_cmp_ge_u64_e64", "v_cmp_gt_u64_e64"),
+            ),
+            (
+                "first field one word off",
+                Box::new(move |c: &mut Vec<Instruction>| {
+                    let i = stores(c)[0];
+                    c[i].modifiers = vec!["offset:16".into()];
+                }),
+            ),
+            (
+                "fields swapped",
+                Box::new(move |c: &mut Vec<Instruction>| {
+                    let s = stores(c);
+                    let first = c[s[0]].operands[1].clone();
+                    c[s[0]].operands[1] = c[s[1]].operands[1].clone();
+                    c[s[1]].operands[1] = first;
+                }),
+            ),
+            (
+                "dropping lanes write",
+                Box::new(|c: &mut Vec<Instruction>| {
+                    let i = c
+                        .iter()
+                        .position(|x| x.mnemonic.starts_with("s_andn2"))
+                        .expect("the store mask");
+                    c.remove(i);
+                }),
+            ),
+            (
+                "seq = n - 1",
+                rename("v_add_co_u32_e64", "v_sub_co_u32_e64"),
+            ),
+            (
+                "the drop counted at the cursor",
+                Box::new(|c: &mut Vec<Instruction>| {
+                    let atomics: Vec<usize> = (0..c.len())
+                        .filter(|&i| c[i].mnemonic == "global_atomic_add_x2")
+                        .collect();
+                    // The offset moved into place before each: the cursor's twice.
+                    c[atomics[1] - 1] = c[atomics[0] - 1].clone();
+                }),
+            ),
+        ];
+        for (what, mutate) in mutants {
+            let mut m = code.clone();
+            mutate(&mut m);
+            let r = ring_check(&m, &region, Overflow::Drop, &fields);
+            assert!(
+                r.as_ref().is_err_and(|e| e.starts_with("counterexample")),
+                "{what}: {r:?}"
+            );
+        }
     }
 }
