@@ -16,8 +16,8 @@
 //! masked latch and at a uniform `scc` branch, on the corpus's `histogram` and
 //! `block_sum`). Ring appends are proved too (`ring_check`): the lane's global memory
 //! operations — the cursor atomic, the drop count, the record's stores — are the IR's, in
-//! order, with the same guards, addresses and data. Hash updates, array saves, `printf`
-//! and the other special registers are covered by the emulator's differential tests
+//! order, with the same guards, addresses and data; `printf` is such an append. Hash
+//! updates, array saves and the other special registers are covered by the emulator's differential tests
 //! (`emu.rs`), not by proofs.
 
 use crate::parse::{parse, Instruction, Operand, StmtKind};
@@ -943,6 +943,63 @@ fn schoolbook_lemma(carry_term: bool) -> Result<(), String> {
     }
 }
 
+/// The form of an operand list in an obligation: the first register from `%a` (`r0`), the
+/// others from `%b` (`r1`), immediates kept.
+fn operand_forms(ops: &[warptrace_ir::Operand]) -> Vec<warptrace_ir::Operand> {
+    ops.iter()
+        .enumerate()
+        .map(|(i, o)| match o {
+            warptrace_ir::Operand::Reg(_) => {
+                warptrace_ir::Operand::Reg(warptrace_ir::Reg(u16::from(i > 0)))
+            }
+            imm => *imm,
+        })
+        .collect()
+}
+
+/// `reg.imm.5…`: the forms in an obligation's name.
+fn forms_name(forms: &[warptrace_ir::Operand]) -> String {
+    let form = |o: &warptrace_ir::Operand| match o {
+        warptrace_ir::Operand::Reg(_) => "reg".to_owned(),
+        warptrace_ir::Operand::Imm(v) => format!("imm.{v}"),
+    };
+    forms.iter().map(form).collect::<Vec<_>>().join(".")
+}
+
+/// The verdict on the snippet of `printf 0, (args)` with a printf ring of `capacity`
+/// records of `width` arguments: the append of `(0, args…, 0…)` ([`ring_check`]).
+fn printf_verdict(capacity: u32, width: u32, args: &[warptrace_ir::Operand]) -> Verdict {
+    let maps = format!(
+        "map @printf: ring(capacity = {capacity}, overflow = drop) -> printf({width})\nformat 0: \"x\"\n"
+    );
+    let tuple: Vec<String> = args.iter().map(ToString::to_string).collect();
+    let line = format!("printf 0, ({})", tuple.join(", "));
+    let p = entry_program_with(&maps, &[&line, "exit"]);
+    let mut fields = vec![warptrace_ir::Operand::Imm(0)];
+    fields.extend_from_slice(args);
+    fields.resize(1 + width as usize, warptrace_ir::Operand::Imm(0));
+    append_verdict(&p, warptrace_ir::Overflow::Drop, &fields)
+}
+
+/// The verdict of [`ring_check`] on `p`'s snippet, its first map being the ring.
+fn append_verdict(
+    p: &Program,
+    overflow: warptrace_ir::Overflow,
+    fields: &[warptrace_ir::Operand],
+) -> Verdict {
+    let layout = warptrace_ir::MapLayout::new(&p.maps);
+    let Some(region) = layout.regions.first() else {
+        return Verdict::Unknown {
+            reason: "no region".into(),
+        };
+    };
+    match entry_snippet(KERNELS, p).and_then(|code| ring_check(&code, region, overflow, fields)) {
+        Ok(()) => Verdict::Proved,
+        Err(e) if e.starts_with("counterexample") => Verdict::Refuted { counterexample: e },
+        Err(reason) => Verdict::Unknown { reason },
+    }
+}
+
 /// `overflow = NAME` as the IR text writes it.
 fn overflow_name(o: warptrace_ir::Overflow) -> &'static str {
     match o {
@@ -967,17 +1024,7 @@ fn ring_verdict(
     let tuple: Vec<String> = fields.iter().map(ToString::to_string).collect();
     let append = format!("map.append @r, ({})", tuple.join(", "));
     let p = entry_program_with(&maps, &[&append, "exit"]);
-    let layout = warptrace_ir::MapLayout::new(&p.maps);
-    let Some(region) = layout.regions.first() else {
-        return Verdict::Unknown {
-            reason: "no region".into(),
-        };
-    };
-    match entry_snippet(KERNELS, &p).and_then(|code| ring_check(&code, region, overflow, fields)) {
-        Ok(()) => Verdict::Proved,
-        Err(e) if e.starts_with("counterexample") => Verdict::Refuted { counterexample: e },
-        Err(reason) => Verdict::Unknown { reason },
-    }
+    append_verdict(&p, overflow, fields)
 }
 
 /// The verdict of a binary operation's snippet: [`verdict`] against [`gcn_form`], and for
@@ -1055,10 +1102,10 @@ pub struct Translation {
 /// GCN translation validation of `program`: for each distinct operation form it uses —
 /// each ALU operation with its operands (a register or its immediate), extensions, moves,
 /// the persistent registers, probe branches, loop edges, `kernel` and `active`, ring
-/// appends with their capacity and field forms — the snippet the instrumenter splices into
+/// appends and `printf` with their capacity and field forms — the snippet the instrumenter splices into
 /// a corpus kernel is executed symbolically for one lane and z3 proves it computes the IR
 /// semantics (for an append: makes the IR's memory operations) with `exec`, `vcc` and
-/// `scc` restored. What no proof covers (hash updates, array saves, `printf`, the other
+/// `scc` restored. What no proof covers (hash updates, array saves, the other
 /// special registers, site values) is listed in [`Translation::not_proved`].
 pub fn translation_checks(program: &Program) -> Translation {
     use std::collections::BTreeMap;
@@ -1194,29 +1241,36 @@ pub fn translation_checks(program: &Program) -> Translation {
                         not_proved.insert(lowering_kind(insn));
                         continue;
                     };
-                    // The form: the first register field from `%a`, the others from `%b`.
-                    let forms: Vec<warptrace_ir::Operand> = fields
-                        .iter()
-                        .enumerate()
-                        .map(|(i, f)| match f {
-                            warptrace_ir::Operand::Reg(_) => {
-                                warptrace_ir::Operand::Reg(warptrace_ir::Reg(u16::from(i > 0)))
-                            }
-                            imm => *imm,
-                        })
-                        .collect();
-                    let form = |o: &warptrace_ir::Operand| match o {
-                        warptrace_ir::Operand::Reg(_) => "reg".to_owned(),
-                        warptrace_ir::Operand::Imm(v) => format!("imm.{v}"),
-                    };
+                    let forms = operand_forms(fields);
                     let name = format!(
                         "ring.{}.cap{capacity}.{}",
                         overflow_name(overflow),
-                        forms.iter().map(form).collect::<Vec<_>>().join(".")
+                        forms_name(&forms)
                     );
                     obligations.insert(
                         name,
                         Box::new(move || ring_verdict(capacity, overflow, &forms)),
+                    );
+                }
+                Insn::Printf { args, .. } => {
+                    let ring = program
+                        .printf_ring()
+                        .and_then(|m| program.maps.get(m.0 as usize));
+                    let Some(warptrace_ir::MapDecl {
+                        kind: warptrace_ir::MapKind::Ring { capacity, .. },
+                        value: warptrace_ir::ValueKind::Printf { args: width },
+                        ..
+                    }) = ring
+                    else {
+                        not_proved.insert(lowering_kind(insn));
+                        continue;
+                    };
+                    let (capacity, width) = (*capacity, *width);
+                    let forms = operand_forms(args);
+                    let name = format!("printf.cap{capacity}.w{width}.{}", forms_name(&forms));
+                    obligations.insert(
+                        name,
+                        Box::new(move || printf_verdict(capacity, width, &forms)),
                     );
                 }
                 other => {
@@ -1536,6 +1590,25 @@ mod tests {
             .expect("the append's check");
         assert!(ring.verdict.is_proved(), "{:?}", ring.verdict);
         assert_eq!(t.not_proved, ["sreg tid.x"]);
+        // `printf`: the append of its format id, arguments and padding.
+        let t = translation_checks(&compile("kernel:entry { printf(\"%d %d\\n\", tid.x, 7); }"));
+        let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
+        let printf = t
+            .checks
+            .iter()
+            .find(|c| c.name.starts_with("printf.cap"))
+            .unwrap_or_else(|| panic!("no printf check in {names:?}"));
+        assert!(
+            printf.verdict.is_proved(),
+            "{}: {:?}",
+            printf.name,
+            printf.verdict
+        );
+        assert!(
+            !t.not_proved.iter().any(|n| n == "printf"),
+            "{:?}",
+            t.not_proved
+        );
         let t = translation_checks(&compile(
             "kernel:entry { @m = sum((u64)tid.x * (u64)tid.y); }",
         ));
