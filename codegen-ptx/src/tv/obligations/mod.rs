@@ -164,12 +164,7 @@ impl Obligation {
                 probing,
             } => {
                 let layout = hash_layout(keys.len(), *capacity, value);
-                let region = layout
-                    .regions
-                    .first()
-                    .ok_or_else(|| PtxError::Unsupported {
-                        what: "no region".into(),
-                    })?;
+                let region = only_region(&layout)?;
                 let mut e = Emitter::default();
                 let at = hashmap::Target {
                     region,
@@ -193,12 +188,7 @@ impl Obligation {
                 probing,
             } => {
                 let layout = hash_layout(keys.len(), *capacity, value);
-                let region = layout
-                    .regions
-                    .first()
-                    .ok_or_else(|| PtxError::Unsupported {
-                        what: "no region".into(),
-                    })?;
+                let region = only_region(&layout)?;
                 let mut e = Emitter::default();
                 let at = hashmap::Target {
                     region,
@@ -223,12 +213,7 @@ impl Obligation {
                 latched,
             } => {
                 let layout = ring_layout(fields.len(), *capacity, *overflow);
-                let region = layout
-                    .regions
-                    .first()
-                    .ok_or_else(|| PtxError::Unsupported {
-                        what: "no region".into(),
-                    })?;
+                let region = only_region(&layout)?;
                 let mut e = Emitter::default();
                 let latch = ring::latch(0);
                 let latch = latched.then_some(latch.as_str());
@@ -237,18 +222,20 @@ impl Obligation {
             }
             What::RingFlush => {
                 let layout = ring_layout(1, 1024, Overflow::Drop);
-                let region = layout
-                    .regions
-                    .first()
-                    .ok_or_else(|| PtxError::Unsupported {
-                        what: "no region".into(),
-                    })?;
+                let region = only_region(&layout)?;
                 let mut e = Emitter::default();
                 ring::flush(&mut e, region, &ring::latch(0));
                 Ok(e.finish())
             }
         }
     }
+}
+
+/// The one map region of an obligation's layout.
+fn only_region(layout: &MapLayout) -> Result<&warptrace_ir::MapRegion, PtxError> {
+    layout.regions.first().ok_or_else(|| PtxError::Unsupported {
+        what: "no region".into(),
+    })
 }
 
 /// The layout of the one ring of a `ring.*` obligation.
