@@ -17,10 +17,10 @@
 //! `block_sum`). Ring appends are proved too (`ring_check`): the lane's global memory
 //! operations — the cursor atomic, the drop count, the record's stores — are the IR's, in
 //! order, with the same guards, addresses and data; `printf` is such an append. So are
-//! hash updates (`count`, `sum`) with constant keys (`hash_check`: the compare-and-swap
-//! probes, their forward branches to the end, the keys and the value); with register keys
-//! the tag's `mix64` products are beyond z3 here. Those, array saves and the other
-//! special registers are covered by the emulator's differential tests
+//! `count` and `sum` hash updates (`hash_check`: the compare-and-swap probes, their
+//! forward branches to the end, the keys and the value; a register key's tag through
+//! `mix64` proved step by step). Other aggregations, array saves and the other special
+//! registers are covered by the emulator's differential tests
 //! (`emu.rs`), not by proofs.
 
 use crate::parse::{parse, Instruction, Operand, StmtKind};
@@ -547,14 +547,50 @@ struct Run {
     regs: (u32, u32),
     /// The global memory operations, in order.
     effects: Vec<MemEffect>,
+    /// At each cut of [`run_cut`]: the value the step computed and the constant that
+    /// replaced it.
+    cuts: Vec<(BV, BV)>,
 }
 
 fn run(code: &[Instruction]) -> Result<Run, String> {
+    run_cut(code, None)
+}
+
+/// Cuts in a value's computation: before instruction `before`, each instruction that
+/// writes VGPR `regs[1]` (the high word of the pair `regs`, written after the low one)
+/// completes a step; the pair then holds a fresh constant `tag#k` instead, and the run
+/// records what the step computed (in terms of the inputs and `tag#(k-1)`).
+struct Cuts {
+    regs: [u32; 2],
+    before: usize,
+}
+
+/// [`run`] with `cuts`: a claim of the run holds for every value of the `tag#k`, so for
+/// the ones the snippet computes; [`Run::cuts`] lists what it computed at each.
+fn run_cut(code: &[Instruction], cuts: Option<&Cuts>) -> Result<Run, String> {
     let mut lane = Lane::new();
     let (exec0, vcc0, scc0) = (lane.exec.clone(), lane.vcc.clone(), lane.scc.clone());
+    let mut computed = Vec::new();
     // Forward branches: the taken path waits at its label, the other goes on.
     let mut waiting: HashMap<String, Vec<Lane>> = HashMap::new();
-    for x in code {
+    for (i, x) in code.iter().enumerate() {
+        if let Some(c) = cuts.filter(|c| i > 0 && i - 1 < c.before) {
+            let wrote_hi = code[i - 1]
+                .operands
+                .first()
+                .and_then(|o| o.reg)
+                .is_some_and(|d| {
+                    d.file == RegFile::Vgpr && (d.first..d.first + d.count).contains(&c.regs[1])
+                });
+            if wrote_hi {
+                let [lo, hi] = c.regs;
+                let value = lane.vgpr(hi).concat(lane.vgpr(lo));
+                let fresh = BV::new_const(format!("tag#{}", computed.len()), 64);
+                lane.v.insert(lo, fresh.extract(31, 0));
+                lane.v.insert(hi, fresh.extract(63, 32));
+                computed.push((value, fresh));
+            }
+        }
         match x.mnemonic.as_str() {
             LABEL => {
                 let name = x.modifiers.first().cloned().unwrap_or_default();
@@ -602,6 +638,7 @@ fn run(code: &[Instruction]) -> Result<Run, String> {
         exec: exec0,
         regs: (ins[0], ins[2]),
         effects: lane.effects,
+        cuts: computed,
     })
 }
 
@@ -758,6 +795,16 @@ fn ring_check(
     compare(&r, want, "n", &n)
 }
 
+/// A solver for one goal of [`compare`]: five times the verifier's resource limit (a
+/// hash update's late probes carry the conditions of the earlier ones).
+fn memory_solver() -> z3::Solver {
+    let solver = z3::Solver::new();
+    let mut params = z3::Params::new();
+    params.set_u32("rlimit", 5 * warptrace_verifier::SOLVER_RLIMIT);
+    solver.set_params(&params);
+    solver
+}
+
 /// One goal of [`compare`]: what it says, the claim, and the snippet's and the IR's terms
 /// a counterexample shows.
 type Claim = (String, Bool, Option<(BV, BV)>);
@@ -770,15 +817,13 @@ fn compare(r: &Run, want: Vec<Expected>, name: &str, shown: &BV) -> Result<(), S
     let n = shown;
     let got: Vec<&MemEffect> = r.effects.iter().collect();
     let ops = |v: &mut dyn Iterator<Item = &'static str>| v.collect::<Vec<_>>().join(", ");
-    // Operations whose guard is false for an active lane are no operations of it.
-    let solver = warptrace_verifier::solver();
+    // Operations whose guard is false for an active lane are no operations of it. (A
+    // solver a query: its resource limit counts every query it has answered.)
     let never = |g: &Bool| {
-        solver.push();
+        let solver = warptrace_verifier::solver();
         solver.assert(&r.active);
         solver.assert(g);
-        let unsat = solver.check() == SatResult::Unsat;
-        solver.pop(1);
-        unsat
+        solver.check() == SatResult::Unsat
     };
     let got: Vec<&MemEffect> = got.into_iter().filter(|e| !never(&e.guard)).collect();
     let want: Vec<Expected> = want.into_iter().filter(|e| !never(&e.guard)).collect();
@@ -824,10 +869,10 @@ fn compare(r: &Run, want: Vec<Expected>, name: &str, shown: &BV) -> Result<(), S
     }
     // One query a goal: their conjunction (a dozen 64-bit address products for a wide
     // record) is more than z3 decides within its limit.
-    solver.assert(&r.active);
     for (what, goal, sides) in goals {
-        solver.push();
-        solver.assert(goal.not());
+        let solver = memory_solver();
+        solver.assert(&r.active);
+        solver.assert(goal.not().simplify());
         let result = solver.check();
         let shown = match result {
             SatResult::Sat => {
@@ -845,7 +890,7 @@ fn compare(r: &Run, want: Vec<Expected>, name: &str, shown: &BV) -> Result<(), S
             }
             _ => None,
         };
-        solver.pop(1);
+
         match (result, shown) {
             (SatResult::Unsat, _) => {}
             (SatResult::Sat, Some(e)) => return Err(e),
@@ -1111,9 +1156,10 @@ fn append_verdict(
     }
 }
 
-/// The verdict on the snippet of `map.update @m[keys] agg` (constant keys; `agg` a
-/// `count` or a `sum` of `r0`/`r1`/an immediate) on a hash map of `capacity` slots:
-/// [`hash_check`].
+/// The verdict on the snippet of `map.update @m[keys] agg` (keys in the obligation's form;
+/// `agg` a `count` or a `sum` of `r0`/`r1`/an immediate) on a hash map of `capacity`
+/// slots: [`hash_check`], and for register keys the [`schoolbook_lemma`] the tag's
+/// products rest on.
 fn hash_verdict(
     capacity: u32,
     keys: &[warptrace_ir::Operand],
@@ -1149,7 +1195,16 @@ fn hash_verdict(
             reason: "no update".into(),
         };
     };
-    match entry_snippet(KERNELS, &p).and_then(|code| hash_check(&code, region, keys, *agg)) {
+    let registers = keys
+        .iter()
+        .any(|k| matches!(k, warptrace_ir::Operand::Reg(_)));
+    let checked = entry_snippet(KERNELS, &p)
+        .and_then(|code| hash_check(&code, region, keys, *agg))
+        .and_then(|()| match registers {
+            true => schoolbook_lemma(true),
+            false => Ok(()),
+        });
+    match checked {
         Ok(()) => Verdict::Proved,
         Err(e) if e.starts_with("counterexample") => Verdict::Refuted { counterexample: e },
         Err(reason) => Verdict::Unknown { reason },
@@ -1189,9 +1244,47 @@ fn hash_check(
     let cap = u64::from(region.capacity);
     let known = warptrace_ir::MapLayout::constant_tag(keys);
     // Register keys: the tag is `mix64` of them, two 64-bit products each, which z3 does
-    // not decide against the snippet's word-wise computation within its limit (even in
-    // schoolbook form and with 20 times the limit): not claimed here.
-    let tag = k(known.ok_or("register keys (the tag through mix64) are not proved")?);
+    // not decide against the snippet's word-wise computation in one query (not even in
+    // schoolbook form at 20 times the limit). The run is cut after each step of the
+    // computation (`tag_steps`), each step proved on its own from the previous one, and
+    // the rest checked with the last step's constant as the tag.
+    let (r, tag) = match known {
+        Some(t) => (r, k(t)),
+        None => {
+            let cas = code
+                .iter()
+                .position(|x| x.mnemonic == "global_atomic_cmpswap_x2")
+                .ok_or("no compare-and-swap")?;
+            let data = code[cas]
+                .operands
+                .get(2)
+                .and_then(|o| o.reg)
+                .ok_or("the compare-and-swap's data")?;
+            let cuts = Cuts {
+                regs: [data.first, data.first + 1],
+                before: cas,
+            };
+            let cut = run_cut(code, Some(&cuts))?;
+            let keys: Vec<BV> = keys.iter().map(&term).collect();
+            let steps = tag_steps(&keys);
+            if cut.cuts.len() != steps.len() {
+                return Err(format!(
+                    "the tag is computed in {} steps, mix64 of {} keys has {}",
+                    cut.cuts.len(),
+                    keys.len(),
+                    steps.len()
+                ));
+            }
+            let mut prev: Option<BV> = None;
+            for (i, ((value, fresh), step)) in cut.cuts.iter().zip(&steps).enumerate() {
+                let want = step(prev.as_ref());
+                prove_equal(&format!("tag step {i}"), &cut, value, &want)?;
+                prev = Some(fresh.clone());
+            }
+            let tag = prev.ok_or("no tag step")?;
+            (cut, tag)
+        }
+    };
 
     let combine = |guard: &Bool, slot: &BV, out: &mut Vec<Expected>| -> Result<(), String> {
         let data = match agg {
@@ -1279,6 +1372,54 @@ fn hash_check(
         });
     }
     compare(&r, want, "tag", &tag)
+}
+
+/// The steps of the tag of register `keys` (`docs/ir.md`: the fold of `mix64`), each from
+/// the previous step's value: load the first key or xor in the next, then `mix64`'s
+/// xor-shifts and products (in [`schoolbook`] form, as the snippet computes them).
+type TagStep = Box<dyn Fn(Option<&BV>) -> BV>;
+fn tag_steps(keys: &[BV]) -> Vec<TagStep> {
+    fn k(v: u64) -> BV {
+        BV::from_u64(v, 64)
+    }
+    fn prev(p: Option<&BV>) -> BV {
+        p.cloned().unwrap_or_else(|| k(0))
+    }
+    let mut steps: Vec<TagStep> = Vec::new();
+    for (n, key) in keys.iter().enumerate() {
+        let key = key.clone();
+        steps.push(if n == 0 {
+            Box::new(move |_| key.clone())
+        } else {
+            Box::new(move |p| prev(p).bvxor(&key))
+        });
+        for (shift, mul) in [
+            (30, Some(0xbf58_476d_1ce4_e5b9)),
+            (27, Some(0x94d0_49bb_1331_11eb)),
+            (31, None),
+        ] {
+            steps.push(Box::new(move |p| {
+                let x = prev(p);
+                x.bvxor(x.bvlshr(k(shift)))
+            }));
+            if let Some(m) = mul {
+                steps.push(Box::new(move |p| schoolbook(&prev(p), &k(m))));
+            }
+        }
+    }
+    steps
+}
+
+/// Proves `snippet == ir` over the run's inputs (`what` names the claim).
+fn prove_equal(what: &str, r: &Run, snippet: &BV, ir: &BV) -> Result<(), String> {
+    let solver = warptrace_verifier::solver();
+    solver.assert(&r.active);
+    solver.assert(snippet.eq(ir).not());
+    match solver.check() {
+        SatResult::Unsat => Ok(()),
+        SatResult::Sat => Err(format!("counterexample ({what})")),
+        SatResult::Unknown => Err(format!("unknown ({what})")),
+    }
 }
 
 /// `overflow = NAME` as the IR text writes it.
@@ -1383,8 +1524,8 @@ pub struct Translation {
 /// GCN translation validation of `program`: for each distinct operation form it uses —
 /// each ALU operation with its operands (a register or its immediate), extensions, moves,
 /// the persistent registers, probe branches, loop edges, `kernel` and `active`, ring
-/// appends and `printf` with their capacity and field forms, `count`/`sum` updates with
-/// constant keys — the snippet the instrumenter splices into
+/// appends and `printf` with their capacity and field forms, `count`/`sum` hash updates
+/// with their key forms — the snippet the instrumenter splices into
 /// a corpus kernel is executed symbolically for one lane and z3 proves it computes the IR
 /// semantics (for an append: makes the IR's memory operations) with `exec`, `vcc` and
 /// `scc` restored. What no proof covers (other hash updates, array saves, the other
@@ -1534,14 +1675,11 @@ pub fn translation_checks(program: &Program) -> Translation {
                         Box::new(move || ring_verdict(capacity, overflow, &forms)),
                     );
                 }
-                // Constant keys: register keys' tag (`mix64`) is not decided (`hash_check`).
                 Insn::MapUpdate { map, keys, agg }
                     if matches!(
                         agg,
                         warptrace_ir::Aggregation::Count | warptrace_ir::Aggregation::Sum(_)
-                    ) && keys
-                        .iter()
-                        .all(|k| matches!(k, warptrace_ir::Operand::Imm(_))) =>
+                    ) =>
                 {
                     let Some(warptrace_ir::MapDecl {
                         kind: warptrace_ir::MapKind::Hash { capacity },
@@ -1886,17 +2024,20 @@ mod tests {
         ] {
             assert!(names.contains(&want), "{want} in {names:?}");
         }
-        assert_eq!(t.not_proved, ["map update", "sreg tid.x"]);
+        assert_eq!(t.not_proved, ["sreg tid.x"]);
         // `kernel` and `active` are proved (the kernel's id; the lanes in `exec`).
         let t = translation_checks(&compile("kernel:entry { @k[kernel] = sum(active); }"));
         let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(names, ["sreg.active", "sreg.kernel"]);
+        assert_eq!(
+            names,
+            ["hash.cap4096.reg.sum.reg", "sreg.active", "sreg.kernel"]
+        );
         assert!(
             t.checks.iter().all(|c| c.verdict.is_proved()),
             "{:?}",
             t.checks
         );
-        assert_eq!(t.not_proved, ["map update"]);
+        assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
         // A ring append: proved with its capacity and field forms.
         let t = translation_checks(&compile(
             "map @r: ring(capacity = 4096, overflow = drop); kernel:entry { @r = (tid.x, 5); }",
@@ -1908,16 +2049,16 @@ mod tests {
             .expect("the append's check");
         assert!(ring.verdict.is_proved(), "{:?}", ring.verdict);
         assert_eq!(t.not_proved, ["sreg tid.x"]);
-        // A hash update with constant keys is proved; one with register keys is listed.
+        // `count`/`sum` hash updates are proved, whatever their keys; a `max` is listed.
         let t = translation_checks(&compile(
-            "kernel:entry { @n = count(); @m[7] = sum(3); @k[kernel] = count(); }",
+            "kernel:entry { @n = count(); @m[7] = sum(3); @k[kernel] = count(); @x = max(3); }",
         ));
         let hashes: Vec<&Check> = t
             .checks
             .iter()
             .filter(|c| c.name.starts_with("hash."))
             .collect();
-        assert_eq!(hashes.len(), 2, "{:?}", t.checks);
+        assert_eq!(hashes.len(), 3, "{:?}", t.checks);
         assert!(hashes.iter().all(|c| c.verdict.is_proved()), "{hashes:?}");
         assert_eq!(t.not_proved, ["map update"]);
         // `printf`: the append of its format id, arguments and padding.
@@ -1982,13 +2123,15 @@ mod ring_tests {
         assert!(matches!(v, Verdict::Unknown { .. }), "{v:?}");
     }
 
-    /// Hash updates (count, sum) with constant keys are proved: a non-zero tag (the
-    /// probes, their branches to the end), the key whose tag is 0 (the extra slot), no
-    /// keys (tag 1).
+    /// Hash updates (count, sum) are proved: register keys (their tag through `mix64`,
+    /// step by step), a constant key with a non-zero tag (the probes, their branches to
+    /// the end), the key whose tag is 0 (the extra slot), no keys (tag 1).
     #[test]
     fn hash_updates_are_proved() {
         use warptrace_ir::Aggregation;
         for (cap, keys, agg) in [
+            (4096, vec![reg(0)], Aggregation::Count),
+            (64, vec![reg(0), reg(1)], Aggregation::Sum(reg(1))),
             (1024, vec![Operand::Imm(5)], Aggregation::Count),
             (
                 64,
