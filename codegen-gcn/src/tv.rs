@@ -110,6 +110,11 @@ impl Lane {
         self.path = Bool::or(&[&on, &self.path]);
     }
 
+    /// Whether this lane is in `exec` (bit 0).
+    fn in_exec(&self) -> Bool {
+        self.exec.extract(0, 0).eq(BV::from_u64(1, 1))
+    }
+
     /// The address of a `global_*` instruction with an SGPR base: `base + zext(voffset) +
     /// offset:N`.
     fn global_address(
@@ -136,10 +141,7 @@ impl Lane {
             o.get(i)
                 .ok_or_else(|| format!("`{}`: operand {i}", x.mnemonic))
         };
-        let active = Bool::and(&[
-            self.exec.extract(0, 0).eq(BV::from_u64(1, 1)),
-            self.path.clone(),
-        ]);
+        let active = Bool::and(&[self.in_exec(), self.path.clone()]);
         let (op, dst, at, words) = match (x.mnemonic.as_str(), o.len()) {
             ("global_atomic_add_x2", 4) => ("atomic.add", Some(arg(0)?), 1, 2),
             ("global_atomic_add_x2", 3) => ("red.add", None, 0, 2),
@@ -218,8 +220,7 @@ impl Lane {
                     .get(&i)
                     .cloned()
                     .unwrap_or_else(|| BV::new_const(format!("v{i}"), 32));
-                let active = self.exec.extract(0, 0).eq(BV::from_u64(1, 1));
-                self.v.insert(i, active.ite(&value, &old));
+                self.v.insert(i, self.in_exec().ite(&value, &old));
             }
             RegFile::Sgpr if !vector => {
                 self.s.insert(i, value);
@@ -261,8 +262,7 @@ impl Lane {
     fn write_bit(&mut self, o: &Operand, bit: &Bool) -> Result<(), String> {
         let r = o.reg.ok_or_else(|| format!("mask `{}`", o.text))?;
         let old = self.read(o, r.count)?;
-        let active = self.exec.extract(0, 0).eq(BV::from_u64(1, 1));
-        let bit = Bool::and(&[active, bit.clone()]);
+        let bit = Bool::and(&[self.in_exec(), bit.clone()]);
         let b = bit.ite(&BV::from_u64(1, 1), &BV::from_u64(0, 1));
         let new = old.extract(32 * r.count - 1, 1).concat(&b);
         self.write(o, &new, false)
@@ -774,11 +774,7 @@ fn ring_check(
         .bvadd(k(region.slots_offset + 8))
         .bvadd(slot.bvmul(k(region.slot_bytes())));
     for (i, f) in fields.iter().enumerate() {
-        let data = match f {
-            warptrace_ir::Operand::Reg(x) if x.0 == 0 => r.a.clone(),
-            warptrace_ir::Operand::Reg(_) => r.b.clone(),
-            warptrace_ir::Operand::Imm(v) => BV::from_i64(*v, 64),
-        };
+        let data = form_term(f, &r.a, &r.b);
         want.push(Expected {
             guard: written.clone(),
             op: "store",
@@ -1143,13 +1139,28 @@ fn append_verdict(
     overflow: warptrace_ir::Overflow,
     fields: &[warptrace_ir::Operand],
 ) -> Verdict {
+    memory_verdict(p, |code, region| ring_check(code, region, overflow, fields))
+}
+
+/// The verdict of `check` on `p`'s snippet spliced into a corpus kernel, with the region
+/// of `p`'s first map.
+fn memory_verdict(
+    p: &Program,
+    check: impl FnOnce(&[Instruction], &warptrace_ir::MapRegion) -> Result<(), String>,
+) -> Verdict {
     let layout = warptrace_ir::MapLayout::new(&p.maps);
     let Some(region) = layout.regions.first() else {
         return Verdict::Unknown {
             reason: "no region".into(),
         };
     };
-    match entry_snippet(KERNELS, p).and_then(|code| ring_check(&code, region, overflow, fields)) {
+    outcome(entry_snippet(KERNELS, p).and_then(|code| check(&code, region)))
+}
+
+/// A check's result as a verdict: a counterexample refutes, any other failure (z3 gave up,
+/// a form outside the model) is not proved.
+fn outcome(checked: Result<(), String>) -> Verdict {
+    match checked {
         Ok(()) => Verdict::Proved,
         Err(e) if e.starts_with("counterexample") => Verdict::Refuted { counterexample: e },
         Err(reason) => Verdict::Unknown { reason },
@@ -1184,31 +1195,16 @@ fn hash_verdict(
     let maps = format!("map @m: hash(keys = {capacity}){key_types} -> {value}\n");
     let line = format!("map.update @m{tuple} {agg_text}");
     let p = entry_program_with(&maps, &[&line, "exit"]);
-    let layout = warptrace_ir::MapLayout::new(&p.maps);
-    let Some(region) = layout.regions.first() else {
-        return Verdict::Unknown {
-            reason: "no region".into(),
-        };
-    };
-    let Some(warptrace_ir::Insn::MapUpdate { agg, .. }) = p.probes[0].insns.get(2) else {
-        return Verdict::Unknown {
-            reason: "no update".into(),
-        };
-    };
     let registers = keys
         .iter()
         .any(|k| matches!(k, warptrace_ir::Operand::Reg(_)));
-    let checked = entry_snippet(KERNELS, &p)
-        .and_then(|code| hash_check(&code, region, keys, *agg))
-        .and_then(|()| match registers {
+    memory_verdict(&p, |code, region| {
+        hash_check(code, region, keys, agg)?;
+        match registers {
             true => schoolbook_lemma(true),
             false => Ok(()),
-        });
-    match checked {
-        Ok(()) => Verdict::Proved,
-        Err(e) if e.starts_with("counterexample") => Verdict::Refuted { counterexample: e },
-        Err(reason) => Verdict::Unknown { reason },
-    }
+        }
+    })
 }
 
 /// The verdict on a hash update's snippet (`hashmap::update`) of `keys` (IR operands of
@@ -1231,11 +1227,7 @@ fn hash_check(
     let r = run(code)?;
     let k = |v: u64| BV::from_u64(v, 64);
     let (a_in, b_in) = (r.a.clone(), r.b.clone());
-    let term = |o: &Operand| match o {
-        Operand::Reg(x) if x.0 == 0 => a_in.clone(),
-        Operand::Reg(_) => b_in.clone(),
-        Operand::Imm(v) => BV::from_i64(*v, 64),
-    };
+    let term = |o: &Operand| form_term(o, &a_in, &b_in);
     let base = r
         .effects
         .first()
@@ -1479,7 +1471,6 @@ fn verdict(code: Result<Vec<Instruction>, String>, expect: &dyn Fn(&BV, &BV) -> 
         Err(reason) => return Verdict::Unknown { reason },
     };
     match check(&code, expect) {
-        Ok(()) => Verdict::Proved,
         Err(e) if e == "unknown" => Verdict::Unknown {
             reason: match spot_check(&code, expect, &samples()) {
                 Ok(()) => format!(
@@ -1489,8 +1480,7 @@ fn verdict(code: Result<Vec<Instruction>, String>, expect: &dyn Fn(&BV, &BV) -> 
                 Err(e) => format!("z3 gave up within its limit; concrete inputs differ: {e}"),
             },
         },
-        Err(e) if e.starts_with("counterexample") => Verdict::Refuted { counterexample: e },
-        Err(reason) => Verdict::Unknown { reason },
+        checked => outcome(checked),
     }
 }
 
@@ -1499,6 +1489,15 @@ fn operand_text(op: &warptrace_ir::Operand, reg: &str) -> String {
     match op {
         warptrace_ir::Operand::Reg(_) => reg.to_owned(),
         warptrace_ir::Operand::Imm(v) => v.to_string(),
+    }
+}
+
+/// The z3 term of an operand in an obligation's form (`operand_forms`): `r0` is the input
+/// `a` (`%a`), any other register `b` (`%b`), an immediate itself.
+fn form_term(op: &warptrace_ir::Operand, a: &BV, b: &BV) -> BV {
+    match op {
+        warptrace_ir::Operand::Reg(x) if x.0 == 0 => a.clone(),
+        other => operand_term(other, b),
     }
 }
 

@@ -544,9 +544,8 @@ pub(crate) fn lower_probe(
                         decl.name
                     )));
                 }
-                let latch = ring::latch(map.0);
-                let latch = ctx.latched.then_some(latch.as_str());
-                ring::append(&mut e, region, fields, &format!("$__wt_{s}_a{i}"), latch);
+                let latched = ctx.latched.then_some(map.0);
+                ring::append(&mut e, region, fields, &format!("$__wt_{s}_a{i}"), latched);
             }
             Insn::Printf { format, args } => {
                 let ring_id = ctx
@@ -565,9 +564,8 @@ pub(crate) fn lower_probe(
                 let mut fields = vec![Operand::Imm(i64::from(format.0))];
                 fields.extend(args.iter().copied());
                 fields.resize(1 + width as usize, Operand::Imm(0));
-                let latch = ring::latch(ring_id.0);
-                let latch = ctx.latched.then_some(latch.as_str());
-                ring::append(&mut e, region, &fields, &format!("$__wt_{s}_a{i}"), latch);
+                let latched = ctx.latched.then_some(ring_id.0);
+                ring::append(&mut e, region, &fields, &format!("$__wt_{s}_a{i}"), latched);
             }
             Insn::ArraySave {
                 map,

@@ -70,15 +70,15 @@ pub(crate) fn flush(e: &mut Emitter, region: &MapRegion, latch: &str) {
 }
 
 /// Emits an append of `fields` to the ring `region`; `labels` is a prefix unique to this
-/// instruction within the kernel; `latch`, the persistent register of the ring's latched
-/// drops when the kernel has one (used only by an `overflow = drop` ring). The caller
+/// instruction within the kernel; `latched`, the ring's map id when the kernel latches
+/// drops (used only by an `overflow = drop` ring: its register [`latch`]). The caller
 /// checks the field count.
 pub(crate) fn append(
     e: &mut Emitter,
     region: &MapRegion,
     fields: &[Operand],
     labels: &str,
-    latch: Option<&str>,
+    latched: Option<u32>,
 ) {
     let (t0, t1, t2, t3, t4) = (
         reg("t", 0),
@@ -95,7 +95,8 @@ pub(crate) fn append(
     let cap = u64::from(region.capacity);
     let drops = region.drops_offset;
     let done = format!("{labels}_done");
-    let latch = latch.filter(|_| overflow == Overflow::Drop);
+    let latch = latched.filter(|_| overflow == Overflow::Drop).map(latch);
+    let latch = latch.as_deref();
     if let (Some(d), 0) = (latch, cap) {
         // Every append drops.
         e.insf(format_args!("add.u64 {d}, {d}, 1"));

@@ -482,63 +482,9 @@ pub(super) fn ring_flush(exec: &Exec) -> TvOutcome {
     }
 }
 
-/// A `ring::append` with latched drops (`ring.rs`): a thread whose latch `d` is non-zero
-/// makes no memory operation and counts one more drop; otherwise the append as without
-/// the latch, a drop counted in `d` instead of the drop counter.
-fn latched_ring(fields: &[Operand], capacity: u32, exec: &Exec) -> TvOutcome {
-    let layout = ring_layout(fields.len(), capacity, Overflow::Drop);
-    let Some(region) = layout.regions.first() else {
-        return TvOutcome::Unknown {
-            reason: "no region".into(),
-        };
-    };
-    let k = |v: u64| BV::from_u64(v, 64);
-    let base = BV::new_const(crate::lower::BASE, 64);
-    let d = BV::new_const(crate::ring::latch(0), 64);
-    let seen_full = d.eq(k(0)).not();
-    let cursor = base.bvadd(k(region.slots_offset));
-    let n = BV::new_const("atom#0", 64);
-    let cap = u64::from(capacity);
-    let mut spec = Vec::new();
-    let dropped = if cap == 0 {
-        Bool::from_bool(true)
-    } else {
-        spec.push(SpecEffect {
-            guard: seen_full.not(),
-            op: "atom.global.add.u64",
-            addr: vec![(None, cursor.clone())],
-            vals: vec![k(1)],
-            at_slot: false,
-        });
-        Bool::or(&[&seen_full, &n.bvuge(k(cap))])
-    };
-    let kept = dropped.not();
-    let record = cursor.bvadd(k(8)).bvadd(n.bvmul(k(region.slot_bytes())));
-    for (i, f) in fields.iter().enumerate().filter(|_| cap > 0) {
-        spec.push(SpecEffect {
-            guard: kept.clone(),
-            op: "st.global.u64",
-            addr: vec![(None, record.bvadd(k(8 * (i as u64 + 1))))],
-            vals: vec![operand(f)],
-            at_slot: false,
-        });
-    }
-    if cap > 0 {
-        spec.push(SpecEffect {
-            guard: kept,
-            op: "st.relaxed.gpu.global.u64",
-            addr: vec![(None, record)],
-            vals: vec![n.bvadd(k(1))],
-            at_slot: false,
-        });
-    }
-    let after = dropped.ite(&d.bvadd(k(1)), &d);
-    match latch_final(exec, after) {
-        Some(ctx) => effects(exec, spec, &[], &[], &ctx),
-        None => refuted("the append leaves no value in the latch register"),
-    }
-}
-
+/// `ring::append`, as `docs/ir.md` defines it; `latched` (an `overflow = drop` ring): with
+/// the thread's latched drops `d` (`ring.rs`) — a thread whose `d` is non-zero makes no
+/// memory operation, and a drop is counted in `d` instead of the drop counter.
 pub(super) fn ring(
     fields: &[Operand],
     capacity: u32,
@@ -546,9 +492,6 @@ pub(super) fn ring(
     latched: bool,
     exec: &Exec,
 ) -> TvOutcome {
-    if latched && overflow == Overflow::Drop {
-        return latched_ring(fields, capacity, exec);
-    }
     let layout = ring_layout(fields.len(), capacity, overflow);
     let Some(region) = layout.regions.first() else {
         return TvOutcome::Unknown {
@@ -560,7 +503,6 @@ pub(super) fn ring(
     let cursor = base.bvadd(k(region.slots_offset));
     let drops = base.bvadd(k(region.drops_offset));
     let n = BV::new_const("atom#0", 64);
-    let always = Bool::from_bool(true);
     let effect =
         |guard: &Bool, op: &'static str, addr: Option<BV>, vals: Vec<BV>, at: bool| SpecEffect {
             guard: guard.clone(),
@@ -569,65 +511,93 @@ pub(super) fn ring(
             vals,
             at_slot: at,
         };
-    let mut spec = vec![effect(
-        &always,
-        "atom.global.add.u64",
-        Some(cursor.clone()),
-        vec![k(1)],
-        false,
-    )];
+    // The latch: `d`, and whether this thread has seen the ring full.
+    let latch = (latched && overflow == Overflow::Drop).then(|| {
+        let d = BV::new_const(crate::ring::latch(0), 64);
+        let seen_full = d.eq(k(0)).not();
+        (d, seen_full)
+    });
+    let appends = latch
+        .as_ref()
+        .map_or_else(|| Bool::from_bool(true), |(_, seen)| seen.not());
     let cap = u64::from(capacity);
-    if cap == 0 {
+    let mut spec = Vec::new();
+    // Whether this append drops, and the latch's value at the end.
+    let (full, finals) = if let (Some((d, _)), 0) = (&latch, cap) {
+        // Every append drops, counted in `d` alone.
+        (Bool::from_bool(true), Some(d.bvadd(k(1))))
+    } else {
         spec.push(effect(
-            &always,
-            "red.global.add.u64",
-            Some(drops),
+            &appends,
+            "atom.global.add.u64",
+            Some(cursor.clone()),
             vec![k(1)],
             false,
         ));
-        return effects(exec, spec, &[], &[], &Context::default());
-    }
-    let full = n.bvuge(k(cap));
-    spec.push(effect(
-        &full,
-        "red.global.add.u64",
-        Some(drops),
-        vec![k(1)],
-        false,
-    ));
-    // Drop: nothing more when full; overwrite: the record n mod capacity.
-    let (written, slot) = match overflow {
-        Overflow::Drop => (full.not(), n.clone()),
-        Overflow::Overwrite => (always, n.bvurem(k(cap))),
+        let full = if cap == 0 {
+            Bool::from_bool(true)
+        } else {
+            n.bvuge(k(cap))
+        };
+        match &latch {
+            None => {
+                spec.push(effect(
+                    &full,
+                    "red.global.add.u64",
+                    Some(drops),
+                    vec![k(1)],
+                    false,
+                ));
+                (full, None)
+            }
+            Some((d, seen)) => {
+                let dropped = Bool::or(&[seen, &full]);
+                let after = dropped.ite(&d.bvadd(k(1)), d);
+                (dropped, Some(after))
+            }
+        }
     };
-    // Records follow the cursor word.
-    let record = cursor.bvadd(k(8)).bvadd(slot.bvmul(k(region.slot_bytes())));
-    for (i, f) in fields.iter().enumerate() {
-        let addr = record.bvadd(k(8 * (i as u64 + 1)));
+    if cap > 0 {
+        // Drop: nothing more when full; overwrite: the record n mod capacity.
+        let (written, slot) = match overflow {
+            Overflow::Drop => (full.not(), n.clone()),
+            Overflow::Overwrite => (Bool::from_bool(true), n.bvurem(k(cap))),
+        };
+        // Records follow the cursor word.
+        let record = cursor.bvadd(k(8)).bvadd(slot.bvmul(k(region.slot_bytes())));
+        for (i, f) in fields.iter().enumerate() {
+            let addr = record.bvadd(k(8 * (i as u64 + 1)));
+            spec.push(effect(
+                &written,
+                "st.global.u64",
+                Some(addr),
+                vec![operand(f)],
+                false,
+            ));
+        }
+        if overflow == Overflow::Overwrite {
+            // Appends a lap apart share a slot: each writer's `seq` after its own fields.
+            spec.push(effect(
+                &written,
+                "fence.acq_rel.gpu",
+                None,
+                Vec::new(),
+                false,
+            ));
+        }
         spec.push(effect(
             &written,
-            "st.global.u64",
-            Some(addr),
-            vec![operand(f)],
+            "st.relaxed.gpu.global.u64",
+            Some(record),
+            vec![n.bvadd(k(1))],
             false,
         ));
     }
-    if overflow == Overflow::Overwrite {
-        // Appends a lap apart share a slot: each writer's `seq` after its own fields.
-        spec.push(effect(
-            &written,
-            "fence.acq_rel.gpu",
-            None,
-            Vec::new(),
-            false,
-        ));
+    match finals {
+        None => effects(exec, spec, &[], &[], &Context::default()),
+        Some(after) => match latch_final(exec, after) {
+            Some(ctx) => effects(exec, spec, &[], &[], &ctx),
+            None => refuted("the append leaves no value in the latch register"),
+        },
     }
-    spec.push(effect(
-        &written,
-        "st.relaxed.gpu.global.u64",
-        Some(record),
-        vec![n.bvadd(k(1))],
-        false,
-    ));
-    effects(exec, spec, &[], &[], &Context::default())
 }

@@ -215,9 +215,7 @@ impl Obligation {
                 let layout = ring_layout(fields.len(), *capacity, *overflow);
                 let region = only_region(&layout)?;
                 let mut e = Emitter::default();
-                let latch = ring::latch(0);
-                let latch = latched.then_some(latch.as_str());
-                ring::append(&mut e, region, fields, "$__wt_1_a0", latch);
+                ring::append(&mut e, region, fields, "$__wt_1_a0", latched.then_some(0));
                 Ok(e.finish())
             }
             What::RingFlush => {
