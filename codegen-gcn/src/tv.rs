@@ -791,12 +791,13 @@ fn ring_check(
     compare(&r, want, "n", &n)
 }
 
-/// A solver for one goal of [`compare`]: five times the verifier's resource limit (a
-/// hash update's late probes carry the conditions of the earlier ones).
+/// A solver for one goal of [`compare`]: twenty times the verifier's resource limit (a
+/// hash update's late probes carry the conditions of the earlier ones; at five times, a
+/// three-key update's last address goal was decided in some runs and not in others).
 fn memory_solver() -> z3::Solver {
     let solver = z3::Solver::new();
     let mut params = z3::Params::new();
-    params.set_u32("rlimit", 5 * warptrace_verifier::SOLVER_RLIMIT);
+    params.set_u32("rlimit", 20 * warptrace_verifier::SOLVER_RLIMIT);
     solver.set_params(&params);
     solver
 }
