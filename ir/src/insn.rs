@@ -438,6 +438,21 @@ impl Aggregation {
         }
     }
 
+    /// The same aggregation of `o` (`count` stays `count`).
+    pub fn with_operand(self, o: Operand) -> Aggregation {
+        match self {
+            Aggregation::Count => Aggregation::Count,
+            Aggregation::Sum(_) => Aggregation::Sum(o),
+            Aggregation::Min(_) => Aggregation::Min(o),
+            Aggregation::Max(_) => Aggregation::Max(o),
+            Aggregation::Avg(_) => Aggregation::Avg(o),
+            Aggregation::Stats(_) => Aggregation::Stats(o),
+            Aggregation::Hist(_) => Aggregation::Hist(o),
+            Aggregation::Lhist(_) => Aggregation::Lhist(o),
+            Aggregation::Assign(_) => Aggregation::Assign(o),
+        }
+    }
+
     /// Whether this aggregation fits a map whose value is `value`.
     pub fn fits(self, value: &crate::ValueKind) -> bool {
         use crate::ValueKind as V;

@@ -206,8 +206,14 @@ impl fmt::Display for MapText<'_> {
             let keys: Vec<&str> = m.keys.iter().map(|k| key_type_name(*k)).collect();
             write!(f, " [{}]", keys.join(", "))?;
         }
-        write!(f, " -> ")?;
-        match &m.value {
+        write!(f, " -> {}", m.value)
+    }
+}
+
+/// A map's value type as the text form writes it (`sum s64`, `lhist(0, 100, 10)`).
+impl fmt::Display for ValueKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             ValueKind::Count => write!(f, "count"),
             ValueKind::Sum { signed } => write!(f, "sum {}", sign_name(*signed)),
             ValueKind::Min { signed } => write!(f, "min {}", sign_name(*signed)),

@@ -15,6 +15,7 @@ mod maps;
 mod model;
 mod obligation;
 pub mod parallel;
+pub mod semantics;
 mod smt;
 pub mod structure;
 
@@ -27,12 +28,6 @@ pub use model::{
 };
 pub use obligation::{Method, Obligation, Verdict};
 pub use smt::{solver, SOLVER_RLIMIT};
-
-/// The IR's ALU semantics as z3 terms (`docs/ir.md`), shared with the back ends'
-/// translation validation.
-pub mod semantics {
-    pub use crate::smt::{alu, extend};
-}
 
 use std::fmt;
 use warptrace_ir::Program;

@@ -2,7 +2,9 @@
 //! document (not from the back end), and cross-checked against the reference interpreter
 //! (`warptrace_ir::interp::{alu, extend}`, the interpreter's special values, and the
 //! layout's `hist_bucket`, `lhist_bucket`, `min/max_encode`, `MapLayout::tag`,
-//! `Update::word_ops`) by the tests in `tv/tests.rs`.
+//! `Update::word_ops`) by the tests in `tv/tests.rs`. The value words' terms (buckets,
+//! encodings, `word_ops`) live in `warptrace_verifier::semantics`, shared with the GCN
+//! translation validation.
 //!
 //! [`exec`] runs the pure part of a probe body (`mov`, ALU, `ext`, `sreg`, `site`,
 //! persistent registers, branches, jumps, `exit`) symbolically, with the same register
@@ -18,28 +20,12 @@ pub(crate) use exec::{exec, persist_name, reg_name, IrEnv};
 pub(crate) use warp::{group_words, lemmas, Group};
 
 use crate::special::SiteImms;
-use warptrace_ir::{lhist_buckets, BinOp, ExtFrom, Special, Width};
-use z3::ast::{Ast, Bool, BV};
-
-/// `a + b` with the operands in a canonical order (the same pair of terms always gives
-/// the same term), so that two computations differing only by commutativity build equal
-/// terms and z3 need not prove adders or multipliers equivalent. Used by both sides.
-pub(crate) fn add(a: &BV, b: &BV) -> BV {
-    if a.get_z3_ast() <= b.get_z3_ast() {
-        a.bvadd(b)
-    } else {
-        b.bvadd(a)
-    }
-}
-
-/// `a * b` with the operands in a canonical order (see [`add`]).
-pub(crate) fn mul(a: &BV, b: &BV) -> BV {
-    if a.get_z3_ast() <= b.get_z3_ast() {
-        a.bvmul(b)
-    } else {
-        b.bvmul(a)
-    }
-}
+use warptrace_ir::{BinOp, ExtFrom, Special, Width};
+use warptrace_verifier::semantics::grid_special;
+pub(crate) use warptrace_verifier::semantics::{
+    add, hist_bucket, lhist_bucket, max_encode, min_encode, mul, word_ops, WordKind,
+};
+use z3::ast::{Bool, BV};
 
 /// Bits of an ALU width.
 pub(crate) fn width_bits(w: Width) -> u32 {
@@ -272,53 +258,6 @@ pub(crate) fn hw_narrowing() -> Vec<(BV, BV)> {
     out
 }
 
-/// Unsigned arithmetic on 32-bit values that records, for each operation, the condition
-/// under which it does not wrap: where every condition holds, the result is the exact
-/// (unbounded-integer) value `docs/ir.md`'s formulas define. The conditions become goals.
-#[derive(Default)]
-struct Exact32 {
-    exact: Vec<Bool>,
-}
-
-impl Exact32 {
-    fn add(&mut self, a: &BV, b: &BV) -> BV {
-        self.exact.push(a.bvadd_no_overflow(b, false));
-        add(a, b)
-    }
-
-    fn mul(&mut self, a: &BV, b: &BV) -> BV {
-        self.exact.push(a.bvmul_no_overflow(b, false));
-        mul(a, b)
-    }
-
-    /// `tid.x + ntid.x*(tid.y + ntid.y*tid.z)`.
-    fn linear_tid(&mut self) -> BV {
-        let inner = self.mul(&hw("%ntid.y"), &hw("%tid.z"));
-        let inner = self.add(&hw("%tid.y"), &inner);
-        let outer = self.mul(&hw("%ntid.x"), &inner);
-        self.add(&hw("%tid.x"), &outer)
-    }
-
-    /// `ntid.x * ntid.y * ntid.z`.
-    fn threads_per_block(&mut self) -> BV {
-        let xy = self.mul(&hw("%ntid.x"), &hw("%ntid.y"));
-        self.mul(&xy, &hw("%ntid.z"))
-    }
-}
-
-/// `ctaid.x + nctaid.x*(ctaid.y + nctaid.y*ctaid.z)` modulo 2^`bits` (64 or 32; only
-/// `+` and `*`, so the low bits are exact), with `ctaid.y + nctaid.y*ctaid.z` computed
-/// exactly in 32 bits.
-fn linear_block(ex: &mut Exact32, bits: u32) -> BV {
-    let ext = |v: BV| if bits > 32 { v.zero_ext(bits - 32) } else { v };
-    let inner = ex.mul(&hw("%nctaid.y"), &hw("%ctaid.z"));
-    let inner = ex.add(&hw("%ctaid.y"), &inner);
-    add(
-        &ext(hw("%ctaid.x")),
-        &mul(&ext(hw("%nctaid.x")), &ext(inner)),
-    )
-}
-
 /// Population count, as a 64-bit value (an adder chain, independent of the PTX side's).
 pub(crate) fn popcount64(x: &BV) -> BV {
     let w = x.get_size();
@@ -330,8 +269,10 @@ pub(crate) fn popcount64(x: &BV) -> BV {
 /// formula is exact (goals); `None` for values the back end does not lower (`launch`) or a
 /// per-site value at a site without an instruction.
 pub(crate) fn special(sp: Special, imms: &SiteImms) -> Option<(BV, Vec<Bool>)> {
+    if let Some(grid) = grid_special(sp, &grid_hw, 32) {
+        return Some(grid);
+    }
     let z32 = |name: &str| hw(name).zero_ext(32);
-    let mut ex = Exact32::default();
     let v = match sp {
         Special::Clock => z32("%clock"),
         Special::Clock64 => BV::new_const("%clock64", 64),
@@ -339,39 +280,22 @@ pub(crate) fn special(sp: Special, imms: &SiteImms) -> Option<(BV, Vec<Bool>)> {
         Special::Smid => z32("%smid"),
         Special::Nsmid => z32("%nsmid"),
         Special::Lane => z32("%laneid"),
-        Special::TidX => z32("%tid.x"),
-        Special::TidY => z32("%tid.y"),
-        Special::TidZ => z32("%tid.z"),
-        Special::NtidX => z32("%ntid.x"),
-        Special::NtidY => z32("%ntid.y"),
-        Special::NtidZ => z32("%ntid.z"),
-        Special::CtaidX => z32("%ctaid.x"),
-        Special::CtaidY => z32("%ctaid.y"),
-        Special::CtaidZ => z32("%ctaid.z"),
-        Special::NctaidX => z32("%nctaid.x"),
-        Special::NctaidY => z32("%nctaid.y"),
-        Special::NctaidZ => z32("%nctaid.z"),
-        // linear tid / 32 (a 32-bit value).
-        // linear tid / 32.
-        Special::Warp => ex.linear_tid().bvudiv(BV::from_u64(32, 32)).zero_ext(32),
-        // The linear block's low 32 bits.
-        Special::Block => linear_block(&mut ex, 32).zero_ext(32),
-        // block * threads per block + linear tid, modulo 2^64.
-        Special::Thread => {
-            let block = linear_block(&mut ex, 64);
-            let tpb = ex.threads_per_block().zero_ext(32);
-            let tid = ex.linear_tid().zero_ext(32);
-            add(&mul(&block, &tpb), &tid)
-        }
         Special::ActiveMask => activemask().zero_ext(32),
         Special::Active => popcount64(&activemask()),
         Special::KernelId => k64(imms.kernel_id),
         Special::Pc => k64(u64::from(imms.pc?)),
         Special::File => k64(imms.file?),
         Special::Line => k64(u64::from(imms.line?)),
-        Special::Launch => return None,
+        // `launch` is not lowered; the grid values were `grid_special`'s, above.
+        _ => return None,
     };
-    Some((v, ex.exact))
+    Some((v, Vec::new()))
+}
+
+/// The grid value `name` (`tid.x`, `ntid.y`, …) for the shared formulas: the PTX special
+/// register `%name`.
+pub(crate) fn grid_hw(name: &str) -> BV {
+    hw(&format!("%{name}"))
 }
 
 /// Whether this lane is the first (lowest) active lane of its warp: no active lane below
@@ -380,44 +304,6 @@ pub(crate) fn is_leader() -> Bool {
     let lane = hw("%laneid");
     let below = BV::from_u64(1, 32).bvshl(&lane).bvsub(BV::from_u64(1, 32));
     activemask().bvand(&below).eq(BV::from_u64(0, 32))
-}
-
-/// `hist_bucket(x, 0)`: 0 for negative `x`, else `1 +` the number of powers of two
-/// `<= x` (1 for 0, `2 + k` for `[2^k, 2^(k+1))`).
-pub(crate) fn hist_bucket(x: &BV) -> BV {
-    let negative = x.bvslt(k64(0));
-    let powers = (0..63).fold(k64(1), |acc, k| acc.bvadd(bool01(&x.bvuge(k64(1u64 << k)))));
-    negative.ite(&k64(0), &powers)
-}
-
-/// `lhist_bucket(x, min, max, step)`: 0 below `min`, the last bucket at or above `max`
-/// (or for `step <= 0`), else `min(1 + (x - min) / step, last)`. Where that branch is
-/// taken, `min <= x < max` (both signed 64-bit), so `x - min` is below `2^64 - 1` as an
-/// unsigned 64-bit value and neither it nor `+ 1` wraps: 64-bit arithmetic is exact.
-pub(crate) fn lhist_bucket(x: &BV, min: i64, max: i64, step: i64) -> BV {
-    let last = k64(u64::from(lhist_buckets(min, max, step)) - 1);
-    let (lo, hi) = (BV::from_i64(min, 64), BV::from_i64(max, 64));
-    let linear = if step > 0 {
-        let b = x.bvsub(&lo).bvudiv(k64(step as u64)).bvadd(k64(1));
-        b.bvult(&last).ite(&b, &last)
-    } else {
-        last.clone()
-    };
-    x.bvslt(&lo).ite(&k64(0), &x.bvsge(&hi).ite(&last, &linear))
-}
-
-fn bias(signed: bool) -> BV {
-    k64(if signed { 1 << 63 } else { 0 })
-}
-
-/// `max_encode(x)`: `x ^ bias`.
-pub(crate) fn max_encode(x: &BV, signed: bool) -> BV {
-    x.bvxor(bias(signed))
-}
-
-/// `min_encode(x)`: `!(x ^ bias)`.
-pub(crate) fn min_encode(x: &BV, signed: bool) -> BV {
-    x.bvxor(bias(signed)).bvnot()
 }
 
 /// The splitmix64 finalizer.
@@ -436,42 +322,4 @@ pub(crate) fn tag(keys: &[BV]) -> BV {
         return k64(1);
     };
     rest.iter().fold(mix64(first), |h, k| mix64(&h.bvxor(k)))
-}
-
-/// How a value word is combined (`warptrace_ir::WordOp`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum WordKind {
-    Add,
-    Max,
-    Exchange,
-}
-
-/// `Update::word_ops` with a symbolic operand: `(word index, kind, operand)`.
-pub(crate) fn word_ops(
-    agg: warptrace_ir::Aggregation,
-    x: Option<&BV>,
-    value: &warptrace_ir::ValueKind,
-) -> Option<Vec<(BV, WordKind, BV)>> {
-    use warptrace_ir::{Aggregation as A, ValueKind as V};
-    let one = || k64(1);
-    Some(match (agg, value, x) {
-        (A::Count, V::Count, _) => vec![(k64(0), WordKind::Add, one())],
-        (A::Sum(_), V::Sum { .. }, Some(x)) => vec![(k64(0), WordKind::Add, x.clone())],
-        (A::Min(_), V::Min { signed }, Some(x)) => {
-            vec![(k64(0), WordKind::Max, min_encode(x, *signed))]
-        }
-        (A::Max(_), V::Max { signed }, Some(x)) => {
-            vec![(k64(0), WordKind::Max, max_encode(x, *signed))]
-        }
-        (A::Avg(_), V::Avg { .. }, Some(x)) | (A::Stats(_), V::Stats { .. }, Some(x)) => vec![
-            (k64(0), WordKind::Add, one()),
-            (k64(1), WordKind::Add, x.clone()),
-        ],
-        (A::Hist(_), V::Hist, Some(x)) => vec![(hist_bucket(x), WordKind::Add, one())],
-        (A::Lhist(_), &V::Lhist { min, max, step }, Some(x)) => {
-            vec![(lhist_bucket(x, min, max, step), WordKind::Add, one())]
-        }
-        (A::Assign(_), V::Value { .. }, Some(x)) => vec![(k64(0), WordKind::Exchange, x.clone())],
-        _ => return None,
-    })
 }
