@@ -427,7 +427,7 @@ fn is_modifier(w: &str) -> bool {
     matches!(
         w,
         "glc" | "slc" | "dlc" | "sc0" | "sc1" | "nt" | "lds" | "tfe" | "lwe" | "gds"
-    ) || w.contains(':')
+    ) || w.contains(':') && !w.contains('[')
 }
 
 fn operand(text: &str) -> Operand {

@@ -17,17 +17,23 @@
 //! `block_sum`). Ring appends are proved too (`ring_check`): the lane's global memory
 //! operations — the cursor atomic, the drop count, the record's stores — are the IR's, in
 //! order, with the same guards, addresses and data; `printf` is such an append. So are
-//! `count` and `sum` hash updates (`hash_check`: the compare-and-swap probes, their
-//! forward branches to the end, the keys and the value; a register key's tag through
-//! `mix64` proved step by step). Other aggregations, array saves and the other special
-//! registers are covered by the emulator's differential tests
-//! (`emu.rs`), not by proofs.
+//! hash updates of every aggregation (`hash_check`: the compare-and-swap probes, their
+//! forward branches to the end, the keys and the value words; a register key's tag
+//! through `mix64` proved step by step). So are the special registers but `activemask`
+//! and `launch` (`special_check`: the entry prologue and the snippet from the kernel's
+//! entry state as the ABI gives it — the kernarg segment, the workgroup-id SGPRs, the
+//! packed work-item ids in `v0`, the lane index behind `v_mbcnt`, the clock and `HW_ID`
+//! registers; `site_check`: `pc`, `file`, `line` and the site values `bytes`, `addr`,
+//! `opcode` at a load and an atomic, against the module's own text) and array saves
+//! (`array_check`: the record's place from the entry state, staged). Those specials and
+//! the other site values are covered by the emulator's differential tests (`emu.rs`),
+//! not by proofs.
 
 use crate::parse::{parse, Instruction, Operand, StmtKind};
 use crate::reg::{Reg, RegFile};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use warptrace_ir::{BinOp, Program, Width};
-use warptrace_verifier::semantics::{alu, extend};
+use warptrace_verifier::semantics::{add, alu, extend, mul};
 use warptrace_verifier::{Check, Verdict};
 use z3::ast::{Ast, Bool, BV};
 use z3::SatResult;
@@ -36,8 +42,10 @@ use z3::SatResult;
 /// `exec` (64-bit), `scc`.
 #[derive(Clone)]
 struct Lane {
-    v: HashMap<u32, BV>,
-    s: HashMap<u32, BV>,
+    // Ordered maps: `join` builds its terms in register order, the same in every run (z3's
+    // search depends on the order terms were made in).
+    v: BTreeMap<u32, BV>,
+    s: BTreeMap<u32, BV>,
     vcc: BV,
     exec: BV,
     scc: Bool,
@@ -64,6 +72,17 @@ struct MemEffect {
     result: Option<BV>,
 }
 
+/// The kernarg segment's dword at `addr` (an uninterpreted function: the launch's
+/// arguments are inputs).
+fn kernarg32(addr: &BV) -> BV {
+    let f = z3::FuncDecl::new(
+        "kernarg32",
+        &[&z3::Sort::bitvector(64)],
+        &z3::Sort::bitvector(32),
+    );
+    f.apply(&[addr]).as_bv().expect("a bit-vector")
+}
+
 /// The number of set bits of `v`, as 32 bits.
 fn popcount(v: &BV) -> BV {
     (0..v.get_size()).fold(BV::from_u64(0, 32), |acc, i| {
@@ -78,8 +97,8 @@ fn k32(v: u64) -> BV {
 impl Lane {
     fn new() -> Lane {
         Lane {
-            v: HashMap::new(),
-            s: HashMap::new(),
+            v: BTreeMap::new(),
+            s: BTreeMap::new(),
             vcc: BV::new_const("vcc0", 64),
             exec: BV::new_const("exec0", 64),
             scc: Bool::new_const("scc0"),
@@ -97,7 +116,8 @@ impl Lane {
         for (prefix, file, other) in [("v", &mut self.v, &taken.v), ("s", &mut self.s, &taken.s)] {
             // A register one path never wrote holds its input.
             let input = |i: u32| BV::new_const(format!("{prefix}{i}"), 32);
-            let keys: Vec<u32> = file.keys().chain(other.keys()).copied().collect();
+            let keys: std::collections::BTreeSet<u32> =
+                file.keys().chain(other.keys()).copied().collect();
             for k in keys {
                 let mine = file.get(&k).cloned().unwrap_or_else(|| input(k));
                 let theirs = other.get(&k).cloned().unwrap_or_else(|| input(k));
@@ -142,6 +162,21 @@ impl Lane {
                 .ok_or_else(|| format!("`{}`: operand {i}", x.mnemonic))
         };
         let active = Bool::and(&[self.in_exec(), self.path.clone()]);
+        if (x.mnemonic.as_str(), o.len()) == ("global_load_dwordx2", 3) {
+            // A load: its value is an input (what memory holds), the effect's result.
+            let (base, addr) = self.global_address(x, arg(1)?, arg(2)?)?;
+            let result = BV::new_const(format!("load#{}", self.effects.len()), 64);
+            self.write(arg(0)?, &result, true)?;
+            self.effects.push(MemEffect {
+                guard: active,
+                op: "load",
+                base,
+                addr,
+                data: BV::from_u64(0, 64),
+                result: Some(result),
+            });
+            return Ok(());
+        }
         let (op, dst, at, words) = match (x.mnemonic.as_str(), o.len()) {
             ("global_atomic_add_x2", 4) => ("atomic.add", Some(arg(0)?), 1, 2),
             ("global_atomic_add_x2", 3) => ("red.add", None, 0, 2),
@@ -220,7 +255,12 @@ impl Lane {
                     .get(&i)
                     .cloned()
                     .unwrap_or_else(|| BV::new_const(format!("v{i}"), 32));
-                self.v.insert(i, self.in_exec().ite(&value, &old));
+                let active = self.in_exec().simplify();
+                let v = match active.as_bool() {
+                    Some(true) => value,
+                    _ => active.ite(&value, &old),
+                };
+                self.v.insert(i, v);
             }
             RegFile::Sgpr if !vector => {
                 self.s.insert(i, value);
@@ -301,7 +341,29 @@ impl Lane {
             | "global_atomic_umax_x2"
             | "global_atomic_swap_x2"
             | "global_atomic_cmpswap_x2"
+            | "global_load_dwordx2"
             | "global_store_dwordx2" => self.global(x)?,
+            "s_ff1_i32_b32" | "s_ff1_i32_b64" => {
+                // The index of the lowest set bit; -1 for none.
+                let words = if m.ends_with("64") { 2 } else { 1 };
+                let v = self.read(arg(1)?, words)?;
+                let index = (0..32 * words).rev().fold(k32(0xffff_ffff), |acc, i| {
+                    v.extract(i, i)
+                        .eq(BV::from_u64(1, 1))
+                        .ite(&k32(u64::from(i)), &acc)
+                });
+                self.write(arg(0)?, &index, false)?;
+            }
+            "s_lshl_b32" | "s_lshl_b64" => {
+                // Shift by the low 5 or 6 bits of the amount; `scc` = a nonzero result.
+                let words = if m.ends_with("64") { 2 } else { 1 };
+                let a = self.read(arg(1)?, words)?;
+                let n = self.read(arg(2)?, 1)?.bvand(k32(32 * u64::from(words) - 1));
+                let n = if words == 2 { n.zero_ext(32) } else { n };
+                let v = a.bvshl(&n);
+                self.scc = v.eq(BV::from_u64(0, 32 * words)).not();
+                self.write(arg(0)?, &v, false)?;
+            }
             "s_cselect_b32" | "s_cselect_b64" => {
                 let words = if m.ends_with("64") { 2 } else { 1 };
                 let (a, b) = (self.read(arg(1)?, words)?, self.read(arg(2)?, words)?);
@@ -345,13 +407,95 @@ impl Lane {
                 let v = self.read(arg(1)?, 1)?;
                 self.write(arg(0)?, &v, true)?;
             }
+            "s_load_dword" | "s_load_dwordx2" => {
+                // A load from the kernarg segment (the prologue's): `kernarg32` of each
+                // dword's address, the segment's contents being an input of the launch.
+                let words = if m.ends_with("x2") { 2 } else { 1 };
+                let base = self.read(arg(1)?, 2)?;
+                let off = arg(2)?
+                    .imm
+                    .ok_or_else(|| format!("`{m}` with a register offset"))?;
+                let dword = |w: u64| {
+                    kernarg32(
+                        &base
+                            .bvadd(BV::from_i64(off, 64))
+                            .bvadd(BV::from_u64(4 * w, 64)),
+                    )
+                };
+                let v = if words == 2 {
+                    dword(1).concat(dword(0))
+                } else {
+                    dword(0)
+                };
+                self.write(arg(0)?, &v, false)?;
+            }
+            "s_memtime" | "s_memrealtime" => {
+                let v = BV::new_const(format!("hw.{}", &m[2..]), 64);
+                self.write(arg(0)?, &v, false)?;
+            }
+            "s_getreg_b32" => {
+                // `hwreg(NAME, offset, size)`: those bits of the hardware register `NAME`.
+                let o = arg(1)?;
+                let inner = o
+                    .text
+                    .strip_prefix("hwreg(")
+                    .and_then(|t| t.strip_suffix(')'))
+                    .ok_or_else(|| format!("`{m}` of `{}`", o.text))?;
+                let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+                let [name, off, size] = parts[..] else {
+                    return Err(format!("`{m}` of `{}`", o.text));
+                };
+                let (off, size) = (
+                    off.parse::<u32>().map_err(|e| e.to_string())?,
+                    size.parse::<u32>().map_err(|e| e.to_string())?,
+                );
+                if size == 0 || off + size > 32 {
+                    return Err(format!("`{m}` of `{}`", o.text));
+                }
+                let reg = BV::new_const(format!("hw.{name}"), 32);
+                let v = reg.extract(off + size - 1, off).zero_ext(32 - size);
+                self.write(arg(0)?, &v, false)?;
+            }
+            "v_mbcnt_lo_u32_b32" | "v_mbcnt_hi_u32_b32" => {
+                // The lanes below this one (`hw.lane`) in the mask's low or high half,
+                // plus the addend. Only the all-lanes mask is modelled: this model's lane
+                // is bit 0 of `exec`, its index a separate input.
+                if arg(1)?.imm != Some(-1) {
+                    return Err(format!("`{m}` with a mask other than -1"));
+                }
+                let lane = BV::new_const("hw.lane", 32).zero_ext(32);
+                let below = BV::from_u64(1, 64).bvshl(&lane).bvsub(BV::from_u64(1, 64));
+                let half = if m.contains("_lo_") {
+                    below.extract(31, 0)
+                } else {
+                    below.extract(63, 32)
+                };
+                let acc = self.read(arg(2)?, 1)?;
+                self.write(arg(0)?, &popcount(&half).bvadd(&acc), true)?;
+            }
+            "v_not_b32_e32" => {
+                let v = self.read(arg(1)?, 1)?.bvnot();
+                self.write(arg(0)?, &v, true)?;
+            }
+            "v_ffbh_u32_e32" => {
+                // The number of leading zeros; all ones for 0.
+                let a = self.read(arg(1)?, 1)?;
+                let v = (0..32).fold(k32(0xffff_ffff), |acc, i| {
+                    a.extract(i, i)
+                        .eq(BV::from_u64(1, 1))
+                        .ite(&k32(31 - u64::from(i)), &acc)
+                });
+                self.write(arg(0)?, &v, true)?;
+            }
             "v_add_u32_e32" | "v_add_nc_u32_e32" | "v_sub_u32_e32" | "v_sub_nc_u32_e32"
             | "v_mul_lo_u32" | "v_and_b32_e32" | "v_or_b32_e32" | "v_xor_b32_e32" => {
                 let (a, b) = (self.read(arg(1)?, 1)?, self.read(arg(2)?, 1)?);
+                // Products and sums in the canonical operand order the specifications
+                // use (`semantics::mul`), so equal computations are equal terms.
                 let v = match m.split('_').nth(1).unwrap_or("") {
-                    "add" => a.bvadd(&b),
+                    "add" => add(&a, &b),
                     "sub" => a.bvsub(&b),
-                    "mul" => a.bvmul(&b),
+                    "mul" => mul(&a, &b),
                     "and" => a.bvand(&b),
                     "or" => a.bvor(&b),
                     _ => a.bvxor(&b),
@@ -360,7 +504,7 @@ impl Lane {
             }
             "v_mul_hi_u32" => {
                 let (a, b) = (self.read(arg(1)?, 1)?, self.read(arg(2)?, 1)?);
-                let wide = a.zero_ext(32).bvmul(b.zero_ext(32));
+                let wide = mul(&a.zero_ext(32), &b.zero_ext(32));
                 self.write(arg(0)?, &wide.extract(63, 32), true)?;
             }
             "v_add_co_u32_e64" | "v_sub_co_u32_e64" => {
@@ -478,6 +622,16 @@ fn instrumented(asm: &str, program: &Program, kernel: &str) -> Result<String, St
 
 /// The instructions of the `kernel:entry` snippet of `program` in `histogram`.
 fn entry_snippet(asm: &str, program: &Program) -> Result<Vec<Instruction>, String> {
+    entry_code(asm, program).map(|(_, snippet, _)| snippet)
+}
+
+/// The `kernel:entry` code of `program` in `histogram`: the prologue (what is inserted
+/// before the snippet), the snippet, and what the hardware gives the instrumented kernel
+/// at entry.
+fn entry_code(
+    asm: &str,
+    program: &Program,
+) -> Result<(Vec<Instruction>, Vec<Instruction>, EntryAbi), String> {
     let out = instrumented(asm, program, "histogram")?;
     let before = parse(asm).map_err(|e| e.to_string())?;
     let after = parse(&out).map_err(|e| e.to_string())?;
@@ -508,7 +662,736 @@ fn entry_snippet(asm: &str, program: &Program) -> Result<Vec<Instruction>, Strin
         .iter()
         .position(|x| x.mnemonic.starts_with("s_cselect"))
         .ok_or("no snippet found")?;
-    Ok(code.split_off(start))
+    let snippet = code.split_off(start);
+    let meta = after
+        .metadata
+        .as_ref()
+        .and_then(|m| m.kernel("histogram"))
+        .ok_or("no metadata")?;
+    Ok((code, snippet, EntryAbi::of(k1, meta)?))
+}
+
+/// What the hardware gives a kernel at entry, per the AMDGPU ABI (LLVM's AMDGPUUsage,
+/// "Initial Kernel Execution State") and its descriptor and metadata: the kernarg
+/// segment pointer after the private segment buffer, dispatch and queue pointers it
+/// enables; the enabled workgroup ids after the user SGPRs, in x, y, z order; the
+/// work-item ids packed in `v0` (x in bits 0–9, y 10–19, z 20–29: gfx90a, gfx940+), as
+/// many as `.amdhsa_system_vgpr_workitem_id` requests; the hidden grid arguments at their
+/// metadata offsets in the kernarg segment.
+struct EntryAbi {
+    kernarg: u32,
+    workgroup: [Option<u32>; 3],
+    workitem_dims: u32,
+    group_size: [Option<u64>; 3],
+    block_count: [Option<u64>; 3],
+    wave: u64,
+}
+
+impl EntryAbi {
+    fn of(
+        k: &crate::parse::Kernel,
+        meta: &crate::metadata::MetaKernel,
+    ) -> Result<EntryAbi, String> {
+        let field = |n: &str| k.field(&format!(".amdhsa_{n}")).unwrap_or(0);
+        if field("user_sgpr_kernarg_segment_ptr") != 1 {
+            return Err("no kernarg segment pointer".into());
+        }
+        let kernarg = 4 * field("user_sgpr_private_segment_buffer")
+            + 2 * field("user_sgpr_dispatch_ptr")
+            + 2 * field("user_sgpr_queue_ptr");
+        let mut next = field("user_sgpr_count");
+        let mut workgroup = [None; 3];
+        for (d, id) in workgroup.iter_mut().enumerate() {
+            if field(&format!("system_sgpr_workgroup_id_{}", ["x", "y", "z"][d])) == 1 {
+                *id = Some(next as u32);
+                next += 1;
+            }
+        }
+        let hidden = |kind: &str| {
+            meta.args
+                .iter()
+                .find(|a| a.value_kind() == kind)
+                .and_then(|a| a.offset())
+        };
+        let dims = |what: &str| ["x", "y", "z"].map(|d| hidden(&format!("hidden_{what}_{d}")));
+        Ok(EntryAbi {
+            kernarg: kernarg as u32,
+            workgroup,
+            workitem_dims: field("system_vgpr_workitem_id") as u32,
+            group_size: dims("group_size"),
+            block_count: dims("block_count"),
+            wave: if field("wavefront_size32") == 1 {
+                32
+            } else {
+                64
+            },
+        })
+    }
+
+    /// The kernarg segment's address: the SGPR pair's entry value.
+    fn kernarg_base(&self) -> BV {
+        let s = |i: u32| BV::new_const(format!("s{i}"), 32);
+        s(self.kernarg + 1).concat(s(self.kernarg))
+    }
+
+    /// The grid value `name` (`tid.x`, `ntid.y`, `ctaid.z`, `nctaid.x`; 32 bits) in terms
+    /// of the entry state: `v0`'s field (0 for an id the descriptor does not request,
+    /// decision 0010), the workgroup id's SGPR, the 16- or 32-bit hidden argument in the
+    /// kernarg segment. A value the kernel does not have is a fresh unknown (no claim
+    /// about it can be proved).
+    fn value(&self, name: &str) -> BV {
+        let Some((what, d)) = name.split_once('.') else {
+            return BV::new_const(format!("{name}?"), 32);
+        };
+        let Some(d) = ["x", "y", "z"].iter().position(|x| *x == d) else {
+            return BV::new_const(format!("{name}?"), 32);
+        };
+        let unknown = || BV::new_const(format!("{name}?"), 32);
+        let at = |off: u64| kernarg32(&self.kernarg_base().bvadd(BV::from_u64(off, 64)));
+        match what {
+            "tid" if d as u32 <= self.workitem_dims => {
+                let lo = 10 * d as u32;
+                BV::new_const("v0", 32).extract(lo + 9, lo).zero_ext(22)
+            }
+            "tid" => BV::from_u64(0, 32),
+            "ctaid" => {
+                self.workgroup[d].map_or_else(unknown, |i| BV::new_const(format!("s{i}"), 32))
+            }
+            "ntid" => self.group_size[d].map_or_else(unknown, |off| {
+                let shift = 8 * (off % 4) as u32;
+                at(off - off % 4).extract(shift + 15, shift).zero_ext(16)
+            }),
+            "nctaid" => self.block_count[d].map_or_else(unknown, at),
+            _ => unknown(),
+        }
+    }
+
+    /// The hardware's limits the specials' proofs assume: a block of 1 to 1024
+    /// work-items per dimension, at least one block, ids below their dimensions, at
+    /// most 65536 blocks in y and z (HIP's `maxGridSize` on gfx9), the lane below the
+    /// wave size.
+    fn assumptions(&self) -> Vec<Bool> {
+        let u = |v: u64| BV::from_u64(v, 32);
+        let mut out = vec![BV::new_const("hw.lane", 32).bvult(u(self.wave))];
+        for (i, d) in ["x", "y", "z"].iter().enumerate() {
+            let v = |w: &str| self.value(&format!("{w}.{d}"));
+            out.push(v("ntid").bvuge(u(1)));
+            out.push(v("ntid").bvule(u(1024)));
+            out.push(v("tid").bvult(v("ntid")));
+            out.push(v("nctaid").bvuge(u(1)));
+            if i > 0 {
+                out.push(v("nctaid").bvule(u(65536)));
+            }
+            out.push(v("ctaid").bvult(v("nctaid")));
+        }
+        out
+    }
+}
+
+/// The global-memory sites of the corpus's `histogram` the site proofs instrument: the
+/// attach point and the probed instruction's mnemonic (its first such instruction).
+const SITES: [(&str, &str); 2] = [
+    ("mem:global:load", "global_load_ubyte"),
+    ("mem:global:atomic", "global_atomic_add"),
+];
+
+/// What a probed instruction is, read from the module for the site proofs (not from the
+/// instrumenter): the instruction, its index among the kernel body's instructions, and
+/// the file and line of the nearest `.loc` before it (the file's path, directory and
+/// name joined, from `.file`).
+struct SiteFacts {
+    insn: Instruction,
+    pc: u64,
+    loc: Option<(String, u64)>,
+}
+
+impl SiteFacts {
+    fn of(asm: &str, kernel: &str, mnemonic: &str) -> Result<SiteFacts, String> {
+        let m = parse(asm).map_err(|e| e.to_string())?;
+        let k = m.kernel(kernel).ok_or("no kernel")?;
+        let mut files = HashMap::new();
+        let mut loc = None;
+        let mut pc = 0;
+        for line in asm.lines().map(str::trim) {
+            // `.file N "dir" "name"` (or `"path"`): the path, quotes removed, joined.
+            if let Some(rest) = line.strip_prefix(".file") {
+                let mut words = rest.split_whitespace();
+                if let Some(Ok(n)) = words.next().map(str::parse::<u64>) {
+                    let parts: Vec<&str> = rest
+                        .split('"')
+                        .skip(1)
+                        .step_by(2)
+                        .filter(|p| !p.is_empty())
+                        .collect();
+                    files.insert(n, parts.join("/"));
+                }
+            }
+        }
+        for i in k.body.clone() {
+            let text = m.stmt_text(i).trim();
+            if let Some(rest) = text.strip_prefix(".loc") {
+                let mut words = rest.split_whitespace().map(str::parse::<u64>);
+                if let (Some(Ok(f)), Some(Ok(l))) = (words.next(), words.next()) {
+                    loc = files.get(&f).map(|p| (p.clone(), l));
+                }
+            }
+            if let Some(x) = m.instr(i) {
+                if x.mnemonic == mnemonic {
+                    return Ok(SiteFacts {
+                        insn: x.clone(),
+                        pc,
+                        loc,
+                    });
+                }
+                pc += 1;
+            }
+        }
+        Err(format!("no `{mnemonic}` in `{kernel}`"))
+    }
+
+    /// The bytes a lane accesses, from the mnemonic's data type (the ISA's naming).
+    fn bytes(&self) -> Option<u64> {
+        let m = self.insn.mnemonic.as_str();
+        let table: [(&str, u64); 8] = [
+            ("dwordx4", 16),
+            ("dwordx3", 12),
+            ("dwordx2", 8),
+            ("_x2", 8),
+            ("byte", 1),
+            ("short", 2),
+            ("dword", 4),
+            ("global_atomic_", 4),
+        ];
+        table.iter().find(|(t, _)| m.contains(t)).map(|(_, b)| *b)
+    }
+
+    /// The address the instruction accesses (`docs/ir.md`: the effective address,
+    /// immediate offset included) over the registers at the site: `saddr + zext(vaddr)`
+    /// with an SGPR pair, else the 64-bit `vaddr`, plus `offset:N`. The address operand
+    /// follows the destination of a load or a returning atomic (`sc0`/`glc`).
+    fn addr(&self, lane: &mut Lane) -> Result<BV, String> {
+        let x = &self.insn;
+        let returns = x.mnemonic.starts_with("global_load")
+            || x.modifiers.iter().any(|m| m == "sc0" || m == "glc");
+        let at = usize::from(returns);
+        let vaddr = x.operands.get(at).ok_or("no address operand")?;
+        // The last operand: `off` or the SGPR pair.
+        let saddr = x.operands.last().ok_or("no saddr operand")?;
+        let off = x
+            .modifiers
+            .iter()
+            .find_map(|m| m.strip_prefix("offset:"))
+            .map_or(Ok(0), str::parse::<i64>)
+            .map_err(|e| e.to_string())?;
+        let base = if saddr.text == "off" {
+            lane.read(vaddr, 2)?
+        } else {
+            lane.read(saddr, 2)?
+                .bvadd(lane.read(vaddr, 1)?.zero_ext(32))
+        };
+        Ok(base.bvadd(BV::from_i64(off, 64)))
+    }
+}
+
+/// The verdict on `r2 = site VALUE` / `r2 = sreg VALUE` (`what`) at `SITES[site]`: `%a`
+/// ends as what the probed instruction gives (`SiteFacts`), `exec`, `vcc` and `scc`
+/// restored.
+fn site_verdict(what: &str, site: usize) -> Verdict {
+    outcome(site_check(what, site, None))
+}
+
+/// A change to a snippet (a test's mutant).
+type Mutation<'a> = &'a dyn Fn(&mut Vec<Instruction>);
+
+/// The claim of [`site_verdict`]; `mutate` changes the snippet first (tests).
+fn site_check(what: &str, site: usize, mutate: Option<Mutation<'_>>) -> Result<(), String> {
+    let (point, mnemonic) = SITES[site];
+    let facts = SiteFacts::of(KERNELS, "histogram", mnemonic)?;
+    let body = format!("  2: r2 = {what}\n  3: store %a, r2\n  4: exit\n");
+    let mut code = point_snippet("histogram", point, &body)?;
+    if let Some(m) = mutate {
+        m(&mut code);
+    }
+    let r = run(&code)?;
+    if !r.effects.is_empty() {
+        return Err("the snippet accesses global memory".into());
+    }
+    let k = |v: u64| BV::from_u64(v, 64);
+    let want = match what {
+        "site bytes" => k(facts.bytes().ok_or("no access size")?),
+        "site addr" => facts.addr(&mut Lane::new())?,
+        "site opcode" => k(warptrace_ir::kernel_id(mnemonic)),
+        "sreg pc" => k(facts.pc),
+        "sreg line" => k(facts.loc.as_ref().map_or(0, |(_, l)| *l)),
+        "sreg file" => k(facts
+            .loc
+            .as_ref()
+            .map_or(0, |(f, _)| warptrace_ir::kernel_id(f))),
+        other => return Err(format!("no specification of `{other}`")),
+    };
+    prove_equal(what, &r, &r.got, &want)?;
+    prove_equal(
+        "exec, vcc, scc restored",
+        &r,
+        &r.restored.ite(&k(1), &k(0)),
+        &k(1),
+    )
+}
+
+/// `code` run after the entry `prologue`, from the kernel's entry state: the registers
+/// the prologue sets (the kernarg loads, the saved `v0` and workgroup ids) hold its terms
+/// over that state, so the snippet's terms are built over it (in the canonical order the
+/// specifications use), and the lane is active (`exec` bit 0 set), so every vector
+/// write's `ite` on it is gone. The persistent registers (found by a first run of `code`
+/// alone) keep fresh inputs: they hold what the last firing left, not the prologue's
+/// zero.
+fn run_from_entry(
+    prologue: &[Instruction],
+    code: &[Instruction],
+    cuts: Option<&Cuts>,
+) -> Result<Run, String> {
+    let (a, b) = run_cut(code, cuts)?.regs;
+    let mut lane = Lane::new();
+    lane.exec = lane.exec.bvor(BV::from_u64(1, 64));
+    for x in prologue {
+        lane.step(x)
+            .map_err(|e| format!("{e} (in the prologue's `{}`)", x.mnemonic))?;
+    }
+    for i in [a, a + 1, b, b + 1] {
+        lane.v.remove(&i);
+    }
+    lane.v_inputs.clear();
+    run_cut_from(lane, code, cuts)
+}
+
+/// The verdict on the snippet of `map.save @m, %b, (fields)` in `histogram` to an array
+/// of `slots` records per row, `per` thread or warp (a `warp kernel:entry` probe): the
+/// lane's memory operations are the IR's save ([`array_check`]).
+fn array_verdict(per: warptrace_ir::Per, slots: u32, fields: &[warptrace_ir::Operand]) -> Verdict {
+    let per_name = match per {
+        warptrace_ir::Per::Thread => "thread",
+        warptrace_ir::Per::Warp => "warp",
+    };
+    let record = vec!["u64"; fields.len()].join(", ");
+    let maps = format!("map @m: array(per = {per_name}, slots = {slots}) -> record({record})\n");
+    let tuple: Vec<String> = fields.iter().map(ToString::to_string).collect();
+    let line = format!("map.save @m, %b, ({})", tuple.join(", "));
+    let mut p = entry_program_with(&maps, &[&line, "exit"]);
+    if per == warptrace_ir::Per::Warp {
+        for probe in &mut p.probes {
+            probe.attach.granularity = warptrace_ir::Granularity::Warp;
+        }
+    }
+    let layout = warptrace_ir::MapLayout::new(&p.maps);
+    let Some(region) = layout.regions.first().copied() else {
+        return Verdict::Unknown {
+            reason: "no region".into(),
+        };
+    };
+    outcome(entry_code(KERNELS, &p).and_then(|(prologue, code, abi)| {
+        array_check(&prologue, &code, &abi, &region, fields)?;
+        schoolbook_lemma(true)
+    }))
+}
+
+/// The claim of [`array_verdict`]: for one active lane (bit 0 of `exec`: in a `warp`
+/// probe the first active lane, the writer), from the kernel's entry state within the
+/// hardware's limits ([`EntryAbi`]), with `s` the cursor `%b`: when `s ≥ slots`, one
+/// increment of the drop counter and `%b` unchanged; otherwise `%b = s + 1`, the load of
+/// the array word `W` (the records' offset the runtime writes) and, at `off = W +
+/// ((block·rows + row)·slots + s)·slot_bytes` (`semantics::array_place`/`array_index`,
+/// staged as the snippet computes it: the run is cut after each stage, products in
+/// schoolbook form), a per-warp record's `seq` load, then the fields and `seq = s + 1` —
+/// or, where the record cannot be placed (`docs/gcn.md`, "Arrays": a dimension without
+/// an id whose size is not 1, `off ≥ 2^32`; a per-warp record already written), one
+/// increment of the drop counter instead.
+fn array_check(
+    prologue: &[Instruction],
+    code: &[Instruction],
+    abi: &EntryAbi,
+    region: &warptrace_ir::MapRegion,
+    fields: &[warptrace_ir::Operand],
+) -> Result<(), String> {
+    use warptrace_verifier::semantics::array_place;
+    let warptrace_ir::MapKind::Array { per, slots } = region.kind else {
+        return Err("not an array".into());
+    };
+    let k = |v: u64| BV::from_u64(v, 64);
+    // The offset's pair: the destination of the last 64-bit add before the first store
+    // (`+ W`); a stage ends at each write of its high word from the end of the linear
+    // block (the first carry into it) on.
+    let store = code
+        .iter()
+        .position(|x| x.mnemonic == "global_store_dwordx2")
+        .ok_or("no store")?;
+    let is_carry = |x: &Instruction| {
+        matches!(
+            x.mnemonic.as_str(),
+            "v_addc_co_u32_e64" | "v_add_co_ci_u32_e64"
+        )
+    };
+    let last = code[..store]
+        .iter()
+        .rposition(is_carry)
+        .ok_or("no 64-bit add")?;
+    let word = |i: usize| {
+        code.get(i)
+            .and_then(|x| x.operands.first())
+            .and_then(|o| o.reg)
+            .map(|r| r.first)
+    };
+    let (Some(lo), Some(hi)) = (last.checked_sub(1).and_then(word), word(last)) else {
+        return Err("the offset's registers".into());
+    };
+    let first = (0..last)
+        .find(|&i| is_carry(&code[i]) && word(i) == Some(hi))
+        .unwrap_or(last);
+    let mut cuts = Cuts::writes(code, [lo, hi], last + 1);
+    cuts.after.retain(|&i| i >= first);
+    let mut r = run_from_entry(prologue, code, Some(&cuts))?;
+    r.assume = abi.assumptions();
+
+    // The IR's place of the record, staged.
+    let value = |n: &str| abi.value(n);
+    let place = array_place(per, &value);
+    let loads: Vec<BV> = r
+        .effects
+        .iter()
+        .filter(|e| e.op == "load")
+        .filter_map(|e| e.result.clone())
+        .collect();
+    let w = loads.first().cloned().ok_or("no load of the array word")?;
+    let s = r.b.clone();
+    let tag = |i: usize| BV::new_const(format!("tag#{i}"), 64);
+    let stages = [
+        place.block.clone(),
+        schoolbook(&tag(0), &place.rows),
+        tag(1).bvadd(&place.row),
+        schoolbook(&tag(2), &k(u64::from(slots))),
+        tag(3).bvadd(&s),
+        schoolbook(&tag(4), &k(region.slot_bytes())),
+        tag(5).bvadd(&w),
+    ];
+    if r.cuts.len() != stages.len() {
+        return Err(format!(
+            "the offset is computed in {} stages, the IR's formula has {}",
+            r.cuts.len(),
+            stages.len()
+        ));
+    }
+    // Dimensions the hardware gives no id for, whose size is not 1: the record cannot
+    // be placed (with a size of 1, the id is 0 by the limits).
+    let mut unknown = Vec::new();
+    for (d, name) in ["x", "y", "z"].iter().enumerate() {
+        if d as u32 > abi.workitem_dims {
+            unknown.push(value(&format!("ntid.{name}")).eq(BV::from_u64(1, 32)).not());
+        }
+        if d > 0 && abi.workgroup[d].is_none() {
+            unknown.push(
+                value(&format!("nctaid.{name}"))
+                    .eq(BV::from_u64(1, 32))
+                    .not(),
+            );
+        }
+    }
+    let unknown = Bool::or(&unknown);
+    // The lane's offset matters only when it takes a slot (else it is out of `exec`) in
+    // a grid where the record has a place.
+    let full = s.bvuge(k(u64::from(slots)));
+    let computed = Bool::and(&[full.not(), unknown.not()]);
+    let mut claims: Vec<Claim> = Vec::new();
+    for (i, ((got, _), want)) in r.cuts.iter().zip(&stages).enumerate() {
+        claims.push((
+            format!("offset stage {i}"),
+            computed.implies(got.eq(want)),
+            Some((got.clone(), want.clone())),
+        ));
+    }
+    for (i, e) in place.exact.iter().enumerate() {
+        claims.push((format!("exact step {i}"), e.clone(), None));
+    }
+    claims.push((
+        "the cursor".into(),
+        r.got_b.eq(full.ite(&s, &s.bvadd(k(1)))),
+        Some((r.got_b.clone(), full.ite(&s, &s.bvadd(k(1))))),
+    ));
+    prove_claims(&r, claims)?;
+
+    // The memory operations.
+    let off = tag(6);
+    let base = r
+        .effects
+        .first()
+        .map(|e| e.base.clone())
+        .ok_or("no memory operation")?;
+    let drops = base.bvadd(k(region.drops_offset));
+    let placed = full.not();
+    let misplaced = Bool::or(&[&unknown, &off.bvuge(k(1 << 32))]);
+    let mut want = vec![
+        Expected {
+            guard: full.clone(),
+            op: "red.add",
+            addr: drops.clone(),
+            data: k(1),
+        },
+        Expected {
+            guard: placed.clone(),
+            op: "load",
+            addr: base.bvadd(k(region.slots_offset)),
+            data: k(0),
+        },
+    ];
+    let mut bad = misplaced.clone();
+    if per == warptrace_ir::Per::Warp {
+        let seq = loads.get(1).cloned().ok_or("no load of the record's seq")?;
+        want.push(Expected {
+            guard: Bool::and(&[&placed, &misplaced.not()]),
+            op: "load",
+            addr: base.bvadd(&off),
+            data: k(0),
+        });
+        bad = Bool::or(&[&misplaced, &seq.eq(k(0)).not()]);
+    }
+    want.push(Expected {
+        guard: Bool::and(&[&placed, &bad]),
+        op: "red.add",
+        addr: drops,
+        data: k(1),
+    });
+    let written = Bool::and(&[&placed, &bad.not()]);
+    for (i, f) in fields.iter().enumerate() {
+        want.push(Expected {
+            guard: written.clone(),
+            op: "store",
+            addr: base.bvadd(&off).bvadd(k(8 * (i as u64 + 1))),
+            data: form_term(f, &r.a, &r.b),
+        });
+    }
+    want.push(Expected {
+        guard: written,
+        op: "store",
+        addr: base.bvadd(&off),
+        data: s.bvadd(k(1)),
+    });
+    compare(&r, want, "s", &s)
+}
+
+/// Proves each claim over the run's inputs, the lane active and the run's assumptions
+/// held: the first that fails gives its counterexample (or "unknown").
+fn prove_claims(r: &Run, claims: Vec<Claim>) -> Result<(), String> {
+    for (what, goal, sides) in claims {
+        let solver = warptrace_verifier::solver();
+        solver.assert(&r.active);
+        for a in &r.assume {
+            solver.assert(a);
+        }
+        // Simplified: z3's normal form orders commutative operands the same way on both
+        // sides whatever order the terms were built in.
+        solver.assert(goal.not().simplify());
+        match solver.check() {
+            SatResult::Unsat => {}
+            SatResult::Sat => {
+                let m = solver.get_model().ok_or("no model")?;
+                let show = |t: &BV| m.eval(t, true).map_or("?".into(), |v| v.to_string());
+                let sides = sides.map_or(String::new(), |(g, w)| {
+                    format!(": snippet {}, IR {}", show(&g), show(&w))
+                });
+                return Err(format!(
+                    "counterexample ({what}{sides}): v0 = {}, lane = {}, a = {}, b = {}",
+                    show(&BV::new_const("v0", 32)),
+                    show(&BV::new_const("hw.lane", 32)),
+                    show(&r.a),
+                    show(&r.b)
+                ));
+            }
+            SatResult::Unknown => return Err(format!("unknown ({what})")),
+        }
+    }
+    Ok(())
+}
+
+/// The special registers [`gcn_special`] specifies (the others are listed as not
+/// proved).
+const PROVED_SPECIALS: [warptrace_ir::Special; 20] = [
+    warptrace_ir::Special::Clock,
+    warptrace_ir::Special::Clock64,
+    warptrace_ir::Special::GlobalTimer,
+    warptrace_ir::Special::Smid,
+    warptrace_ir::Special::Lane,
+    warptrace_ir::Special::TidX,
+    warptrace_ir::Special::TidY,
+    warptrace_ir::Special::TidZ,
+    warptrace_ir::Special::NtidX,
+    warptrace_ir::Special::NtidY,
+    warptrace_ir::Special::NtidZ,
+    warptrace_ir::Special::CtaidX,
+    warptrace_ir::Special::CtaidY,
+    warptrace_ir::Special::CtaidZ,
+    warptrace_ir::Special::NctaidX,
+    warptrace_ir::Special::NctaidY,
+    warptrace_ir::Special::NctaidZ,
+    warptrace_ir::Special::Warp,
+    warptrace_ir::Special::Block,
+    warptrace_ir::Special::Thread,
+];
+
+/// A special's specification for [`special_check`]: its value, the goals of its 32-bit
+/// formula's exactness, and for a value the snippet computes in stages (`thread`: the
+/// linear block, its product with the threads per block, the sum) the value of each stage
+/// but the last — the run is cut where the snippet has it (its first 64-bit add, then
+/// that pair's next write), each stage and `value` in terms of the previous cut's fresh
+/// constant `tag#k`.
+struct Spec {
+    value: BV,
+    exact: Vec<Bool>,
+    stages: Vec<BV>,
+}
+
+/// `sreg sp` per `docs/ir.md`, as `docs/gcn.md` maps it to the hardware, in terms of the
+/// entry state `abi` describes (and the instructions' hardware inputs: `hw.memtime`,
+/// `hw.memrealtime`, `hw.HW_REG_HW_ID`, `hw.lane`); `None` for a special no proof covers.
+fn gcn_special(sp: warptrace_ir::Special, abi: &EntryAbi) -> Option<Spec> {
+    use warptrace_ir::Special;
+    let value = |n: &str| abi.value(n);
+    if sp == Special::Thread {
+        // `grid_special`'s formula, staged: the linear block, then its product (in
+        // schoolbook form, as the snippet computes it: [`schoolbook_lemma`]) with the
+        // threads per block, plus the linear work-item index.
+        let mut ex = warptrace_verifier::semantics::Exact32::new(&value);
+        let block = ex.linear_block(64);
+        let per_block = ex.threads_per_block().zero_ext(32);
+        let tid = ex.linear_tid().zero_ext(32);
+        let cut = |k: u32| BV::new_const(format!("tag#{k}"), 64);
+        return Some(Spec {
+            value: cut(1).bvadd(&tid),
+            exact: ex.exact,
+            stages: vec![block, schoolbook(&cut(0), &per_block)],
+        });
+    }
+    if let Some((v, exact)) = warptrace_verifier::semantics::grid_special(sp, &value, abi.wave) {
+        return Some(Spec {
+            value: v,
+            exact,
+            stages: Vec::new(),
+        });
+    }
+    let memtime = || BV::new_const("hw.memtime", 64);
+    let v = match sp {
+        Special::Clock64 => memtime(),
+        Special::Clock => memtime().extract(31, 0).zero_ext(32),
+        // `s_memrealtime` counts a 100 MHz clock: nanoseconds are ten of its ticks.
+        Special::GlobalTimer => BV::new_const("hw.memrealtime", 64).bvmul(BV::from_u64(10, 64)),
+        // gfx9: the CU, SH and SE ids, bits 8–15 of HW_REG_HW_ID.
+        Special::Smid => BV::new_const("hw.HW_REG_HW_ID", 32)
+            .extract(15, 8)
+            .zero_ext(56),
+        Special::Lane => BV::new_const("hw.lane", 32).zero_ext(32),
+        _ => return None,
+    };
+    Some(Spec {
+        value: v,
+        exact: Vec::new(),
+        stages: Vec::new(),
+    })
+}
+
+/// The verdict on the snippet of `sreg sp` (stored to `%a`) in `histogram`: run after
+/// the prologue ([`run_from_entry`]), `%a` ends as [`gcn_special`]'s term for every entry
+/// state within the hardware's limits, `exec`, `vcc` and `scc` restored, and the
+/// formula's 32-bit evaluation exact under those limits.
+fn special_verdict(sp: warptrace_ir::Special) -> Verdict {
+    let text = format!("r2 = sreg {}", sp.name());
+    let p = entry_program(&[&text, "store %a, r2", "exit"]);
+    outcome(entry_code(KERNELS, &p).and_then(|(prologue, code, abi)| {
+        let spec = gcn_special(sp, &abi).ok_or("no specification")?;
+        special_check(&prologue, &code, &abi, &spec)?;
+        match sp {
+            warptrace_ir::Special::Thread => schoolbook_lemma(true),
+            _ => Ok(()),
+        }
+    }))
+}
+
+/// The claim of [`special_verdict`] on `prologue` and `code`.
+fn special_check(
+    prologue: &[Instruction],
+    code: &[Instruction],
+    abi: &EntryAbi,
+    spec: &Spec,
+) -> Result<(), String> {
+    let cuts = match spec.stages.len() {
+        0 => None,
+        _ => {
+            let at = code
+                .iter()
+                .position(|x| {
+                    matches!(
+                        x.mnemonic.as_str(),
+                        "v_addc_co_u32_e64" | "v_add_co_ci_u32_e64"
+                    )
+                })
+                .ok_or("no 64-bit add")?;
+            let word = |i: usize| {
+                code.get(i)
+                    .and_then(|x| x.operands.first())
+                    .and_then(|o| o.reg)
+                    .map(|r| r.first)
+            };
+            let (lo, hi) = (at.checked_sub(1).and_then(word), word(at));
+            let (Some(lo), Some(hi)) = (lo, hi) else {
+                return Err("the 64-bit add's destination".into());
+            };
+            let mut cuts = Cuts::writes(code, [lo, hi], code.len());
+            cuts.after.retain(|&i| i >= at);
+            cuts.after.truncate(spec.stages.len());
+            Some(cuts)
+        }
+    };
+    let mut r = run_from_entry(prologue, code, cuts.as_ref())?;
+    if !r.effects.is_empty() {
+        return Err("the snippet accesses global memory".into());
+    }
+    r.assume = abi.assumptions();
+    if r.cuts.len() != spec.stages.len() {
+        return Err(format!(
+            "{} stages computed, {} specified",
+            r.cuts.len(),
+            spec.stages.len()
+        ));
+    }
+    let mut claims: Vec<Claim> = Vec::new();
+    for (k, ((value, _), want)) in r.cuts.iter().zip(&spec.stages).enumerate() {
+        claims.push((
+            format!("stage {k}"),
+            value.eq(want),
+            Some((value.clone(), want.clone())),
+        ));
+    }
+    claims.push((
+        "the value".into(),
+        r.got.eq(&spec.value),
+        Some((r.got.clone(), spec.value.clone())),
+    ));
+    claims.push(("exec, vcc, scc restored".into(), r.restored.clone(), None));
+    for (i, e) in spec.exact.iter().enumerate() {
+        claims.push((format!("exact step {i}"), e.clone(), None));
+    }
+    prove_claims(&r, claims)
+}
+
+/// Asserts that a check of a mutant (`what`) found a counterexample (tests).
+#[cfg(test)]
+fn assert_refuted(what: &str, r: &Result<(), String>) {
+    assert!(
+        r.as_ref().is_err_and(|e| e.starts_with("counterexample")),
+        "{what}: {r:?}"
+    );
+}
+
+/// An IR register operand (tests).
+#[cfg(test)]
+fn ir_reg(i: u16) -> warptrace_ir::Operand {
+    warptrace_ir::Operand::Reg(warptrace_ir::Reg(i))
 }
 
 /// The pseudo-instruction of a label of the inserted code (its name the one modifier):
@@ -550,46 +1433,65 @@ struct Run {
     /// At each cut of [`run_cut`]: the value the step computed and the constant that
     /// replaced it.
     cuts: Vec<(BV, BV)>,
+    /// `%b`'s final value.
+    got_b: BV,
+    /// What the claims about this run assume besides the lane being active (the
+    /// hardware's limits, for a run from the entry state).
+    assume: Vec<Bool>,
 }
 
 fn run(code: &[Instruction]) -> Result<Run, String> {
     run_cut(code, None)
 }
 
-/// Cuts in a value's computation: before instruction `before`, each instruction that
-/// writes VGPR `regs[1]` (the high word of the pair `regs`, written after the low one)
-/// completes a step; the pair then holds a fresh constant `tag#k` instead, and the run
-/// records what the step computed (in terms of the inputs and `tag#(k-1)`).
+/// Cuts in a value's computation: after each instruction of `after` (indices into the
+/// code, each completing a step of the value in the VGPR pair `regs`), the pair holds a
+/// fresh constant `tag#k` instead, and the run records what the step computed (in terms
+/// of the inputs and `tag#(k-1)`).
 struct Cuts {
     regs: [u32; 2],
-    before: usize,
+    after: Vec<usize>,
+}
+
+impl Cuts {
+    /// A cut after each instruction before `before` that writes VGPR `regs[1]` (the high
+    /// word of the pair, written after the low one).
+    fn writes(code: &[Instruction], regs: [u32; 2], before: usize) -> Cuts {
+        let after = (0..before)
+            .filter(|&i| {
+                code[i]
+                    .operands
+                    .first()
+                    .and_then(|o| o.reg)
+                    .is_some_and(|d| {
+                        d.file == RegFile::Vgpr && (d.first..d.first + d.count).contains(&regs[1])
+                    })
+            })
+            .collect();
+        Cuts { regs, after }
+    }
 }
 
 /// [`run`] with `cuts`: a claim of the run holds for every value of the `tag#k`, so for
 /// the ones the snippet computes; [`Run::cuts`] lists what it computed at each.
 fn run_cut(code: &[Instruction], cuts: Option<&Cuts>) -> Result<Run, String> {
-    let mut lane = Lane::new();
+    run_cut_from(Lane::new(), code, cuts)
+}
+
+/// [`run_cut`] from the state `lane`.
+fn run_cut_from(mut lane: Lane, code: &[Instruction], cuts: Option<&Cuts>) -> Result<Run, String> {
     let (exec0, vcc0, scc0) = (lane.exec.clone(), lane.vcc.clone(), lane.scc.clone());
     let mut computed = Vec::new();
     // Forward branches: the taken path waits at its label, the other goes on.
     let mut waiting: HashMap<String, Vec<Lane>> = HashMap::new();
     for (i, x) in code.iter().enumerate() {
-        if let Some(c) = cuts.filter(|c| i > 0 && i - 1 < c.before) {
-            let wrote_hi = code[i - 1]
-                .operands
-                .first()
-                .and_then(|o| o.reg)
-                .is_some_and(|d| {
-                    d.file == RegFile::Vgpr && (d.first..d.first + d.count).contains(&c.regs[1])
-                });
-            if wrote_hi {
-                let [lo, hi] = c.regs;
-                let value = lane.vgpr(hi).concat(lane.vgpr(lo));
-                let fresh = BV::new_const(format!("tag#{}", computed.len()), 64);
-                lane.v.insert(lo, fresh.extract(31, 0));
-                lane.v.insert(hi, fresh.extract(63, 32));
-                computed.push((value, fresh));
-            }
+        if let Some(c) = cuts.filter(|c| i > 0 && c.after.contains(&(i - 1))) {
+            let [lo, hi] = c.regs;
+            let value = lane.vgpr(hi).concat(lane.vgpr(lo));
+            let fresh = BV::new_const(format!("tag#{}", computed.len()), 64);
+            lane.v.insert(lo, fresh.extract(31, 0));
+            lane.v.insert(hi, fresh.extract(63, 32));
+            computed.push((value, fresh));
         }
         match x.mnemonic.as_str() {
             LABEL => {
@@ -598,12 +1500,12 @@ fn run_cut(code: &[Instruction], cuts: Option<&Cuts>) -> Result<Run, String> {
                     lane.join(taken);
                 }
             }
-            "s_cbranch_scc1" | "s_cbranch_scc0" => {
+            "s_cbranch_scc1" | "s_cbranch_scc0" | "s_cbranch_execz" => {
                 let target = x.operands.first().ok_or("a branch without a target")?;
-                let cond = if x.mnemonic.ends_with('1') {
-                    lane.scc.clone()
-                } else {
-                    lane.scc.not()
+                let cond = match x.mnemonic.as_str() {
+                    "s_cbranch_scc1" => lane.scc.clone(),
+                    "s_cbranch_scc0" => lane.scc.not(),
+                    _ => lane.exec.eq(BV::from_u64(0, 64)),
                 };
                 let mut taken = lane.clone();
                 taken.path = Bool::and(&[&lane.path, &cond]);
@@ -637,8 +1539,10 @@ fn run_cut(code: &[Instruction], cuts: Option<&Cuts>) -> Result<Run, String> {
         active: exec0.extract(0, 0).eq(BV::from_u64(1, 1)),
         exec: exec0,
         regs: (ins[0], ins[2]),
+        got_b: lane.v[&(ins[2] + 1)].concat(&lane.v[&ins[2]]),
         effects: lane.effects,
         cuts: computed,
+        assume: Vec::new(),
     })
 }
 
@@ -819,6 +1723,9 @@ fn compare(r: &Run, want: Vec<Expected>, name: &str, shown: &BV) -> Result<(), S
     let never = |g: &Bool| {
         let solver = warptrace_verifier::solver();
         solver.assert(&r.active);
+        for a in &r.assume {
+            solver.assert(a);
+        }
         solver.assert(g);
         solver.check() == SatResult::Unsat
     };
@@ -869,6 +1776,9 @@ fn compare(r: &Run, want: Vec<Expected>, name: &str, shown: &BV) -> Result<(), S
     for (what, goal, sides) in goals {
         let solver = memory_solver();
         solver.assert(&r.active);
+        for a in &r.assume {
+            solver.assert(a);
+        }
         solver.assert(goal.not().simplify());
         let result = solver.check();
         let shown = match result {
@@ -1047,9 +1957,9 @@ fn branch_cases() -> Vec<(&'static str, Vec<&'static str>, Expect)> {
 fn schoolbook(a: &BV, b: &BV) -> BV {
     let (al, ah) = (a.extract(31, 0), a.extract(63, 32));
     let (bl, bh) = (b.extract(31, 0), b.extract(63, 32));
-    let carry = al.zero_ext(32).bvmul(bl.zero_ext(32)).extract(63, 32);
-    let hi = carry.bvadd(al.bvmul(&bh).bvadd(ah.bvmul(&bl)));
-    hi.concat(al.bvmul(&bl))
+    let carry = mul(&al.zero_ext(32), &bl.zero_ext(32)).extract(63, 32);
+    let hi = carry.bvadd(mul(&al, &bh).bvadd(mul(&ah, &bl)));
+    hi.concat(mul(&al, &bl))
 }
 
 /// What the GCN lowering of `op` at `width` is checked against: the IR semantics, a 64-bit
@@ -1168,24 +2078,20 @@ fn outcome(checked: Result<(), String>) -> Verdict {
     }
 }
 
-/// The verdict on the snippet of `map.update @m[keys] agg` (keys in the obligation's form;
-/// `agg` a `count` or a `sum` of `r0`/`r1`/an immediate) on a hash map of `capacity`
-/// slots: [`hash_check`], and for register keys the [`schoolbook_lemma`] the tag's
+/// The verdict on the snippet of `map.update @m[keys] agg` (keys and `agg`'s operand in
+/// the obligation's form: `r0`, `r1` or an immediate) on a hash map of `capacity` slots
+/// of `value`s: [`hash_check`], and for register keys the [`schoolbook_lemma`] the tag's
 /// products rest on.
 fn hash_verdict(
     capacity: u32,
     keys: &[warptrace_ir::Operand],
     agg: warptrace_ir::Aggregation,
+    value: warptrace_ir::ValueKind,
 ) -> Verdict {
     let key_types = vec!["u64"; keys.len()].join(", ");
-    let (value, agg_text) = match agg {
-        warptrace_ir::Aggregation::Count => ("count".to_owned(), "count".to_owned()),
-        warptrace_ir::Aggregation::Sum(x) => ("sum u64".to_owned(), format!("sum {x}")),
-        other => {
-            return Verdict::Unknown {
-                reason: format!("`{}` updates are not proved on GCN", other.mnemonic()),
-            }
-        }
+    let agg_text = match agg.operand() {
+        Some(x) => format!("{} {x}", agg.mnemonic()),
+        None => agg.mnemonic().to_owned(),
     };
     let (key_types, tuple) = if keys.is_empty() {
         (String::new(), String::new())
@@ -1200,7 +2106,7 @@ fn hash_verdict(
         .iter()
         .any(|k| matches!(k, warptrace_ir::Operand::Reg(_)));
     memory_verdict(&p, |code, region| {
-        hash_check(code, region, keys, agg)?;
+        hash_check(code, region, keys, agg, &value)?;
         match registers {
             true => schoolbook_lemma(true),
             false => Ok(()),
@@ -1209,22 +2115,26 @@ fn hash_verdict(
 }
 
 /// The verdict on a hash update's snippet (`hashmap::update`) of `keys` (IR operands of
-/// `%a`, `%b` or immediates) combining `agg` (`count`, `sum`) into the map `region`: for
+/// `%a`, `%b` or immediates) combining `agg` into the map `region` of `value`s: for
 /// one active lane whatever the others do, its global memory operations are, in order,
 /// those of the IR's update (`docs/ir.md`) — with `tag` the fold of `mix64` over the keys
 /// (products in [`schoolbook`] form) or the constant tag: when `tag = 0`, the extra slot's
 /// tag word set to 1, the keys stored and the value combined there; otherwise, for each of
 /// the `HASH_MAX_PROBES` slots `(tag + j) mod capacity` while the lane has found none, the
 /// compare-and-swap of its tag word from 0 to `tag` returning `old`, the keys stored when
-/// `old = 0` (a claim), the value combined when `old ∈ {0, tag}`; the drop counter
-/// incremented when every probe missed.
+/// `old = 0` (a claim), the value combined when `old ∈ {0, tag}` (each of the value
+/// words `word_ops` names, with its atomic: an add, the unsigned maximum of an encoded
+/// `min`/`max`, an exchange; a `hist`/`lhist` bucket as a term of the value); the drop
+/// counter incremented when every probe missed.
 fn hash_check(
     code: &[Instruction],
     region: &warptrace_ir::MapRegion,
     keys: &[warptrace_ir::Operand],
     agg: warptrace_ir::Aggregation,
+    value: &warptrace_ir::ValueKind,
 ) -> Result<(), String> {
-    use warptrace_ir::{Aggregation, Operand};
+    use warptrace_ir::Operand;
+    use warptrace_verifier::semantics::{word_ops, WordKind};
     let r = run(code)?;
     let k = |v: u64| BV::from_u64(v, 64);
     let (a_in, b_in) = (r.a.clone(), r.b.clone());
@@ -1253,10 +2163,7 @@ fn hash_check(
                 .get(2)
                 .and_then(|o| o.reg)
                 .ok_or("the compare-and-swap's data")?;
-            let cuts = Cuts {
-                regs: [data.first, data.first + 1],
-                before: cas,
-            };
+            let cuts = Cuts::writes(code, [data.first, data.first + 1], cas);
             let cut = run_cut(code, Some(&cuts))?;
             let keys: Vec<BV> = keys.iter().map(&term).collect();
             let steps = tag_steps(&keys);
@@ -1279,19 +2186,25 @@ fn hash_check(
         }
     };
 
-    let combine = |guard: &Bool, slot: &BV, out: &mut Vec<Expected>| -> Result<(), String> {
-        let data = match agg {
-            Aggregation::Count => k(1),
-            Aggregation::Sum(x) => term(&x),
-            other => return Err(format!("no specification of `{}` here", other.mnemonic())),
-        };
-        out.push(Expected {
-            guard: guard.clone(),
-            op: "red.add",
-            addr: slot.bvadd(k(region.value_offset_in_slot())),
-            data,
-        });
-        Ok(())
+    // The value words the update combines (`docs/ir.md`'s value table).
+    let x = agg.operand().map(|o| term(&o));
+    let words = word_ops(agg, x.as_ref(), value)
+        .ok_or_else(|| format!("`{}` does not fit a `{value}` map", agg.mnemonic()))?;
+    let combine = |guard: &Bool, slot: &BV, out: &mut Vec<Expected>| {
+        for (word, kind, data) in &words {
+            out.push(Expected {
+                guard: guard.clone(),
+                op: match kind {
+                    WordKind::Add => "red.add",
+                    WordKind::Max => "red.umax",
+                    WordKind::Exchange => "red.swap",
+                },
+                addr: slot
+                    .bvadd(k(region.value_offset_in_slot()))
+                    .bvadd(word.bvmul(k(8))),
+                data: data.clone(),
+            });
+        }
     };
     let store_keys = |guard: &Bool, slot: &BV, out: &mut Vec<Expected>| {
         for (n, key) in keys.iter().enumerate() {
@@ -1326,7 +2239,7 @@ fn hash_check(
             data: k(1),
         });
         store_keys(&zero, &slot, &mut want);
-        combine(&zero, &slot, &mut want)?;
+        combine(&zero, &slot, &mut want);
     }
     if probe_path {
         let olds: Vec<BV> = r
@@ -1354,7 +2267,7 @@ fn hash_check(
             let claim = Bool::and(&[&pending, &old.eq(k(0))]);
             let hit = Bool::and(&[&pending, &Bool::or(&[&old.eq(k(0)), &old.eq(&tag)])]);
             store_keys(&claim, &slot, &mut want);
-            combine(&hit, &slot, &mut want)?;
+            combine(&hit, &slot, &mut want);
             pending = Bool::and(&[&pending, &hit.not()]);
         }
         want.push(Expected {
@@ -1516,23 +2429,25 @@ pub struct Translation {
     /// One check a distinct operation form the program uses (level `translation`).
     pub checks: Vec<Check>,
     /// The program's operations whose GCN lowering no proof covers (the emulator tests
-    /// check many of them against the interpreter, `docs/gcn.md` says which; some, such as
-    /// the clocks, no test compares).
+    /// check many of them against the interpreter, `docs/gcn.md` says which).
     pub not_proved: Vec<String>,
 }
 
 /// GCN translation validation of `program`: for each distinct operation form it uses —
 /// each ALU operation with its operands (a register or its immediate), extensions, moves,
 /// the persistent registers, probe branches, loop edges, `kernel` and `active`, ring
-/// appends and `printf` with their capacity and field forms, `count`/`sum` hash updates
-/// with their key forms — the snippet the instrumenter splices into
+/// appends and `printf` with their capacity and field forms, hash updates with their
+/// key forms, value kind and operand form, the special registers `gcn_special`
+/// specifies, `pc`/`file`/`line` and the site values `bytes`/`addr`/`opcode` at two
+/// sites, array saves with their kind, slots and field forms — the snippet the
+/// instrumenter splices into
 /// a corpus kernel is executed symbolically for one lane and z3 proves it computes the IR
 /// semantics (for an append: makes the IR's memory operations) with `exec`, `vcc` and
-/// `scc` restored. What no proof covers (other hash updates, array saves, the other
-/// special registers, site values) is listed in [`Translation::not_proved`].
+/// `scc` restored. What no proof covers (`activemask`, `launch`, the site values
+/// `value`/`sectors`/`wavefronts`/`run`) is listed in [`Translation::not_proved`].
 pub fn translation_checks(program: &Program) -> Translation {
     use std::collections::BTreeMap;
-    use warptrace_ir::{kernel_id, AttachPoint, Insn, LoopEdge, Special};
+    use warptrace_ir::{kernel_id, AttachPoint, Insn, LoopEdge, SiteValue, Special};
     let mut obligations: BTreeMap<String, Box<dyn Fn() -> Verdict>> = BTreeMap::new();
     let mut not_proved = std::collections::BTreeSet::new();
     for probe in &program.probes {
@@ -1654,6 +2569,58 @@ pub fn translation_checks(program: &Program) -> Translation {
                         }),
                     );
                 }
+                Insn::ReadSpecial { special, .. } if PROVED_SPECIALS.contains(special) => {
+                    let special = *special;
+                    obligations.insert(
+                        format!("sreg.{}", special.name()),
+                        Box::new(move || special_verdict(special)),
+                    );
+                }
+                Insn::ReadSpecial {
+                    special: special @ (Special::Pc | Special::File | Special::Line),
+                    ..
+                } => {
+                    for (site, (_, mnemonic)) in SITES.iter().enumerate() {
+                        let what = format!("sreg {}", special.name());
+                        obligations.insert(
+                            format!("sreg.{}.{mnemonic}", special.name()),
+                            Box::new(move || site_verdict(&what, site)),
+                        );
+                    }
+                }
+                Insn::ReadSite {
+                    value: value @ (SiteValue::Bytes | SiteValue::Addr | SiteValue::Opcode),
+                    ..
+                } => {
+                    for (site, (_, mnemonic)) in SITES.iter().enumerate() {
+                        let what = format!("site {}", value.name());
+                        obligations.insert(
+                            format!("site.{}.{mnemonic}", value.name()),
+                            Box::new(move || site_verdict(&what, site)),
+                        );
+                    }
+                }
+                Insn::ArraySave { map, fields, .. } => {
+                    let Some(warptrace_ir::MapDecl {
+                        kind: warptrace_ir::MapKind::Array { per, slots },
+                        ..
+                    }) = program.maps.get(map.0 as usize)
+                    else {
+                        not_proved.insert(lowering_kind(insn));
+                        continue;
+                    };
+                    let (per, slots) = (*per, *slots);
+                    let forms = operand_forms(fields);
+                    let name = format!(
+                        "array.{}.slots{slots}.{}",
+                        match per {
+                            warptrace_ir::Per::Thread => "thread",
+                            warptrace_ir::Per::Warp => "warp",
+                        },
+                        forms_name(&forms)
+                    );
+                    obligations.insert(name, Box::new(move || array_verdict(per, slots, &forms)));
+                }
                 Insn::Exit => {}
                 Insn::RingAppend { map, fields } => {
                     let Some(decl) = program.maps.get(map.0 as usize) else {
@@ -1675,38 +2642,37 @@ pub fn translation_checks(program: &Program) -> Translation {
                         Box::new(move || ring_verdict(capacity, overflow, &forms)),
                     );
                 }
-                Insn::MapUpdate { map, keys, agg }
-                    if matches!(
-                        agg,
-                        warptrace_ir::Aggregation::Count | warptrace_ir::Aggregation::Sum(_)
-                    ) =>
-                {
+                Insn::MapUpdate { map, keys, agg } => {
                     let Some(warptrace_ir::MapDecl {
                         kind: warptrace_ir::MapKind::Hash { capacity },
+                        value,
                         ..
                     }) = program.maps.get(map.0 as usize)
                     else {
                         not_proved.insert(lowering_kind(insn));
                         continue;
                     };
-                    let capacity = *capacity;
+                    let (capacity, value) = (*capacity, value.clone());
                     let forms = operand_forms(keys);
-                    let agg = match *agg {
-                        warptrace_ir::Aggregation::Sum(x) => warptrace_ir::Aggregation::Sum(
-                            operand_forms(&[x]).first().copied().unwrap_or(x),
-                        ),
-                        other => other,
+                    let agg = match agg.operand() {
+                        Some(x) => agg.with_operand(operand_forms(&[x])[0]),
+                        None => *agg,
                     };
                     let name = format!(
                         "hash.cap{capacity}.{}.{}{}",
                         forms_name(&forms),
-                        agg.mnemonic(),
-                        match agg {
-                            warptrace_ir::Aggregation::Sum(x) => format!(".{}", forms_name(&[x])),
-                            _ => String::new(),
-                        }
+                        value
+                            .to_string()
+                            .replace(", ", ".")
+                            .replace(['(', ' '], ".")
+                            .replace(')', ""),
+                        agg.operand()
+                            .map_or(String::new(), |x| format!(".{}", forms_name(&[x])))
                     );
-                    obligations.insert(name, Box::new(move || hash_verdict(capacity, &forms, agg)));
+                    obligations.insert(
+                        name,
+                        Box::new(move || hash_verdict(capacity, &forms, agg, value.clone())),
+                    );
                 }
                 Insn::Printf { args, .. } => {
                     let ring = program
@@ -1941,10 +2907,7 @@ mod tests {
         carry.mnemonic = "v_add_co_u32_e64".into();
         carry.operands.truncate(4);
         let r = check(&code, &|a, b| alu(BinOp::Add, Width::W64, a, b));
-        assert!(
-            r.as_ref().is_err_and(|e| e.starts_with("counterexample")),
-            "{r:?}"
-        );
+        assert_refuted(&format!("{r:?}"), &r);
         // A `jz` whose jumping lanes stay in `exec` (its `s_andn2 exec` dropped) runs the
         // skipped store for them.
         let body = [
@@ -1963,10 +2926,7 @@ mod tests {
         assert_eq!(check(&code, &expect), Ok(()));
         code.remove(leave);
         let r = check(&code, &expect);
-        assert!(
-            r.as_ref().is_err_and(|e| e.starts_with("counterexample")),
-            "{r:?}"
-        );
+        assert_refuted(&format!("{r:?}"), &r);
         // `mul.64` with a high word that lacks the carry of the low product
         // (`v_mul_hi_u32` made `v_mul_lo_u32`): refuted against the schoolbook form, and
         // the concrete check agrees.
@@ -1980,10 +2940,7 @@ mod tests {
             .expect("a high product");
         hi.mnemonic = "v_mul_lo_u32".into();
         let r = check(&code, &schoolbook);
-        assert!(
-            r.as_ref().is_err_and(|e| e.starts_with("counterexample")),
-            "{r:?}"
-        );
+        assert_refuted(&format!("{r:?}"), &r);
         assert!(spot_check(&code, &mul, &samples()).is_err());
         // `active` counting only `exec`'s low half (a wave32 count in a wave64 kernel).
         let p = entry_program(&["r2 = sreg active", "store %a, r2", "exit"]);
@@ -1996,10 +2953,7 @@ mod tests {
             .expect("the count of exec");
         bcnt.mnemonic = "s_bcnt1_i32_b32".into();
         let r = check(&code, &active);
-        assert!(
-            r.as_ref().is_err_and(|e| e.starts_with("counterexample")),
-            "{r:?}"
-        );
+        assert_refuted(&format!("{r:?}"), &r);
     }
 
     /// `translation_checks` proves each operation form a program uses (the 64-bit
@@ -2021,16 +2975,26 @@ mod tests {
             "bin.gt.u.64.reg.imm.3",
             "bin.shl.64.reg.imm.2",
             "branch.jz-skips-a-store",
+            "sreg.tid.x",
         ] {
             assert!(names.contains(&want), "{want} in {names:?}");
         }
-        assert_eq!(t.not_proved, ["sreg tid.x"]);
+        assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
+        // What no proof covers is listed: `launch` and a warp-wide site value.
+        let t = translation_checks(&compile(
+            "mem:global:load { @m[pc, launch] = sum(bytes + sectors); }",
+        ));
+        assert_eq!(t.not_proved, ["site sectors", "sreg launch"]);
+        let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
+        for want in ["sreg.pc.global_load_ubyte", "site.bytes.global_atomic_add"] {
+            assert!(names.contains(&want), "{want} in {names:?}");
+        }
         // `kernel` and `active` are proved (the kernel's id; the lanes in `exec`).
         let t = translation_checks(&compile("kernel:entry { @k[kernel] = sum(active); }"));
         let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names,
-            ["hash.cap4096.reg.sum.reg", "sreg.active", "sreg.kernel"]
+            ["hash.cap4096.reg.sum.u64.reg", "sreg.active", "sreg.kernel"]
         );
         assert!(
             t.checks.iter().all(|c| c.verdict.is_proved()),
@@ -2048,8 +3012,19 @@ mod tests {
             .find(|c| c.name == "ring.drop.cap4096.reg.imm.5")
             .expect("the append's check");
         assert!(ring.verdict.is_proved(), "{:?}", ring.verdict);
-        assert_eq!(t.not_proved, ["sreg tid.x"]);
-        // `count`/`sum` hash updates are proved, whatever their keys; a `max` is listed.
+        assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
+        // An array save: proved with its kind, slots and field forms.
+        let t = translation_checks(&compile(
+            "map @t: array(per = thread, slots = 2); kernel:entry { @t = (thread, 5); }",
+        ));
+        let save = t
+            .checks
+            .iter()
+            .find(|c| c.name == "array.thread.slots2.reg.imm.5")
+            .unwrap_or_else(|| panic!("no array check in {:?}", t.checks));
+        assert!(save.verdict.is_proved(), "{:?}", save.verdict);
+        assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
+        // Hash updates are proved, whatever their keys and aggregation, and named by them.
         let t = translation_checks(&compile(
             "kernel:entry { @n = count(); @m[7] = sum(3); @k[kernel] = count(); @x = max(3); }",
         ));
@@ -2058,9 +3033,18 @@ mod tests {
             .iter()
             .filter(|c| c.name.starts_with("hash."))
             .collect();
-        assert_eq!(hashes.len(), 3, "{:?}", t.checks);
+        let names: Vec<&str> = hashes.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "hash.cap4096..count",
+                "hash.cap4096..max.i64.imm.3",
+                "hash.cap4096.imm.7.sum.i64.imm.3",
+                "hash.cap4096.reg.count",
+            ]
+        );
         assert!(hashes.iter().all(|c| c.verdict.is_proved()), "{hashes:?}");
-        assert_eq!(t.not_proved, ["map update"]);
+        assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
         // `printf`: the append of its format id, arguments and padding.
         let t = translation_checks(&compile("kernel:entry { printf(\"%d %d\\n\", tid.x, 7); }"));
         let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
@@ -2093,13 +3077,357 @@ mod tests {
 }
 
 #[cfg(test)]
+mod site_tests {
+    use super::*;
+
+    const VALUES: [&str; 6] = [
+        "site bytes",
+        "site addr",
+        "site opcode",
+        "sreg pc",
+        "sreg line",
+        "sreg file",
+    ];
+
+    /// Every site value and per-site special the proofs cover is what the probed
+    /// instruction gives, at a load (`vaddr` pair) and at an atomic (`saddr` form).
+    #[test]
+    fn site_values_are_proved_at_both_address_forms() {
+        for what in VALUES {
+            for site in 0..SITES.len() {
+                assert_eq!(site_check(what, site, None), Ok(()), "{what} at {site}");
+            }
+        }
+        let facts = SiteFacts::of(KERNELS, "histogram", "global_atomic_add").expect("site");
+        assert_eq!(facts.bytes(), Some(4));
+        assert!(facts
+            .loc
+            .is_some_and(|(f, l)| f.ends_with("gcn_kernels.hip") && l > 0));
+    }
+
+    /// Wrong site values are refuted: an address without its high word's carry, from the
+    /// wrong register, the byte count of a dword, the previous instruction's `pc`.
+    #[test]
+    fn wrong_site_values_are_refuted() {
+        type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
+        fn last_imm64(c: &mut [Instruction], v: i64) {
+            // The immediate's low word: the second-to-last `v_mov_b32` of a constant.
+            let i = c
+                .iter()
+                .rposition(|x| {
+                    x.mnemonic == "v_mov_b32_e32" && x.operands[1].imm.is_some_and(|n| n > 0)
+                })
+                .expect("the constant");
+            c[i].operands[1].imm = Some(v);
+            c[i].operands[1].text = v.to_string();
+        }
+        let cases: Vec<(&str, usize, Mutant)> = vec![
+            (
+                "site addr",
+                1,
+                Box::new(|c| {
+                    let x = c
+                        .iter_mut()
+                        .find(|x| x.mnemonic == "v_addc_co_u32_e64")
+                        .expect("the carry");
+                    x.mnemonic = "v_add_co_u32_e64".into();
+                    x.operands.truncate(4);
+                }),
+            ),
+            (
+                "site addr",
+                0,
+                Box::new(|c| {
+                    let x = c
+                        .iter_mut()
+                        .find(|x| x.mnemonic == "v_mov_b32_e32" && x.operands[1].text == "v5")
+                        .expect("the high word");
+                    x.operands[1] = crate::parse::parse("\tv_mov_b32_e32 v0, v6\n")
+                        .expect("parses")
+                        .instr(0)
+                        .expect("an instruction")
+                        .operands[1]
+                        .clone();
+                }),
+            ),
+            ("site bytes", 0, Box::new(|c| last_imm64(c, 4))),
+            (
+                "sreg pc",
+                1,
+                Box::new(|c| {
+                    let i = c
+                        .iter()
+                        .rposition(|x| {
+                            x.mnemonic == "v_mov_b32_e32"
+                                && x.operands[1].imm.is_some_and(|n| n > 0)
+                        })
+                        .expect("the pc");
+                    let v = c[i].operands[1].imm.expect("imm") - 1;
+                    c[i].operands[1].imm = Some(v);
+                    c[i].operands[1].text = v.to_string();
+                }),
+            ),
+        ];
+        for (what, site, mutate) in cases {
+            let r = site_check(what, site, Some(&*mutate));
+            assert_refuted(&format!("{what} at {site}"), &r);
+        }
+    }
+}
+
+#[cfg(test)]
+mod array_tests {
+    use super::*;
+    use warptrace_ir::{Operand, Per};
+
+    use super::ir_reg as reg;
+
+    /// Array saves are proved from the entry state: per-thread records of a thread probe
+    /// and per-warp records of a `warp` probe, register and immediate fields.
+    #[test]
+    fn array_saves_are_proved() {
+        for (per, slots, fields) in [
+            (Per::Thread, 4, vec![reg(0), Operand::Imm(7)]),
+            (Per::Warp, 256, vec![reg(0), reg(1), Operand::Imm(-2)]),
+        ] {
+            let v = array_verdict(per, slots, &fields);
+            assert!(v.is_proved(), "{per:?} {slots} {fields:?}: {v:?}");
+        }
+    }
+
+    /// Wrong saves are refuted: a full cursor's drop counted one word off, per-warp rows
+    /// not rounded up, a record past 2^32 written at its low word, a cursor that does
+    /// not advance, a taken per-warp record overwritten, `seq = s`.
+    #[test]
+    fn wrong_array_saves_are_refuted() {
+        type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
+        fn at(c: &[Instruction], f: impl Fn(&Instruction) -> bool) -> usize {
+            c.iter().position(f).expect("the instruction")
+        }
+        let cases: Vec<(&str, Per, Mutant)> = vec![
+            (
+                "a full cursor's drop one word off",
+                Per::Thread,
+                Box::new(|c| {
+                    // The drop counter's offset, loaded before the first atomic.
+                    let i = at(c, |x| x.mnemonic == "global_atomic_add_x2");
+                    let v = c[i - 1].operands[1].imm.expect("the offset") + 8;
+                    c[i - 1].operands[1].imm = Some(v);
+                    c[i - 1].operands[1].text = v.to_string();
+                }),
+            ),
+            (
+                "rows not rounded up",
+                Per::Warp,
+                Box::new(|c| {
+                    let i = at(c, |x| {
+                        x.mnemonic == "v_add_u32_e32" && x.operands[1].imm == Some(31)
+                    });
+                    c.remove(i);
+                }),
+            ),
+            (
+                "no check of the offset's high word",
+                Per::Thread,
+                Box::new(|c| {
+                    let i = at(c, |x| {
+                        x.mnemonic == "v_cmp_ne_u32_e64" && x.operands[1].imm == Some(0)
+                    });
+                    c.remove(i);
+                }),
+            ),
+            (
+                "the cursor does not advance",
+                Per::Thread,
+                Box::new(|c| {
+                    // `cursor += 1`: the first 64-bit add after the drop.
+                    let i = at(c, |x| x.mnemonic == "v_add_co_u32_e64");
+                    c.drain(i..i + 2);
+                }),
+            ),
+            (
+                "a taken record overwritten",
+                Per::Warp,
+                Box::new(|c| {
+                    // `seq != 0` becomes `0 != 0`.
+                    let i = at(c, |x| x.mnemonic == "v_cmp_ne_u64_e64");
+                    c[i].operands[2] = c[i].operands[1].clone();
+                }),
+            ),
+        ];
+        for (what, per, mutate) in cases {
+            let fields = [reg(0), Operand::Imm(7)];
+            let record = "u64, u64";
+            let per_name = if per == Per::Warp { "warp" } else { "thread" };
+            let maps = format!("map @m: array(per = {per_name}, slots = 4) -> record({record})\n");
+            let mut p = entry_program_with(&maps, &["map.save @m, %b, (r0, 7)", "exit"]);
+            if per == Per::Warp {
+                p.probes[0].attach.granularity = warptrace_ir::Granularity::Warp;
+            }
+            let layout = warptrace_ir::MapLayout::new(&p.maps);
+            let region = layout.regions[0];
+            let (prologue, code, abi) = entry_code(KERNELS, &p).expect("code");
+            assert_eq!(
+                array_check(&prologue, &code, &abi, &region, &fields),
+                Ok(()),
+                "{what}"
+            );
+            let mut m = code.clone();
+            mutate(&mut m);
+            let r = array_check(&prologue, &m, &abi, &region, &fields);
+            assert_refuted(what, &r);
+        }
+    }
+}
+
+#[cfg(test)]
+mod special_tests {
+    use super::*;
+    use warptrace_ir::Special;
+
+    /// Every special the GCN proofs cover is proved from the kernel's entry state: the
+    /// grid values through the prologue's kernarg loads and saved ids, `lane` through
+    /// `v_mbcnt`, the clocks and `smid` as the hardware registers `docs/gcn.md` names.
+    #[test]
+    fn specials_are_proved_from_the_entry_state() {
+        for sp in PROVED_SPECIALS {
+            let v = special_verdict(sp);
+            assert!(v.is_proved(), "{}: {v:?}", sp.name());
+        }
+    }
+
+    /// `thread`'s specification in schoolbook form is `grid_special`'s formula: equal on
+    /// concrete entry states (the lemma proves the forms equal in general).
+    #[test]
+    fn the_schoolbook_thread_is_the_ir_formula() {
+        let p = entry_program(&["r2 = sreg thread", "store %a, r2", "exit"]);
+        let (_, _, abi) = entry_code(KERNELS, &p).expect("code");
+        let spec = gcn_special(Special::Thread, &abi).expect("thread");
+        let (t0, t1) = (BV::new_const("tag#0", 64), BV::new_const("tag#1", 64));
+        let product = spec.stages[1].substitute(&[(&t0, &spec.stages[0])]);
+        let form = spec.value.substitute(&[(&t1, &product)]);
+        let value = |n: &str| abi.value(n);
+        let (ir, _) = warptrace_verifier::semantics::grid_special(Special::Thread, &value, 64)
+            .expect("thread");
+        let names = [
+            "v0",
+            &format!("s{}", abi.workgroup[0].expect("x")),
+            &format!("s{}", abi.workgroup[1].expect("y")),
+            &format!("s{}", abi.workgroup[2].expect("z")),
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let vars: Vec<BV> = names.iter().map(|n| BV::new_const(*n, 32)).collect();
+            let vals: Vec<BV> = (0..4).map(|i| k32(x.rotate_left(16 * i))).collect();
+            let mut subst: Vec<(&BV, &BV)> = vars.iter().zip(&vals).collect();
+            // The kernarg dwords stay symbolic: fix them through a solver instead.
+            let solver = z3::Solver::new();
+            let kernarg = BV::new_const("kernarg", 64);
+            subst.push((&kernarg, &kernarg));
+            let (a, b) = (form.substitute(&subst), ir.substitute(&subst));
+            solver.assert(a.eq(&b).not());
+            for (i, d) in ["x", "y", "z"].iter().enumerate() {
+                let n = abi.value(&format!("ntid.{d}"));
+                let c = abi.value(&format!("nctaid.{d}"));
+                solver.assert(n.eq(k32((x >> (8 * i)) & 0x3ff)));
+                solver.assert(c.eq(k32(x >> (16 + 8 * i))));
+            }
+            assert_eq!(solver.check(), SatResult::Unsat, "{x:#x}");
+        }
+    }
+
+    /// Wrong readings are refuted: `tid.x` from the y field, `lane` counting one lane
+    /// more, `ntid.y` from `ntid.x`'s half, `block` without the carry into its high word
+    /// (its low word is all `block` keeps: proved anyway), `thread` with `ntid.z` left
+    /// out, `warp` divided by 32 on a wave64 target, `smid` one bit off.
+    #[test]
+    fn wrong_specials_are_refuted() {
+        type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
+        fn find(c: &mut [Instruction], f: impl Fn(&Instruction) -> bool) -> &mut Instruction {
+            c.iter_mut().find(|x| f(x)).expect("the instruction")
+        }
+        fn set_imm(x: &mut Instruction, i: usize, v: i64) {
+            x.operands[i].imm = Some(v);
+            x.operands[i].text = v.to_string();
+        }
+        let cases: Vec<(Special, &str, Mutant)> = vec![
+            (
+                Special::TidX,
+                "tid.x from bit 10",
+                Box::new(|c| set_imm(find(c, |x| x.mnemonic == "v_bfe_u32"), 2, 10)),
+            ),
+            (
+                Special::Lane,
+                "lane + 1",
+                Box::new(|c| set_imm(find(c, |x| x.mnemonic == "v_mbcnt_lo_u32_b32"), 2, 1)),
+            ),
+            (
+                Special::NtidY,
+                "ntid.y from the low half",
+                Box::new(|c| set_imm(find(c, |x| x.mnemonic == "v_bfe_u32"), 2, 0)),
+            ),
+            (
+                Special::Thread,
+                "thread without ntid.z",
+                Box::new(|c| {
+                    let i = c
+                        .iter()
+                        .position(|x| x.mnemonic == "v_mul_lo_u32")
+                        .and_then(|i| {
+                            let j = c[i + 1..].iter().position(|x| x.mnemonic == "v_bfe_u32")?;
+                            let k = c[i + 1 + j..]
+                                .iter()
+                                .position(|x| x.mnemonic == "v_bfe_u32")?;
+                            let l = c[i + 1 + j + k + 1..]
+                                .iter()
+                                .position(|x| x.mnemonic == "v_mul_lo_u32")?;
+                            Some(i + 1 + j + k + 1 + l)
+                        })
+                        .expect("the product with ntid.z");
+                    c.remove(i);
+                }),
+            ),
+            (
+                Special::Warp,
+                "warp = linear tid / 32",
+                Box::new(|c| set_imm(find(c, |x| x.mnemonic == "v_lshrrev_b32_e32"), 1, 5)),
+            ),
+            (
+                Special::Smid,
+                "smid from bit 9",
+                Box::new(|c| {
+                    let x = find(c, |x| x.mnemonic == "s_getreg_b32");
+                    x.operands[1].text = "hwreg(HW_REG_HW_ID, 9, 8)".into();
+                }),
+            ),
+        ];
+        for (sp, what, mutate) in cases {
+            let text = format!("r2 = sreg {}", sp.name());
+            let p = entry_program(&[&text, "store %a, r2", "exit"]);
+            let (prologue, code, abi) = entry_code(KERNELS, &p).expect("code");
+            let spec = gcn_special(sp, &abi).expect("a specification");
+            assert_eq!(
+                special_check(&prologue, &code, &abi, &spec),
+                Ok(()),
+                "{what}"
+            );
+            let mut m = code.clone();
+            mutate(&mut m);
+            let r = special_check(&prologue, &m, &abi, &spec);
+            assert_refuted(what, &r);
+        }
+    }
+}
+
+#[cfg(test)]
 mod ring_tests {
     use super::*;
-    use warptrace_ir::{Operand, Overflow, Reg as IrReg};
+    use warptrace_ir::{Operand, Overflow};
 
-    fn reg(i: u16) -> Operand {
-        Operand::Reg(IrReg(i))
-    }
+    use super::ir_reg as reg;
 
     /// The ring append's lowering is proved for drop rings and power-of-two overwrite
     /// rings, with register and immediate fields.
@@ -2123,30 +3451,66 @@ mod ring_tests {
         assert!(matches!(v, Verdict::Unknown { .. }), "{v:?}");
     }
 
-    /// Hash updates (count, sum) are proved: register keys (their tag through `mix64`,
-    /// step by step), a constant key with a non-zero tag (the probes, their branches to
-    /// the end), the key whose tag is 0 (the extra slot), no keys (tag 1).
+    /// Hash updates are proved: register keys (their tag through `mix64`, step by step),
+    /// a constant key with a non-zero tag (the probes, their branches to the end), the key
+    /// whose tag is 0 (the extra slot), no keys (tag 1); and every aggregation: `count`,
+    /// `sum`, the encoded `min`/`max` (signed and not), `avg`/`stats`' two words, `hist`
+    /// and `lhist` buckets of a register (a power-of-two step, another step, a range past
+    /// 2^32 with a power-of-two step) and of a constant, `assign`.
     #[test]
     fn hash_updates_are_proved() {
-        use warptrace_ir::Aggregation;
-        for (cap, keys, agg) in [
-            (4096, vec![reg(0)], Aggregation::Count),
-            (64, vec![reg(0), reg(1)], Aggregation::Sum(reg(1))),
-            (1024, vec![Operand::Imm(5)], Aggregation::Count),
+        use warptrace_ir::{Aggregation as A, ValueKind as V};
+        let (five, u, s) = (vec![Operand::Imm(5)], false, true);
+        let lhist = |min, max, step| V::Lhist { min, max, step };
+        for (cap, keys, agg, value) in [
+            (4096, vec![reg(0)], A::Count, V::Count),
+            (
+                64,
+                vec![reg(0), reg(1)],
+                A::Sum(reg(1)),
+                V::Sum { signed: u },
+            ),
+            (1024, five.clone(), A::Count, V::Count),
             (
                 64,
                 vec![Operand::Imm(7), Operand::Imm(-9)],
-                Aggregation::Sum(reg(1)),
+                A::Sum(reg(1)),
+                V::Sum { signed: s },
             ),
             (
                 1024,
                 vec![Operand::Imm(0)],
-                Aggregation::Sum(Operand::Imm(3)),
+                A::Sum(Operand::Imm(3)),
+                V::Sum { signed: u },
             ),
-            (4096, vec![], Aggregation::Count),
+            (4096, vec![], A::Count, V::Count),
+            (64, vec![reg(0)], A::Max(reg(1)), V::Max { signed: s }),
+            (64, five.clone(), A::Max(reg(0)), V::Max { signed: u }),
+            (64, five.clone(), A::Min(reg(0)), V::Min { signed: s }),
+            (64, vec![], A::Min(Operand::Imm(-4)), V::Min { signed: u }),
+            (64, five.clone(), A::Avg(reg(0)), V::Avg { signed: s }),
+            (64, five.clone(), A::Stats(reg(1)), V::Stats { signed: u }),
+            (64, five.clone(), A::Hist(reg(0)), V::Hist),
+            (64, vec![reg(1)], A::Hist(reg(0)), V::Hist),
+            (64, five.clone(), A::Hist(Operand::Imm(-3)), V::Hist),
+            (64, five.clone(), A::Lhist(reg(0)), lhist(0, 100, 10)),
+            (64, five.clone(), A::Lhist(reg(1)), lhist(-64, 1024, 64)),
+            (
+                64,
+                five.clone(),
+                A::Lhist(reg(0)),
+                lhist(i64::MIN, i64::MAX, 1 << 60),
+            ),
+            (
+                64,
+                five.clone(),
+                A::Lhist(Operand::Imm(37)),
+                lhist(0, 100, 10),
+            ),
+            (64, five.clone(), A::Assign(reg(1)), V::Value { signed: s }),
         ] {
-            let v = hash_verdict(cap, &keys, agg);
-            assert!(v.is_proved(), "{cap} {keys:?} {agg:?}: {v:?}");
+            let v = hash_verdict(cap, &keys, agg, value.clone());
+            assert!(v.is_proved(), "{cap} {keys:?} {agg:?} {value}: {v:?}");
         }
     }
 
@@ -2161,9 +3525,10 @@ mod ring_tests {
         let layout = warptrace_ir::MapLayout::new(&p.maps);
         let region = layout.regions[0];
         let agg = warptrace_ir::Aggregation::Count;
+        let value = warptrace_ir::ValueKind::Count;
         let keys = [Operand::Imm(5)];
         let code = entry_snippet(KERNELS, &p).expect("snippet");
-        assert_eq!(hash_check(&code, &region, &keys, agg), Ok(()));
+        assert_eq!(hash_check(&code, &region, &keys, agg, &value), Ok(()));
         type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
         let mutants: Vec<(&str, Mutant)> = vec![
             (
@@ -2214,11 +3579,133 @@ mod ring_tests {
         for (what, mutate) in mutants {
             let mut m = code.clone();
             mutate(&mut m);
-            let r = hash_check(&m, &region, &keys, agg);
-            assert!(
-                r.as_ref().is_err_and(|e| e.starts_with("counterexample")),
-                "{what}: {r:?}"
+            let r = hash_check(&m, &region, &keys, agg, &value);
+            assert_refuted(what, &r);
+        }
+    }
+
+    /// Wrong combinations of the value are refuted, each on its aggregation's update: a
+    /// signed `max` without the sign bias, a `min` with one word not inverted, a `hist`
+    /// bucket one off, an `lhist` whose `min` falls in the underflow bucket, an `assign`
+    /// that adds, an `avg` whose sum lands on its count.
+    #[test]
+    fn wrong_aggregations_are_refuted() {
+        use warptrace_ir::{Aggregation as A, ValueKind as V};
+        type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
+        fn set_imm(x: &mut Instruction, i: usize, v: i64) {
+            x.operands[i].imm = Some(v);
+            x.operands[i].text = format!("0x{v:x}");
+        }
+        fn first<'a>(
+            c: &'a mut [Instruction],
+            what: &str,
+            f: impl Fn(&Instruction) -> bool,
+        ) -> &'a mut Instruction {
+            c.iter_mut()
+                .find(|x| f(x))
+                .unwrap_or_else(|| panic!("no {what}"))
+        }
+        let cases: Vec<(&str, A, V, Mutant)> = vec![
+            (
+                "max without the bias",
+                A::Max(reg(0)),
+                V::Max { signed: true },
+                Box::new(|c| {
+                    let x = first(c, "bias", |x| {
+                        x.mnemonic == "v_mov_b32_e32" && x.operands[1].imm == Some(1 << 31)
+                    });
+                    set_imm(x, 1, 0);
+                }),
+            ),
+            (
+                "min with its high word not inverted",
+                A::Min(reg(0)),
+                V::Min { signed: false },
+                Box::new(|c| {
+                    let i = c
+                        .iter()
+                        .rposition(|x| x.mnemonic == "v_not_b32_e32")
+                        .expect("a not");
+                    c.remove(i);
+                }),
+            ),
+            (
+                "hist one bucket up",
+                A::Hist(reg(0)),
+                V::Hist,
+                Box::new(|c| {
+                    let x = first(c, "65 - clz", |x| {
+                        x.operands.get(1).and_then(|o| o.imm) == Some(0x41)
+                    });
+                    set_imm(x, 1, 0x42);
+                }),
+            ),
+            (
+                "lhist's min in the underflow bucket",
+                A::Lhist(reg(0)),
+                V::Lhist {
+                    min: 0,
+                    max: 100,
+                    step: 10,
+                },
+                Box::new(|c| {
+                    let x = first(c, "x < min", |x| x.mnemonic == "v_cmp_lt_i64_e64");
+                    x.mnemonic = "v_cmp_le_i64_e64".into();
+                }),
+            ),
+            (
+                "assign by adding",
+                A::Assign(reg(0)),
+                V::Value { signed: false },
+                Box::new(|c| {
+                    let x = first(c, "swap", |x| x.mnemonic == "global_atomic_swap_x2");
+                    x.mnemonic = "global_atomic_add_x2".into();
+                }),
+            ),
+            (
+                "avg's sum on its count",
+                A::Avg(reg(1)),
+                V::Avg { signed: true },
+                Box::new(|c| {
+                    let i = c
+                        .iter()
+                        .rposition(|x| {
+                            x.mnemonic == "global_atomic_add_x2" && x.operands.len() == 3
+                        })
+                        .and_then(|i| {
+                            c[..i]
+                                .iter()
+                                .rposition(|x| x.mnemonic == "global_atomic_add_x2")
+                        })
+                        .expect("the last probe's adds");
+                    let count = c[i - 1].modifiers.clone();
+                    c[i].modifiers = count;
+                }),
+            ),
+        ];
+        let keys = [Operand::Imm(5)];
+        for (what, agg, value, mutate) in cases {
+            let line = format!(
+                "map.update @m[5] {} {}",
+                agg.mnemonic(),
+                agg.operand().expect("an operand")
             );
+            let p = entry_program_with(
+                &format!("map @m: hash(keys = 64) [u64] -> {value}\n"),
+                &[&line, "exit"],
+            );
+            let layout = warptrace_ir::MapLayout::new(&p.maps);
+            let region = layout.regions[0];
+            let code = entry_snippet(KERNELS, &p).expect("snippet");
+            assert_eq!(
+                hash_check(&code, &region, &keys, agg, &value),
+                Ok(()),
+                "{what}"
+            );
+            let mut m = code.clone();
+            mutate(&mut m);
+            let r = hash_check(&m, &region, &keys, agg, &value);
+            assert_refuted(what, &r);
         }
     }
 
@@ -2298,10 +3785,7 @@ mod ring_tests {
             let mut m = code.clone();
             mutate(&mut m);
             let r = ring_check(&m, &region, Overflow::Drop, &fields);
-            assert!(
-                r.as_ref().is_err_and(|e| e.starts_with("counterexample")),
-                "{what}: {r:?}"
-            );
+            assert_refuted(what, &r);
         }
     }
 }

@@ -160,6 +160,27 @@ fn the_parser_reads_operands_modifiers_and_hidden_arguments() {
         })
         .expect("a waitcnt");
     assert!(wait.operands.is_empty() && !wait.modifiers.is_empty());
+    // A lone register range is an operand, not an `offset:`-like modifier.
+    let one = parse("\ts_memtime s[24:25]\n\tbuffer_inv sc1\n").expect("parses");
+    let ops: Vec<(&str, Option<String>, &[String])> = one
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Instr(x) => Some((
+                x.mnemonic.as_str(),
+                x.operands.first().and_then(|o| o.reg).map(|r| r.name()),
+                x.modifiers.as_slice(),
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            ("s_memtime", Some("s[24:25]".to_owned()), &[][..]),
+            ("buffer_inv", None, &["sc1".to_owned()][..])
+        ]
+    );
     let meta = m.metadata.as_ref().expect("metadata");
     let hist = meta.kernel("histogram").expect("histogram");
     let hidden: Vec<&str> = hist
