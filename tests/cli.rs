@@ -490,8 +490,8 @@ fn verify_reports_every_level_and_writes_a_certificate() {
 fn verify_for_gcn_proves_the_forms_used_and_names_what_is_only_tested() {
     let dir = tempfile::tempdir().expect("tempdir");
     let probe = dir.path().join("p.wt");
-    // `launch` (a load from the map buffer) is one lowering no GCN proof covers.
-    let program = format!("{SKELETON} kernel:exit {{ @l[kernel] = max(launch); }}");
+    // `sectors` (a warp-wide value) is one lowering no GCN proof covers.
+    let program = format!("{SKELETON} mem:global:load {{ @s[kernel] = sum(sectors); }}");
     std::fs::write(&probe, program).expect("write");
     let cert = dir.path().join("gcn.json");
     let gcn = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gcn/hip_kernels_gfx942.s");
@@ -511,7 +511,7 @@ fn verify_for_gcn_proves_the_forms_used_and_names_what_is_only_tested() {
     assert!(text.contains("VERIFIED for gcn (sha256:"), "{text}");
     assert!(text.contains("kernel checks "), "{text}");
     assert!(
-        text.contains("lowering not proved      sreg launch"),
+        text.contains("lowering not proved      site sectors"),
         "{text}"
     );
     let json: serde_json::Value =
@@ -539,7 +539,7 @@ fn verify_for_gcn_proves_the_forms_used_and_names_what_is_only_tested() {
                 .is_some_and(|s| s.ends_with(": histogram"))),
         "{checks:?}"
     );
-    assert_eq!(json["not_proved"], serde_json::json!(["sreg launch"]));
+    assert_eq!(json["not_proved"], serde_json::json!(["site sectors"]));
     // A GCN certificate is not a PTX one.
     let refused = warptrace(&["--require-cert", &path(&cert), &path(&probe), "--", "true"]);
     assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));

@@ -20,14 +20,14 @@
 //! hash updates of every aggregation (`hash_check`: the compare-and-swap probes, their
 //! forward branches to the end, the keys and the value words; a register key's tag
 //! through `mix64` proved step by step). So are the special registers but `activemask`
-//! and `launch` (`special_check`: the entry prologue and the snippet from the kernel's
-//! entry state as the ABI gives it — the kernarg segment, the workgroup-id SGPRs, the
-//! packed work-item ids in `v0`, the lane index behind `v_mbcnt`, the clock and `HW_ID`
-//! registers; `site_check`: `pc`, `file`, `line` and the site values `bytes`, `addr`,
-//! `opcode` at a load and an atomic, against the module's own text) and array saves
-//! (`array_check`: the record's place from the entry state, staged). Those specials and
-//! the other site values are covered by the emulator's differential tests (`emu.rs`),
-//! not by proofs.
+//! (`special_check`: the entry prologue and the snippet from the kernel's entry state as
+//! the ABI gives it — the kernarg segment, the workgroup-id SGPRs, the packed work-item
+//! ids in `v0`, the lane index behind `v_mbcnt`, the clock and `HW_ID` registers;
+//! `launch_check`: the launch word's load; `site_check`: `pc`, `file`, `line` and the site
+//! values `bytes`, `addr`, `opcode`, `value` at a load and an atomic, against the module's
+//! own text) and array saves (`array_check`: the record's place from the entry state,
+//! staged). `activemask` and the warp-wide site values are covered by the emulator's
+//! differential tests (`emu.rs`), not by proofs.
 
 use crate::parse::{parse, Instruction, Operand, StmtKind};
 use crate::reg::{Reg, RegFile};
@@ -865,6 +865,37 @@ impl SiteFacts {
         table.iter().find(|(t, _)| m.contains(t)).map(|(_, b)| *b)
     }
 
+    /// `value` (`docs/ir.md`): the first element of the loaded register (after a load)
+    /// or of the data register (before a store or atomic), zero-extended — 8 or 16 bits
+    /// for byte and short accesses, 64 for a 64-bit atomic, else 32.
+    fn value(&self, lane: &mut Lane) -> Result<BV, String> {
+        let x = &self.insn;
+        let m = x.mnemonic.as_str();
+        let at = if m.starts_with("global_load") {
+            0
+        } else if m.starts_with("global_store") {
+            1
+        } else {
+            // An atomic's data follows its destination (if it returns) and address.
+            1 + usize::from(x.modifiers.iter().any(|w| w == "sc0" || w == "glc"))
+        };
+        let reg = x.operands.get(at).ok_or("no value operand")?;
+        let bits: u32 = if m.contains("byte") {
+            8
+        } else if m.contains("short") {
+            16
+        } else if m.starts_with("global_atomic") && m.ends_with("_x2") {
+            64
+        } else {
+            32
+        };
+        let v = lane.read(reg, bits.div_ceil(32))?;
+        Ok(match bits {
+            64 => v,
+            _ => v.extract(bits - 1, 0).zero_ext(64 - bits),
+        })
+    }
+
     /// The address the instruction accesses (`docs/ir.md`: the effective address,
     /// immediate offset included) over the registers at the site: `saddr + zext(vaddr)`
     /// with an SGPR pair, else the 64-bit `vaddr`, plus `offset:N`. The address operand
@@ -908,7 +939,12 @@ fn site_check(what: &str, site: usize, mutate: Option<Mutation<'_>>) -> Result<(
     let (point, mnemonic) = SITES[site];
     let facts = SiteFacts::of(KERNELS, "histogram", mnemonic)?;
     let body = format!("  2: r2 = {what}\n  3: store %a, r2\n  4: exit\n");
-    let mut code = point_snippet("histogram", point, &body)?;
+    // A load's value is read after it.
+    let point = match (what, mnemonic.starts_with("global_load")) {
+        ("site value", true) => format!("after {point}"),
+        _ => point.to_owned(),
+    };
+    let mut code = point_snippet("histogram", &point, &body)?;
     if let Some(m) = mutate {
         m(&mut code);
     }
@@ -921,6 +957,7 @@ fn site_check(what: &str, site: usize, mutate: Option<Mutation<'_>>) -> Result<(
         "site bytes" => k(facts.bytes().ok_or("no access size")?),
         "site addr" => facts.addr(&mut Lane::new())?,
         "site opcode" => k(warptrace_ir::kernel_id(mnemonic)),
+        "site value" => facts.value(&mut Lane::new())?,
         "sreg pc" => k(facts.pc),
         "sreg line" => k(facts.loc.as_ref().map_or(0, |(_, l)| *l)),
         "sreg file" => k(facts
@@ -1234,6 +1271,30 @@ const PROVED_SPECIALS: [warptrace_ir::Special; 20] = [
     warptrace_ir::Special::Block,
     warptrace_ir::Special::Thread,
 ];
+
+/// The claim on `r2 = sreg launch` (stored to `%b`): the lane's one memory operation is
+/// the load of the launch word from the map buffer (`MapLayout::launch_offset`, where the
+/// runtime writes the launch's number), and `%b` ends as what it loaded, `%a`, `exec`,
+/// `vcc`, `scc` as they began. `mutate` changes the snippet first (tests).
+fn launch_check(mutate: Option<Mutation<'_>>) -> Result<(), String> {
+    let p = entry_program(&["r2 = sreg launch", "store %b, r2", "exit"]);
+    let layout = warptrace_ir::MapLayout::new(&p.maps);
+    let mut code = entry_snippet(KERNELS, &p)?;
+    if let Some(m) = mutate {
+        m(&mut code);
+    }
+    let r = run(&code)?;
+    let load = r.effects.first().ok_or("no load")?;
+    let word = load.result.clone().ok_or("the load returns nothing")?;
+    let want = vec![Expected {
+        guard: Bool::from_bool(true),
+        op: "load",
+        addr: load.base.bvadd(BV::from_u64(layout.launch_offset, 64)),
+        data: BV::from_u64(0, 64),
+    }];
+    prove_equal("the launch word", &r, &r.got_b, &word)?;
+    compare(&r, want, "launch", &word)
+}
 
 /// A special's specification for [`special_check`]: its value, the goals of its 32-bit
 /// formula's exactness, and for a value the snippet computes in stages (`thread`: the
@@ -2438,13 +2499,13 @@ pub struct Translation {
 /// the persistent registers, probe branches, loop edges, `kernel` and `active`, ring
 /// appends and `printf` with their capacity and field forms, hash updates with their
 /// key forms, value kind and operand form, the special registers `gcn_special`
-/// specifies, `pc`/`file`/`line` and the site values `bytes`/`addr`/`opcode` at two
-/// sites, array saves with their kind, slots and field forms — the snippet the
-/// instrumenter splices into
+/// specifies, `launch`, `pc`/`file`/`line` and the site values `bytes`/`addr`/`opcode`/
+/// `value` at two sites, array saves with their kind, slots and field forms — the
+/// snippet the instrumenter splices into
 /// a corpus kernel is executed symbolically for one lane and z3 proves it computes the IR
 /// semantics (for an append: makes the IR's memory operations) with `exec`, `vcc` and
-/// `scc` restored. What no proof covers (`activemask`, `launch`, the site values
-/// `value`/`sectors`/`wavefronts`/`run`) is listed in [`Translation::not_proved`].
+/// `scc` restored. What no proof covers (`activemask`, the warp-wide site values
+/// `sectors`/`wavefronts`/`run`) is listed in [`Translation::not_proved`].
 pub fn translation_checks(program: &Program) -> Translation {
     use std::collections::BTreeMap;
     use warptrace_ir::{kernel_id, AttachPoint, Insn, LoopEdge, SiteValue, Special};
@@ -2569,6 +2630,15 @@ pub fn translation_checks(program: &Program) -> Translation {
                         }),
                     );
                 }
+                Insn::ReadSpecial {
+                    special: Special::Launch,
+                    ..
+                } => {
+                    obligations.insert(
+                        "sreg.launch".into(),
+                        Box::new(|| outcome(launch_check(None))),
+                    );
+                }
                 Insn::ReadSpecial { special, .. } if PROVED_SPECIALS.contains(special) => {
                     let special = *special;
                     obligations.insert(
@@ -2589,7 +2659,11 @@ pub fn translation_checks(program: &Program) -> Translation {
                     }
                 }
                 Insn::ReadSite {
-                    value: value @ (SiteValue::Bytes | SiteValue::Addr | SiteValue::Opcode),
+                    value:
+                        value @ (SiteValue::Bytes
+                        | SiteValue::Addr
+                        | SiteValue::Opcode
+                        | SiteValue::Value),
                     ..
                 } => {
                     for (site, (_, mnemonic)) in SITES.iter().enumerate() {
@@ -2980,13 +3054,17 @@ mod tests {
             assert!(names.contains(&want), "{want} in {names:?}");
         }
         assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
-        // What no proof covers is listed: `launch` and a warp-wide site value.
+        // What no proof covers is listed: a warp-wide site value.
         let t = translation_checks(&compile(
             "mem:global:load { @m[pc, launch] = sum(bytes + sectors); }",
         ));
-        assert_eq!(t.not_proved, ["site sectors", "sreg launch"]);
+        assert_eq!(t.not_proved, ["site sectors"]);
         let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
-        for want in ["sreg.pc.global_load_ubyte", "site.bytes.global_atomic_add"] {
+        for want in [
+            "sreg.pc.global_load_ubyte",
+            "site.bytes.global_atomic_add",
+            "sreg.launch",
+        ] {
             assert!(names.contains(&want), "{want} in {names:?}");
         }
         // `kernel` and `active` are proved (the kernel's id; the lanes in `exec`).
@@ -3080,10 +3158,11 @@ mod tests {
 mod site_tests {
     use super::*;
 
-    const VALUES: [&str; 6] = [
+    const VALUES: [&str; 7] = [
         "site bytes",
         "site addr",
         "site opcode",
+        "site value",
         "sreg pc",
         "sreg line",
         "sreg file",
@@ -3105,8 +3184,26 @@ mod site_tests {
             .is_some_and(|(f, l)| f.ends_with("gcn_kernels.hip") && l > 0));
     }
 
+    /// `launch` is the launch word the snippet loads from the map buffer; loaded from the
+    /// next word, it is refuted.
+    #[test]
+    fn the_launch_word_is_proved() {
+        assert_eq!(launch_check(None), Ok(()));
+        let next: Mutation<'_> = &|c| {
+            let i = c
+                .iter()
+                .position(|x| x.mnemonic == "global_load_dwordx2")
+                .expect("the load");
+            let v = c[i - 1].operands[1].imm.expect("the offset") + 8;
+            c[i - 1].operands[1].imm = Some(v);
+            c[i - 1].operands[1].text = v.to_string();
+        };
+        assert_refuted("the next word", &launch_check(Some(next)));
+    }
+
     /// Wrong site values are refuted: an address without its high word's carry, from the
-    /// wrong register, the byte count of a dword, the previous instruction's `pc`.
+    /// wrong register, the byte count of a dword, a loaded byte read as a short, the
+    /// previous instruction's `pc`.
     #[test]
     fn wrong_site_values_are_refuted() {
         type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
@@ -3151,6 +3248,19 @@ mod site_tests {
                 }),
             ),
             ("site bytes", 0, Box::new(|c| last_imm64(c, 4))),
+            (
+                "site value",
+                0,
+                Box::new(|c| {
+                    // A loaded byte read as a short.
+                    let x = c
+                        .iter_mut()
+                        .find(|x| x.mnemonic == "v_bfe_u32")
+                        .expect("the byte");
+                    x.operands[3].imm = Some(16);
+                    x.operands[3].text = "16".into();
+                }),
+            ),
             (
                 "sreg pc",
                 1,
