@@ -583,12 +583,7 @@ mod tests {
                 StmtKind::Directive { .. } => {}
             }
         }
-        let field = |n: &str| k0.field(n).unwrap_or(0) as u32;
         let wave = wave_of(k0) as usize;
-        let kernarg = 4 * field(".amdhsa_user_sgpr_private_segment_buffer")
-            + 2 * field(".amdhsa_user_sgpr_dispatch_ptr")
-            + 2 * field(".amdhsa_user_sgpr_queue_ptr");
-        let user = field(".amdhsa_user_sgpr_count");
         let meta = before
             .metadata
             .as_ref()
@@ -627,14 +622,11 @@ mod tests {
                 w.write(MAPS + r.slots_offset, 8, *off);
             }
         }
-        // The launch initializes the workgroup ids the instrumented descriptor enables
-        // (the instrumenter may enable more than the kernel did).
-        let enabled: Vec<usize> = (0..3)
-            .filter(|d| {
-                let id = format!(".amdhsa_system_sgpr_workgroup_id_{}", ["x", "y", "z"][*d]);
-                k1.field(&id) == Some(1)
-            })
-            .collect();
+        // The launch initializes the SGPRs the instrumented descriptor enables (the
+        // instrumenter may enable more workgroup ids than the kernel did), as the TV's
+        // entry state places them.
+        let abi = crate::tv::EntryAbi::of(k1, meta).expect("an entry state");
+        let kernarg = abi.kernarg as usize;
         for b in 0..dims.blocks {
             let id = [
                 (b % u64::from(grid[0])) as u32,
@@ -645,10 +637,12 @@ mod tests {
                 let mem = std::mem::take(&mut w.mem);
                 w = Wave::new(wave);
                 w.mem = mem;
-                w.s[kernarg as usize] = KERNARG as u32;
-                w.s[kernarg as usize + 1] = (KERNARG >> 32) as u32;
-                for (n, d) in enabled.iter().enumerate() {
-                    w.s[(user as usize) + n] = id[*d];
+                w.s[kernarg] = KERNARG as u32;
+                w.s[kernarg + 1] = (KERNARG >> 32) as u32;
+                for (sgpr, id) in abi.workgroup.iter().zip(id) {
+                    if let Some(sgpr) = sgpr {
+                        w.s[*sgpr as usize] = id;
+                    }
                 }
                 for l in 0..wave {
                     let t = first + l as u32;

@@ -678,9 +678,11 @@ fn entry_code(
 /// work-item ids packed in `v0` (x in bits 0–9, y 10–19, z 20–29: gfx90a, gfx940+), as
 /// many as `.amdhsa_system_vgpr_workitem_id` requests; the hidden grid arguments at their
 /// metadata offsets in the kernarg segment.
-struct EntryAbi {
-    kernarg: u32,
-    workgroup: [Option<u32>; 3],
+pub(crate) struct EntryAbi {
+    /// The first SGPR of the kernarg segment pointer.
+    pub(crate) kernarg: u32,
+    /// The SGPR of each workgroup id the descriptor enables.
+    pub(crate) workgroup: [Option<u32>; 3],
     workitem_dims: u32,
     group_size: [Option<u64>; 3],
     block_count: [Option<u64>; 3],
@@ -688,7 +690,7 @@ struct EntryAbi {
 }
 
 impl EntryAbi {
-    fn of(
+    pub(crate) fn of(
         k: &crate::parse::Kernel,
         meta: &crate::metadata::MetaKernel,
     ) -> Result<EntryAbi, String> {
@@ -966,13 +968,19 @@ fn site_check(what: &str, site: usize, mutate: Option<Mutation<'_>>) -> Result<(
             .map_or(0, |(f, _)| warptrace_ir::kernel_id(f))),
         other => return Err(format!("no specification of `{other}`")),
     };
-    prove_equal(what, &r, &r.got, &want)?;
-    prove_equal(
-        "exec, vcc, scc restored",
-        &r,
-        &r.restored.ite(&k(1), &k(0)),
-        &k(1),
-    )
+    let claims = vec![
+        (
+            what.to_owned(),
+            r.got.eq(&want),
+            Some((r.got.clone(), want)),
+        ),
+        (
+            "exec, vcc, scc restored".to_owned(),
+            r.restored.clone(),
+            None,
+        ),
+    ];
+    prove_claims(&r, claims)
 }
 
 /// `code` run after the entry `prologue`, from the kernel's entry state: the registers
@@ -1061,29 +1069,15 @@ fn array_check(
         .iter()
         .position(|x| x.mnemonic == "global_store_dwordx2")
         .ok_or("no store")?;
-    let is_carry = |x: &Instruction| {
-        matches!(
-            x.mnemonic.as_str(),
-            "v_addc_co_u32_e64" | "v_add_co_ci_u32_e64"
-        )
-    };
     let last = code[..store]
         .iter()
         .rposition(is_carry)
         .ok_or("no 64-bit add")?;
-    let word = |i: usize| {
-        code.get(i)
-            .and_then(|x| x.operands.first())
-            .and_then(|o| o.reg)
-            .map(|r| r.first)
-    };
-    let (Some(lo), Some(hi)) = (last.checked_sub(1).and_then(word), word(last)) else {
-        return Err("the offset's registers".into());
-    };
+    let pair = add64_pair(code, last)?;
     let first = (0..last)
-        .find(|&i| is_carry(&code[i]) && word(i) == Some(hi))
+        .find(|&i| is_carry(&code[i]) && add64_pair(code, i).ok() == Some(pair))
         .unwrap_or(last);
-    let mut cuts = Cuts::writes(code, [lo, hi], last + 1);
+    let mut cuts = Cuts::writes(code, pair, last + 1);
     cuts.after.retain(|&i| i >= first);
     let mut r = run_from_entry(prologue, code, Some(&cuts))?;
     r.assume = abi.assumptions();
@@ -1383,26 +1377,8 @@ fn special_check(
     let cuts = match spec.stages.len() {
         0 => None,
         _ => {
-            let at = code
-                .iter()
-                .position(|x| {
-                    matches!(
-                        x.mnemonic.as_str(),
-                        "v_addc_co_u32_e64" | "v_add_co_ci_u32_e64"
-                    )
-                })
-                .ok_or("no 64-bit add")?;
-            let word = |i: usize| {
-                code.get(i)
-                    .and_then(|x| x.operands.first())
-                    .and_then(|o| o.reg)
-                    .map(|r| r.first)
-            };
-            let (lo, hi) = (at.checked_sub(1).and_then(word), word(at));
-            let (Some(lo), Some(hi)) = (lo, hi) else {
-                return Err("the 64-bit add's destination".into());
-            };
-            let mut cuts = Cuts::writes(code, [lo, hi], code.len());
+            let at = code.iter().position(is_carry).ok_or("no 64-bit add")?;
+            let mut cuts = Cuts::writes(code, add64_pair(code, at)?, code.len());
             cuts.after.retain(|&i| i >= at);
             cuts.after.truncate(spec.stages.len());
             Some(cuts)
@@ -1453,6 +1429,23 @@ fn assert_refuted(what: &str, r: &Result<(), String>) {
 #[cfg(test)]
 fn ir_reg(i: u16) -> warptrace_ir::Operand {
     warptrace_ir::Operand::Reg(warptrace_ir::Reg(i))
+}
+
+/// A test's change to a snippet, boxed for a table of cases.
+#[cfg(test)]
+type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
+
+/// Sets operand `i` of `x` to the integer `v` (tests).
+#[cfg(test)]
+fn set_imm(x: &mut Instruction, i: usize, v: i64) {
+    x.operands[i].imm = Some(v);
+    x.operands[i].text = v.to_string();
+}
+
+/// The index of the first instruction of `c` that `f` accepts (tests).
+#[cfg(test)]
+fn index_of(c: &[Instruction], f: impl Fn(&Instruction) -> bool) -> usize {
+    c.iter().position(f).expect("the instruction")
 }
 
 /// The pseudo-instruction of a label of the inserted code (its name the one modifier):
@@ -1512,6 +1505,29 @@ fn run(code: &[Instruction]) -> Result<Run, String> {
 struct Cuts {
     regs: [u32; 2],
     after: Vec<usize>,
+}
+
+/// Whether `x` is the carry half of a 64-bit VALU add.
+fn is_carry(x: &Instruction) -> bool {
+    matches!(
+        x.mnemonic.as_str(),
+        "v_addc_co_u32_e64" | "v_add_co_ci_u32_e64"
+    )
+}
+
+/// The destination pair `[lo, hi]` of the 64-bit add whose carry half is `code[carry]`
+/// (its low half the instruction before).
+fn add64_pair(code: &[Instruction], carry: usize) -> Result<[u32; 2], String> {
+    let word = |i: usize| {
+        code.get(i)
+            .and_then(|x| x.operands.first())
+            .and_then(|o| o.reg)
+            .map(|r| r.first)
+    };
+    match (carry.checked_sub(1).and_then(word), word(carry)) {
+        (Some(lo), Some(hi)) => Ok([lo, hi]),
+        _ => Err("the 64-bit add's destination".into()),
+    }
 }
 
 impl Cuts {
@@ -2647,29 +2663,19 @@ pub fn translation_checks(program: &Program) -> Translation {
                     );
                 }
                 Insn::ReadSpecial {
-                    special: special @ (Special::Pc | Special::File | Special::Line),
+                    special: Special::Pc | Special::File | Special::Line,
                     ..
-                } => {
-                    for (site, (_, mnemonic)) in SITES.iter().enumerate() {
-                        let what = format!("sreg {}", special.name());
-                        obligations.insert(
-                            format!("sreg.{}.{mnemonic}", special.name()),
-                            Box::new(move || site_verdict(&what, site)),
-                        );
-                    }
                 }
-                Insn::ReadSite {
-                    value:
-                        value @ (SiteValue::Bytes
-                        | SiteValue::Addr
-                        | SiteValue::Opcode
-                        | SiteValue::Value),
+                | Insn::ReadSite {
+                    value: SiteValue::Bytes | SiteValue::Addr | SiteValue::Opcode | SiteValue::Value,
                     ..
                 } => {
+                    // `sreg pc` or `site bytes`, at each site.
+                    let what = lowering_kind(insn);
                     for (site, (_, mnemonic)) in SITES.iter().enumerate() {
-                        let what = format!("site {}", value.name());
+                        let what = what.clone();
                         obligations.insert(
-                            format!("site.{}.{mnemonic}", value.name()),
+                            format!("{}.{mnemonic}", what.replace(' ', ".")),
                             Box::new(move || site_verdict(&what, site)),
                         );
                     }
@@ -3195,8 +3201,7 @@ mod site_tests {
                 .position(|x| x.mnemonic == "global_load_dwordx2")
                 .expect("the load");
             let v = c[i - 1].operands[1].imm.expect("the offset") + 8;
-            c[i - 1].operands[1].imm = Some(v);
-            c[i - 1].operands[1].text = v.to_string();
+            set_imm(&mut c[i - 1], 1, v);
         };
         assert_refuted("the next word", &launch_check(Some(next)));
     }
@@ -3206,7 +3211,6 @@ mod site_tests {
     /// previous instruction's `pc`.
     #[test]
     fn wrong_site_values_are_refuted() {
-        type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
         fn last_imm64(c: &mut [Instruction], v: i64) {
             // The immediate's low word: the second-to-last `v_mov_b32` of a constant.
             let i = c
@@ -3215,8 +3219,7 @@ mod site_tests {
                     x.mnemonic == "v_mov_b32_e32" && x.operands[1].imm.is_some_and(|n| n > 0)
                 })
                 .expect("the constant");
-            c[i].operands[1].imm = Some(v);
-            c[i].operands[1].text = v.to_string();
+            set_imm(&mut c[i], 1, v);
         }
         let cases: Vec<(&str, usize, Mutant)> = vec![
             (
@@ -3257,8 +3260,7 @@ mod site_tests {
                         .iter_mut()
                         .find(|x| x.mnemonic == "v_bfe_u32")
                         .expect("the byte");
-                    x.operands[3].imm = Some(16);
-                    x.operands[3].text = "16".into();
+                    set_imm(x, 3, 16);
                 }),
             ),
             (
@@ -3273,8 +3275,7 @@ mod site_tests {
                         })
                         .expect("the pc");
                     let v = c[i].operands[1].imm.expect("imm") - 1;
-                    c[i].operands[1].imm = Some(v);
-                    c[i].operands[1].text = v.to_string();
+                    set_imm(&mut c[i], 1, v);
                 }),
             ),
         ];
@@ -3310,27 +3311,22 @@ mod array_tests {
     /// not advance, a taken per-warp record overwritten, `seq = s`.
     #[test]
     fn wrong_array_saves_are_refuted() {
-        type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
-        fn at(c: &[Instruction], f: impl Fn(&Instruction) -> bool) -> usize {
-            c.iter().position(f).expect("the instruction")
-        }
         let cases: Vec<(&str, Per, Mutant)> = vec![
             (
                 "a full cursor's drop one word off",
                 Per::Thread,
                 Box::new(|c| {
                     // The drop counter's offset, loaded before the first atomic.
-                    let i = at(c, |x| x.mnemonic == "global_atomic_add_x2");
+                    let i = index_of(c, |x| x.mnemonic == "global_atomic_add_x2");
                     let v = c[i - 1].operands[1].imm.expect("the offset") + 8;
-                    c[i - 1].operands[1].imm = Some(v);
-                    c[i - 1].operands[1].text = v.to_string();
+                    set_imm(&mut c[i - 1], 1, v);
                 }),
             ),
             (
                 "rows not rounded up",
                 Per::Warp,
                 Box::new(|c| {
-                    let i = at(c, |x| {
+                    let i = index_of(c, |x| {
                         x.mnemonic == "v_add_u32_e32" && x.operands[1].imm == Some(31)
                     });
                     c.remove(i);
@@ -3340,7 +3336,7 @@ mod array_tests {
                 "no check of the offset's high word",
                 Per::Thread,
                 Box::new(|c| {
-                    let i = at(c, |x| {
+                    let i = index_of(c, |x| {
                         x.mnemonic == "v_cmp_ne_u32_e64" && x.operands[1].imm == Some(0)
                     });
                     c.remove(i);
@@ -3351,7 +3347,7 @@ mod array_tests {
                 Per::Thread,
                 Box::new(|c| {
                     // `cursor += 1`: the first 64-bit add after the drop.
-                    let i = at(c, |x| x.mnemonic == "v_add_co_u32_e64");
+                    let i = index_of(c, |x| x.mnemonic == "v_add_co_u32_e64");
                     c.drain(i..i + 2);
                 }),
             ),
@@ -3360,7 +3356,7 @@ mod array_tests {
                 Per::Warp,
                 Box::new(|c| {
                     // `seq != 0` becomes `0 != 0`.
-                    let i = at(c, |x| x.mnemonic == "v_cmp_ne_u64_e64");
+                    let i = index_of(c, |x| x.mnemonic == "v_cmp_ne_u64_e64");
                     c[i].operands[2] = c[i].operands[1].clone();
                 }),
             ),
@@ -3455,13 +3451,8 @@ mod special_tests {
     /// out, `warp` divided by 32 on a wave64 target, `smid` one bit off.
     #[test]
     fn wrong_specials_are_refuted() {
-        type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
         fn find(c: &mut [Instruction], f: impl Fn(&Instruction) -> bool) -> &mut Instruction {
-            c.iter_mut().find(|x| f(x)).expect("the instruction")
-        }
-        fn set_imm(x: &mut Instruction, i: usize, v: i64) {
-            x.operands[i].imm = Some(v);
-            x.operands[i].text = v.to_string();
+            &mut c[index_of(c, f)]
         }
         let cases: Vec<(Special, &str, Mutant)> = vec![
             (
@@ -3639,7 +3630,6 @@ mod ring_tests {
         let keys = [Operand::Imm(5)];
         let code = entry_snippet(KERNELS, &p).expect("snippet");
         assert_eq!(hash_check(&code, &region, &keys, agg, &value), Ok(()));
-        type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
         let mutants: Vec<(&str, Mutant)> = vec![
             (
                 "a claim where the tag matched",
@@ -3671,8 +3661,7 @@ mod ring_tests {
                         .iter()
                         .rposition(|x| x.mnemonic == "global_atomic_add_x2")
                         .expect("the drop");
-                    c[i - 1].operands[1].imm = Some(8);
-                    c[i - 1].operands[1].text = "0x8".into();
+                    set_imm(&mut c[i - 1], 1, 8);
                 }),
             ),
             (
@@ -3701,19 +3690,13 @@ mod ring_tests {
     #[test]
     fn wrong_aggregations_are_refuted() {
         use warptrace_ir::{Aggregation as A, ValueKind as V};
-        type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
-        fn set_imm(x: &mut Instruction, i: usize, v: i64) {
-            x.operands[i].imm = Some(v);
-            x.operands[i].text = format!("0x{v:x}");
-        }
         fn first<'a>(
             c: &'a mut [Instruction],
             what: &str,
             f: impl Fn(&Instruction) -> bool,
         ) -> &'a mut Instruction {
-            c.iter_mut()
-                .find(|x| f(x))
-                .unwrap_or_else(|| panic!("no {what}"))
+            let i = c.iter().position(f).unwrap_or_else(|| panic!("no {what}"));
+            &mut c[i]
         }
         let cases: Vec<(&str, A, V, Mutant)> = vec![
             (
@@ -3838,7 +3821,6 @@ mod ring_tests {
                 .filter(|&i| c[i].mnemonic == "global_store_dwordx2")
                 .collect()
         };
-        type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
         let rename = |from: &'static str, to: &'static str| -> Mutant {
             Box::new(move |c: &mut Vec<Instruction>| {
                 let x = c.iter_mut().find(|x| x.mnemonic == from).expect(from);
