@@ -674,6 +674,7 @@ mod tests {
         "kernel:entry { printf(\"%d %d\\n\", thread, lane); }",
         "kernel:entry { if (tid.x % 2 == 0) { @e[tid.x % 4] = count(); } else { @o = sum(tid.x << (tid.y + 60)); } }",
         "warp kernel:entry { @wc[warp] = count(); @ws = sum(active); @wm = max(lane); }",
+        "kernel:entry { @am[activemask] = count(); @ac[active] = sum(activemask >> 16); }",
         "kernel:entry { @q[nctaid.x, nctaid.y, ntid.z] = count(); @sh = sum((thread >> 3) ^ (thread * 5)); @sa[(i64)thread >> 2] = min(((i64)0 - (i64)thread) >> 1); }",
     ];
 
@@ -732,6 +733,8 @@ mod tests {
             ("map @m: hash(keys = 4096); kernel:entry { @m[thread] = count(); }", "v_and_b32_e32 v", "v_or_b32_e32 v"),
             // An array save past the last slot.
             ("map @t: array(per = thread, slots = 2); kernel:entry { @t = (thread, 1); @t = (block, 2); @t = (3, 3); }", "v_cmp_ge_u64_e64", "v_cmp_gt_u64_e64"),
+            // activemask: the wave32 form (the high half of `exec` read as 0).
+            ("kernel:entry { @am[activemask] = count(); }", "exec_hi", "0"),
             // lhist: the division's shift off by one.
             ("kernel:entry { @l = lhist((i64)thread, 0, 210, 7); }", "v_lshrrev_b32_e32 v", "v_lshlrev_b32_e32 v"),
         ];

@@ -281,9 +281,14 @@ pub(crate) fn read_special(
             e.ins(format!("v_mov_b32_e32 {}, 0", hi(r.tb)));
             e.add64(d, d, r.tb);
         }
-        Special::ActiveMask if cx.t.wave == 32 => {
+        // `exec`, bit i for lane i: one word in wave32, both in wave64.
+        Special::ActiveMask => {
             e.ins(format!("v_mov_b32_e32 {l}, exec_lo"));
-            zero_hi(e);
+            if cx.t.wave == 64 {
+                e.ins(format!("v_mov_b32_e32 {h}, exec_hi"));
+            } else {
+                zero_hi(e);
+            }
         }
         Special::Launch => {
             e.memory = true;

@@ -19,15 +19,14 @@
 //! order, with the same guards, addresses and data; `printf` is such an append. So are
 //! hash updates of every aggregation (`hash_check`: the compare-and-swap probes, their
 //! forward branches to the end, the keys and the value words; a register key's tag
-//! through `mix64` proved step by step). So are the special registers but `activemask`
-//! (`special_check`: the entry prologue and the snippet from the kernel's entry state as
-//! the ABI gives it — the kernarg segment, the workgroup-id SGPRs, the packed work-item
+//! through `mix64` proved step by step). So are the special registers (`special_check`:
+//! the entry prologue and the snippet from the kernel's entry state as the ABI gives it — the kernarg segment, the workgroup-id SGPRs, the packed work-item
 //! ids in `v0`, the lane index behind `v_mbcnt`, the clock and `HW_ID` registers;
 //! `launch_check`: the launch word's load; `site_check`: `pc`, `file`, `line` and the site
 //! values `bytes`, `addr`, `opcode`, `value` at a load and an atomic, against the module's
 //! own text) and array saves (`array_check`: the record's place from the entry state,
-//! staged). `activemask` and the warp-wide site values are covered by the emulator's
-//! differential tests (`emu.rs`), not by proofs.
+//! staged). The warp-wide site values are covered by the emulator's differential tests
+//! (`emu.rs`), not by proofs.
 
 use crate::parse::{parse, Instruction, Operand, StmtKind};
 use crate::reg::{Reg, RegFile};
@@ -2512,7 +2511,8 @@ pub struct Translation {
 
 /// GCN translation validation of `program`: for each distinct operation form it uses —
 /// each ALU operation with its operands (a register or its immediate), extensions, moves,
-/// the persistent registers, probe branches, loop edges, `kernel` and `active`, ring
+/// the persistent registers, probe branches, loop edges, `kernel`, `active` and
+/// `activemask`, ring
 /// appends and `printf` with their capacity and field forms, hash updates with their
 /// key forms, value kind and operand form, the special registers `gcn_special`
 /// specifies, `launch`, `pc`/`file`/`line` and the site values `bytes`/`addr`/`opcode`/
@@ -2520,7 +2520,7 @@ pub struct Translation {
 /// snippet the instrumenter splices into
 /// a corpus kernel is executed symbolically for one lane and z3 proves it computes the IR
 /// semantics (for an append: makes the IR's memory operations) with `exec`, `vcc` and
-/// `scc` restored. What no proof covers (`activemask`, the warp-wide site values
+/// `scc` restored. What no proof covers (the warp-wide site values
 /// `sectors`/`wavefronts`/`run`) is listed in [`Translation::not_proved`].
 pub fn translation_checks(program: &Program) -> Translation {
     use std::collections::BTreeMap;
@@ -2627,7 +2627,7 @@ pub fn translation_checks(program: &Program) -> Translation {
                     }
                 }
                 Insn::ReadSpecial {
-                    special: special @ (Special::KernelId | Special::Active),
+                    special: special @ (Special::KernelId | Special::Active | Special::ActiveMask),
                     ..
                 } => {
                     let special = *special;
@@ -2637,10 +2637,13 @@ pub fn translation_checks(program: &Program) -> Translation {
                             let text = format!("r2 = sreg {}", special.name());
                             let p = entry_program(&[&text, "store %a, r2", "exit"]);
                             // `kernel`: the id of the kernel's name; `active`: the lanes
-                            // in `exec` (the lane's own `exec0` input, all 64 bits).
+                            // in `exec` (the lane's own `exec0` input, all 64 bits);
+                            // `activemask`: `exec` itself (the module is wave64).
+                            let exec = BV::new_const("exec0", 64);
                             let want = match special {
                                 Special::KernelId => BV::from_u64(kernel_id("histogram"), 64),
-                                _ => popcount(&BV::new_const("exec0", 64)).zero_ext(32),
+                                Special::ActiveMask => exec,
+                                _ => popcount(&exec).zero_ext(32),
                             };
                             verdict(entry_snippet(KERNELS, &p), &|_, _| want.clone())
                         }),
@@ -3033,6 +3036,19 @@ mod tests {
             .expect("the count of exec");
         bcnt.mnemonic = "s_bcnt1_i32_b32".into();
         let r = check(&code, &active);
+        assert_refuted(&format!("{r:?}"), &r);
+        // `activemask` with only `exec`'s low half (the wave32 form in a wave64 kernel).
+        let p = entry_program(&["r2 = sreg activemask", "store %a, r2", "exit"]);
+        let mut code = entry_snippet(asm, &p).expect("snippet");
+        let mask = |_: &BV, _: &BV| BV::new_const("exec0", 64);
+        assert_eq!(check(&code, &mask), Ok(()));
+        let high = code
+            .iter_mut()
+            .find(|x| x.operands.iter().any(|o| o.text == "exec_hi"))
+            .expect("the high half of exec");
+        high.operands[1].reg = None;
+        set_imm(high, 1, 0);
+        let r = check(&code, &mask);
         assert_refuted(&format!("{r:?}"), &r);
     }
 

@@ -183,7 +183,8 @@ pub enum Special {
     Thread,
     /// `block`: linear block id, `ctaid.x + nctaid.x * (ctaid.y + nctaid.y * ctaid.z)`.
     Block,
-    /// `activemask`: the mask of active lanes (32 bits).
+    /// `activemask`: the mask of active lanes, bit i for lane i (64 bits: a GCN wave64's
+    /// `exec`; 32 lanes on NVIDIA).
     ActiveMask,
     /// `active`: the number of active lanes, `popc(activemask)`.
     Active,
@@ -304,7 +305,8 @@ impl Special {
             | Special::Thread
             | Special::KernelId
             | Special::Launch
-            | Special::File => 64,
+            | Special::File
+            | Special::ActiveMask => 64,
             _ => 32,
         }
     }
@@ -324,10 +326,12 @@ pub enum SiteValue {
     /// (`ld.global.v4.b32`), an immediate per site.
     Opcode,
     /// Distinct 32-byte sectors (`addr >> 5`) among the lanes of the warp that execute the
-    /// access together ([`sectors`](crate::sectors)): 1 (every lane in one sector) to 32.
+    /// access together ([`sectors`](crate::sectors)): 1 (every lane in one sector) to 32, 64
+    /// in a 64-lane wave.
     Sectors,
     /// Shared-memory wavefronts of the warp's access ([`wavefronts`](crate::wavefronts)): the most distinct
-    /// bank-wide units that fall in one bank group, 1 (no conflict) to 32.
+    /// bank-wide units that fall in one bank group, 1 (no conflict) to 32, 64 in a 64-lane
+    /// wave.
     Wavefronts,
     /// This lane's run ([`run`](crate::run)): the mask of the lanes executing the access
     /// together whose address is on this lane's line `addr + (lane' - lane) * bytes`.

@@ -193,6 +193,9 @@ pub(crate) struct GridVars {
     pub ctaid: [BV; 3],
     pub nctaid: [BV; 3],
     pub lane: BV,
+    /// The lanes of a warp: 32 (NVIDIA, AMD wave32) or 64 (AMD wave64) — the IR is
+    /// checked for every target (decision 0026).
+    pub warp_size: BV,
 }
 
 impl GridVars {
@@ -205,10 +208,12 @@ impl GridVars {
             ctaid: [v("ctaid.x"), v("ctaid.y"), v("ctaid.z")],
             nctaid: [v("nctaid.x"), v("nctaid.y"), v("nctaid.z")],
             lane: v("lane"),
+            warp_size: v("warp size"),
         }
     }
 
-    /// `tid < ntid ≤ hardware`, `ctaid < nctaid ≤ hardware`, `lane < 32`.
+    /// `tid < ntid ≤ hardware`, `ctaid < nctaid ≤ hardware`, `lane < warp size`, a warp
+    /// of 32 or 64 lanes.
     pub(crate) fn hardware(&self) -> Vec<Bool> {
         use crate::ir_check::{MAX_NCTAID, MAX_NTID, MAX_THREADS_PER_BLOCK};
         let mut c = Vec::new();
@@ -221,7 +226,11 @@ impl GridVars {
             c.push(self.ctaid[d].bvult(&self.nctaid[d]));
         }
         c.push(self.threads_per_block().bvule(k64(MAX_THREADS_PER_BLOCK)));
-        c.push(self.lane.bvult(k64(32)));
+        c.push(Bool::or(&[
+            self.warp_size.eq(k64(32)),
+            self.warp_size.eq(k64(64)),
+        ]));
+        c.push(self.lane.bvult(&self.warp_size));
         c
     }
 
@@ -257,6 +266,7 @@ impl GridVars {
             }
         }
         v.push(("lane".into(), self.lane.clone()));
+        v.push(("warp size".into(), self.warp_size.clone()));
         v
     }
 
@@ -278,7 +288,7 @@ impl GridVars {
             Special::NctaidY => d(&self.nctaid, 1),
             Special::NctaidZ => d(&self.nctaid, 2),
             Special::Lane => self.lane.clone(),
-            Special::Warp => self.linear_tid().bvudiv(k64(32)),
+            Special::Warp => self.linear_tid().bvudiv(&self.warp_size),
             Special::Block => low(&self.linear_block(), 32),
             Special::Thread => self
                 .linear_block()

@@ -417,7 +417,7 @@ impl ThreadView<'_> {
             Special::NctaidZ => u64::from(nz),
             Special::Thread => t.thread,
             Special::Block => t.block & 0xffff_ffff,
-            Special::ActiveMask => self.mask & 0xffff_ffff,
+            Special::ActiveMask => self.mask,
             Special::Active => u64::from(self.mask.count_ones()),
             Special::KernelId => self.kernel,
             Special::Launch => self.launch,

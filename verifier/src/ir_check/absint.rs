@@ -155,7 +155,12 @@ pub(crate) const MAX_NCTAID: [u64; 3] = [(1 << 31) - 1, 65535, 65535];
 /// See [`MAX_NTID`].
 pub(crate) const MAX_THREADS_PER_BLOCK: u64 = 1024;
 
-/// The hardware's limits on a special value ([`MAX_NTID`], [`MAX_NCTAID`], 32 lanes).
+/// The lanes of a warp on any target: 32 on NVIDIA, 32 or 64 in an AMD wave.
+pub(crate) const MAX_LANES: u64 = 64;
+
+/// The hardware's limits on a special value ([`MAX_NTID`], [`MAX_NCTAID`], [`MAX_LANES`]),
+/// on every target: the IR is checked once, before a back end is chosen, so a range
+/// holds for a 64-lane wave as well as for a 32-lane warp.
 pub(crate) fn special_range(s: Special) -> AbsVal {
     let below = |max: u64| AbsVal::range(0, max - 1);
     let upto = |max: u64| AbsVal::range(1, max);
@@ -172,10 +177,12 @@ pub(crate) fn special_range(s: Special) -> AbsVal {
         Special::NctaidX => upto(MAX_NCTAID[0]),
         Special::NctaidY => upto(MAX_NCTAID[1]),
         Special::NctaidZ => upto(MAX_NCTAID[2]),
-        Special::Lane | Special::Warp => AbsVal::range(0, 31),
-        Special::Active => AbsVal::range(1, 32),
+        Special::Lane => AbsVal::range(0, MAX_LANES - 1),
+        // 1024 threads in 32-lane warps at most.
+        Special::Warp => AbsVal::range(0, MAX_THREADS_PER_BLOCK / 32 - 1),
+        Special::Active => AbsVal::range(1, MAX_LANES),
         // The reading lane is always active.
-        Special::ActiveMask => AbsVal::range(1, LOW32),
+        Special::ActiveMask => AbsVal::range(1, u64::MAX),
         Special::Nsmid => AbsVal::range(1, LOW32),
         _ => AbsVal::bits(s.bits()),
     }
@@ -187,7 +194,7 @@ pub(crate) fn site_range(v: SiteValue) -> AbsVal {
         // An immediate per site: the access width, 0 where nothing is accessed.
         SiteValue::Bytes => AbsVal::bits(32),
         // Counts over the lanes of a warp; 0 where nothing is accessed.
-        SiteValue::Sectors | SiteValue::Wavefronts => AbsVal::range(0, 32),
+        SiteValue::Sectors | SiteValue::Wavefronts => AbsVal::range(0, MAX_LANES),
         // A lane mask (up to 64 lanes on GCN).
         SiteValue::Run => AbsVal::TOP,
         SiteValue::Addr | SiteValue::Value | SiteValue::Opcode => AbsVal::TOP,

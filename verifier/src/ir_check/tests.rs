@@ -539,3 +539,39 @@ fn a_64_bit_guard_does_not_protect_a_32_bit_division() {
     let e = rejects(&p, IrRule::DivisorMayBeZero, Some(4));
     assert!(e.message.contains("persistent 0 = 0x"), "{e}");
 }
+
+/// The ranges of the lane values hold for a 64-lane wave too (decision 0026): a divisor
+/// that is zero only for lane 40, or for 33 to 64 active lanes or sectors, may be zero;
+/// one that is zero only past those limits is not.
+#[test]
+fn lane_ranges_hold_for_a_64_lane_wave() {
+    let divide = |read: &str, minus: u64| {
+        Program::parse(&format!(
+            "probe 0: mem:global:load\n\
+             \x20 0: r0 = {read}\n\
+             \x20 1: r1 = sub.64 r0, {minus}\n\
+             \x20 2: r2 = div.u.64 100, r1\n\
+             \x20 3: exit\n"
+        ))
+        .expect("parses")
+    };
+    for (read, zero_at) in [
+        ("sreg lane", 40),
+        ("sreg lane", 63),
+        ("sreg active", 64),
+        ("site sectors", 33),
+        ("site wavefronts", 64),
+    ] {
+        rejects(&divide(read, zero_at), IrRule::DivisorMayBeZero, Some(2));
+    }
+    for (read, zero_at) in [("sreg lane", 64), ("sreg active", 65), ("site sectors", 65)] {
+        verify_program(&divide(read, zero_at)).expect("a divisor zero past the limit");
+    }
+    // `activemask` holds the reading lane: never zero, with any of 64 bits set.
+    rejects(
+        &divide("sreg activemask", 1 << 40),
+        IrRule::DivisorMayBeZero,
+        Some(2),
+    );
+    verify_program(&divide("sreg activemask", 0)).expect("a non-zero mask");
+}
