@@ -153,20 +153,18 @@ impl Emitter {
     }
     /// `d = a - b` (64-bit; clobbers vcc).
     pub fn sub64(&mut self, d: Reg, a: Reg, b: Reg) {
+        self.sub64_words([&lo(d), &hi(d)], [&lo(a), &hi(a)], [&lo(b), &hi(b)]);
+    }
+    /// `d = a - b` (64-bit) of values given as their low and high words (`b`'s may be
+    /// one register twice, a sign mask; clobbers vcc).
+    pub fn sub64_words(&mut self, d: [&str; 2], a: [&str; 2], b: [&str; 2]) {
         let vcc = self.t.vcc();
         let (_, subb) = self.carry_ops();
         self.ins(format!(
             "v_sub_co_u32_e64 {}, {vcc}, {}, {}",
-            lo(d),
-            lo(a),
-            lo(b)
+            d[0], a[0], b[0]
         ));
-        self.ins(format!(
-            "{subb} {}, {vcc}, {}, {}, {vcc}",
-            hi(d),
-            hi(a),
-            hi(b)
-        ));
+        self.ins(format!("{subb} {}, {vcc}, {}, {}, {vcc}", d[1], a[1], b[1]));
     }
     /// `d = a * b` (low 64 bits), through `t` (a pair distinct from `a`, `b`).
     pub fn mul64(&mut self, d: Reg, a: Reg, b: Reg, t: Reg) {

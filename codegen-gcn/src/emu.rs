@@ -207,6 +207,11 @@ impl Wave {
                 self.scc = r >> 32 != 0;
                 self.set_s(op(0)?, 1, r & 0xffff_ffff)?;
             }
+            "s_sub_u32" => {
+                let (a, b) = (self.sop(op(1)?, 1)?, self.sop(op(2)?, 1)?);
+                self.scc = b > a;
+                self.set_s(op(0)?, 1, a.wrapping_sub(b) & 0xffff_ffff)?;
+            }
             "s_and_b32" | "s_and_b64" | "s_andn2_b32" | "s_andn2_b64" | "s_or_b32" | "s_or_b64"
             | "s_lshl_b32" | "s_lshl_b64" => {
                 let (a, b) = (self.sop(op(1)?, w)?, self.sop(op(2)?, w)?);
@@ -457,7 +462,7 @@ mod tests {
     use crate::parse::{parse, StmtKind};
     use crate::{instrument, KernelStatus};
     use warptrace_ir::interp::{Grid, Interpreter, Schedule, SimConfig, SimKernel};
-    use warptrace_ir::{LaunchDims, MapLayout, MapStore};
+    use warptrace_ir::{LaunchDims, MapLayout, MapStore, Program};
 
     const KERNARG: u64 = 0x1_0000_0000;
     const MAPS: u64 = 0x2_0000_0000;
@@ -472,15 +477,28 @@ mod tests {
     /// `block`: the instrumented prologue and entry snippets on the emulator, wave by wave,
     /// and the program on the IR interpreter; the decoded buffers must be equal.
     fn differential(file: &str, kernel: &str, src: &str, grid: [u32; 3], block: [u32; 3]) {
-        let (got, expect) = run(file, kernel, src, grid, block, &|t| t.to_owned());
+        let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+        differential_ir(file, kernel, program, grid, block, src);
+    }
+
+    /// [`differential`] of an IR program (`what` names it in failures).
+    fn differential_ir(
+        file: &str,
+        kernel: &str,
+        program: Program,
+        grid: [u32; 3],
+        block: [u32; 3],
+        what: &str,
+    ) {
+        let (got, expect) = run_ir(file, kernel, program, grid, block, &|t| t.to_owned());
         assert!(
             expect
                 .maps
                 .iter()
                 .all(|m| !m.entries.is_empty() || !m.records.is_empty()),
-            "{src}: a map recorded nothing"
+            "{what}: a map recorded nothing"
         );
-        assert_eq!(got, expect, "{file} {kernel}: `{src}`");
+        assert_eq!(got, expect, "{file} {kernel}: `{what}`");
     }
 
     /// The emulated and the interpreted store of `src`, the instrumented text passed
@@ -494,6 +512,18 @@ mod tests {
         mutate: &dyn Fn(&str) -> String,
     ) -> (MapStore, MapStore) {
         let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+        run_ir(file, kernel, program, grid, block, mutate)
+    }
+
+    /// [`run`] of an IR program.
+    fn run_ir(
+        file: &str,
+        kernel: &str,
+        program: Program,
+        grid: [u32; 3],
+        block: [u32; 3],
+        mutate: &dyn Fn(&str) -> String,
+    ) -> (MapStore, MapStore) {
         let program = warptrace_verifier::verify_program(&program).expect("verifies");
         let asm = corpus(file);
         let got = emulate(&asm, kernel, &program, grid, block, mutate, false);
@@ -701,6 +731,111 @@ mod tests {
                 [3, 1, 2],
                 [5, 4, 3],
             );
+        }
+    }
+
+    /// Divisions and remainders of every form the restoring division lowers (`alu.rs`):
+    /// unsigned by a divisor of 2^63 or more (a quotient of 0 or 1), by registers and
+    /// immediates, signed with every sign combination and the most negative value by −1
+    /// (which wraps); at 64 bits and, the same program with 32-bit operations, at 32.
+    const DIVISIONS: &str = "kernel:entry {
+        @u[thread] = max((thread * 0x9e3779b97f4a7c15) / ((thread << 59) | 0x8000000000000001));
+        @ur[thread] = max((thread * 0x9e3779b97f4a7c15) % ((thread * 3) | 5));
+        @s[thread] = max(((i64)thread - 300) / -7);
+        @sr[thread] = max(((i64)thread - 300) % (((i64)tid.x - 4) | 1));
+        @m[thread] = max(((i64)1 << 63 | (i64)tid.y << 31) / (((i64)tid.x - 4) | 1));
+        @mr[thread] = max(((i64)1 << 63 | (i64)1 << 31) % (((i64)tid.x - 4) | 1));
+        @q[thread] = max(thread / 10 + thread % 1000);
+    }";
+
+    /// The 64-bit and the 32-bit form of [`DIVISIONS`].
+    fn divisions() -> [Program; 2] {
+        let p = warptrace_lang::compile(DIVISIONS, "t.wt").expect("compiles");
+        let mut text = p.to_string();
+        for op in ["div.u", "rem.u", "div.s", "rem.s"] {
+            text = text.replace(&format!("{op}.64"), &format!("{op}.32"));
+        }
+        let p32 = Program::parse(&text).expect("parses");
+        assert!(
+            text.contains("div.s.32") && text.contains("rem.u.32"),
+            "{text}"
+        );
+        [p, p32]
+    }
+
+    #[test]
+    fn divisions_leave_the_buffer_the_interpreter_computes() {
+        for (i, p) in divisions().into_iter().enumerate() {
+            let what = format!("divisions at {} bits", [64, 32][i]);
+            let (grid, block) = ([2, 2, 1], [8, 4, 3]);
+            differential_ir(
+                "hip_grid_gfx942.s",
+                "volume_index",
+                p.clone(),
+                grid,
+                block,
+                &what,
+            );
+            differential_ir("hip_grid_gfx1100.s", "volume_index", p, grid, block, &what);
+        }
+    }
+
+    /// Mutations of the division's loop that the differential check refutes: one round
+    /// short (at 64 and at 32 bits), `rr > dv` for `rr ≥ dv`, the quotient's sign the
+    /// dividend's alone.
+    #[test]
+    fn division_mutants_are_refuted() {
+        let rem = "kernel:entry { @r[thread] = max((thread * 0x9e3779b97f4a7c15) % ((thread * 3) | 5)); }";
+        let div = "kernel:entry { @q[thread] = max(((i64)thread - 300) / -7); }";
+        let narrow = |src: &str| {
+            let p = warptrace_lang::compile(src, "t.wt").expect("compiles");
+            Program::parse(&p.to_string().replace("rem.u.64", "rem.u.32")).expect("parses")
+        };
+        let compile = |src: &str| warptrace_lang::compile(src, "t.wt").expect("compiles");
+        // The text after the loop's label, and the label's offset.
+        let label = |t: &str| {
+            let start = t.find("; __wt_snippet 1").expect("snippet");
+            start + t[start..].find("_div:\n").expect("a division loop")
+        };
+        let one_round_short = |t: &str| {
+            let line = t[..label(t)].rfind('\n').expect("a line");
+            let prev = t[..line].rfind('\n').expect("the count") + 1;
+            let (mov, rounds) = t[prev..line].rsplit_once(' ').expect("s_mov_b32 sN, W");
+            assert!(mov.trim_start().starts_with("s_mov_b32"), "{mov}");
+            let fewer = rounds.parse::<u32>().expect("rounds") - 1;
+            format!("{}{mov} {fewer}{}", &t[..prev], &t[line..])
+        };
+        let greater = |t: &str| {
+            let at = label(t) + t[label(t)..].find("v_cmp_ge_u64").expect("the compare");
+            format!(
+                "{}v_cmp_gt_u64{}",
+                &t[..at],
+                &t[at + "v_cmp_ge_u64".len()..]
+            )
+        };
+        let unsigned_quotient = |t: &str| {
+            let at = label(t) + t[label(t)..].find("s_cbranch_scc1").expect("the back edge");
+            let next = at + t[at..].find('\n').expect("a line") + 1;
+            let end = next + t[next..].find('\n').expect("a line");
+            assert!(t[next..end].contains("v_xor_b32"), "{}", &t[next..end]);
+            format!("{}\ts_nop 0{}", &t[..next], &t[end..])
+        };
+        type Mutate<'a> = &'a dyn Fn(&str) -> String;
+        let cases: [(Program, Mutate<'_>, &str); 4] = [
+            (compile(rem), &one_round_short, "63 rounds"),
+            (narrow(rem), &one_round_short, "31 rounds"),
+            (compile(rem), &greater, "rr > dv"),
+            (compile(div), &unsigned_quotient, "the quotient's sign"),
+        ];
+        for (p, mutate, what) in cases {
+            let (grid, block) = ([2, 1, 1], [96, 1, 1]);
+            let file = "hip_grid_gfx942.s";
+            let (clean, expect) = run_ir(file, "volume_index", p.clone(), grid, block, &|t| {
+                t.to_owned()
+            });
+            assert!(clean == expect, "unmutated ({what})");
+            let (got, expect) = run_ir(file, "volume_index", p, grid, block, mutate);
+            assert!(got != expect, "the mutation ({what}) went unnoticed");
         }
     }
 

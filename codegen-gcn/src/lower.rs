@@ -448,7 +448,7 @@ fn body(
                 dst,
                 a,
                 b,
-            } => alu::bin(cx, e, *op, *width, ir_reg(cx, dst.0)?, a, b)?,
+            } => alu::bin(cx, e, *op, *width, ir_reg(cx, dst.0)?, a, b, &labels)?,
             Insn::Ext {
                 dst,
                 src: s,

@@ -119,15 +119,16 @@ impl GcnKernelModel {
             (Some(_), Some(meta)) => crate::grid::readable_dwords(meta),
             _ => Default::default(),
         };
-        let bounded = waterfalls(module, k.body.clone(), origin, &isa);
+        let mut bounded = waterfalls(module, k.body.clone(), origin, &isa);
+        bounded.extend(counted_loops(module, k.body.clone(), origin, &isa));
         for i in k.body.clone() {
             let stmt = &module.stmts[i];
             let o = origin(i);
             match &stmt.kind {
                 StmtKind::Label(l) => {
-                    let waterfall = bounded.iter().any(|w| w.label == i);
+                    let bounded_loop = bounded.iter().any(|w| w.label == i);
                     if i != k.body.start
-                        && !waterfall
+                        && !bounded_loop
                         && targeted_from_below(module, k.body.clone(), i, l)
                     {
                         kernarg_intact = false;
@@ -141,7 +142,7 @@ impl GcnKernelModel {
                     let f = facts(x, &isa);
                     let mut instr = to_instr(&f, x, &isa, module.stmt_text(i), stmt.line, o);
                     if bounded.iter().any(|w| w.branch == i) {
-                        // A waterfall's back edge: bounded (see `waterfalls`), so its
+                        // A bounded loop's back edge (`waterfalls`, `counted_loops`): its
                         // rounds are one step of the snippet for the control-flow rules.
                         instr.flow = warptrace_verifier::Flow::Next;
                     }
@@ -199,9 +200,10 @@ impl GcnKernelModel {
     }
 }
 
-/// A waterfall loop of inserted code: its label's and its back branch's statements.
+/// A loop of inserted code proved bounded (a waterfall or a counted loop): its label's and
+/// its back branch's statements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Waterfall {
+struct BoundedLoop {
     label: usize,
     branch: usize,
 }
@@ -230,7 +232,7 @@ fn waterfalls(
     body: std::ops::Range<usize>,
     origin: &dyn Fn(usize) -> Origin,
     isa: &Isa,
-) -> Vec<Waterfall> {
+) -> Vec<BoundedLoop> {
     let exec = Reg::exec(isa.wave);
     let mask = if isa.wave == 64 { "_b64" } else { "_b32" };
     // The statements of the body that are not directives.
@@ -298,20 +300,109 @@ fn waterfalls(
         };
         let Some(branch) = found else { continue };
         // The back branch is the only one to `L`.
-        let branches_to_l = body
-            .clone()
-            .filter(|&i| {
-                module.instr(i).is_some_and(|x| {
-                    (x.mnemonic.starts_with("s_branch") || x.mnemonic.starts_with("s_cbranch"))
-                        && x.operands.first().is_some_and(|t| &t.text == name)
-                })
-            })
-            .count();
-        if branches_to_l == 1 {
-            out.push(Waterfall { label, branch });
+        if branches_to(module, body.clone(), name) == 1 {
+            out.push(BoundedLoop { label, branch });
         }
     }
     out
+}
+
+/// The most rounds a counted loop may run (a 64-bit division's).
+const MAX_ROUNDS: i64 = 64;
+
+/// The counted loops of `body` (`alu.rs`'s division): inserted code of one snippet of
+/// exactly the shape
+///
+/// ```text
+///     s_mov_b32 sC, N     ; 1 ≤ N ≤ 64
+/// L:  ...                 ; instructions that neither branch nor write sC
+///     s_sub_u32 sC, sC, 1
+///     s_cmp_lg_u32 sC, 0
+///     s_cbranch_scc1 L    ; the only branch to L
+/// ```
+///
+/// Such a loop ends: `sC` is `N` at the first round, the round writes it only in its
+/// decrement, and the back branch is taken while it is not zero, so it runs `N` rounds.
+/// The verifier may treat its back edge as a step, as a waterfall's.
+fn counted_loops(
+    module: &Module,
+    body: std::ops::Range<usize>,
+    origin: &dyn Fn(usize) -> Origin,
+    isa: &Isa,
+) -> Vec<BoundedLoop> {
+    let stmts: Vec<usize> = body
+        .clone()
+        .filter(|&i| !matches!(module.stmts[i].kind, StmtKind::Directive { .. }))
+        .collect();
+    let reg = |x: &crate::parse::Instruction, n: usize| x.operands.get(n).and_then(|o| o.reg);
+    let imm = |x: &crate::parse::Instruction, n: usize| x.operands.get(n).and_then(|o| o.imm);
+    let mut out = Vec::new();
+    for (at, &label) in stmts.iter().enumerate() {
+        let StmtKind::Label(name) = &module.stmts[label].kind else {
+            continue;
+        };
+        let o = origin(label);
+        if o == Origin::Kernel || at == 0 {
+            continue;
+        }
+        let instr = |k: usize| {
+            let i = *stmts.get(k)?;
+            (origin(i) == o).then(|| module.instr(i)).flatten()
+        };
+        // The count, set just before the label.
+        let Some(count) = instr(at - 1).and_then(|x| {
+            let n = imm(x, 1)?;
+            let c = reg(x, 0)?;
+            (x.mnemonic == "s_mov_b32"
+                && c.file == RegFile::Sgpr
+                && c.count == 1
+                && (1..=MAX_ROUNDS).contains(&n))
+            .then_some(c)
+        }) else {
+            continue;
+        };
+        let mut k = at + 1;
+        let found = loop {
+            let Some(x) = instr(k) else { break None };
+            if x.mnemonic == "s_sub_u32" {
+                let tail = (|| {
+                    let (cmp, branch) = (instr(k + 1)?, instr(k + 2)?);
+                    let ok = [reg(x, 0), reg(x, 1)] == [Some(count), Some(count)]
+                        && imm(x, 2) == Some(1)
+                        && cmp.mnemonic == "s_cmp_lg_u32"
+                        && reg(cmp, 0) == Some(count)
+                        && imm(cmp, 1) == Some(0)
+                        && branch.mnemonic == "s_cbranch_scc1"
+                        && branch.operands.first().is_some_and(|t| &t.text == name);
+                    ok.then(|| stmts[k + 2])
+                })();
+                break tail;
+            }
+            let f = facts(x, isa);
+            if f.flow != warptrace_verifier::Flow::Next || f.defs.iter().any(|d| d.overlaps(&count))
+            {
+                break None;
+            }
+            k += 1;
+        };
+        let Some(branch) = found else { continue };
+        // The back branch is the only one to `L`.
+        if branches_to(module, body.clone(), name) == 1 {
+            out.push(BoundedLoop { label, branch });
+        }
+    }
+    out
+}
+
+/// The branches of `body` to label `name`.
+fn branches_to(module: &Module, body: std::ops::Range<usize>, name: &str) -> usize {
+    body.filter(|&i| {
+        module.instr(i).is_some_and(|x| {
+            (x.mnemonic.starts_with("s_branch") || x.mnemonic.starts_with("s_cbranch"))
+                && x.operands.first().is_some_and(|t| t.text == name)
+        })
+    })
+    .count()
 }
 
 /// Whether a branch after statement `at` of `body` targets label `l`.

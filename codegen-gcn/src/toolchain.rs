@@ -21,6 +21,18 @@ pub enum ToolError {
         #[source]
         source: std::io::Error,
     },
+    /// `llvm-mc` found a branch of the instrumented kernel past the ±32768 words its
+    /// 16-bit offset reaches: the snippets made the code between a kernel branch and its
+    /// target too long.
+    #[error(
+        "the instrumented kernel is too large for its own branches (a branch's 16-bit offset \
+         reaches 128 KiB): attach the program to fewer sites or make its snippets smaller \
+         (`warptrace verify` reports their size):\n{stderr}"
+    )]
+    BranchOutOfRange {
+        /// `llvm-mc`'s error output.
+        stderr: String,
+    },
     /// A tool failed.
     #[error("`{tool}` failed:\n{stderr}")]
     Failed {
@@ -118,7 +130,12 @@ fn assemble_with(asm: &str, processor: &str, mattr: &str) -> Result<CodeObject, 
             args.push(mattr.as_ref());
         }
         args.extend([s.as_os_str(), "-o".as_ref(), o.as_os_str()]);
-        run("llvm-mc", &args)?;
+        run("llvm-mc", &args).map_err(|e| match e {
+            ToolError::Failed { stderr, .. } if stderr.contains("branch size exceeds simm16") => {
+                ToolError::BranchOutOfRange { stderr }
+            }
+            e => e,
+        })?;
         run(
             "ld.lld",
             &[

@@ -92,6 +92,11 @@ const EXTRA: &[(&str, &str, &[&str])] = &[
     ),
     ("block", "{ @b[block] = max(thread); }", &["kernel:exit"]),
     (
+        "divide",
+        "{ @d[kernel] = sum({bytes} / 3 + (u64)((i64)lane % -5)); @m[activemask] = count(); }",
+        &["mem:global:*", "kernel:exit"],
+    ),
+    (
         "value",
         "{point} { @v[opcode] = max(value); } warp after mem:global:load { @w[kernel] = sum(value); } gcn:*atomic* { @x = min(value); }",
         &["mem:*:store"],
@@ -478,4 +483,26 @@ fn the_register_cost_of_flash_attention_is_reported_and_within_the_limits() {
     let accum = kd.field(".amdhsa_accum_offset").expect("accum_offset");
     assert_eq!(accum % 4, 0);
     assert_eq!(accum + 32, i64::from(occ.vgprs.1));
+}
+
+/// A kernel whose snippets push its own branches past their 16-bit offset (±128 KiB) is
+/// reported as such, not as a bare assembler failure: Triton's matmul with three map
+/// updates and two divisions at each of its 68 memory accesses.
+#[test]
+fn a_kernel_too_large_for_its_branches_is_reported_as_such() {
+    if !tools() {
+        return;
+    }
+    let asm = warptrace_tests::gcn_corpus_file("triton_matmul_gfx90a.s");
+    let src = "mem:*:* { @d[kernel] = sum(bytes / 3 + (u64)((i64)lane % -5)); \
+               @a[addr] = count(); @m[activemask] = max(bytes); }";
+    let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+    let program = warptrace_tests::programs::verified(&program);
+    let out = instrument(&asm, &program).expect("instruments");
+    let e = assemble(&out.asm, "gfx90a").expect_err("too large");
+    let text = e.to_string();
+    assert!(
+        text.contains("too large for its own branches") && text.contains("simm16"),
+        "{text}"
+    );
 }

@@ -199,6 +199,81 @@ fn only_a_waterfall_of_the_exact_shape_may_branch_backwards() {
     }
 }
 
+/// A division's counted loop (`alu.rs`: a count set to an immediate of 1 to 64 before the
+/// label, decremented once a round and written nowhere else) is the other backward branch
+/// a snippet may have; each change below makes a loop the shape no longer proves ends,
+/// and the back edge is rejected as `ControlFlow`.
+#[test]
+fn only_a_counted_loop_of_the_exact_shape_may_branch_backwards() {
+    let asm = gcn_corpus_file("hip_kernels_gfx942.s");
+    let src = "mem:global:*:histogram { @q[kernel] = sum(bytes / 3); }";
+    let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+    let program = warptrace_tests::programs::verified(&program);
+    let out = instrument(&asm, &program).expect("instruments").asm;
+    assert_eq!(rules(&asm, &out), Vec::<KernelRule>::new());
+    // The count: the `s_mov_b32 sC, 64` before the loop's label.
+    let start = out.find("; __wt_snippet 1").expect("a snippet");
+    let label = start + out[start..].find("_div:\n").expect("a division loop");
+    let line_start = out[..label].rfind('\n').expect("a line");
+    let prev = out[..line_start].rfind('\n').expect("the count") + 1;
+    let count_line = &out[prev..line_start];
+    let count = count_line
+        .trim()
+        .strip_prefix("s_mov_b32 ")
+        .and_then(|t| t.strip_suffix(", 64"))
+        .unwrap_or_else(|| panic!("the count: {count_line}"));
+    // `out` with the first line from `from` on that contains `needle` replaced by `with`.
+    let replace = |from: usize, needle: &str, with: &str| {
+        let at = from + out[from..].find(needle).expect("needle in the loop");
+        let line_start = out[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = at + out[at..].find('\n').expect("line end");
+        format!("{}{with}{}", &out[..line_start], &out[line_end..])
+    };
+    for (what, from, needle, with) in [
+        (
+            "no rounds (2^32 of them)",
+            prev,
+            "s_mov_b32",
+            format!("\ts_mov_b32 {count}, 0"),
+        ),
+        (
+            "more than 64 rounds",
+            prev,
+            "s_mov_b32",
+            format!("\ts_mov_b32 {count}, 65"),
+        ),
+        (
+            "a count from a register",
+            prev,
+            "s_mov_b32",
+            format!("\ts_mov_b32 {count}, s0"),
+        ),
+        (
+            "a decrement of two",
+            label,
+            "s_sub_u32",
+            format!("\ts_sub_u32 {count}, {count}, 2"),
+        ),
+        (
+            "the count written in a round",
+            label,
+            "v_lshlrev_b64",
+            format!("\ts_add_u32 {count}, {count}, 1"),
+        ),
+        (
+            "another exit test",
+            label,
+            "s_cmp_lg_u32",
+            format!("\ts_cmp_lg_u32 {count}, 1"),
+        ),
+    ] {
+        let mutated = replace(from, needle, &with);
+        assert_ne!(mutated, out, "{what}");
+        let got = rules(&asm, &mutated);
+        assert!(got.contains(&KernelRule::ControlFlow), "{what}: {got:?}");
+    }
+}
+
 /// A workgroup id the kernel does not enable is enabled for the probe, after the SGPRs
 /// the launch initialized for the kernel; any change that moves one of those is rejected
 /// (`RegisterIsolation`: the kernel would start with another value in that register).
