@@ -54,6 +54,10 @@ struct Lane {
     effects: Vec<MemEffect>,
     /// The condition under which execution is on this path (forward branches split it).
     path: Bool,
+    /// A fact the caller's claims all assume: a vector write whose lane is in `exec`
+    /// whenever it holds is made unconditionally (the run's values are then those of
+    /// the lane only where the fact holds).
+    assumed: Option<Bool>,
 }
 
 /// A global memory operation of the lane: `op` (`atomic.add` returning `result`,
@@ -104,6 +108,7 @@ impl Lane {
             v_inputs: Vec::new(),
             effects: Vec::new(),
             path: Bool::from_bool(true),
+            assumed: None,
         }
     }
 
@@ -255,8 +260,17 @@ impl Lane {
                     .cloned()
                     .unwrap_or_else(|| BV::new_const(format!("v{i}"), 32));
                 let active = self.in_exec().simplify();
+                let implied = || {
+                    self.assumed.as_ref().is_some_and(|f| {
+                        let solver = warptrace_verifier::solver();
+                        solver.assert(f);
+                        solver.assert(active.not());
+                        solver.check() == SatResult::Unsat
+                    })
+                };
                 let v = match active.as_bool() {
                     Some(true) => value,
+                    _ if implied() => value,
                     _ => active.ite(&value, &old),
                 };
                 self.v.insert(i, v);
@@ -334,8 +348,9 @@ impl Lane {
             })
         };
         match m {
-            // Cache write-back before a release store: ordering is not modelled.
-            "s_waitcnt" | "s_nop" | "buffer_wbl2" => {}
+            // Waits (gfx10+ counts stores apart: `s_waitcnt_vscnt`) and the cache
+            // write-back before a release store: ordering is not modelled.
+            "s_waitcnt" | "s_waitcnt_vscnt" | "s_nop" | "buffer_wbl2" => {}
             "global_atomic_add_x2"
             | "global_atomic_umax_x2"
             | "global_atomic_swap_x2"
@@ -598,11 +613,29 @@ impl Lane {
     }
 }
 
-/// The module the snippets are spliced into: the corpus's gfx942 HIP kernels
-/// (`histogram` for straight-line snippets and its masked latch, `block_sum` for a
-/// uniform one), built into the binary so that `warptrace verify --target gcn` runs
-/// anywhere.
-const KERNELS: &str = include_str!("../../tests/corpus/gcn/hip_kernels_gfx942.s");
+/// A corpus kernel the snippets are spliced into, with its module (built into the binary
+/// so that `warptrace verify --target gcn` runs anywhere).
+#[derive(Debug, Clone, Copy)]
+struct TvKernel {
+    asm: &'static str,
+    name: &'static str,
+}
+
+/// The corpus's gfx942 HIP kernels, wave64: `histogram` for straight-line snippets and
+/// its masked latch (`block_sum` of the module for a uniform one). Certificates are
+/// proved on it.
+const GFX942: TvKernel = TvKernel {
+    asm: include_str!("../../tests/corpus/gcn/hip_kernels_gfx942.s"),
+    name: "histogram",
+};
+
+/// The corpus's gfx1100 HIP grid kernel, wave32 with the gfx10+ mnemonics: the tests
+/// prove the lowering's wave32 forms on it too.
+#[cfg(test)]
+const GFX1100: TvKernel = TvKernel {
+    asm: include_str!("../../tests/corpus/gcn/hip_grid_gfx1100.s"),
+    name: "volume_index",
+};
 
 /// `asm` instrumented with `program`, `kernel` being instrumented (else why not).
 fn instrumented(asm: &str, program: &Program, kernel: &str) -> Result<String, String> {
@@ -619,29 +652,29 @@ fn instrumented(asm: &str, program: &Program, kernel: &str) -> Result<String, St
     Ok(out.asm)
 }
 
-/// The instructions of the `kernel:entry` snippet of `program` in `histogram`.
-fn entry_snippet(asm: &str, program: &Program) -> Result<Vec<Instruction>, String> {
-    entry_code(asm, program).map(|(_, snippet, _)| snippet)
+/// The instructions of the `kernel:entry` snippet of `program` in kernel `k`.
+fn entry_snippet(k: TvKernel, program: &Program) -> Result<Vec<Instruction>, String> {
+    entry_code(k, program).map(|(_, snippet, _)| snippet)
 }
 
-/// The `kernel:entry` code of `program` in `histogram`: the prologue (what is inserted
+/// The `kernel:entry` code of `program` in kernel `k`: the prologue (what is inserted
 /// before the snippet), the snippet, and what the hardware gives the instrumented kernel
 /// at entry.
 fn entry_code(
-    asm: &str,
+    k: TvKernel,
     program: &Program,
 ) -> Result<(Vec<Instruction>, Vec<Instruction>, EntryAbi), String> {
-    let out = instrumented(asm, program, "histogram")?;
-    let before = parse(asm).map_err(|e| e.to_string())?;
+    let out = instrumented(k.asm, program, k.name)?;
+    let before = parse(k.asm).map_err(|e| e.to_string())?;
     let after = parse(&out).map_err(|e| e.to_string())?;
-    let k0 = before.kernel("histogram").ok_or("kernel")?;
+    let k0 = before.kernel(k.name).ok_or("kernel")?;
     let first = k0
         .body
         .clone()
         .find(|&i| before.instr(i).is_some())
         .map(|i| before.stmt_text(i).to_owned())
         .ok_or("no instruction")?;
-    let k1 = after.kernel("histogram").ok_or("kernel")?;
+    let k1 = after.kernel(k.name).ok_or("kernel")?;
     // Everything inserted before the kernel's first instruction: the prologue (loads,
     // moves, a wait), then the snippet, which starts by saving `scc` (`s_cselect`).
     let mut code = Vec::new();
@@ -665,7 +698,7 @@ fn entry_code(
     let meta = after
         .metadata
         .as_ref()
-        .and_then(|m| m.kernel("histogram"))
+        .and_then(|m| m.kernel(k.name))
         .ok_or("no metadata")?;
     Ok((code, snippet, EntryAbi::of(k1, meta)?))
 }
@@ -938,7 +971,7 @@ type Mutation<'a> = &'a dyn Fn(&mut Vec<Instruction>);
 /// The claim of [`site_verdict`]; `mutate` changes the snippet first (tests).
 fn site_check(what: &str, site: usize, mutate: Option<Mutation<'_>>) -> Result<(), String> {
     let (point, mnemonic) = SITES[site];
-    let facts = SiteFacts::of(KERNELS, "histogram", mnemonic)?;
+    let facts = SiteFacts::of(GFX942.asm, "histogram", mnemonic)?;
     let body = format!("  2: r2 = {what}\n  3: store %a, r2\n  4: exit\n");
     // A load's value is read after it.
     let point = match (what, mnemonic.starts_with("global_load")) {
@@ -994,8 +1027,19 @@ fn run_from_entry(
     code: &[Instruction],
     cuts: Option<&Cuts>,
 ) -> Result<Run, String> {
+    run_from_entry_assuming(prologue, code, cuts, None)
+}
+
+/// [`run_from_entry`] with the lane's [`Lane::assumed`] fact.
+fn run_from_entry_assuming(
+    prologue: &[Instruction],
+    code: &[Instruction],
+    cuts: Option<&Cuts>,
+    assumed: Option<Bool>,
+) -> Result<Run, String> {
     let (a, b) = run_cut(code, cuts)?.regs;
     let mut lane = Lane::new();
+    lane.assumed = assumed;
     lane.exec = lane.exec.bvor(BV::from_u64(1, 64));
     for x in prologue {
         lane.step(x)
@@ -1011,7 +1055,12 @@ fn run_from_entry(
 /// The verdict on the snippet of `map.save @m, %b, (fields)` in `histogram` to an array
 /// of `slots` records per row, `per` thread or warp (a `warp kernel:entry` probe): the
 /// lane's memory operations are the IR's save ([`array_check`]).
-fn array_verdict(per: warptrace_ir::Per, slots: u32, fields: &[warptrace_ir::Operand]) -> Verdict {
+fn array_verdict(
+    k: TvKernel,
+    per: warptrace_ir::Per,
+    slots: u32,
+    fields: &[warptrace_ir::Operand],
+) -> Verdict {
     let per_name = match per {
         warptrace_ir::Per::Thread => "thread",
         warptrace_ir::Per::Warp => "warp",
@@ -1032,7 +1081,7 @@ fn array_verdict(per: warptrace_ir::Per, slots: u32, fields: &[warptrace_ir::Ope
             reason: "no region".into(),
         };
     };
-    outcome(entry_code(KERNELS, &p).and_then(|(prologue, code, abi)| {
+    outcome(entry_code(k, &p).and_then(|(prologue, code, abi)| {
         array_check(&prologue, &code, &abi, &region, fields)?;
         schoolbook_lemma(true)
     }))
@@ -1129,8 +1178,17 @@ fn array_check(
     // a grid where the record has a place.
     let full = s.bvuge(k(u64::from(slots)));
     let computed = Bool::and(&[full.not(), unknown.not()]);
+    // The stages from a run that assumes `computed` (the claims do): the lane's writes
+    // are then unconditional where `computed` puts it in `exec`, so that the stages'
+    // products are the plain terms the specification's are, not `ite`s of `exec`
+    // (gfx1100's `volume_index`, whose three workgroup ids make the linear block a
+    // product z3 did not decide through them).
+    let staged = run_from_entry_assuming(prologue, code, Some(&cuts), Some(computed.clone()))?;
+    if staged.cuts.len() != stages.len() {
+        return Err("the assuming run cut the offset elsewhere".into());
+    }
     let mut claims: Vec<Claim> = Vec::new();
-    for (i, ((got, _), want)) in r.cuts.iter().zip(&stages).enumerate() {
+    for (i, ((got, _), want)) in staged.cuts.iter().zip(&stages).enumerate() {
         claims.push((
             format!("offset stage {i}"),
             computed.implies(got.eq(want)),
@@ -1272,7 +1330,7 @@ const PROVED_SPECIALS: [warptrace_ir::Special; 20] = [
 fn launch_check(mutate: Option<Mutation<'_>>) -> Result<(), String> {
     let p = entry_program(&["r2 = sreg launch", "store %b, r2", "exit"]);
     let layout = warptrace_ir::MapLayout::new(&p.maps);
-    let mut code = entry_snippet(KERNELS, &p)?;
+    let mut code = entry_snippet(GFX942, &p)?;
     if let Some(m) = mutate {
         m(&mut code);
     }
@@ -1354,9 +1412,14 @@ fn gcn_special(sp: warptrace_ir::Special, abi: &EntryAbi) -> Option<Spec> {
 /// state within the hardware's limits, `exec`, `vcc` and `scc` restored, and the
 /// formula's 32-bit evaluation exact under those limits.
 fn special_verdict(sp: warptrace_ir::Special) -> Verdict {
+    special_verdict_in(GFX942, sp)
+}
+
+/// [`special_verdict`] in kernel `k`.
+fn special_verdict_in(k: TvKernel, sp: warptrace_ir::Special) -> Verdict {
     let text = format!("r2 = sreg {}", sp.name());
     let p = entry_program(&[&text, "store %a, r2", "exit"]);
-    outcome(entry_code(KERNELS, &p).and_then(|(prologue, code, abi)| {
+    outcome(entry_code(k, &p).and_then(|(prologue, code, abi)| {
         let spec = gcn_special(sp, &abi).ok_or("no specification")?;
         special_check(&prologue, &code, &abi, &spec)?;
         match sp {
@@ -1923,7 +1986,7 @@ fn point_snippet(kernel: &str, point: &str, body: &str) -> Result<Vec<Instructio
         "persistent %a\npersistent %b\n\nprobe 0: {point}\n  0: r0 = load %a\n  1: r1 = load %b\n{body}"
     );
     let program = Program::parse(&text).map_err(|e| format!("{text}: {e}"))?;
-    let out = instrumented(KERNELS, &program, kernel)?;
+    let out = instrumented(GFX942.asm, &program, kernel)?;
     let at = out.find(&format!("\n{kernel}:")).ok_or("kernel label")?;
     let start = at
         + out[at..]
@@ -2117,21 +2180,25 @@ fn printf_verdict(capacity: u32, width: u32, args: &[warptrace_ir::Operand]) -> 
     let mut fields = vec![warptrace_ir::Operand::Imm(0)];
     fields.extend_from_slice(args);
     fields.resize(1 + width as usize, warptrace_ir::Operand::Imm(0));
-    append_verdict(&p, warptrace_ir::Overflow::Drop, &fields)
+    append_verdict(GFX942, &p, warptrace_ir::Overflow::Drop, &fields)
 }
 
 /// The verdict of [`ring_check`] on `p`'s snippet, its first map being the ring.
 fn append_verdict(
+    k: TvKernel,
     p: &Program,
     overflow: warptrace_ir::Overflow,
     fields: &[warptrace_ir::Operand],
 ) -> Verdict {
-    memory_verdict(p, |code, region| ring_check(code, region, overflow, fields))
+    memory_verdict(k, p, |code, region| {
+        ring_check(code, region, overflow, fields)
+    })
 }
 
 /// The verdict of `check` on `p`'s snippet spliced into a corpus kernel, with the region
 /// of `p`'s first map.
 fn memory_verdict(
+    k: TvKernel,
     p: &Program,
     check: impl FnOnce(&[Instruction], &warptrace_ir::MapRegion) -> Result<(), String>,
 ) -> Verdict {
@@ -2141,7 +2208,7 @@ fn memory_verdict(
             reason: "no region".into(),
         };
     };
-    outcome(entry_snippet(KERNELS, p).and_then(|code| check(&code, region)))
+    outcome(entry_snippet(k, p).and_then(|code| check(&code, region)))
 }
 
 /// A check's result as a verdict: a counterexample refutes, any other failure (z3 gave up,
@@ -2159,6 +2226,7 @@ fn outcome(checked: Result<(), String>) -> Verdict {
 /// of `value`s: [`hash_check`], and for register keys the [`schoolbook_lemma`] the tag's
 /// products rest on.
 fn hash_verdict(
+    k: TvKernel,
     capacity: u32,
     keys: &[warptrace_ir::Operand],
     agg: warptrace_ir::Aggregation,
@@ -2181,7 +2249,7 @@ fn hash_verdict(
     let registers = keys
         .iter()
         .any(|k| matches!(k, warptrace_ir::Operand::Reg(_)));
-    memory_verdict(&p, |code, region| {
+    memory_verdict(k, &p, |code, region| {
         hash_check(code, region, keys, agg, &value)?;
         match registers {
             true => schoolbook_lemma(true),
@@ -2416,6 +2484,7 @@ fn overflow_name(o: warptrace_ir::Overflow) -> &'static str {
 /// (`fields` in the obligation's form: `r0`, `r1` or immediates), spliced into a corpus
 /// kernel: [`ring_check`].
 fn ring_verdict(
+    k: TvKernel,
     capacity: u32,
     overflow: warptrace_ir::Overflow,
     fields: &[warptrace_ir::Operand],
@@ -2428,7 +2497,7 @@ fn ring_verdict(
     let tuple: Vec<String> = fields.iter().map(ToString::to_string).collect();
     let append = format!("map.append @r, ({})", tuple.join(", "));
     let p = entry_program_with(&maps, &[&append, "exit"]);
-    append_verdict(&p, overflow, fields)
+    append_verdict(k, &p, overflow, fields)
 }
 
 /// The verdict of a binary operation's snippet: [`verdict`] against [`gcn_form`], and for
@@ -2577,7 +2646,7 @@ pub fn translation_checks(program: &Program) -> Translation {
                         name,
                         Box::new(move || {
                             let p = entry_program(&[&text, "store %a, r2", "exit"]);
-                            alu_verdict(entry_snippet(KERNELS, &p), op, width, &a, &b)
+                            alu_verdict(entry_snippet(GFX942, &p), op, width, &a, &b)
                         }),
                     );
                 }
@@ -2593,7 +2662,7 @@ pub fn translation_checks(program: &Program) -> Translation {
                         name,
                         Box::new(move || {
                             let p = entry_program(&[&text, "store %a, r2", "store %b, r1", "exit"]);
-                            verdict(entry_snippet(KERNELS, &p), &|x, _| extend(x, from, signed))
+                            verdict(entry_snippet(GFX942, &p), &|x, _| extend(x, from, signed))
                         }),
                     );
                 }
@@ -2608,7 +2677,7 @@ pub fn translation_checks(program: &Program) -> Translation {
                         name,
                         Box::new(move || {
                             let p = entry_program(&[&text, "store %a, r2", "exit"]);
-                            verdict(entry_snippet(KERNELS, &p), &|x, _| operand_term(&src, x))
+                            verdict(entry_snippet(GFX942, &p), &|x, _| operand_term(&src, x))
                         }),
                     );
                 }
@@ -2617,7 +2686,7 @@ pub fn translation_checks(program: &Program) -> Translation {
                         "persist.load-store".into(),
                         Box::new(move || {
                             let p = entry_program(&["store %a, r1", "store %b, r0", "exit"]);
-                            verdict(entry_snippet(KERNELS, &p), &|_, y| y.clone())
+                            verdict(entry_snippet(GFX942, &p), &|_, y| y.clone())
                         }),
                     );
                 }
@@ -2628,7 +2697,7 @@ pub fn translation_checks(program: &Program) -> Translation {
                             Box::new(move || {
                                 let (_, body, expect) =
                                     branch_cases().into_iter().nth(i).expect("the case");
-                                verdict(entry_snippet(KERNELS, &entry_program(&body)), &*expect)
+                                verdict(entry_snippet(GFX942, &entry_program(&body)), &*expect)
                             }),
                         );
                     }
@@ -2652,7 +2721,7 @@ pub fn translation_checks(program: &Program) -> Translation {
                                 Special::ActiveMask => exec,
                                 _ => popcount(&exec).zero_ext(32),
                             };
-                            verdict(entry_snippet(KERNELS, &p), &|_, _| want.clone())
+                            verdict(entry_snippet(GFX942, &p), &|_, _| want.clone())
                         }),
                     );
                 }
@@ -2709,7 +2778,10 @@ pub fn translation_checks(program: &Program) -> Translation {
                         },
                         forms_name(&forms)
                     );
-                    obligations.insert(name, Box::new(move || array_verdict(per, slots, &forms)));
+                    obligations.insert(
+                        name,
+                        Box::new(move || array_verdict(GFX942, per, slots, &forms)),
+                    );
                 }
                 Insn::Exit => {}
                 Insn::RingAppend { map, fields } => {
@@ -2729,7 +2801,7 @@ pub fn translation_checks(program: &Program) -> Translation {
                     );
                     obligations.insert(
                         name,
-                        Box::new(move || ring_verdict(capacity, overflow, &forms)),
+                        Box::new(move || ring_verdict(GFX942, capacity, overflow, &forms)),
                     );
                 }
                 Insn::MapUpdate { map, keys, agg } => {
@@ -2761,7 +2833,9 @@ pub fn translation_checks(program: &Program) -> Translation {
                     );
                     obligations.insert(
                         name,
-                        Box::new(move || hash_verdict(capacity, &forms, agg, value.clone())),
+                        Box::new(move || {
+                            hash_verdict(GFX942, capacity, &forms, agg, value.clone())
+                        }),
                     );
                 }
                 Insn::Printf { args, .. } => {
@@ -2856,9 +2930,17 @@ mod tests {
         }
     }
 
+    /// On `histogram` (gfx942, wave64) and on `volume_index` (gfx1100, wave32: the
+    /// gfx10+ adds and carries, one-SGPR masks).
     #[test]
     fn every_alu_operation_computes_the_ir_semantics() {
-        let asm = KERNELS;
+        for asm in [GFX942, GFX1100] {
+            alu_forms_are_proved(asm);
+        }
+        assert_eq!(schoolbook_lemma(true), Ok(()));
+    }
+
+    fn alu_forms_are_proved(asm: TvKernel) {
         let mut failures = Vec::new();
         let mut proved = 0;
         for op in BinOp::ALL {
@@ -2907,14 +2989,14 @@ mod tests {
         }
         assert!(
             failures.is_empty(),
-            "{} failed:\n{}",
+            "{}: {} failed:\n{}",
+            asm.name,
             failures.len(),
             failures.join("\n")
         );
         // The 64-bit products against their schoolbook form, which the lemma proves equal
         // to the IR's.
-        assert_eq!(proved, 248, "proved");
-        assert_eq!(schoolbook_lemma(true), Ok(()));
+        assert_eq!(proved, 248, "{}: proved", asm.name);
     }
 
     /// The schoolbook lemma is no tautology of its encoding: without the carry of the low
@@ -2932,7 +3014,12 @@ mod tests {
 
     #[test]
     fn every_extension_computes_the_ir_semantics() {
-        let asm = KERNELS;
+        for asm in [GFX942, GFX1100] {
+            extensions_are_proved(asm);
+        }
+    }
+
+    fn extensions_are_proved(asm: TvKernel) {
         for from in [ExtFrom::B8, ExtFrom::B16, ExtFrom::B32] {
             for signed in [false, true] {
                 let name = format!("{}.{}", if signed { "sext" } else { "zext" }, from.bits());
@@ -2951,13 +3038,61 @@ mod tests {
 
     #[test]
     fn probe_branches_run_each_lane_on_its_own_path() {
-        let asm = KERNELS;
-        for (what, body, expect) in branch_cases() {
-            let code =
-                entry_snippet(asm, &entry_program(&body)).unwrap_or_else(|e| panic!("{what}: {e}"));
-            let r = check(&code, expect.as_ref());
-            assert!(r.is_ok(), "{what}: {r:?}");
+        for asm in [GFX942, GFX1100] {
+            for (what, body, expect) in branch_cases() {
+                let code = entry_snippet(asm, &entry_program(&body))
+                    .unwrap_or_else(|e| panic!("{} {what}: {e}", asm.name));
+                let r = check(&code, expect.as_ref());
+                assert!(r.is_ok(), "{} {what}: {r:?}", asm.name);
+            }
         }
+    }
+
+    /// The lane and grid values of a wave32 kernel (gfx1100's `volume_index`): `lane`
+    /// is `v_mbcnt_lo` alone, the grid values come from its entry state as on gfx942,
+    /// `warp` divides by 32; `active` is the count of `exec_lo`, `activemask` `exec_lo`
+    /// zero-extended (the high half of `exec` is no lane of a wave32); a wave64 form
+    /// (`exec_hi` read) is refuted.
+    #[test]
+    fn wave32_lane_and_grid_values_are_proved() {
+        use warptrace_ir::Special;
+        for sp in PROVED_SPECIALS {
+            // gfx11 has no `s_memtime`; its `smid` is in `HW_REG_HW_ID1`, its
+            // `globaltimer` a message this model does not run.
+            if matches!(
+                sp,
+                Special::Clock | Special::Clock64 | Special::GlobalTimer | Special::Smid
+            ) {
+                continue;
+            }
+            let v = special_verdict_in(GFX1100, sp);
+            assert!(matches!(v, Verdict::Proved), "{}: {v:?}", sp.name());
+        }
+        let exec_lo = || BV::new_const("exec0", 64).extract(31, 0);
+        let active = move |_: &BV, _: &BV| popcount(&exec_lo().zero_ext(32)).zero_ext(32);
+        let mask = move |_: &BV, _: &BV| exec_lo().zero_ext(32);
+        type Want = Box<dyn Fn(&BV, &BV) -> BV>;
+        let cases: [(&str, Want); 2] =
+            [("active", Box::new(active)), ("activemask", Box::new(mask))];
+        for (name, want) in &cases {
+            let p = entry_program(&[&format!("r2 = sreg {name}"), "store %a, r2", "exit"]);
+            let code = entry_snippet(GFX1100, &p).expect("snippet");
+            let r = check(&code, want.as_ref());
+            assert!(r.is_ok(), "{name}: {r:?}");
+        }
+        let p = entry_program(&["r2 = sreg activemask", "store %a, r2", "exit"]);
+        let mut code = entry_snippet(GFX1100, &p).expect("snippet");
+        let zero = code
+            .iter_mut()
+            .find(|x| x.mnemonic == "v_mov_b32_e32" && x.operands[1].imm == Some(0))
+            .expect("the high word's zero");
+        zero.operands[1] = Operand {
+            text: "exec_hi".into(),
+            reg: Some(Reg::new(RegFile::Exec, 1, 1)),
+            imm: None,
+        };
+        let r = check(&code, &mask);
+        assert_refuted(&format!("{r:?}"), &r);
     }
 
     /// A loop edge's snippet runs for the lanes that take the edge and no others: the
@@ -3002,7 +3137,7 @@ mod tests {
     fn a_wrong_lowering_is_refuted() {
         // The snippet of `add.64` with its carry-in add turned into a plain add: the high
         // word loses the carry, and z3 finds inputs that show it.
-        let asm = KERNELS;
+        let asm = GFX942;
         let mut code = entry_snippet(asm, &program("add.64", "r1")).expect("snippet");
         let carry = code
             .iter_mut()
@@ -3220,7 +3355,7 @@ mod site_tests {
                 assert_eq!(site_check(what, site, None), Ok(()), "{what} at {site}");
             }
         }
-        let facts = SiteFacts::of(KERNELS, "histogram", "global_atomic_add").expect("site");
+        let facts = SiteFacts::of(GFX942.asm, "histogram", "global_atomic_add").expect("site");
         assert_eq!(facts.bytes(), Some(4));
         assert!(facts
             .loc
@@ -3338,8 +3473,14 @@ mod array_tests {
             (Per::Thread, 4, vec![reg(0), Operand::Imm(7)]),
             (Per::Warp, 256, vec![reg(0), reg(1), Operand::Imm(-2)]),
         ] {
-            let v = array_verdict(per, slots, &fields);
-            assert!(v.is_proved(), "{per:?} {slots} {fields:?}: {v:?}");
+            for k in [GFX942, GFX1100] {
+                let v = array_verdict(k, per, slots, &fields);
+                assert!(
+                    v.is_proved(),
+                    "{} {per:?} {slots} {fields:?}: {v:?}",
+                    k.name
+                );
+            }
         }
     }
 
@@ -3409,7 +3550,7 @@ mod array_tests {
             }
             let layout = warptrace_ir::MapLayout::new(&p.maps);
             let region = layout.regions[0];
-            let (prologue, code, abi) = entry_code(KERNELS, &p).expect("code");
+            let (prologue, code, abi) = entry_code(GFX942, &p).expect("code");
             assert_eq!(
                 array_check(&prologue, &code, &abi, &region, &fields),
                 Ok(()),
@@ -3444,7 +3585,7 @@ mod special_tests {
     #[test]
     fn the_schoolbook_thread_is_the_ir_formula() {
         let p = entry_program(&["r2 = sreg thread", "store %a, r2", "exit"]);
-        let (_, _, abi) = entry_code(KERNELS, &p).expect("code");
+        let (_, _, abi) = entry_code(GFX942, &p).expect("code");
         let spec = gcn_special(Special::Thread, &abi).expect("thread");
         let (t0, t1) = (BV::new_const("tag#0", 64), BV::new_const("tag#1", 64));
         let product = spec.stages[1].substitute(&[(&t0, &spec.stages[0])]);
@@ -3545,7 +3686,7 @@ mod special_tests {
         for (sp, what, mutate) in cases {
             let text = format!("r2 = sreg {}", sp.name());
             let p = entry_program(&[&text, "store %a, r2", "exit"]);
-            let (prologue, code, abi) = entry_code(KERNELS, &p).expect("code");
+            let (prologue, code, abi) = entry_code(GFX942, &p).expect("code");
             let spec = gcn_special(sp, &abi).expect("a specification");
             assert_eq!(
                 special_check(&prologue, &code, &abi, &spec),
@@ -3581,11 +3722,17 @@ mod ring_tests {
             (1000, Overflow::Drop, vec![reg(0), reg(1)]),
             (1024, Overflow::Overwrite, vec![reg(0), Operand::Imm(3)]),
         ] {
-            let v = ring_verdict(cap, overflow, &fields);
-            assert!(v.is_proved(), "{cap} {overflow:?} {fields:?}: {v:?}");
+            for k in [GFX942, GFX1100] {
+                let v = ring_verdict(k, cap, overflow, &fields);
+                assert!(
+                    v.is_proved(),
+                    "{} {cap} {overflow:?} {fields:?}: {v:?}",
+                    k.name
+                );
+            }
         }
         // A capacity that is no power of two: the 32-bit `n mod capacity` is not the IR's.
-        let v = ring_verdict(1000, Overflow::Overwrite, &[reg(0)]);
+        let v = ring_verdict(GFX942, 1000, Overflow::Overwrite, &[reg(0)]);
         assert!(matches!(v, Verdict::Unknown { .. }), "{v:?}");
     }
 
@@ -3647,7 +3794,38 @@ mod ring_tests {
             ),
             (64, five.clone(), A::Assign(reg(1)), V::Value { signed: s }),
         ] {
-            let v = hash_verdict(cap, &keys, agg, value.clone());
+            let v = hash_verdict(GFX942, cap, &keys, agg, value.clone());
+            assert!(v.is_proved(), "{cap} {keys:?} {agg:?} {value}: {v:?}");
+        }
+    }
+
+    /// The wave32 forms of hash updates (gfx1100's `volume_index`: one-SGPR masks, the
+    /// gfx10+ carries, `glc` for the returning compare-and-swap): a register key's tag
+    /// through `mix64`, a constant key, an encoded maximum, a `lhist` bucket.
+    #[test]
+    fn wave32_hash_updates_are_proved() {
+        use warptrace_ir::{Aggregation as A, ValueKind as V};
+        for (cap, keys, agg, value) in [
+            (4096, vec![reg(0)], A::Count, V::Count),
+            (
+                64,
+                vec![Operand::Imm(5)],
+                A::Sum(reg(1)),
+                V::Sum { signed: true },
+            ),
+            (64, vec![reg(1)], A::Max(reg(0)), V::Max { signed: true }),
+            (
+                64,
+                vec![Operand::Imm(5)],
+                A::Lhist(reg(0)),
+                V::Lhist {
+                    min: 0,
+                    max: 100,
+                    step: 10,
+                },
+            ),
+        ] {
+            let v = hash_verdict(GFX1100, cap, &keys, agg, value.clone());
             assert!(v.is_proved(), "{cap} {keys:?} {agg:?} {value}: {v:?}");
         }
     }
@@ -3665,7 +3843,7 @@ mod ring_tests {
         let agg = warptrace_ir::Aggregation::Count;
         let value = warptrace_ir::ValueKind::Count;
         let keys = [Operand::Imm(5)];
-        let code = entry_snippet(KERNELS, &p).expect("snippet");
+        let code = entry_snippet(GFX942, &p).expect("snippet");
         assert_eq!(hash_check(&code, &region, &keys, agg, &value), Ok(()));
         let mutants: Vec<(&str, Mutant)> = vec![
             (
@@ -3826,7 +4004,7 @@ mod ring_tests {
             );
             let layout = warptrace_ir::MapLayout::new(&p.maps);
             let region = layout.regions[0];
-            let code = entry_snippet(KERNELS, &p).expect("snippet");
+            let code = entry_snippet(GFX942, &p).expect("snippet");
             assert_eq!(
                 hash_check(&code, &region, &keys, agg, &value),
                 Ok(()),
@@ -3851,7 +4029,7 @@ mod ring_tests {
         let layout = warptrace_ir::MapLayout::new(&p.maps);
         let region = layout.regions[0];
         let fields = [reg(0), reg(1)];
-        let code = entry_snippet(KERNELS, &p).expect("snippet");
+        let code = entry_snippet(GFX942, &p).expect("snippet");
         assert_eq!(ring_check(&code, &region, Overflow::Drop, &fields), Ok(()));
         let stores = |c: &[Instruction]| -> Vec<usize> {
             (0..c.len())
