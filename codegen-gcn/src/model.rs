@@ -119,8 +119,7 @@ impl GcnKernelModel {
             (Some(_), Some(meta)) => crate::grid::readable_dwords(meta),
             _ => Default::default(),
         };
-        let mut bounded = waterfalls(module, k.body.clone(), origin, &isa);
-        bounded.extend(counted_loops(module, k.body.clone(), origin, &isa));
+        let bounded = bounded_loops(module, k.body.clone(), origin, &isa);
         for i in k.body.clone() {
             let stmt = &module.stmts[i];
             let o = origin(i);
@@ -142,7 +141,7 @@ impl GcnKernelModel {
                     let f = facts(x, &isa);
                     let mut instr = to_instr(&f, x, &isa, module.stmt_text(i), stmt.line, o);
                     if bounded.iter().any(|w| w.branch == i) {
-                        // A bounded loop's back edge (`waterfalls`, `counted_loops`): its
+                        // A bounded loop's back edge (`bounded_loops`): its
                         // rounds are one step of the snippet for the control-flow rules.
                         instr.flow = warptrace_verifier::Flow::Next;
                     }
@@ -208,39 +207,24 @@ struct BoundedLoop {
     branch: usize,
 }
 
-/// The waterfall loops of `body` (`warp_access.rs`): inserted code of one snippet of
-/// exactly the shape
-///
-/// ```text
-/// L:  v_readfirstlane_b32 sA, vK
-///     v_readfirstlane_b32 sA+1, vK+1
-///     v_cmp_eq_u64_e64 M, s[A:A+1], v[K:K+1]
-///     s_mov_b64 P, exec
-///     ...                 ; instructions that neither branch nor write M or P
-///     s_andn2_b64 exec, P, M
-///     s_cbranch_execnz L  ; the only branch to L
-/// ```
-///
-/// (wave32: `exec_lo`, `_b32` masks). Such a loop ends: `exec` at `L` is `P`; `M` holds
-/// the lanes of `P` whose key equals the first lane's key — the first lane among them
-/// (`v_cmp` under `exec = P` compares it with its own key); the next round's `exec` is
-/// `P & !M`, strictly fewer lanes, and the loop leaves when none remain. So it runs at
-/// most as many rounds as the wave has lanes, and the verifier may treat its back edge
-/// as a step, not a loop (decision 0021).
-fn waterfalls(
+/// An instruction of a loop's shape, by its position relative to the loop's label (`-1`:
+/// the one before it), when it is inserted code of the label's snippet.
+type Relative<'a> = dyn Fn(isize) -> Option<&'a crate::parse::Instruction> + 'a;
+
+/// The bounded loops of `body`: inserted code of one snippet in one of the shapes
+/// [`waterfall_end`] and [`counted_end`] accept, whose back branch is the only branch to
+/// its label. The verifier may treat their back edges as steps.
+fn bounded_loops(
     module: &Module,
     body: std::ops::Range<usize>,
     origin: &dyn Fn(usize) -> Origin,
     isa: &Isa,
 ) -> Vec<BoundedLoop> {
-    let exec = Reg::exec(isa.wave);
-    let mask = if isa.wave == 64 { "_b64" } else { "_b32" };
     // The statements of the body that are not directives.
     let stmts: Vec<usize> = body
         .clone()
         .filter(|&i| !matches!(module.stmts[i].kind, StmtKind::Directive { .. }))
         .collect();
-    let reg = |x: &crate::parse::Instruction, n: usize| x.operands.get(n).and_then(|o| o.reg);
     let mut out = Vec::new();
     for (at, &label) in stmts.iter().enumerate() {
         let StmtKind::Label(name) = &module.stmts[label].kind else {
@@ -250,148 +234,147 @@ fn waterfalls(
         if o == Origin::Kernel {
             continue;
         }
-        let instr = |n: usize| {
-            let i = *stmts.get(at + n)?;
+        let instr = |n: isize| {
+            let i = *stmts.get(at.checked_add_signed(n)?)?;
             (origin(i) == o).then(|| module.instr(i)).flatten()
         };
-        let head = (|| {
-            let (r0, r1, cmp, mov) = (instr(1)?, instr(2)?, instr(3)?, instr(4)?);
-            let (a, k0) = (reg(r0, 0)?, reg(r0, 1)?);
-            let (b, k1) = (reg(r1, 0)?, reg(r1, 1)?);
-            let (m, key_s, key_v) = (reg(cmp, 0)?, reg(cmp, 1)?, reg(cmp, 2)?);
-            let (p, from) = (reg(mov, 0)?, reg(mov, 1)?);
-            let ok = r0.mnemonic == "v_readfirstlane_b32"
-                && r1.mnemonic == "v_readfirstlane_b32"
-                && cmp.mnemonic == "v_cmp_eq_u64_e64"
-                && mov.mnemonic == format!("s_mov{mask}")
-                && a.file == RegFile::Sgpr
-                && k0.file == RegFile::Vgpr
-                && b == Reg::new(RegFile::Sgpr, a.first + 1, 1)
-                && k1 == Reg::new(RegFile::Vgpr, k0.first + 1, 1)
-                && key_s == Reg::new(RegFile::Sgpr, a.first, 2)
-                && key_v == Reg::new(RegFile::Vgpr, k0.first, 2)
-                && m.file == RegFile::Sgpr
-                && p.file == RegFile::Sgpr
-                && !m.overlaps(&p)
-                && from == exec;
-            ok.then_some((m, p))
-        })();
-        let Some((m, p)) = head else { continue };
-        // The round, up to `s_andn2 exec, P, M; s_cbranch_execnz L`.
-        let mut n = 5;
-        let found = loop {
-            let Some(x) = instr(n) else { break None };
-            if x.mnemonic == format!("s_andn2{mask}")
-                && [reg(x, 0), reg(x, 1), reg(x, 2)] == [Some(exec), Some(p), Some(m)]
-            {
-                let back = instr(n + 1).filter(|y| {
-                    y.mnemonic == "s_cbranch_execnz"
-                        && y.operands.first().is_some_and(|t| &t.text == name)
-                });
-                break back.map(|_| stmts[at + n + 1]);
-            }
-            let f = facts(x, isa);
-            if f.flow != warptrace_verifier::Flow::Next
-                || f.defs.iter().any(|d| d.overlaps(&m) || d.overlaps(&p))
-            {
-                break None;
-            }
-            n += 1;
+        let Some(end) = waterfall_end(&instr, name, isa).or_else(|| counted_end(&instr, name, isa))
+        else {
+            continue;
         };
-        let Some(branch) = found else { continue };
-        // The back branch is the only one to `L`.
         if branches_to(module, body.clone(), name) == 1 {
-            out.push(BoundedLoop { label, branch });
+            out.push(BoundedLoop {
+                label,
+                branch: stmts[at + end],
+            });
         }
     }
     out
 }
 
+/// Operand `n` of `x` as a register.
+fn reg_of(x: &crate::parse::Instruction, n: usize) -> Option<Reg> {
+    x.operands.get(n).and_then(|o| o.reg)
+}
+
+/// The position of the back branch of a waterfall loop (`warp_access.rs`) at label
+/// `name`, of exactly the shape
+///
+/// ```text
+/// L:  v_readfirstlane_b32 sA, vK
+///     v_readfirstlane_b32 sA+1, vK+1
+///     v_cmp_eq_u64_e64 M, s[A:A+1], v[K:K+1]
+///     s_mov_b64 P, exec
+///     ...                 ; instructions that neither branch nor write M or P
+///     s_andn2_b64 exec, P, M
+///     s_cbranch_execnz L
+/// ```
+///
+/// (wave32: `exec_lo`, `_b32` masks). Such a loop ends: `exec` at `L` is `P`; `M` holds
+/// the lanes of `P` whose key equals the first lane's key — the first lane among them
+/// (`v_cmp` under `exec = P` compares it with its own key); the next round's `exec` is
+/// `P & !M`, strictly fewer lanes, and the loop leaves when none remain. So it runs at
+/// most as many rounds as the wave has lanes (decision 0021).
+fn waterfall_end(instr: &Relative<'_>, name: &str, isa: &Isa) -> Option<usize> {
+    let exec = Reg::exec(isa.wave);
+    let mask = if isa.wave == 64 { "_b64" } else { "_b32" };
+    let reg = reg_of;
+    let (r0, r1, cmp, mov) = (instr(1)?, instr(2)?, instr(3)?, instr(4)?);
+    let (a, k0) = (reg(r0, 0)?, reg(r0, 1)?);
+    let (b, k1) = (reg(r1, 0)?, reg(r1, 1)?);
+    let (m, key_s, key_v) = (reg(cmp, 0)?, reg(cmp, 1)?, reg(cmp, 2)?);
+    let (p, from) = (reg(mov, 0)?, reg(mov, 1)?);
+    let head = r0.mnemonic == "v_readfirstlane_b32"
+        && r1.mnemonic == "v_readfirstlane_b32"
+        && cmp.mnemonic == "v_cmp_eq_u64_e64"
+        && mov.mnemonic == format!("s_mov{mask}")
+        && a.file == RegFile::Sgpr
+        && k0.file == RegFile::Vgpr
+        && b == Reg::new(RegFile::Sgpr, a.first + 1, 1)
+        && k1 == Reg::new(RegFile::Vgpr, k0.first + 1, 1)
+        && key_s == Reg::new(RegFile::Sgpr, a.first, 2)
+        && key_v == Reg::new(RegFile::Vgpr, k0.first, 2)
+        && m.file == RegFile::Sgpr
+        && p.file == RegFile::Sgpr
+        && !m.overlaps(&p)
+        && from == exec;
+    if !head {
+        return None;
+    }
+    // The round, up to `s_andn2 exec, P, M; s_cbranch_execnz L`.
+    let mut n = 5;
+    loop {
+        let x = instr(n)?;
+        if x.mnemonic == format!("s_andn2{mask}")
+            && [reg(x, 0), reg(x, 1), reg(x, 2)] == [Some(exec), Some(p), Some(m)]
+        {
+            let back = instr(n + 1)?;
+            let ok = back.mnemonic == "s_cbranch_execnz"
+                && back.operands.first().is_some_and(|t| t.text == name);
+            return ok.then_some(n as usize + 1);
+        }
+        if !round_step(x, isa, &[m, p]) {
+            return None;
+        }
+        n += 1;
+    }
+}
+
 /// The most rounds a counted loop may run (a 64-bit division's).
 const MAX_ROUNDS: i64 = 64;
 
-/// The counted loops of `body` (`alu.rs`'s division): inserted code of one snippet of
-/// exactly the shape
+/// The position of the back branch of a counted loop (`alu.rs`'s division) at label
+/// `name`, of exactly the shape
 ///
 /// ```text
 ///     s_mov_b32 sC, N     ; 1 ≤ N ≤ 64
 /// L:  ...                 ; instructions that neither branch nor write sC
 ///     s_sub_u32 sC, sC, 1
 ///     s_cmp_lg_u32 sC, 0
-///     s_cbranch_scc1 L    ; the only branch to L
+///     s_cbranch_scc1 L
 /// ```
 ///
 /// Such a loop ends: `sC` is `N` at the first round, the round writes it only in its
-/// decrement, and the back branch is taken while it is not zero, so it runs `N` rounds.
-/// The verifier may treat its back edge as a step, as a waterfall's.
-fn counted_loops(
-    module: &Module,
-    body: std::ops::Range<usize>,
-    origin: &dyn Fn(usize) -> Origin,
-    isa: &Isa,
-) -> Vec<BoundedLoop> {
-    let stmts: Vec<usize> = body
-        .clone()
-        .filter(|&i| !matches!(module.stmts[i].kind, StmtKind::Directive { .. }))
-        .collect();
-    let reg = |x: &crate::parse::Instruction, n: usize| x.operands.get(n).and_then(|o| o.reg);
+/// decrement, and the back branch is taken while it is not zero, so it runs `N` rounds
+/// (decision 0027).
+fn counted_end(instr: &Relative<'_>, name: &str, isa: &Isa) -> Option<usize> {
     let imm = |x: &crate::parse::Instruction, n: usize| x.operands.get(n).and_then(|o| o.imm);
-    let mut out = Vec::new();
-    for (at, &label) in stmts.iter().enumerate() {
-        let StmtKind::Label(name) = &module.stmts[label].kind else {
-            continue;
-        };
-        let o = origin(label);
-        if o == Origin::Kernel || at == 0 {
-            continue;
-        }
-        let instr = |k: usize| {
-            let i = *stmts.get(k)?;
-            (origin(i) == o).then(|| module.instr(i)).flatten()
-        };
-        // The count, set just before the label.
-        let Some(count) = instr(at - 1).and_then(|x| {
-            let n = imm(x, 1)?;
-            let c = reg(x, 0)?;
-            (x.mnemonic == "s_mov_b32"
-                && c.file == RegFile::Sgpr
-                && c.count == 1
-                && (1..=MAX_ROUNDS).contains(&n))
-            .then_some(c)
-        }) else {
-            continue;
-        };
-        let mut k = at + 1;
-        let found = loop {
-            let Some(x) = instr(k) else { break None };
-            if x.mnemonic == "s_sub_u32" {
-                let tail = (|| {
-                    let (cmp, branch) = (instr(k + 1)?, instr(k + 2)?);
-                    let ok = [reg(x, 0), reg(x, 1)] == [Some(count), Some(count)]
-                        && imm(x, 2) == Some(1)
-                        && cmp.mnemonic == "s_cmp_lg_u32"
-                        && reg(cmp, 0) == Some(count)
-                        && imm(cmp, 1) == Some(0)
-                        && branch.mnemonic == "s_cbranch_scc1"
-                        && branch.operands.first().is_some_and(|t| &t.text == name);
-                    ok.then(|| stmts[k + 2])
-                })();
-                break tail;
-            }
-            let f = facts(x, isa);
-            if f.flow != warptrace_verifier::Flow::Next || f.defs.iter().any(|d| d.overlaps(&count))
-            {
-                break None;
-            }
-            k += 1;
-        };
-        let Some(branch) = found else { continue };
-        // The back branch is the only one to `L`.
-        if branches_to(module, body.clone(), name) == 1 {
-            out.push(BoundedLoop { label, branch });
-        }
+    let init = instr(-1)?;
+    let count = reg_of(init, 0)?;
+    let set = init.mnemonic == "s_mov_b32"
+        && count.file == RegFile::Sgpr
+        && count.count == 1
+        && imm(init, 1).is_some_and(|n| (1..=MAX_ROUNDS).contains(&n));
+    if !set {
+        return None;
     }
-    out
+    let mut n = 1;
+    loop {
+        let x = instr(n)?;
+        if x.mnemonic == "s_sub_u32" {
+            let (cmp, back) = (instr(n + 1)?, instr(n + 2)?);
+            let ok = [reg_of(x, 0), reg_of(x, 1)] == [Some(count), Some(count)]
+                && imm(x, 2) == Some(1)
+                && cmp.mnemonic == "s_cmp_lg_u32"
+                && reg_of(cmp, 0) == Some(count)
+                && imm(cmp, 1) == Some(0)
+                && back.mnemonic == "s_cbranch_scc1"
+                && back.operands.first().is_some_and(|t| t.text == name);
+            return ok.then_some(n as usize + 2);
+        }
+        if !round_step(x, isa, &[count]) {
+            return None;
+        }
+        n += 1;
+    }
+}
+
+/// Whether `x` may be an instruction of a bounded loop's round: it does not branch and
+/// writes none of `kept`.
+fn round_step(x: &crate::parse::Instruction, isa: &Isa, kept: &[Reg]) -> bool {
+    let f = facts(x, isa);
+    f.flow == warptrace_verifier::Flow::Next
+        && !f.defs.iter().any(|d| kept.iter().any(|k| d.overlaps(k)))
 }
 
 /// The branches of `body` to label `name`.
