@@ -134,7 +134,7 @@ pub(crate) fn bin(
 }
 
 /// The rounds of a division: its width, one quotient bit each.
-pub(crate) const DIVISION_ROUNDS: [u32; 2] = [32, 64];
+const DIVISION_ROUNDS: [u32; 2] = [32, 64];
 
 /// `d = a op b` for `div.u`, `rem.u`, `div.s`, `rem.s` (`docs/ir.md`: unsigned, or
 /// truncating toward zero with the remainder the dividend's sign; the most negative value
@@ -147,9 +147,8 @@ pub(crate) const DIVISION_ROUNDS: [u32; 2] = [32, 64];
 /// starts in `n`'s high word, so that its 32 rounds leave the quotient in the low word.
 /// The shifted remainder needs no bit beyond the width: after `k` rounds `rr` is the top
 /// `k` bits of the dividend modulo `dv`, below `2^k`, so before the last shift it is below
-/// `2^(W−1)`. The signed forms divide
-/// the magnitudes (`(x ^ s) − s` with `s` the sign mask) and give the quotient the sign
-/// of `a ^ b`, the remainder `a`'s.
+/// `2^(W−1)`. The signed forms divide the magnitudes (`(x ^ s) − s` with `s` the sign
+/// mask) and give the quotient the sign of `a ^ b`, the remainder `a`'s.
 ///
 /// ```text
 ///     s_mov_b32 st, W               ; the rounds
