@@ -1052,7 +1052,7 @@ fn run_from_entry_assuming(
     run_cut_from(lane, code, cuts)
 }
 
-/// The verdict on the snippet of `map.save @m, %b, (fields)` in `histogram` to an array
+/// The verdict on the snippet of `map.save @m, %b, (fields)` in kernel `k` to an array
 /// of `slots` records per row, `per` thread or warp (a `warp kernel:entry` probe): the
 /// lane's memory operations are the IR's save ([`array_check`]).
 fn array_verdict(
