@@ -8,10 +8,10 @@
 //! The semantics below cover exactly the instructions these snippets contain (the
 //! saves and restores, moves, the 32- and 64-bit ALU forms, compares into a lane mask,
 //! `v_cndmask`, `v_bfe`, the scalar mask operations); any other instruction fails the
-//! obligation. One lane is
-//! modelled, active in `exec` (its bit 0) with every other bit of `exec`, `vcc` and the
-//! registers unconstrained — so a proof holds for every lane whatever the others do (the
-//! mask operations are bitwise). The same model proves that a loop edge's snippet runs
+//! obligation. One lane is modelled, active in `exec` (its bit 0; a `warp` save's
+//! non-leaders at bit 1, above an active lane) with every other bit of `exec`, `vcc` and
+//! the registers unconstrained — so a proof holds for every lane whatever the others do
+//! (the mask operations are bitwise). The same model proves that a loop edge's snippet runs
 //! for exactly the lanes that take the edge (decision 0018: the `exec` narrowing at a
 //! masked latch and at a uniform `scc` branch, on the corpus's `histogram` and
 //! `block_sum`). Ring appends are proved too (`ring_check`): the lane's global memory
@@ -54,6 +54,9 @@ struct Lane {
     effects: Vec<MemEffect>,
     /// The condition under which execution is on this path (forward branches split it).
     path: Bool,
+    /// This lane's bit in lane masks: 0, the first lane of the wave, or above an active
+    /// lane (no `warp` probe's leader then).
+    pos: u32,
     /// A fact the caller's claims all assume: a vector write whose lane is in `exec`
     /// whenever it holds is made unconditionally (the run's values are then those of
     /// the lane only where the fact holds).
@@ -108,6 +111,7 @@ impl Lane {
             v_inputs: Vec::new(),
             effects: Vec::new(),
             path: Bool::from_bool(true),
+            pos: 0,
             assumed: None,
         }
     }
@@ -134,9 +138,9 @@ impl Lane {
         self.path = Bool::or(&[&on, &self.path]);
     }
 
-    /// Whether this lane is in `exec` (bit 0).
+    /// Whether this lane is in `exec` (its bit, [`Lane::pos`]).
     fn in_exec(&self) -> Bool {
-        self.exec.extract(0, 0).eq(BV::from_u64(1, 1))
+        self.exec.extract(self.pos, self.pos).eq(BV::from_u64(1, 1))
     }
 
     /// The address of a `global_*` instruction with an SGPR base: `base + zext(voffset) +
@@ -317,13 +321,23 @@ impl Lane {
         let old = self.read(o, r.count)?;
         let bit = Bool::and(&[self.in_exec(), bit.clone()]);
         let b = bit.ite(&BV::from_u64(1, 1), &BV::from_u64(0, 1));
-        let new = old.extract(32 * r.count - 1, 1).concat(&b);
+        // The bits above this lane's, its bit, the bits below (none for bit 0).
+        let (width, pos) = (32 * r.count, self.pos);
+        let mut new = old.extract(width - 1, pos + 1).concat(&b);
+        if pos > 0 {
+            new = new.concat(old.extract(pos - 1, 0));
+        }
         self.write(o, &new, false)
     }
 
+    /// This lane's bit of a lane mask.
     fn bit(&mut self, o: &Operand) -> Result<Bool, String> {
         let words = o.reg.map_or(2, |r| r.count);
-        Ok(self.read(o, words)?.extract(0, 0).eq(BV::from_u64(1, 1)))
+        let pos = self.pos;
+        Ok(self
+            .read(o, words)?
+            .extract(pos, pos)
+            .eq(BV::from_u64(1, 1)))
     }
 
     fn step(&mut self, x: &Instruction) -> Result<(), String> {
@@ -1037,10 +1051,20 @@ fn run_from_entry_assuming(
     cuts: Option<&Cuts>,
     assumed: Option<Bool>,
 ) -> Result<Run, String> {
-    let (a, b) = run_cut(code, cuts)?.regs;
     let mut lane = Lane::new();
     lane.assumed = assumed;
     lane.exec = lane.exec.bvor(BV::from_u64(1, 64));
+    run_lane_from_entry(lane, prologue, code, cuts)
+}
+
+/// [`run_from_entry`] of `lane` (its position, its facts, `exec` with its bit set).
+fn run_lane_from_entry(
+    mut lane: Lane,
+    prologue: &[Instruction],
+    code: &[Instruction],
+    cuts: Option<&Cuts>,
+) -> Result<Run, String> {
+    let (a, b) = run_cut(code, cuts)?.regs;
     for x in prologue {
         lane.step(x)
             .map_err(|e| format!("{e} (in the prologue's `{}`)", x.mnemonic))?;
@@ -1054,7 +1078,8 @@ fn run_from_entry_assuming(
 
 /// The verdict on the snippet of `map.save @m, %b, (fields)` in kernel `k` to an array
 /// of `slots` records per row, `per` thread or warp (a `warp kernel:entry` probe): the
-/// lane's memory operations are the IR's save ([`array_check`]).
+/// lane's memory operations are the IR's save ([`array_check`]); in a `warp` probe the
+/// other lanes only advance their cursor ([`non_leader_check`]).
 fn array_verdict(
     k: TvKernel,
     per: warptrace_ir::Per,
@@ -1083,8 +1108,42 @@ fn array_verdict(
     };
     outcome(entry_code(k, &p).and_then(|(prologue, code, abi)| {
         array_check(&prologue, &code, &abi, &region, fields)?;
+        if per == warptrace_ir::Per::Warp {
+            non_leader_check(&prologue, &code, slots)?;
+        }
         schoolbook_lemma(true)
     }))
+}
+
+/// The claim of [`array_verdict`] on the other lanes of a `warp` probe's save (of an
+/// array of `slots` records per row): a lane above an active lane (bit 1 of `exec`, bit
+/// 0 set, so it is no leader) makes no memory operation — no record, no drop — and its
+/// cursor `%b` becomes `s + 1` unless `s ≥ slots`; `exec`, `vcc`, `scc` are restored.
+fn non_leader_check(
+    prologue: &[Instruction],
+    code: &[Instruction],
+    slots: u32,
+) -> Result<(), String> {
+    let mut lane = Lane::new();
+    lane.pos = 1;
+    lane.exec = lane.exec.bvor(BV::from_u64(0b11, 64));
+    let r = run_lane_from_entry(lane, prologue, code, None)?;
+    let s = r.b.clone();
+    let k = |v: u64| BV::from_u64(v, 64);
+    let next = s.bvuge(k(u64::from(slots))).ite(&s, &s.bvadd(k(1)));
+    let mut claims: Vec<Claim> = r
+        .effects
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (format!("no memory operation {i}"), e.guard.not(), None))
+        .collect();
+    claims.push((
+        "the cursor".into(),
+        r.got_b.eq(&next),
+        Some((r.got_b.clone(), next)),
+    ));
+    claims.push(("exec, vcc, scc restored".into(), r.restored.clone(), None));
+    prove_claims(&r, claims)
 }
 
 /// The claim of [`array_verdict`]: for one active lane (bit 0 of `exec`: in a `warp`
@@ -1203,7 +1262,10 @@ fn array_check(
         r.got_b.eq(full.ite(&s, &s.bvadd(k(1)))),
         Some((r.got_b.clone(), full.ite(&s, &s.bvadd(k(1))))),
     ));
-    prove_claims(&r, claims)?;
+    // At twenty times the limit, as the memory goals: with three workgroup ids (gfx1100's
+    // `volume_index`) the per-warp linear block was decided at the verifier's limit or
+    // not depending on the terms the thread's z3 context already held.
+    prove_claims_with(&r, claims, memory_solver)?;
 
     // The memory operations.
     let off = tag(6);
@@ -1267,8 +1329,17 @@ fn array_check(
 /// Proves each claim over the run's inputs, the lane active and the run's assumptions
 /// held: the first that fails gives its counterexample (or "unknown").
 fn prove_claims(r: &Run, claims: Vec<Claim>) -> Result<(), String> {
+    prove_claims_with(r, claims, warptrace_verifier::solver)
+}
+
+/// [`prove_claims`] with each goal's solver from `solver`.
+fn prove_claims_with(
+    r: &Run,
+    claims: Vec<Claim>,
+    solver: fn() -> z3::Solver,
+) -> Result<(), String> {
     for (what, goal, sides) in claims {
-        let solver = warptrace_verifier::solver();
+        let solver = solver();
         solver.assert(&r.active);
         for a in &r.assume {
             solver.assert(a);
@@ -1620,6 +1691,7 @@ fn run_cut(code: &[Instruction], cuts: Option<&Cuts>) -> Result<Run, String> {
 /// [`run_cut`] from the state `lane`.
 fn run_cut_from(mut lane: Lane, code: &[Instruction], cuts: Option<&Cuts>) -> Result<Run, String> {
     let (exec0, vcc0, scc0) = (lane.exec.clone(), lane.vcc.clone(), lane.scc.clone());
+    let pos = lane.pos;
     let mut computed = Vec::new();
     // Forward branches: the taken path waits at its label, the other goes on.
     let mut waiting: HashMap<String, Vec<Lane>> = HashMap::new();
@@ -1675,7 +1747,7 @@ fn run_cut_from(mut lane: Lane, code: &[Instruction], cuts: Option<&Cuts>) -> Re
         b: pair(ins[2]),
         got: lane.v[&(ins[0] + 1)].concat(&lane.v[&ins[0]]),
         restored: Bool::and(&[lane.exec.eq(&exec0), lane.vcc.eq(&vcc0), lane.scc.eq(&scc0)]),
-        active: exec0.extract(0, 0).eq(BV::from_u64(1, 1)),
+        active: exec0.extract(pos, pos).eq(BV::from_u64(1, 1)),
         exec: exec0,
         regs: (ins[0], ins[2]),
         got_b: lane.v[&(ins[2] + 1)].concat(&lane.v[&ins[2]]),
@@ -3481,6 +3553,53 @@ mod array_tests {
                     k.name
                 );
             }
+        }
+    }
+
+    /// The other lanes of a `warp` probe's save only advance their cursor: a lane above
+    /// an active lane (bit 1 of `exec`, bit 0 set, so it is no leader) makes no memory
+    /// operation — no record, no drop — and its cursor becomes `s + 1` unless `s ≥ slots`.
+    /// Without the leader's restriction it writes, and that is refuted. In wave64 and
+    /// wave32.
+    #[test]
+    fn non_leaders_of_a_warp_save_only_advance_their_cursor() {
+        let maps = "map @m: array(per = warp, slots = 4) -> record(u64, u64)\n";
+        let mut p = entry_program_with(maps, &["map.save @m, %b, (r0, 7)", "exit"]);
+        for probe in &mut p.probes {
+            probe.attach.granularity = warptrace_ir::Granularity::Warp;
+        }
+        let check =
+            |prologue: &[Instruction], code: &[Instruction]| non_leader_check(prologue, code, 4);
+        for k in [GFX942, GFX1100] {
+            let (prologue, code, _) = entry_code(k, &p).expect("code");
+            assert_eq!(check(&prologue, &code), Ok(()), "{}", k.name);
+            // The leader's restriction dropped: every `s_and exec, exec, lead`.
+            let exec = if k.name == "histogram" {
+                "exec"
+            } else {
+                "exec_lo"
+            };
+            let lead = code
+                .iter()
+                .find(|x| x.mnemonic.starts_with("s_lshl_b"))
+                .and_then(|x| x.operands.first())
+                .map(|o| o.text.clone())
+                .expect("the leader's bit");
+            let unrestricted: Vec<Instruction> = code
+                .iter()
+                .filter(|x| {
+                    let ops: Vec<&str> = x.operands.iter().map(|o| o.text.as_str()).collect();
+                    !(x.mnemonic.starts_with("s_and_b") && ops == [exec, exec, lead.as_str()])
+                })
+                .cloned()
+                .collect();
+            assert!(
+                unrestricted.len() < code.len(),
+                "{}: no restriction found",
+                k.name
+            );
+            let r = check(&prologue, &unrestricted);
+            assert_refuted(&format!("{} unrestricted: {r:?}", k.name), &r);
         }
     }
 
