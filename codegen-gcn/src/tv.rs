@@ -116,6 +116,13 @@ impl Lane {
         }
     }
 
+    /// [`Lane::new`] in `exec` (its bit 0 set).
+    fn active() -> Lane {
+        let mut lane = Lane::new();
+        lane.exec = lane.exec.bvor(BV::from_u64(1, 64));
+        lane
+    }
+
     /// The state where the path of `taken` (a branch's target) joins this one: each
     /// register, mask and flag from the path that got here.
     fn join(&mut self, taken: Lane) {
@@ -1041,20 +1048,7 @@ fn run_from_entry(
     code: &[Instruction],
     cuts: Option<&Cuts>,
 ) -> Result<Run, String> {
-    run_from_entry_assuming(prologue, code, cuts, None)
-}
-
-/// [`run_from_entry`] with the lane's [`Lane::assumed`] fact.
-fn run_from_entry_assuming(
-    prologue: &[Instruction],
-    code: &[Instruction],
-    cuts: Option<&Cuts>,
-    assumed: Option<Bool>,
-) -> Result<Run, String> {
-    let mut lane = Lane::new();
-    lane.assumed = assumed;
-    lane.exec = lane.exec.bvor(BV::from_u64(1, 64));
-    run_lane_from_entry(lane, prologue, code, cuts)
+    run_lane_from_entry(Lane::active(), prologue, code, cuts)
 }
 
 /// [`run_from_entry`] of `lane` (its position, its facts, `exec` with its bit set).
@@ -1242,7 +1236,9 @@ fn array_check(
     // products are the plain terms the specification's are, not `ite`s of `exec`
     // (gfx1100's `volume_index`, whose three workgroup ids make the linear block a
     // product z3 did not decide through them).
-    let staged = run_from_entry_assuming(prologue, code, Some(&cuts), Some(computed.clone()))?;
+    let mut lane = Lane::active();
+    lane.assumed = Some(computed.clone());
+    let staged = run_lane_from_entry(lane, prologue, code, Some(&cuts))?;
     if staged.cuts.len() != stages.len() {
         return Err("the assuming run cut the offset elsewhere".into());
     }

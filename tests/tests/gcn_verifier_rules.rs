@@ -41,7 +41,12 @@ fn rules(original: &str, mutated: &str) -> Vec<KernelRule> {
 /// replaced by `with`.
 fn mutate(text: &str, needle: &str, with: &str) -> String {
     let start = text.find("; __wt_snippet 1").expect("a snippet");
-    let at = start + text[start..].find(needle).expect("needle in a snippet");
+    mutate_from(text, start, needle, with)
+}
+
+/// `text` with the first line from byte `from` on containing `needle` replaced by `with`.
+fn mutate_from(text: &str, from: usize, needle: &str, with: &str) -> String {
+    let at = from + text[from..].find(needle).expect("needle in a snippet");
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line_end = at + text[at..].find('\n').expect("line end");
     format!("{}{with}{}", &text[..line_start], &text[line_end..])
@@ -222,13 +227,6 @@ fn only_a_counted_loop_of_the_exact_shape_may_branch_backwards() {
         .strip_prefix("s_mov_b32 ")
         .and_then(|t| t.strip_suffix(", 64"))
         .unwrap_or_else(|| panic!("the count: {count_line}"));
-    // `out` with the first line from `from` on that contains `needle` replaced by `with`.
-    let replace = |from: usize, needle: &str, with: &str| {
-        let at = from + out[from..].find(needle).expect("needle in the loop");
-        let line_start = out[..at].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = at + out[at..].find('\n').expect("line end");
-        format!("{}{with}{}", &out[..line_start], &out[line_end..])
-    };
     for (what, from, needle, with) in [
         (
             "no rounds (2^32 of them)",
@@ -267,7 +265,7 @@ fn only_a_counted_loop_of_the_exact_shape_may_branch_backwards() {
             format!("\ts_cmp_lg_u32 {count}, 1"),
         ),
     ] {
-        let mutated = replace(from, needle, &with);
+        let mutated = mutate_from(&out, from, needle, &with);
         assert_ne!(mutated, out, "{what}");
         let got = rules(&asm, &mutated);
         assert!(got.contains(&KernelRule::ControlFlow), "{what}: {got:?}");
