@@ -226,6 +226,13 @@ impl Wave {
                 self.scc = r != 0;
                 self.set_s(op(0)?, w, r)?;
             }
+            "s_and_saveexec_b32" | "s_and_saveexec_b64" => {
+                let x = self.sop(op(1)?, w)?;
+                let saved = self.exec;
+                self.exec &= x;
+                self.scc = self.exec != 0;
+                self.set_s(op(0)?, w, saved)?;
+            }
             "s_ff1_i32_b32" | "s_ff1_i32_b64" | "s_bcnt1_i32_b32" | "s_bcnt1_i32_b64" => {
                 let v = self.sop(op(1)?, w)?;
                 let r = if m.starts_with("s_ff1") {
@@ -1150,6 +1157,201 @@ mod tests {
                     if what.contains("the lanes change") && what.contains("exec"))),
                 "{file}: {:?}",
                 k.map(|k| &k.status)
+            );
+        }
+    }
+
+    /// A kernel of `file` whose body is an `if` holding a masked loop, as clang lowers a
+    /// guarded `for`: line 1 computes the guard (`tid.x & 3 != 0`) and opens the `if`
+    /// (`s_and_saveexec`, `s_cbranch_execz` to the join), line 2 is the loop (`tid.x & 3`
+    /// rounds; its latch's `s_andn2 exec` narrows the `if`'s lanes), the join (line 0)
+    /// or-s the saved lanes back, line 3 follows.
+    fn with_if(file: &str, kernel: &str, wave: u32) -> String {
+        let (mask, exec, saved, brk, vcc, add) = if wave == 64 {
+            ("b64", "exec", "s[6:7]", "s[8:9]", "vcc", "v_add_u32_e32")
+        } else {
+            ("b32", "exec_lo", "s6", "s8", "vcc_lo", "v_add_nc_u32_e32")
+        };
+        let body = format!(
+            "\t.file 9 \"/src\" \"t.hip\"\n\
+             \t.loc 9 1 0\n\
+             \tv_and_b32_e32 v1, 3, v0\n\
+             \tv_mov_b32_e32 v2, 0\n\
+             \tv_cmp_ne_u32_e64 {vcc}, 0, v1\n\
+             \ts_and_saveexec_{mask} {saved}, {vcc}\n\
+             \ts_cbranch_execz .LBBt_3\n\
+             \ts_mov_{mask} {brk}, 0\n\
+             .LBBt_2:\n\
+             \t.loc 9 2 0\n\
+             \t{add} v2, 1, v2\n\
+             \tv_cmp_ge_u32_e64 {vcc}, v2, v1\n\
+             \ts_or_{mask} {brk}, {vcc}, {brk}\n\
+             \ts_andn2_{mask} {exec}, {exec}, {brk}\n\
+             \ts_cbranch_execnz .LBBt_2\n\
+             .LBBt_3:\n\
+             \t.loc 9 0 0\n\
+             \ts_or_{mask} {exec}, {exec}, {saved}\n\
+             \t.loc 9 3 0\n\
+             \ts_mov_b32 s10, 0\n"
+        );
+        with_body(file, kernel, &body)
+    }
+
+    /// [`with_if`] as clang emits a short `if`: no `s_cbranch_execz` around its body (line
+    /// 2, one instruction), nor a loop.
+    fn with_short_if(file: &str, kernel: &str, wave: u32) -> String {
+        let (mask, exec, saved, vcc, add) = if wave == 64 {
+            ("b64", "exec", "s[6:7]", "vcc", "v_add_u32_e32")
+        } else {
+            ("b32", "exec_lo", "s6", "vcc_lo", "v_add_nc_u32_e32")
+        };
+        let body = format!(
+            "\t.file 9 \"/src\" \"t.hip\"\n\
+             \t.loc 9 1 0\n\
+             \tv_and_b32_e32 v1, 3, v0\n\
+             \tv_cmp_ne_u32_e64 {vcc}, 0, v1\n\
+             \ts_and_saveexec_{mask} {saved}, {vcc}\n\
+             \t.loc 9 2 0\n\
+             \t{add} v2, 1, v1\n\
+             \t.loc 9 0 0\n\
+             \ts_or_{mask} {exec}, {exec}, {saved}\n\
+             \t.loc 9 3 0\n\
+             \ts_mov_b32 s10, 0\n"
+        );
+        with_body(file, kernel, &body)
+    }
+
+    /// Regions around an `if` (decision 0028). Of [`with_if`]: lines 1-2 (the guard, the
+    /// `if` and its loop), 1-3 and 2-3 (whose entry, at the end of the guard's block, is
+    /// moved before the `s_and_saveexec`); of [`with_short_if`]: 1-2 (whose exit, after
+    /// line 2 inside the `if`, is moved after the join) and 2-2 (the `if`'s body, for its
+    /// lanes). Each runs its entry and exit once for every lane that enters, as the
+    /// interpreter does (wave64 and wave32, partial waves; `pc` and `line` of the region's
+    /// place). The exit of [`with_if`]'s 1-2 left before the join runs for no lane, the
+    /// entry of its 2-3 left after the `s_and_saveexec` for the `if`'s lanes only: both
+    /// noticed. The loop without the `if`, whose latch then narrows `exec` outside any `if`
+    /// of the region, and an `if` whose join restores another mask are `Unsupported`.
+    #[test]
+    fn regions_around_an_if_run_their_ends_for_every_lane() {
+        use warptrace_ir::interp::{Event, SiteEvent};
+        use warptrace_ir::RegionEnd;
+        type Kernel = fn(&str, &str, u32) -> String;
+        type Case = (Kernel, &'static str, u32, u32, bool, Option<RegionEnd>);
+        for (file, wave, block) in [
+            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
+            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
+        ] {
+            let (mask, saved) = if wave == 64 {
+                ("b64", "s[6:7]")
+            } else {
+                ("b32", "s6")
+            };
+            let exec = if wave == 64 { "exec" } else { "exec_lo" };
+            let vcc = if wave == 64 { "vcc" } else { "vcc_lo" };
+            let join = format!("\ts_or_{mask} {exec}, {exec}, {saved}\n");
+            let open = format!("\ts_and_saveexec_{mask} {saved}, {vcc}\n");
+            let grid = [2, 1, 1];
+            // (kernel, lines, the place both ends report — `pc` and line of the
+            // instruction the region's structure put the entry at —, whether every lane
+            // enters or only the `if`'s, the end to put one instruction off).
+            let cases: [Case; 5] = [
+                (with_if, "1-2", 0, 1, true, Some(RegionEnd::Exit)),
+                (with_if, "1-3", 0, 1, true, None),
+                (with_if, "2-3", 4, 1, true, Some(RegionEnd::Entry)),
+                (with_short_if, "1-2", 0, 1, true, None),
+                (with_short_if, "2-2", 3, 2, false, None),
+            ];
+            for (kernel, lines, pc, line, every, off) in cases {
+                let asm = kernel(file, "volume_index", wave);
+                let src = format!(
+                    "region:entry:t.hip:{lines} {{ @en[lane, tid.x & 3] = count(); }} \
+                     region:exit:t.hip:{lines} {{ @ex[lane] = count(); \
+                     @v[tid.x & 3] = sum(pc + line); }}"
+                );
+                let program = warptrace_lang::compile(&src, "t.wt").expect("compiles");
+                let program = warptrace_verifier::verify_program(&program).expect("verifies");
+                let (from, to) = lines.split_once('-').expect("a range");
+                let (from, to) = (from.parse().expect("line"), to.parse().expect("line"));
+                let region = move |end| {
+                    let site = SiteEvent::Region {
+                        end,
+                        file: "/src/t.hip".into(),
+                        from,
+                        to,
+                    };
+                    Event::at(pc, site).with_line("/src/t.hip", line)
+                };
+                let sim = SimKernel {
+                    isa: warptrace_ir::Isa::Gcn,
+                    ..SimKernel::new("volume_index", move |t| {
+                        if every || t.tid[0] & 3 != 0 {
+                            vec![region(RegionEnd::Entry), region(RegionEnd::Exit)]
+                        } else {
+                            Vec::new()
+                        }
+                    })
+                };
+                let expect = interpret(&program, &sim, grid, block, wave);
+                let run = |mutate: &dyn Fn(&str) -> String| {
+                    emulate(&asm, "volume_index", &program, grid, block, mutate, true)
+                };
+                let what = format!(
+                    "{file} {lines} ({} lanes)",
+                    if every { "all" } else { "if" }
+                );
+                assert_eq!(run(&|t| t.to_owned()), expect, "{what}");
+                // The same ends, one instruction off: the exit of 1-2 before the join (the
+                // join moved after the next instruction), the entry of 2-3 after the `if`
+                // opens.
+                let next = "\ts_mov_b32 s10, 0\n";
+                let mutant: Box<dyn Fn(&str) -> String> = match off {
+                    None => continue,
+                    Some(RegionEnd::Entry) => Box::new(|t: &str| {
+                        let at = t.find(&open).expect("the s_and_saveexec");
+                        let t = format!("{}{}", &t[..at], &t[at + open.len()..]);
+                        let entry = t.find("; __wt_snippet 1\n").expect("the entry");
+                        format!("{}{open}{}", &t[..entry], &t[entry..])
+                    }),
+                    Some(RegionEnd::Exit) => Box::new(|t: &str| {
+                        let at = t.find(&join).expect("the join");
+                        let t = format!("{}{}", &t[..at], &t[at + join.len()..]);
+                        let after = t.find(next).expect("line 3") + next.len();
+                        format!("{}{join}{}", &t[..after], &t[after..])
+                    }),
+                };
+                assert!(
+                    run(&*mutant) != expect,
+                    "{what}: an end one instruction off went unnoticed"
+                );
+            }
+            let status = |asm: &str, lines: &str| {
+                let src = format!(
+                    "region:entry:t.hip:{lines} {{ @en = count(); }} \
+                     region:exit:t.hip:{lines} {{ @ex = count(); }}"
+                );
+                let program = warptrace_lang::compile(&src, "t.wt").expect("compiles");
+                let program = warptrace_verifier::verify_program(&program).expect("verifies");
+                let out = instrument(asm, &program).expect("instruments");
+                let k = out.kernels.into_iter().find(|k| k.name == "volume_index");
+                k.expect("kernel").status
+            };
+            let asm = with_if(file, "volume_index", wave);
+            // Without the `if` (its mask saved by an `s_mov`), the latch narrows `exec`
+            // between the region's ends.
+            let unguarded = asm.replace(&open, &format!("\ts_mov_{mask} {saved}, {exec}\n"));
+            let loop_only = status(&unguarded, "1-3");
+            assert!(
+                matches!(&loop_only, KernelStatus::Unsupported { what }
+                    if what.contains("the lanes change") && what.contains("s_andn2")),
+                "{file}: {loop_only:?}"
+            );
+            let other = if wave == 64 { "s[8:9]" } else { "s8" };
+            let wrong_join = asm.replace(&join, &join.replace(saved, other));
+            let wrong = status(&wrong_join, "1-3");
+            assert!(
+                matches!(&wrong, KernelStatus::Unsupported { what }
+                    if what.contains("the lanes change") && what.contains(&format!("{exec}, {other}"))),
+                "{file}: {wrong:?}"
             );
         }
     }

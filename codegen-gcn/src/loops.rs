@@ -279,38 +279,229 @@ pub(crate) fn region_places(
         .map_err(|why| format!("region:{} at {}: {why}", s.end.name(), code.describe(stmt)))?;
         placed.push((s.end, place, stmt));
     }
-    if let Some(why) = lanes_change(module, k, isa, &placed) {
-        return Err(format!("region: {why}"));
+    // The ends as placed; failing that, with the entries moved before the `if`s they
+    // follow (the region's `if` then closes inside it). The first reason is the one given.
+    let mut tried = placed.clone();
+    if let Some(why) = lanes_change(module, k, isa, &mut tried, false) {
+        tried = placed;
+        if lanes_change(module, k, isa, &mut tried, true).is_some() {
+            return Err(format!("region: {why}"));
+        }
     }
-    Ok(placed
+    Ok(tried
         .into_iter()
         .filter(|(e, _, _)| *e == end)
         .map(|(_, place, _)| place)
         .collect())
 }
 
+/// What an instruction of a region's code does to `exec` (decision 0028): the three
+/// writes of the structurizer's `if` that keep the lanes of an `if` a part of those that
+/// reached it, and give them all back at its join.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ExecWrite {
+    /// `s_and_saveexec D, X`: saves `exec` in `D` and narrows it to `exec & X`.
+    Open(Reg),
+    /// `s_or exec, exec, D`: or-s the mask saved in `D` back in — the `if`'s join.
+    Close(Reg),
+    /// `s_and exec, exec, X`, `s_andn2 exec, exec, X`: narrows it (a masked latch).
+    Narrow,
+}
+
+/// What instruction `x`, which writes `exec` of a `wave`-lane wave, does to it — `None`
+/// when it is none of [`ExecWrite`]'s forms.
+fn exec_write(x: &crate::parse::Instruction, wave: u32) -> Option<ExecWrite> {
+    let exec = Reg::exec(wave);
+    let width = if wave == 64 { "_b64" } else { "_b32" };
+    let op = x.mnemonic.strip_suffix(width)?;
+    let is_exec = |o: &crate::parse::Operand| o.reg == Some(exec);
+    // A mask register of the wave's width other than `exec`.
+    let mask = |o: &crate::parse::Operand| {
+        o.reg
+            .filter(|r| matches!(r.file, RegFile::Sgpr | RegFile::Vcc) && r.count == exec.count)
+    };
+    match (op, &x.operands[..]) {
+        ("s_and_saveexec", [d, _]) => mask(d).map(ExecWrite::Open),
+        ("s_or", [d, a, b]) if is_exec(d) => {
+            let saved = if is_exec(a) { b } else { a };
+            (is_exec(a) || is_exec(b))
+                .then(|| mask(saved))
+                .flatten()
+                .map(ExecWrite::Close)
+        }
+        ("s_and", [d, a, b]) if is_exec(d) && (is_exec(a) || is_exec(b)) => Some(ExecWrite::Narrow),
+        ("s_andn2" | "s_and_not1", [d, a, _]) if is_exec(d) && is_exec(a) => {
+            Some(ExecWrite::Narrow)
+        }
+        _ => None,
+    }
+}
+
+/// The `if`s open at a point of a region's code: each one's `s_and_saveexec` statement and
+/// the register it saved `exec` in, outermost first.
+type Open = Vec<(usize, Reg)>;
+
+/// The `if`s open before each statement of kernel `k`'s body from `from` on, in text
+/// (decision 0028), up to the first statement whose `exec` write is not one of
+/// [`ExecWrite`]'s — an `Open` opens one, a `Close` of a saved mask closes it (and any
+/// opened after it), a `Narrow` narrows the innermost — or that writes a mask an open
+/// `if` saved; that statement and why come second.
+fn exec_nesting(
+    module: &Module,
+    k: &Kernel,
+    isa: &Isa,
+    from: usize,
+) -> (HashMap<usize, Open>, Option<(usize, String)>) {
+    let exec = Reg::exec(isa.wave);
+    let what = |i: usize| format!("`{}` (line {})", module.stmt_text(i), module.stmts[i].line);
+    let mut before = HashMap::new();
+    let mut open: Open = Vec::new();
+    for i in from..k.body.end {
+        before.insert(i, open.clone());
+        let Some(x) = module.instr(i) else { continue };
+        let f = facts(x, isa);
+        if let Some((at, _)) = open
+            .iter()
+            .find(|(_, saved)| f.defs.iter().any(|d| d.overlaps(saved)))
+        {
+            let why = format!(
+                "the `if` that {} opens has not rejoined its lanes before the exit: {} \
+                 overwrites the mask it saved them in",
+                what(*at),
+                what(i)
+            );
+            return (before, Some((i, why)));
+        }
+        if !f.defs.iter().any(|d| d.overlaps(&exec)) {
+            continue;
+        }
+        let changes = || {
+            format!(
+                "the lanes change between its entry and its exits at {}",
+                what(i)
+            )
+        };
+        match exec_write(x, isa.wave) {
+            Some(ExecWrite::Open(saved)) => open.push((i, saved)),
+            Some(ExecWrite::Close(saved)) => match open.iter().position(|(_, s)| *s == saved) {
+                Some(n) => open.truncate(n),
+                None => return (before, Some((i, changes()))),
+            },
+            Some(ExecWrite::Narrow) if !open.is_empty() => {}
+            _ => return (before, Some((i, changes()))),
+        }
+    }
+    before.insert(k.body.end, open);
+    (before, None)
+}
+
 /// Why the lanes a region's snippets run for (`exec` at each, narrowed at a latch) may not
-/// be the lanes that enter and leave it — `None` when they are. On GCN the lanes at a
-/// point are `exec`, so the region's code between its entry and its exits (in text, from
-/// the first entry to the last exit) may not write `exec` (an `if`'s `s_and_saveexec`
-/// lets the `else` lanes skip the entry, its join's `s_or exec` brings them back before
-/// the exit), nor branch out of that code except at an exit's own branch. Then `exec` is
-/// the same at every end, and every lane that runs a line of the region has passed the
-/// entry in it (the entry dominates the region).
+/// be the lanes that enter and leave it — `None` when they are; an exit right before an
+/// `if`'s join is moved after it first (and, with `move_entries`, an entry right after an
+/// `s_and_saveexec` before it). On GCN the lanes at a point are `exec`, so between the
+/// region's first entry and its last exit (in text) `exec` may change only inside `if`s
+/// that close there (decision 0028): an `s_and_saveexec` that saves it, narrowing writes,
+/// an `s_or exec` of the saved mask at the join — then `exec` is the same at every end
+/// outside them, and no end may be inside one (its lanes are some of those that entered).
+/// No branch may enter or leave an `if` there but through its own text, nor leave that
+/// code except at an exit's own branch. Then every lane that runs a line of the region
+/// has passed the entry in it (the entry dominates the region), and leaves it once.
 fn lanes_change(
     module: &Module,
     k: &Kernel,
     isa: &Isa,
-    placed: &[(warptrace_ir::RegionEnd, Place, usize)],
+    placed: &mut [(warptrace_ir::RegionEnd, Place, usize)],
+    move_entries: bool,
 ) -> Option<String> {
     use warptrace_ir::RegionEnd;
     // Text positions: statement i at 2i, a snippet before it at 2i - 1, after it at 2i + 1.
     let pos = |p: &Place| 2 * p.stmt as i64 + if p.after { 1 } else { -1 };
-    let ends = |e: RegionEnd| placed.iter().filter(move |(x, _, _)| *x == e);
-    let lo = ends(RegionEnd::Entry).map(|(_, p, _)| pos(p)).min()?;
-    let hi = ends(RegionEnd::Exit).map(|(_, p, _)| pos(p)).max()?;
-    let exits: Vec<usize> = ends(RegionEnd::Exit).map(|(_, _, a)| *a).collect();
-    let exec = Reg::exec(isa.wave);
+    // With `move_entries`, an entry right after an `if`'s `s_and_saveexec` (the end of
+    // the block that opens it) goes before it, where every lane that reached the `if` is
+    // in `exec`.
+    for (end, place, _) in placed.iter_mut() {
+        if !move_entries || *end != RegionEnd::Entry || place.lanes.is_some() || place.after {
+            continue;
+        }
+        while let Some(prev) = (k.body.start..place.stmt)
+            .rev()
+            .find(|&i| !matches!(module.stmts[i].kind, StmtKind::Directive { .. }))
+            .filter(|&i| {
+                module
+                    .instr(i)
+                    .is_some_and(|x| matches!(exec_write(x, isa.wave), Some(ExecWrite::Open(_))))
+            })
+        {
+            place.stmt = prev;
+        }
+    }
+    let lo = placed
+        .iter()
+        .filter(|(e, _, _)| *e == RegionEnd::Entry)
+        .map(|(_, p, _)| pos(p))
+        .min()?;
+    let from = (lo.div_euclid(2) + 1) as usize;
+    let (before, stop) = exec_nesting(module, k, isa, from);
+    let what = |i: usize| format!("`{}` (line {})", module.stmt_text(i), module.stmts[i].line);
+    // The `if`s open at a place; `None` past where the nesting is known.
+    let open_at = |p: &Place| before.get(&(p.stmt + usize::from(p.after)));
+    // An exit right before an `if`'s join (its `s_or exec` of a mask saved in the
+    // region's code, where the lanes it left out come back) goes after it, and after the
+    // joins that follow: the same point of the thread's program.
+    for (end, place, _) in placed.iter_mut() {
+        if *end != RegionEnd::Exit || place.lanes.is_some() {
+            continue;
+        }
+        loop {
+            let next = if place.after {
+                (place.stmt + 1..k.body.end).find(|&i| module.instr(i).is_some())
+            } else {
+                Some(place.stmt)
+            };
+            let joins = |n: usize| {
+                let open = before.get(&n)?;
+                match exec_write(module.instr(n)?, isa.wave)? {
+                    ExecWrite::Close(r) => open.iter().any(|(_, s)| *s == r).then_some(n),
+                    _ => None,
+                }
+            };
+            match next.and_then(joins) {
+                Some(n) => {
+                    *place = Place {
+                        stmt: n,
+                        after: true,
+                        ..*place
+                    }
+                }
+                None => break,
+            }
+        }
+    }
+    let hi = placed
+        .iter()
+        .filter(|(e, _, _)| *e == RegionEnd::Exit)
+        .map(|(_, p, _)| pos(p))
+        .max()?;
+    let inside = |i: usize| (lo..=hi).contains(&(2 * i as i64));
+    if let Some((_, why)) = stop.filter(|(i, _)| inside(*i)) {
+        return Some(why);
+    }
+    for (end, place, _) in placed.iter() {
+        if let Some(&(at, _)) = open_at(place).and_then(|o| o.first()) {
+            return Some(format!(
+                "its {} at {} is inside the `if` that {} opens, which only some of the \
+                 lanes that entered run",
+                end.name(),
+                what(place.stmt),
+                what(at)
+            ));
+        }
+    }
+    let exits: Vec<usize> = placed
+        .iter()
+        .filter(|(e, _, _)| *e == RegionEnd::Exit)
+        .map(|(_, _, a)| *a)
+        .collect();
     let labels: HashMap<&str, usize> = k
         .body
         .clone()
@@ -319,24 +510,47 @@ fn lanes_change(
             _ => None,
         })
         .collect();
-    let inside = |i: usize| (lo..=hi).contains(&(2 * i as i64));
-    for i in k.body.clone().filter(|&i| inside(i)) {
+    let none = Open::new();
+    let open_before = |i: usize| before.get(&i).unwrap_or(&none);
+    for i in k.body.clone() {
         let Some(x) = module.instr(i) else { continue };
-        let f = facts(x, isa);
-        let what = || format!("`{}` (line {})", module.stmt_text(i), module.stmts[i].line);
-        if f.defs.iter().any(|d| d.overlaps(&exec)) {
-            return Some(format!(
-                "the lanes change between its entry and its exits at {}",
-                what()
-            ));
+        if !matches!(facts(x, isa).flow, Flow::Branch { .. }) {
+            continue;
         }
-        if let Flow::Branch { .. } = f.flow {
-            let target = x.operands.first().and_then(|o| labels.get(o.text.as_str()));
-            if !exits.contains(&i) && !target.is_some_and(|&t| inside(t)) {
+        let target = x.operands.first().and_then(|o| labels.get(o.text.as_str()));
+        let into = target.filter(|&&t| inside(t));
+        if !inside(i) {
+            // From outside, no branch may land inside an `if` of the region's code.
+            if let Some(&(at, _)) = into.and_then(|&t| open_before(t).first()) {
+                return Some(format!(
+                    "{} jumps into the `if` that {} opens",
+                    what(i),
+                    what(at)
+                ));
+            }
+            continue;
+        }
+        match into {
+            Some(&t) if open_before(t) != open_before(i) => {
+                let at = open_before(i).last().or(open_before(t).last());
+                return Some(format!(
+                    "{} jumps {} the `if` that {} opens",
+                    what(i),
+                    if open_before(i).len() > open_before(t).len() {
+                        "out of"
+                    } else {
+                        "into"
+                    },
+                    at.map_or_else(String::new, |&(a, _)| what(a))
+                ));
+            }
+            Some(_) => {}
+            None if exits.contains(&i) && open_before(i).is_empty() => {}
+            None => {
                 return Some(format!(
                     "{} leaves its code without passing an exit",
-                    what()
-                ));
+                    what(i)
+                ))
             }
         }
     }

@@ -183,10 +183,12 @@ fn hist_buckets_come_from_the_leading_zero_count() {
 }
 
 /// Source-line regions on corpus kernels: inside `histogram`'s masked loop (one iteration:
-/// the exit before the latch's `s_andn2 exec`) and around and inside Triton matmul's
-/// uniform K loop, each end placed, verified and (with the LLVM tools) assembled; around
-/// `histogram`'s loop, whose guard narrows `exec` (`s_and_saveexec`) inside the region,
-/// `Unsupported` with that reason (lanes could leave a region they never entered).
+/// the exit before the latch's `s_andn2 exec`), around it and its guard's `if` (the exit
+/// after the join's `s_or exec`, decision 0028), and around and inside Triton matmul's
+/// uniform K loop, each end placed, verified and (with the LLVM tools) assembled. Where
+/// the lanes at an end are some of those that entered — `many_exits`' early return inside
+/// an `if`, `block_sum`'s last `if` that runs to the end of the kernel — the kernel is
+/// `Unsupported`, with the reason.
 #[test]
 fn source_line_regions_are_placed_where_their_lanes_are_known() {
     let tools = ["llvm-mc", "ld.lld"]
@@ -208,6 +210,18 @@ fn source_line_regions_are_placed_where_their_lanes_are_known() {
             "histogram",
             "gcn_kernels.hip",
             "19-19",
+        ),
+        (
+            "hip_kernels_gfx942.s",
+            "histogram",
+            "gcn_kernels.hip",
+            "18-19",
+        ),
+        (
+            "hip_kernels_gfx942.s",
+            "histogram",
+            "gcn_kernels.hip",
+            "14-22",
         ),
         (
             "triton_matmul_gfx942.s",
@@ -234,20 +248,42 @@ fn source_line_regions_are_placed_where_their_lanes_are_known() {
             let andn2 = asm[exit..].find("s_andn2_b64 exec, exec, ");
             assert!(andn2.is_some(), "the exit before the latch");
         }
+        if lines == "18-19" {
+            // The exit goes after the join that gives the guard's lanes back.
+            let exit = asm.rfind("; __wt_snippet").expect("a snippet");
+            let join = asm[..exit].rfind("s_or_b64 exec, exec, s[2:3]");
+            assert!(
+                join.is_some_and(|j| !asm[j..exit].contains("s_cbranch")),
+                "the exit after the join"
+            );
+        }
         if tools {
             let assembled = warptrace_codegen_gcn::assemble(&asm, "gfx942");
             assert!(assembled.is_ok(), "{kernel} {lines}: {:?}", assembled.err());
         }
     }
-    let (status, _) = run(
-        "hip_kernels_gfx942.s",
-        &region("gcn_kernels.hip", "18-19"),
-        "histogram",
-    );
-    assert!(
-        matches!(&status, KernelStatus::Unsupported { what }
-            if what.contains("the lanes change between its entry and its exits")
-                && what.contains("s_and_saveexec_b64")),
-        "{status:?}"
-    );
+    for (kernel, lines, why) in [
+        (
+            "many_exits",
+            "43-43",
+            "its exit at `s_endpgm` (line 450) is inside the `if` that \
+             `s_and_saveexec_b64 s[2:3], s[0:1]` (line 434) opens",
+        ),
+        (
+            "block_sum",
+            "34-34",
+            "the `if` that `s_and_saveexec_b64 s[0:1], vcc` (line 206) opens has not \
+             rejoined its lanes",
+        ),
+    ] {
+        let (status, _) = run(
+            "hip_kernels_gfx942.s",
+            &region("gcn_kernels.hip", lines),
+            kernel,
+        );
+        assert!(
+            matches!(&status, KernelStatus::Unsupported { what } if what.contains(why)),
+            "{kernel} {lines}: {status:?}"
+        );
+    }
 }

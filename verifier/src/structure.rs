@@ -6,7 +6,8 @@
 //! its own — and answers [`Code`]'s questions about single statements; [`Loops::new`]
 //! finds the natural loops, [`Loops::sites`] places loop points and [`region_sites`]
 //! places a region's two ends. The back ends' block cutting is `codegen-ptx/src/loops.rs`
-//! and `codegen-gcn/src/loops.rs` (GCN places loop points, not regions yet).
+//! and `codegen-gcn/src/loops.rs` (which also decides where `exec` lets a region's ends
+//! be placed on GCN: decisions 0023, 0028).
 //!
 //! **Loops.** Dominators come from `petgraph::algo::dominators::simple_fast` rooted at the
 //! entry block (block 0). A back edge is an edge `u → h` whose target `h` dominates `u`;
