@@ -13,9 +13,19 @@ use warptrace_verifier::{Certificate, Check, Method, Verdict};
 /// The version certificates name.
 pub(crate) const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// A kernel's verdict after instrumentation: `None` when it was left unchanged (no site,
-/// or not supported): nothing inserted, nothing to prove.
-type KernelVerdicts = Vec<(String, Option<Verdict>)>;
+/// What instrumenting a kernel came to.
+enum KernelOutcome {
+    /// Snippets inserted, and the kernel rules' verdict on them.
+    Checked(Verdict),
+    /// No probe attaches: unchanged.
+    NoSites,
+    /// Left unchanged because the back end cannot lower something yet: nothing inserted,
+    /// nothing to prove, but the run would not see this kernel.
+    Unsupported(String),
+}
+
+/// Each kernel's name and outcome.
+type KernelVerdicts = Vec<(String, KernelOutcome)>;
 
 /// The [`KernelVerdicts`] of either back end's kernel outcomes (their `KernelStatus`
 /// types have the same variants).
@@ -24,14 +34,15 @@ macro_rules! kernel_verdicts {
         $kernels
             .into_iter()
             .map(|k| {
-                let verdict = match k.status {
-                    $($status)::+::Instrumented { .. } => Some(Verdict::Proved),
-                    $($status)::+::Rejected(errors) => Some(Verdict::Refuted {
+                let outcome = match k.status {
+                    $($status)::+::Instrumented { .. } => KernelOutcome::Checked(Verdict::Proved),
+                    $($status)::+::Rejected(errors) => KernelOutcome::Checked(Verdict::Refuted {
                         counterexample: errors.to_string(),
                     }),
-                    $($status)::+::NoSites | $($status)::+::Unsupported { .. } => None,
+                    $($status)::+::NoSites => KernelOutcome::NoSites,
+                    $($status)::+::Unsupported { what } => KernelOutcome::Unsupported(what),
                 };
-                (k.name, verdict)
+                (k.name, outcome)
             })
             .collect::<KernelVerdicts>()
     };
@@ -56,6 +67,7 @@ pub fn verify(
     };
     let start = Instant::now();
     let outcome = warptrace_verifier::verify_program(&program);
+    let mut unchanged = Vec::new();
     let (mut extra, not_proved) = match target {
         Target::Ptx => (warptrace_codegen_ptx::tv::translation_checks(), Vec::new()),
         Target::Gcn => {
@@ -67,7 +79,7 @@ pub fn verify(
         match target {
             Target::Ptx => {
                 extra.extend(warptrace_codegen_ptx::spread_rings_check(verified));
-                extra.extend(kernel_checks(ptx, "PTX", &|text| {
+                extra.extend(kernel_checks(ptx, "PTX", &mut unchanged, &|text| {
                     let out = warptrace_codegen_ptx::instrument(text, verified)?;
                     Ok(kernel_verdicts!(
                         out.kernels,
@@ -76,20 +88,25 @@ pub fn verify(
                 })?);
             }
             Target::Gcn => {
-                extra.extend(kernel_checks(gcn, "AMDGPU assembly", &|text| {
-                    let out = warptrace_codegen_gcn::instrument(text, verified)?;
-                    Ok(kernel_verdicts!(
-                        out.kernels,
-                        warptrace_codegen_gcn::KernelStatus
-                    ))
-                })?);
+                extra.extend(kernel_checks(
+                    gcn,
+                    "AMDGPU assembly",
+                    &mut unchanged,
+                    &|text| {
+                        let out = warptrace_codegen_gcn::instrument(text, verified)?;
+                        Ok(kernel_verdicts!(
+                            out.kernels,
+                            warptrace_codegen_gcn::KernelStatus
+                        ))
+                    },
+                )?);
             }
         }
     }
     let mut cert = warptrace_verifier::certify(&program, &outcome, target.name(), VERSION, extra);
     cert.not_proved = not_proved;
     cert.total_micros = start.elapsed().as_micros() as u64;
-    print!("{}", render(&cert, &file_name));
+    print!("{}", render(&cert, &file_name, &unchanged));
     if let Some(path) = cert_path {
         std::fs::write(path, cert.to_json() + "\n")
             .with_context(|| format!("cannot write the certificate {}", path.display()))?;
@@ -104,10 +121,12 @@ pub fn verify(
 
 /// Instruments every kernel of each file (`what` it holds) and records the kernel-level
 /// verdicts (only for a program that passed the IR checks: code generators take nothing
-/// else).
+/// else); a kernel left unchanged because something is not supported goes to `unchanged`
+/// (its scope, why).
 fn kernel_checks(
     paths: &[PathBuf],
     what: &str,
+    unchanged: &mut Vec<(String, String)>,
     instrument: &dyn Fn(&str) -> Result<KernelVerdicts>,
 ) -> Result<Vec<Check>> {
     let mut checks = Vec::new();
@@ -119,10 +138,16 @@ fn kernel_checks(
             instrument(&text).with_context(|| format!("cannot instrument {}", path.display()))?;
         // The file is instrumented (and its kernels checked) at once: its time is shared
         // among the kernels checked, so that the report's sum is the time spent.
-        let checked: Vec<(String, Verdict)> = kernels
-            .into_iter()
-            .filter_map(|(name, verdict)| Some((name, verdict?)))
-            .collect();
+        let mut checked: Vec<(String, Verdict)> = Vec::new();
+        for (name, outcome) in kernels {
+            match outcome {
+                KernelOutcome::Checked(verdict) => checked.push((name, verdict)),
+                KernelOutcome::NoSites => {}
+                KernelOutcome::Unsupported(why) => {
+                    unchanged.push((format!("{}: {name}", path.display()), why));
+                }
+            }
+        }
         let micros = start.elapsed().as_micros() as u64 / checked.len().max(1) as u64;
         for (name, verdict) in checked {
             checks.push(Check {
@@ -137,8 +162,9 @@ fn kernel_checks(
     Ok(checks)
 }
 
-/// The report `warptrace verify` prints.
-fn render(cert: &Certificate, file_name: &str) -> String {
+/// The report `warptrace verify` prints; `unchanged` are the kernels left as they are
+/// because something is not supported (scope, why).
+fn render(cert: &Certificate, file_name: &str, unchanged: &[(String, String)]) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let _ = writeln!(
@@ -179,6 +205,10 @@ fn render(cert: &Certificate, file_name: &str) -> String {
                 why(&c.verdict)
             );
         }
+    }
+    // Not a check (nothing inserted, nothing to prove), but the run would not see them.
+    for (scope, what) in unchanged {
+        let _ = writeln!(out, "  {:<24} {scope}: {what}", "not instrumented");
     }
     if !cert.not_proved.is_empty() {
         let _ = writeln!(

@@ -482,6 +482,38 @@ fn verify_reports_every_level_and_writes_a_certificate() {
         .all(|o| o["result"] == "proved" && o["micros"].is_u64()));
 }
 
+/// `verify` names each kernel it leaves unchanged because something is not supported,
+/// with the reason — not a failed check (nothing inserted), but what a run would miss:
+/// a region around `block_sum`'s last `if`, which never rejoins its lanes, on GCN.
+#[test]
+fn verify_names_the_kernels_it_leaves_unchanged_and_why() {
+    let gcn = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gcn/hip_kernels_gfx942.s");
+    let region = "region:entry:gcn_kernels.hip:34-34 { @en[lane] = count(); } \
+                  region:exit:gcn_kernels.hip:34-34 { @ex[lane] = count(); }";
+    let out = warptrace(&[
+        "verify",
+        "-e",
+        region,
+        "--target",
+        "gcn",
+        "--gcn",
+        gcn.to_str().expect("UTF-8 path"),
+    ]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("not instrumented"))
+        .unwrap_or_else(|| panic!("no kernel named as unchanged:\n{text}"));
+    assert!(
+        line.contains("hip_kernels_gfx942.s: block_sum: region:")
+            && line.contains("has not rejoined its lanes"),
+        "{line}"
+    );
+    // Kernels without a site are not named.
+    assert_eq!(text.matches("not instrumented").count(), 1, "{text}");
+}
+
 /// `verify --target gcn`: the IR rules, the proofs of the operation forms the program
 /// uses on GCN, the kernel checks of each kernel of `--gcn` files, and the lowerings no
 /// proof covers, in the report and the certificate; `--require-cert` does not take it
