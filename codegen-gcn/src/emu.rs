@@ -922,12 +922,10 @@ mod tests {
     /// at the latch's `s_andn2`, the wave goes on while any remain) in which lane `x`
     /// iterates `(x & 3) + 1` times, then a uniform loop of 3 iterations (`s_cbranch_scc1`).
     fn with_loops(file: &str, kernel: &str, wave: u32) -> String {
-        let (mask, pair, add) = if wave == 64 {
-            ("b64", ("exec", "s[6:7]", "s[8:9]"), "v_add_u32_e32")
-        } else {
-            ("b32", ("exec_lo", "s6", "s8"), "v_add_nc_u32_e32")
-        };
-        let (exec, brk, done) = pair;
+        let Names {
+            mask, exec, add, ..
+        } = Names::of(wave);
+        let (brk, done) = (Names::sgprs(wave, 6), Names::sgprs(wave, 8));
         let body = format!(
             "\tv_and_b32_e32 v1, 3, v0\n\
              \tv_mov_b32_e32 v2, 0\n\
@@ -1048,14 +1046,54 @@ mod tests {
         }
     }
 
+    /// The names a wave's code is written with.
+    struct Names {
+        /// The suffix of lane-mask operations (`b64`, `b32`).
+        mask: &'static str,
+        /// `exec` (`exec_lo` in wave32).
+        exec: &'static str,
+        /// `vcc` (`vcc_lo` in wave32).
+        vcc: &'static str,
+        /// The 32-bit vector add.
+        add: &'static str,
+    }
+
+    impl Names {
+        fn of(wave: u32) -> Names {
+            if wave == 64 {
+                Names {
+                    mask: "b64",
+                    exec: "exec",
+                    vcc: "vcc",
+                    add: "v_add_u32_e32",
+                }
+            } else {
+                Names {
+                    mask: "b32",
+                    exec: "exec_lo",
+                    vcc: "vcc_lo",
+                    add: "v_add_nc_u32_e32",
+                }
+            }
+        }
+
+        /// A lane mask in the SGPRs from `first`: `s[6:7]` in wave64, `s6` in wave32.
+        fn sgprs(wave: u32, first: u32) -> String {
+            if wave == 64 {
+                format!("s[{first}:{}]", first + 1)
+            } else {
+                format!("s{first}")
+            }
+        }
+    }
+
     /// A kernel of `file` whose body is [`with_loops`]' masked loop with source lines: line
     /// 1 before it, line 2 its body (header to latch), line 3 after it.
     fn with_region(file: &str, kernel: &str, wave: u32) -> String {
-        let (mask, exec, brk, done, add) = if wave == 64 {
-            ("b64", "exec", "s[6:7]", "s[8:9]", "v_add_u32_e32")
-        } else {
-            ("b32", "exec_lo", "s6", "s8", "v_add_nc_u32_e32")
-        };
+        let Names {
+            mask, exec, add, ..
+        } = Names::of(wave);
+        let (brk, done) = (Names::sgprs(wave, 6), Names::sgprs(wave, 8));
         let body = format!(
             "\t.file 9 \"/src\" \"t.hip\"\n\
              \t.loc 9 1 0\n\
@@ -1167,11 +1205,13 @@ mod tests {
     /// rounds; its latch's `s_andn2 exec` narrows the `if`'s lanes), the join (line 0)
     /// or-s the saved lanes back, line 3 follows.
     fn with_if(file: &str, kernel: &str, wave: u32) -> String {
-        let (mask, exec, saved, brk, vcc, add) = if wave == 64 {
-            ("b64", "exec", "s[6:7]", "s[8:9]", "vcc", "v_add_u32_e32")
-        } else {
-            ("b32", "exec_lo", "s6", "s8", "vcc_lo", "v_add_nc_u32_e32")
-        };
+        let Names {
+            mask,
+            exec,
+            vcc,
+            add,
+        } = Names::of(wave);
+        let (saved, brk) = (Names::sgprs(wave, 6), Names::sgprs(wave, 8));
         let body = format!(
             "\t.file 9 \"/src\" \"t.hip\"\n\
              \t.loc 9 1 0\n\
@@ -1200,11 +1240,13 @@ mod tests {
     /// [`with_if`] as clang emits a short `if`: no `s_cbranch_execz` around its body (line
     /// 2, one instruction), nor a loop.
     fn with_short_if(file: &str, kernel: &str, wave: u32) -> String {
-        let (mask, exec, saved, vcc, add) = if wave == 64 {
-            ("b64", "exec", "s[6:7]", "vcc", "v_add_u32_e32")
-        } else {
-            ("b32", "exec_lo", "s6", "vcc_lo", "v_add_nc_u32_e32")
-        };
+        let Names {
+            mask,
+            exec,
+            vcc,
+            add,
+        } = Names::of(wave);
+        let saved = Names::sgprs(wave, 6);
         let body = format!(
             "\t.file 9 \"/src\" \"t.hip\"\n\
              \t.loc 9 1 0\n\
@@ -1241,13 +1283,10 @@ mod tests {
             ("hip_grid_gfx942.s", 64, [100, 1, 1]),
             ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
         ] {
-            let (mask, saved) = if wave == 64 {
-                ("b64", "s[6:7]")
-            } else {
-                ("b32", "s6")
-            };
-            let exec = if wave == 64 { "exec" } else { "exec_lo" };
-            let vcc = if wave == 64 { "vcc" } else { "vcc_lo" };
+            let Names {
+                mask, exec, vcc, ..
+            } = Names::of(wave);
+            let saved = Names::sgprs(wave, 6);
             let join = format!("\ts_or_{mask} {exec}, {exec}, {saved}\n");
             let open = format!("\ts_and_saveexec_{mask} {saved}, {vcc}\n");
             let grid = [2, 1, 1];
@@ -1345,8 +1384,8 @@ mod tests {
                     if what.contains("the lanes change") && what.contains("s_andn2")),
                 "{file}: {loop_only:?}"
             );
-            let other = if wave == 64 { "s[8:9]" } else { "s8" };
-            let wrong_join = asm.replace(&join, &join.replace(saved, other));
+            let other = Names::sgprs(wave, 8);
+            let wrong_join = asm.replace(&join, &join.replace(&saved, &other));
             let wrong = status(&wrong_join, "1-3");
             assert!(
                 matches!(&wrong, KernelStatus::Unsupported { what }
