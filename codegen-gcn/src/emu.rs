@@ -1263,16 +1263,51 @@ mod tests {
         with_body(file, kernel, &body)
     }
 
+    /// [`with_short_if`] with the `if`'s body laid out after its join, as LLVM's block
+    /// placement may put it: `s_cbranch_execnz` to the body, which branches back.
+    fn with_outlined_if(file: &str, kernel: &str, wave: u32) -> String {
+        let Names {
+            mask,
+            exec,
+            vcc,
+            add,
+        } = Names::of(wave);
+        let saved = Names::sgprs(wave, 6);
+        let body = format!(
+            "\t.file 9 \"/src\" \"t.hip\"\n\
+             \t.loc 9 1 0\n\
+             \tv_and_b32_e32 v1, 3, v0\n\
+             \tv_mov_b32_e32 v2, 0\n\
+             \tv_cmp_ne_u32_e64 {vcc}, 0, v1\n\
+             \ts_and_saveexec_{mask} {saved}, {vcc}\n\
+             \ts_cbranch_execnz .LBBt_4\n\
+             .LBBt_3:\n\
+             \t.loc 9 0 0\n\
+             \ts_or_{mask} {exec}, {exec}, {saved}\n\
+             \t.loc 9 3 0\n\
+             \ts_mov_b32 s10, 0\n\
+             \ts_branch .LBBt_5\n\
+             .LBBt_4:\n\
+             \t.loc 9 2 0\n\
+             \t{add} v2, 1, v1\n\
+             \ts_branch .LBBt_3\n\
+             .LBBt_5:\n\
+             \t.loc 9 4 0\n"
+        );
+        with_body(file, kernel, &body)
+    }
+
     /// Regions around an `if` (decision 0028). Of [`with_if`]: lines 1-2 (the guard, the
     /// `if` and its loop), 1-3 and 2-3 (whose entry, at the end of the guard's block, is
-    /// moved before the `s_and_saveexec`); of [`with_short_if`]: 1-2 (whose exit, after
-    /// line 2 inside the `if`, is moved after the join) and 2-2 (the `if`'s body, for its
-    /// lanes). Each runs its entry and exit once for every lane that enters, as the
+    /// moved before the `s_and_saveexec`); of [`with_short_if`] and [`with_outlined_if`]
+    /// (the body after the join, reached by branches): 1-2 (whose exit, inside the `if`,
+    /// is moved after the join) and 2-2 (the `if`'s body, for its lanes). Each runs its entry and exit once for every lane that enters, as the
     /// interpreter does (wave64 and wave32, partial waves; `pc` and `line` of the region's
     /// place). The exit of [`with_if`]'s 1-2 left before the join runs for no lane, the
     /// entry of its 2-3 left after the `s_and_saveexec` for the `if`'s lanes only: both
     /// noticed. The loop without the `if`, whose latch then narrows `exec` outside any `if`
-    /// of the region, and an `if` whose join restores another mask are `Unsupported`.
+    /// of the region, a branch into the `if` from before it, and an `if` whose join
+    /// restores another mask are `Unsupported`.
     #[test]
     fn regions_around_an_if_run_their_ends_for_every_lane() {
         use warptrace_ir::interp::{Event, SiteEvent};
@@ -1293,12 +1328,14 @@ mod tests {
             // (kernel, lines, the place both ends report — `pc` and line of the
             // instruction the region's structure put the entry at —, whether every lane
             // enters or only the `if`'s, the end to put one instruction off).
-            let cases: [Case; 5] = [
+            let cases: [Case; 7] = [
                 (with_if, "1-2", 0, 1, true, Some(RegionEnd::Exit)),
                 (with_if, "1-3", 0, 1, true, None),
                 (with_if, "2-3", 4, 1, true, Some(RegionEnd::Entry)),
                 (with_short_if, "1-2", 0, 1, true, None),
                 (with_short_if, "2-2", 3, 2, false, None),
+                (with_outlined_if, "1-2", 0, 1, true, None),
+                (with_outlined_if, "2-2", 8, 2, false, None),
             ];
             for (kernel, lines, pc, line, every, off) in cases {
                 let asm = kernel(file, "volume_index", wave);
@@ -1383,6 +1420,15 @@ mod tests {
                 matches!(&loop_only, KernelStatus::Unsupported { what }
                     if what.contains("the lanes change") && what.contains("s_andn2")),
                 "{file}: {loop_only:?}"
+            );
+            // A branch from before the `if` into its loop: lanes that did not pass the
+            // `s_and_saveexec` would meet the join.
+            let into = asm.replace(&open, &format!("\ts_cbranch_scc1 .LBBt_2\n{open}"));
+            let jumps = status(&into, "1-3");
+            assert!(
+                matches!(&jumps, KernelStatus::Unsupported { what }
+                    if what.contains("`s_cbranch_scc1 .LBBt_2`") && what.contains("inside different `if`s")),
+                "{file}: {jumps:?}"
             );
             let other = Names::sgprs(wave, 8);
             let wrong_join = asm.replace(&join, &join.replace(&saved, &other));
