@@ -226,12 +226,25 @@ impl Wave {
                 self.scc = r != 0;
                 self.set_s(op(0)?, w, r)?;
             }
-            "s_and_saveexec_b32" | "s_and_saveexec_b64" => {
+            "s_and_saveexec_b32"
+            | "s_and_saveexec_b64"
+            | "s_andn2_saveexec_b32"
+            | "s_andn2_saveexec_b64" => {
                 let x = self.sop(op(1)?, w)?;
                 let saved = self.exec;
-                self.exec &= x;
+                self.exec = if m.starts_with("s_andn2") {
+                    x & !self.exec & self.mask()
+                } else {
+                    self.exec & x
+                };
                 self.scc = self.exec != 0;
                 self.set_s(op(0)?, w, saved)?;
+            }
+            "s_xor_b32" | "s_xor_b64" => {
+                let r = self.sop(op(1)?, w)? ^ self.sop(op(2)?, w)?;
+                let r = if w == 1 { r & 0xffff_ffff } else { r };
+                self.scc = r != 0;
+                self.set_s(op(0)?, w, r)?;
             }
             "s_ff1_i32_b32" | "s_ff1_i32_b64" | "s_bcnt1_i32_b32" | "s_bcnt1_i32_b64" => {
                 let v = self.sop(op(1)?, w)?;
@@ -1295,6 +1308,143 @@ mod tests {
              \t.loc 9 4 0\n"
         );
         with_body(file, kernel, &body)
+    }
+
+    /// A kernel of `file` whose body is an `if`/`else` as clang 19 lowers one, tail
+    /// duplication included: line 1 opens the `if` (`tid.x & 3 != 0`) and makes its mask
+    /// the `else` lanes (`s_xor`), the `then` (line 2) and the `else` (line 4) are laid out
+    /// after the code that switches to the `else` (`s_andn2_saveexec`) and joins (line 3,
+    /// twice: after the `else` and on the path with no `else` lane).
+    fn with_if_else(file: &str, kernel: &str, wave: u32) -> String {
+        let Names {
+            mask,
+            exec,
+            vcc,
+            add,
+        } = Names::of(wave);
+        let m = Names::sgprs(wave, 6);
+        let body = format!(
+            "\t.file 9 \"/src\" \"t.hip\"\n\
+             \t.loc 9 1 0\n\
+             \tv_and_b32_e32 v1, 3, v0\n\
+             \tv_mov_b32_e32 v2, 0\n\
+             \tv_cmp_ne_u32_e64 {vcc}, 0, v1\n\
+             \ts_and_saveexec_{mask} {m}, {vcc}\n\
+             \ts_xor_{mask} {m}, {exec}, {m}\n\
+             \ts_cbranch_execnz .LBBt_3\n\
+             .LBBt_1:\n\
+             \ts_andn2_saveexec_{mask} {m}, {m}\n\
+             \ts_cbranch_execnz .LBBt_4\n\
+             .LBBt_2:\n\
+             \t.loc 9 0 0\n\
+             \ts_or_{mask} {exec}, {exec}, {m}\n\
+             \t.loc 9 3 0\n\
+             \ts_mov_b32 s10, 0\n\
+             \ts_branch .LBBt_5\n\
+             .LBBt_3:\n\
+             \t.loc 9 2 0\n\
+             \t{add} v2, 1, v1\n\
+             \t.loc 9 0 0\n\
+             \ts_andn2_saveexec_{mask} {m}, {m}\n\
+             \ts_cbranch_execz .LBBt_2\n\
+             .LBBt_4:\n\
+             \t.loc 9 4 0\n\
+             \t{add} v2, 2, v1\n\
+             \t.loc 9 0 0\n\
+             \ts_or_{mask} {exec}, {exec}, {m}\n\
+             \t.loc 9 3 0\n\
+             \ts_mov_b32 s10, 0\n\
+             .LBBt_5:\n\
+             \t.loc 9 5 0\n"
+        );
+        with_body(file, kernel, &body)
+    }
+
+    /// Regions around an `if`/`else` ([`with_if_else`], decision 0028): lines 1-3 and 1-4
+    /// (the whole `if`) run their ends once for every lane, 2-2 (the `then`) for the
+    /// `tid.x & 3 != 0` lanes, 4-4 (the `else`) for the others, as the interpreter does
+    /// (wave64 and wave32). A `then` that narrows `exec` without giving it back before the
+    /// `else` would leave lanes out of the join: a region around it is `Unsupported`.
+    #[test]
+    fn regions_around_an_if_else_run_their_ends_for_the_lanes_of_each_part() {
+        use warptrace_ir::interp::{Event, SiteEvent};
+        use warptrace_ir::RegionEnd;
+        for (file, wave, block) in [
+            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
+            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
+        ] {
+            let asm = with_if_else(file, "volume_index", wave);
+            let grid = [2, 1, 1];
+            // (lines, `pc` and line of the region's place, the lanes that enter).
+            type Case = (&'static str, u32, u32, fn(u32) -> bool);
+            let cases: [Case; 4] = [
+                ("1-3", 0, 1, |_| true),
+                ("1-4", 0, 1, |_| true),
+                ("2-2", 11, 2, |t| t & 3 != 0),
+                ("4-4", 14, 4, |t| t & 3 == 0),
+            ];
+            for (lines, pc, line, enters) in cases {
+                let src = format!(
+                    "region:entry:t.hip:{lines} {{ @en[lane, tid.x & 3] = count(); }} \
+                     region:exit:t.hip:{lines} {{ @ex[lane] = count(); \
+                     @v[tid.x & 3] = sum(pc + line); }}"
+                );
+                let program = warptrace_lang::compile(&src, "t.wt").expect("compiles");
+                let program = warptrace_verifier::verify_program(&program).expect("verifies");
+                let (from, to) = lines.split_once('-').expect("a range");
+                let (from, to) = (from.parse().expect("line"), to.parse().expect("line"));
+                let region = move |end| {
+                    let site = SiteEvent::Region {
+                        end,
+                        file: "/src/t.hip".into(),
+                        from,
+                        to,
+                    };
+                    Event::at(pc, site).with_line("/src/t.hip", line)
+                };
+                let sim = SimKernel {
+                    isa: warptrace_ir::Isa::Gcn,
+                    ..SimKernel::new("volume_index", move |t| {
+                        if enters(t.tid[0]) {
+                            vec![region(RegionEnd::Entry), region(RegionEnd::Exit)]
+                        } else {
+                            Vec::new()
+                        }
+                    })
+                };
+                let expect = interpret(&program, &sim, grid, block, wave);
+                let got = emulate(
+                    &asm,
+                    "volume_index",
+                    &program,
+                    grid,
+                    block,
+                    &|t| t.to_owned(),
+                    true,
+                );
+                assert_eq!(got, expect, "{file} {lines}");
+            }
+            // The `then` narrowed without giving the lanes back.
+            let Names { mask, exec, .. } = Names::of(wave);
+            let then = "\t.loc 9 2 0\n";
+            let narrowed = asm.replacen(
+                then,
+                &format!("{then}\ts_and_{mask} {exec}, {exec}, s10\n"),
+                1,
+            );
+            let src = "region:entry:t.hip:1-4 { @en = count(); } \
+                       region:exit:t.hip:1-4 { @ex = count(); }";
+            let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+            let program = warptrace_verifier::verify_program(&program).expect("verifies");
+            let out = instrument(&narrowed, &program).expect("instruments");
+            let k = out.kernels.iter().find(|k| k.name == "volume_index");
+            assert!(
+                k.is_some_and(|k| matches!(&k.status, KernelStatus::Unsupported { what }
+                    if what.contains("does not give it back before its `else`"))),
+                "{file}: {:?}",
+                k.map(|k| &k.status)
+            );
+        }
     }
 
     /// Regions around an `if` (decision 0028). Of [`with_if`]: lines 1-2 (the guard, the

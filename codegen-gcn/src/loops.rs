@@ -284,20 +284,38 @@ pub(crate) fn region_places(
             taken: matches!(s.anchor, Anchor::Before(_)) && s.guarded,
         });
     }
-    // The ends as placed; failing that, with the entries moved before the `if`s they
-    // follow (the region's `if` then closes inside it). The first reason is the one given.
-    let mut tried = placed.clone();
-    if let Some(why) = lanes_change(module, k, isa, &mut tried, false) {
-        tried = placed;
-        if lanes_change(module, k, isa, &mut tried, true).is_some() {
-            return Err(format!("region: {why}"));
+    // The ends as placed; failing that, with the entries moved before the `if` they
+    // follow (which then opens in the region), the exits before the join they follow
+    // (of an `if` the region is inside), or both. The first reason is the one given.
+    let mut first = None;
+    let mut settled = None;
+    for (entries, exits) in [(false, false), (true, false), (false, true), (true, true)] {
+        let mut tried = placed.clone();
+        match lanes_change(module, k, isa, &mut tried, Moves { entries, exits }) {
+            None => {
+                settled = Some(tried);
+                break;
+            }
+            Some(why) => {
+                first.get_or_insert(why);
+            }
         }
     }
-    Ok(tried
+    let Some(settled) = settled else {
+        return Err(format!("region: {}", first.unwrap_or_default()));
+    };
+    Ok(settled
         .into_iter()
         .filter(|p| p.end == end)
         .map(|p| p.place)
         .collect())
+}
+
+/// Which ends [`lanes_change`] may move across the structurizer's `exec` writes.
+#[derive(Debug, Clone, Copy)]
+struct Moves {
+    entries: bool,
+    exits: bool,
 }
 
 /// One end of a region, placed.
@@ -322,6 +340,9 @@ enum ExecWrite {
     Close(Reg),
     /// `s_and exec, exec, X`, `s_andn2 exec, exec, X`: narrows it (a masked latch).
     Narrow,
+    /// `s_andn2_saveexec D, E`: saves `exec` (the `then` lanes) in `D` and makes it
+    /// `E & ~exec` — an `if`'s `else`, `E` holding the lanes left for it.
+    Else { saved: Reg, lanes: Reg },
 }
 
 /// What instruction `x`, which writes `exec` of a `wave`-lane wave, does to it — `None`
@@ -338,6 +359,10 @@ fn exec_write(x: &crate::parse::Instruction, wave: u32) -> Option<ExecWrite> {
     };
     match (op, &x.operands[..]) {
         ("s_and_saveexec", [d, _]) => mask(d).map(ExecWrite::Open),
+        ("s_andn2_saveexec" | "s_and_not1_saveexec", [d, e]) => Some(ExecWrite::Else {
+            saved: mask(d)?,
+            lanes: mask(e)?,
+        }),
         ("s_or", [d, a, b]) if is_exec(d) => {
             let saved = if is_exec(a) { b } else { a };
             (is_exec(a) || is_exec(b))
@@ -353,9 +378,84 @@ fn exec_write(x: &crate::parse::Instruction, wave: u32) -> Option<ExecWrite> {
     }
 }
 
-/// The `if`s open at a point of a region's code: each one's `s_and_saveexec` statement and
-/// the register it saved `exec` in, outermost first.
-type Open = Vec<(usize, Reg)>;
+/// `s_xor D, exec, D` (either order): with `D` the mask an `if` saved, the lanes that
+/// did not take it — its `else` lanes. The mask register, or `None`.
+fn else_lanes(x: &crate::parse::Instruction, wave: u32) -> Option<Reg> {
+    let exec = Reg::exec(wave);
+    let width = if wave == 64 { "_b64" } else { "_b32" };
+    let [d, a, b] = &x.operands[..] else {
+        return None;
+    };
+    let d = d.reg.filter(|r| *r != exec)?;
+    let other = if a.reg == Some(exec) { b } else { a };
+    (x.mnemonic.strip_suffix(width) == Some("s_xor")
+        && (a.reg == Some(exec) || b.reg == Some(exec))
+        && other.reg == Some(d))
+    .then_some(d)
+}
+
+/// What an open `if`'s mask register holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// `exec` as it was when the `if` opened (its `then` runs; the join or-s it back).
+    Saved,
+    /// The lanes of its `else` (its `then` runs; `s_andn2_saveexec` switches to them).
+    ElseLanes,
+    /// The lanes that ran its `then` (its `else` runs; the join or-s them back).
+    ThenLanes,
+}
+
+/// An `if` open at a point of a region's code (decision 0028).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct OpenIf {
+    /// Its `s_and_saveexec`.
+    at: usize,
+    /// Its mask register and what it holds.
+    mask: Reg,
+    holds: Holds,
+    /// `exec` was all the lanes of the enclosing level when it opened.
+    outer_whole: bool,
+}
+
+/// The lanes at a point of a region's code: the `if`s open there, outermost first, and
+/// whether `exec` is all the lanes of the innermost level — the lanes that entered the
+/// region, the `if`'s lanes as its `then` or `else` started — or may be fewer (after a
+/// narrowing write).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Nest {
+    open: Vec<OpenIf>,
+    whole: bool,
+}
+
+impl Nest {
+    /// The lanes as the region is entered.
+    fn entered() -> Nest {
+        Nest {
+            open: Vec::new(),
+            whole: true,
+        }
+    }
+
+    /// The lanes of two paths that meet: `None` when their `if`s differ; `exec` is all
+    /// the lanes only if it is on both.
+    fn meet(&self, other: &Nest) -> Option<Nest> {
+        let same = |a: &OpenIf, b: &OpenIf| (a.at, a.mask, a.holds) == (b.at, b.mask, b.holds);
+        (self.open.len() == other.open.len()
+            && self.open.iter().zip(&other.open).all(|(a, b)| same(a, b)))
+        .then(|| Nest {
+            open: self
+                .open
+                .iter()
+                .zip(&other.open)
+                .map(|(a, b)| OpenIf {
+                    outer_whole: a.outer_whole && b.outer_whole,
+                    ..*a
+                })
+                .collect(),
+            whole: self.whole && other.whole,
+        })
+    }
+}
 
 /// Where a region's exits cut the flow of its code: before a statement (every lane
 /// leaves there), a branch's taken edge, a statement's fall-through.
@@ -413,17 +513,20 @@ impl Cuts {
 /// it that did not enter, or enter without leaving (decision 0028).
 enum Lost {
     /// The exit `placed[.0]` is inside the `if`s open there.
-    ExitInside(usize, Open),
+    ExitInside(usize, Vec<OpenIf>),
     /// Anything else, said.
     Why(String),
 }
 
 /// Runs the region's code on its control-flow graph from each entry in `placed`, without
-/// passing an exit, keeping the `if`s open before each statement reached ([`ExecWrite`]:
-/// `Open` opens one, `Close` of a saved mask closes it and those opened after it, `Narrow`
-/// narrows the innermost). Every path to a statement must find the same `if`s open; no
-/// other `exec` write, no write of an open `if`'s mask, no narrowing outside every `if`,
-/// no end of the kernel, and every exit outside every `if`.
+/// passing an exit, keeping the [`Nest`] before each statement reached: `s_and_saveexec`
+/// opens an `if`, `s_xor` of its mask with `exec` makes the mask its `else` lanes,
+/// `s_andn2_saveexec` of them switches to its `else` with `exec` all of them (if the
+/// `then` gave back all its lanes), `s_or exec` of a mask that holds `exec` as it was or
+/// the `then` lanes closes the `if` (and those opened after it), a narrowing write
+/// narrows the innermost. Paths that meet must find the same `if`s open; no other `exec`
+/// write, no other write of an open `if`'s mask, no narrowing outside every `if`, no end
+/// of the kernel; at every exit no `if` open and `exec` all the lanes that entered.
 fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -> Result<(), Lost> {
     use warptrace_ir::RegionEnd;
     let exec = Reg::exec(isa.wave);
@@ -450,13 +553,35 @@ fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -
                 && place.after == after
         })
     };
-    let mut before: HashMap<usize, (Open, Option<usize>)> = HashMap::new();
+    // An exit (at statement `i`, after it for `after`) reached with `nest`.
+    let leave = |i: usize, after: bool, nest: &Nest| -> Result<(), Lost> {
+        if let Some(first) = nest.open.first() {
+            return Err(match exit_at(i, after) {
+                Some(n) => Lost::ExitInside(n, nest.open.clone()),
+                None => why(format!(
+                    "its exit at {} is inside the `if` that {} opens, which only some of the \
+                     lanes that entered run",
+                    what(i),
+                    what(first.at)
+                )),
+            });
+        }
+        if !nest.whole {
+            return Err(why(format!(
+                "its exit at {} may run for fewer lanes than entered: an `else` before it \
+                 narrows `exec` and its join gives back only what is left",
+                what(i)
+            )));
+        }
+        Ok(())
+    };
+    let mut before: HashMap<usize, (Nest, Option<usize>)> = HashMap::new();
     let mut work: Vec<usize> = Vec::new();
-    // The `if`s open before statement `to`, arriving from `from` (`None`: an entry).
-    let reach = |before: &mut HashMap<usize, (Open, Option<usize>)>,
+    // The lanes before statement `to`, arriving from `from` (`None`: an entry).
+    let reach = |before: &mut HashMap<usize, (Nest, Option<usize>)>,
                  work: &mut Vec<usize>,
                  to: usize,
-                 open: Open,
+                 nest: Nest,
                  from: Option<usize>| {
         let source = |from: Option<usize>| from.map_or_else(|| "an entry".into(), what);
         if !k.body.contains(&to) {
@@ -465,39 +590,45 @@ fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -
                 source(from)
             )));
         }
-        match before.get(&to) {
-            Some((seen, _)) if *seen == open => Ok(()),
-            Some((seen, first)) => {
-                // Into an exit, the path inside the `if` is the one that cannot leave.
-                let next = (to..k.body.end).find(|&i| module.instr(i).is_some());
-                let inner = if open.len() > seen.len() { &open } else { seen };
-                if let (Some(exit), Some(&(at, _))) =
-                    (next.filter(|i| cuts.before.contains(i)), inner.first())
-                {
-                    return Err(why(format!(
-                        "its exit at {} is inside the `if` that {} opens, which only some \
-                         of the lanes that entered run",
-                        what(exit),
-                        what(at)
-                    )));
-                }
-                let at = |o: &Open| o.last().map(|&(a, _)| a);
-                let if_at = at(seen).or(at(&open)).map_or_else(String::new, what);
-                Err(why(format!(
-                    "{} and {} reach {} inside different `if`s (the `if` that {if_at} \
-                     opens): lanes would enter or leave it other than through its \
-                     `s_and_saveexec` and its join",
-                    source(*first),
-                    source(from),
-                    what(to),
-                )))
-            }
-            None => {
-                before.insert(to, (open, from));
+        let Some((seen, first)) = before.get(&to) else {
+            before.insert(to, (nest, from));
+            work.push(to);
+            return Ok(());
+        };
+        if let Some(met) = seen.meet(&nest) {
+            if met != *seen {
+                let first = *first;
+                before.insert(to, (met, first));
                 work.push(to);
-                Ok(())
             }
+            return Ok(());
         }
+        // Into an exit, the path inside the `if` is the one that cannot leave.
+        let next = (to..k.body.end).find(|&i| module.instr(i).is_some());
+        let inner = if nest.open.len() > seen.open.len() {
+            &nest.open
+        } else {
+            &seen.open
+        };
+        if let (Some(exit), Some(first_if)) =
+            (next.filter(|i| cuts.before.contains(i)), inner.first())
+        {
+            return Err(why(format!(
+                "its exit at {} is inside the `if` that {} opens, which only some of the \
+                 lanes that entered run",
+                what(exit),
+                what(first_if.at)
+            )));
+        }
+        let at = |n: &Nest| n.open.last().map(|o| o.at);
+        let if_at = at(seen).or(at(&nest)).map_or_else(String::new, what);
+        Err(why(format!(
+            "{} and {} reach {} inside different `if`s (the `if` that {if_at} opens): lanes \
+             would enter or leave it other than through its `s_and_saveexec` and its join",
+            source(*first),
+            source(from),
+            what(to),
+        )))
     };
     for RegionPlace { end, place, .. } in placed {
         if *end != RegionEnd::Entry {
@@ -508,55 +639,91 @@ fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -
         } else {
             place.stmt
         };
-        reach(&mut before, &mut work, start, Open::new(), None)?;
+        reach(&mut before, &mut work, start, Nest::entered(), None)?;
     }
     while let Some(i) = work.pop() {
-        let mut open = before[&i].0.clone();
+        let mut nest = before[&i].0.clone();
         let Some(x) = module.instr(i) else {
-            reach(&mut before, &mut work, i + 1, open, Some(i))?;
+            reach(&mut before, &mut work, i + 1, nest, Some(i))?;
             continue;
         };
         if cuts.before.contains(&i) {
-            if !open.is_empty() {
-                return match exit_at(i, false) {
-                    Some(n) => Err(Lost::ExitInside(n, open)),
-                    None => Err(why(format!(
-                        "its exit at {} is inside the `if` that {} opens, which only some \
-                         of the lanes that entered run",
-                        what(i),
-                        what(open[0].0)
-                    ))),
-                };
-            }
+            leave(i, false, &nest)?;
             continue;
         }
         let f = facts(x, isa);
-        if let Some((at, _)) = open
+        let innermost = nest.open.last().copied();
+        let changes = |i: usize| {
+            why(format!(
+                "the lanes change between its entry and its exits at {}",
+                what(i)
+            ))
+        };
+        // Writes that an `if` makes of its own mask.
+        let mut own = None;
+        match (else_lanes(x, isa.wave), exec_write(x, isa.wave), innermost) {
+            (Some(d), _, Some(o)) if o.mask == d && o.holds == Holds::Saved && nest.whole => {
+                let last = nest.open.len() - 1;
+                nest.open[last].holds = Holds::ElseLanes;
+                own = Some(d);
+            }
+            (_, Some(ExecWrite::Else { saved, lanes }), Some(o))
+                if o.mask == lanes && o.holds == Holds::ElseLanes =>
+            {
+                if !nest.whole {
+                    return Err(why(format!(
+                        "the `then` of the `if` that {} opens narrows `exec` and does not \
+                         give it back before its `else` at {}",
+                        what(o.at),
+                        what(i)
+                    )));
+                }
+                let last = nest.open.len() - 1;
+                nest.open[last].mask = saved;
+                nest.open[last].holds = Holds::ThenLanes;
+                own = Some(saved);
+            }
+            _ => {}
+        }
+        if let Some(o) = nest
+            .open
             .iter()
-            .find(|(_, saved)| f.defs.iter().any(|d| d.overlaps(saved)))
+            .find(|o| Some(o.mask) != own && f.defs.iter().any(|d| d.overlaps(&o.mask)))
         {
             return Err(why(format!(
                 "the `if` that {} opens has not rejoined its lanes before the exit: {} \
                  overwrites the mask it saved them in",
-                what(*at),
+                what(o.at),
                 what(i)
             )));
         }
-        if f.defs.iter().any(|d| d.overlaps(&exec)) {
-            let changes = || {
-                why(format!(
-                    "the lanes change between its entry and its exits at {}",
-                    what(i)
-                ))
-            };
+        if own.is_none() && f.defs.iter().any(|d| d.overlaps(&exec)) {
             match exec_write(x, isa.wave) {
-                Some(ExecWrite::Open(saved)) => open.push((i, saved)),
-                Some(ExecWrite::Close(saved)) => match open.iter().position(|(_, s)| *s == saved) {
-                    Some(n) => open.truncate(n),
-                    None => return Err(changes()),
-                },
-                Some(ExecWrite::Narrow) if !open.is_empty() => {}
-                _ => return Err(changes()),
+                Some(ExecWrite::Open(mask)) => {
+                    nest.open.push(OpenIf {
+                        at: i,
+                        mask,
+                        holds: Holds::Saved,
+                        outer_whole: nest.whole,
+                    });
+                    nest.whole = true;
+                }
+                Some(ExecWrite::Close(mask)) => {
+                    let n = nest
+                        .open
+                        .iter()
+                        .position(|o| o.mask == mask && o.holds != Holds::ElseLanes)
+                        .ok_or_else(|| changes(i))?;
+                    let o = nest.open[n];
+                    // An `if` gives back `exec` as it was; an `else` what is left of its
+                    // lanes with the `then`'s.
+                    let all_back =
+                        o.holds == Holds::Saved || (n + 1 == nest.open.len() && nest.whole);
+                    nest.open.truncate(n);
+                    nest.whole = o.outer_whole && all_back;
+                }
+                Some(ExecWrite::Narrow) if !nest.open.is_empty() => nest.whole = false,
+                _ => return Err(changes(i)),
             }
         }
         let (taken, falls) = match &f.flow {
@@ -572,36 +739,31 @@ fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -
             }
             _ => (None, true),
         };
-        if taken.is_some() && cuts.taken.contains(&i) && !open.is_empty() {
-            return Err(why(format!(
-                "its exit at {} (the branch's edge) is inside the `if` that {} opens",
-                what(i),
-                what(open[0].0)
-            )));
-        }
-        if let Some(target) = taken.filter(|_| !cuts.taken.contains(&i)) {
-            let t = *labels.get(target).ok_or_else(|| {
-                why(format!(
-                    "{} branches to `{target}`, no label of the kernel",
-                    what(i)
-                ))
-            })?;
-            reach(&mut before, &mut work, t, open.clone(), Some(i))?;
+        if let Some(target) = taken {
+            if cuts.taken.contains(&i) {
+                if let Some(o) = nest.open.first() {
+                    return Err(why(format!(
+                        "its exit at {} (the branch's edge) is inside the `if` that {} opens",
+                        what(i),
+                        what(o.at)
+                    )));
+                }
+                leave(i, false, &nest)?;
+            } else {
+                let t = *labels.get(target).ok_or_else(|| {
+                    why(format!(
+                        "{} branches to `{target}`, no label of the kernel",
+                        what(i)
+                    ))
+                })?;
+                reach(&mut before, &mut work, t, nest.clone(), Some(i))?;
+            }
         }
         if falls {
             if cuts.fall.contains(&i) {
-                if !open.is_empty() {
-                    return match exit_at(i, true) {
-                        Some(n) => Err(Lost::ExitInside(n, open)),
-                        None => Err(why(format!(
-                            "its exit after {} is inside the `if` that {} opens",
-                            what(i),
-                            what(open[0].0)
-                        ))),
-                    };
-                }
+                leave(i, true, &nest)?;
             } else {
-                reach(&mut before, &mut work, i + 1, open, Some(i))?;
+                reach(&mut before, &mut work, i + 1, nest, Some(i))?;
             }
         }
     }
@@ -615,8 +777,9 @@ fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -
 /// `s_and_saveexec` that saves it, narrowing writes, an `s_or exec` of the saved mask at
 /// the join. Then `exec` is the same at every end outside them, and no end may be inside
 /// one (its lanes are some of those that entered); [`region_flow`] checks it. An exit
-/// inside `if`s right before their joins is moved after them first (and, with
-/// `move_entries`, an entry right after an `s_and_saveexec` before it). Every lane that
+/// inside `if`s right before their joins is moved after them first (and, with `moves`,
+/// an entry right after an `if` opens before it, an exit right after a join before it).
+/// Every lane that
 /// runs a line of the region has passed the entry in it (the entry dominates the region),
 /// and leaves it once.
 fn lanes_change(
@@ -624,26 +787,43 @@ fn lanes_change(
     k: &Kernel,
     isa: &Isa,
     placed: &mut [RegionPlace],
-    move_entries: bool,
+    moves: Moves,
 ) -> Option<String> {
     use warptrace_ir::RegionEnd;
-    // With `move_entries`, an entry right after an `if`'s `s_and_saveexec` (the end of
-    // the block that opens it) goes before it, where every lane that reached the `if` is
-    // in `exec`.
+    // With `moves.entries`, an entry right after an `if`'s `s_and_saveexec` (and the
+    // `s_xor` that makes its mask the `else` lanes) — the end of the block that opens it
+    // — goes before it, where every lane that reached the `if` is in `exec`. With
+    // `moves.exits`, an exit right after a join (`s_or exec`) goes before it, where the
+    // lanes of the part of the `if` that the region is are. The structurizer's `exec`
+    // writes are no line of the thread's program, whatever line they carry.
     for RegionPlace { end, place, .. } in placed.iter_mut() {
-        if !move_entries || *end != RegionEnd::Entry || place.lanes.is_some() || place.after {
+        if place.lanes.is_some() {
             continue;
         }
-        while let Some(prev) = (k.body.start..place.stmt)
-            .rev()
-            .find(|&i| !matches!(module.stmts[i].kind, StmtKind::Directive { .. }))
-            .filter(|&i| {
-                module
-                    .instr(i)
-                    .is_some_and(|x| matches!(exec_write(x, isa.wave), Some(ExecWrite::Open(_))))
-            })
-        {
-            place.stmt = prev;
+        match end {
+            RegionEnd::Entry if moves.entries && !place.after => {
+                while let Some(prev) = (k.body.start..place.stmt)
+                    .rev()
+                    .find(|&i| !matches!(module.stmts[i].kind, StmtKind::Directive { .. }))
+                    .filter(|&i| {
+                        module.instr(i).is_some_and(|x| {
+                            else_lanes(x, isa.wave).is_some()
+                                || matches!(exec_write(x, isa.wave), Some(ExecWrite::Open(_)))
+                        })
+                    })
+                {
+                    place.stmt = prev;
+                }
+            }
+            RegionEnd::Exit if moves.exits && place.after => {
+                let joins = module
+                    .instr(place.stmt)
+                    .is_some_and(|x| matches!(exec_write(x, isa.wave), Some(ExecWrite::Close(_))));
+                if joins {
+                    place.after = false;
+                }
+            }
+            _ => {}
         }
     }
     // An exit inside `if`s right before their joins (`s_or exec` of their masks, where
@@ -661,7 +841,7 @@ fn lanes_change(
             "its exit at {} is inside the `if` that {} opens, which only some of the lanes \
              that entered run",
             what(place.stmt),
-            what(open[0].0)
+            what(open[0].at)
         );
         let mut i = place.stmt + usize::from(place.after);
         let mut moved = None;
@@ -673,7 +853,10 @@ fn lanes_change(
             let Some(ExecWrite::Close(r)) = exec_write(x, isa.wave) else {
                 break;
             };
-            let Some(at) = open.iter().position(|(_, s)| *s == r) else {
+            let Some(at) = open
+                .iter()
+                .position(|o| o.mask == r && o.holds != Holds::ElseLanes)
+            else {
                 break;
             };
             open.truncate(at);

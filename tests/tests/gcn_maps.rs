@@ -185,9 +185,9 @@ fn hist_buckets_come_from_the_leading_zero_count() {
 /// Source-line regions on corpus kernels: inside `histogram`'s masked loop (one iteration:
 /// the exit before the latch's `s_andn2 exec`), around it and its guard's `if` (the exit
 /// after the join's `s_or exec`, decision 0028), around `block_sum`'s uniform loop (laid
-/// out after the kernel's `s_endpgm`, an `if` in its body), and around and inside Triton
-/// matmul's uniform K loop, each end placed, verified and (with the LLVM tools)
-/// assembled. Where
+/// out after the kernel's `s_endpgm`, an `if` in its body), around `if_else`'s `if`/`else`
+/// and each of its parts, and around and inside Triton matmul's uniform K loop, each end
+/// placed, verified and (with the LLVM tools) assembled. Where
 /// the lanes at an end are some of those that entered — `many_exits`' early return inside
 /// an `if`, `block_sum`'s last `if` that runs to the end of the kernel — the kernel is
 /// `Unsupported`, with the reason.
@@ -232,6 +232,30 @@ fn source_line_regions_are_placed_where_their_lanes_are_known() {
             "30-33",
         ),
         (
+            "hip_kernels_gfx942.s",
+            "if_else",
+            "gcn_kernels.hip",
+            "102-106",
+        ),
+        (
+            "hip_kernels_gfx942.s",
+            "if_else",
+            "gcn_kernels.hip",
+            "103-105",
+        ),
+        (
+            "hip_kernels_gfx942.s",
+            "if_else",
+            "gcn_kernels.hip",
+            "105-105",
+        ),
+        (
+            "hip_kernels_gfx90a.s",
+            "if_else",
+            "gcn_kernels.hip",
+            "103-103",
+        ),
+        (
             "triton_matmul_gfx942.s",
             "matmul",
             "triton_kernels.py",
@@ -266,7 +290,12 @@ fn source_line_regions_are_placed_where_their_lanes_are_known() {
             );
         }
         if tools {
-            let assembled = warptrace_codegen_gcn::assemble(&asm, "gfx942");
+            let arch = if file.contains("gfx90a") {
+                "gfx90a"
+            } else {
+                "gfx942"
+            };
+            let assembled = warptrace_codegen_gcn::assemble(&asm, arch);
             assert!(assembled.is_ok(), "{kernel} {lines}: {:?}", assembled.err());
         }
     }

@@ -7,7 +7,7 @@
 	.type	histogram,@function
 histogram:                              ; @histogram
 .Lfunc_begin0:
-	.file	0 "/work/main/tests/corpus/src" "gcn_kernels.hip" md5 0x3da337d6890d2ecfb7bcefb27fb79521
+	.file	0 "/work/main/tests/corpus/src" "gcn_kernels.hip" md5 0xad86bad60ca9fd60813ded91a51f120f
 	.cfi_sections .debug_frame
 	.cfi_startproc
 ; %bb.0:
@@ -1033,6 +1033,162 @@ mfma_tile:                              ; @mfma_tile
 ; COMPUTE_PGM_RSRC3_GFX90A:ACCUM_OFFSET: 5
 ; COMPUTE_PGM_RSRC3_GFX90A:TG_SPLIT: 0
 	.text
+	.protected	if_else                 ; -- Begin function if_else
+	.globl	if_else
+	.p2align	8
+	.type	if_else,@function
+if_else:                                ; @if_else
+.Lfunc_begin7:
+	.cfi_startproc
+; %bb.0:
+	.loc	0 100 17 prologue_end           ; gcn_kernels.hip:100:17
+	s_load_dword s7, s[4:5], 0x24
+	.loc	0 100 11 is_stmt 0              ; gcn_kernels.hip:100:11
+	s_load_dwordx4 s[0:3], s[4:5], 0x0
+	.loc	0 100 17                        ; gcn_kernels.hip:100:17
+	s_waitcnt lgkmcnt(0)
+	s_and_b32 s4, s7, 0xffff
+	.loc	0 100 15                        ; gcn_kernels.hip:100:15
+	s_mul_i32 s6, s6, s4
+	.loc	0 100 22                        ; gcn_kernels.hip:100:22
+	v_add_u32_e32 v0, s6, v0
+	.loc	0 101 13 is_stmt 1              ; gcn_kernels.hip:101:13
+	v_ashrrev_i32_e32 v1, 31, v0
+	v_lshlrev_b64 v[0:1], 2, v[0:1]
+	v_mov_b32_e32 v3, s1
+	v_add_co_u32_e32 v2, vcc, s0, v0
+	v_addc_co_u32_e32 v3, vcc, v3, v1, vcc
+	global_load_dword v4, v[2:3], off
+	.loc	0 102 9                         ; gcn_kernels.hip:102:9
+	s_waitcnt vmcnt(0)
+	v_cmp_nlt_f32_e32 vcc, 0, v4
+	.loc	0 102 7 is_stmt 0               ; gcn_kernels.hip:102:7
+	s_and_saveexec_b64 s[0:1], vcc
+	s_xor_b64 s[0:1], exec, s[0:1]
+	s_cbranch_execz .LBB7_2
+; %bb.1:
+	.loc	0 105 22 is_stmt 1              ; gcn_kernels.hip:105:22
+	global_load_dword v2, v[2:3], off offset:12
+	.loc	0 105 5 is_stmt 0               ; gcn_kernels.hip:105:5
+	v_mov_b32_e32 v3, s3
+	.loc	0 105 20                        ; gcn_kernels.hip:105:20
+	s_waitcnt vmcnt(0)
+	v_sub_f32_e32 v4, v4, v2
+	.loc	0 105 5                         ; gcn_kernels.hip:105:5
+	v_add_co_u32_e32 v2, vcc, s2, v0
+	v_addc_co_u32_e32 v3, vcc, v3, v1, vcc
+	.loc	0 105 16                        ; gcn_kernels.hip:105:16
+	global_store_dword v[2:3], v4, off offset:28
+                                        ; implicit-def: $vgpr2_vgpr3
+                                        ; implicit-def: $vgpr4
+.LBB7_2:
+	.loc	0 102 7 is_stmt 1               ; gcn_kernels.hip:102:7
+	s_andn2_saveexec_b64 s[0:1], s[0:1]
+	s_cbranch_execz .LBB7_4
+; %bb.3:
+	.loc	0 103 25                        ; gcn_kernels.hip:103:25
+	global_load_dword v5, v[2:3], off offset:4
+	.loc	0 103 5 is_stmt 0               ; gcn_kernels.hip:103:5
+	v_mov_b32_e32 v3, s3
+	v_add_co_u32_e32 v2, vcc, s2, v0
+	v_addc_co_u32_e32 v3, vcc, v3, v1, vcc
+	.loc	0 103 23                        ; gcn_kernels.hip:103:23
+	s_waitcnt vmcnt(0)
+	v_fmac_f32_e32 v5, 2.0, v4
+	.loc	0 103 12                        ; gcn_kernels.hip:103:12
+	global_store_dword v[2:3], v5, off
+.LBB7_4:
+	.loc	0 0 12                          ; gcn_kernels.hip:0:12
+	s_or_b64 exec, exec, s[0:1]
+	.loc	0 107 3 is_stmt 1               ; gcn_kernels.hip:107:3
+	v_mov_b32_e32 v2, s3
+	v_add_co_u32_e32 v0, vcc, s2, v0
+	v_addc_co_u32_e32 v1, vcc, v2, v1, vcc
+	v_mov_b32_e32 v2, 1.0
+	.loc	0 107 15 is_stmt 0              ; gcn_kernels.hip:107:15
+	global_store_dword v[0:1], v2, off offset:256
+	.loc	0 108 1 is_stmt 1               ; gcn_kernels.hip:108:1
+	s_endpgm
+.Ltmp10:
+	.section	.rodata,"a",@progbits
+	.p2align	6, 0x0
+	.amdhsa_kernel if_else
+		.amdhsa_group_segment_fixed_size 0
+		.amdhsa_private_segment_fixed_size 0
+		.amdhsa_kernarg_size 280
+		.amdhsa_user_sgpr_count 6
+		.amdhsa_user_sgpr_private_segment_buffer 1
+		.amdhsa_user_sgpr_dispatch_ptr 0
+		.amdhsa_user_sgpr_queue_ptr 0
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_user_sgpr_dispatch_id 0
+		.amdhsa_user_sgpr_flat_scratch_init 0
+		.amdhsa_user_sgpr_kernarg_preload_length 0
+		.amdhsa_user_sgpr_kernarg_preload_offset 0
+		.amdhsa_user_sgpr_private_segment_size 0
+		.amdhsa_uses_dynamic_stack 0
+		.amdhsa_system_sgpr_private_segment_wavefront_offset 0
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_system_sgpr_workgroup_id_y 0
+		.amdhsa_system_sgpr_workgroup_id_z 0
+		.amdhsa_system_sgpr_workgroup_info 0
+		.amdhsa_system_vgpr_workitem_id 0
+		.amdhsa_next_free_vgpr 6
+		.amdhsa_next_free_sgpr 8
+		.amdhsa_accum_offset 8
+		.amdhsa_reserve_vcc 1
+		.amdhsa_reserve_flat_scratch 0
+		.amdhsa_reserve_xnack_mask 1
+		.amdhsa_float_round_mode_32 0
+		.amdhsa_float_round_mode_16_64 0
+		.amdhsa_float_denorm_mode_32 3
+		.amdhsa_float_denorm_mode_16_64 3
+		.amdhsa_dx10_clamp 1
+		.amdhsa_ieee_mode 1
+		.amdhsa_fp16_overflow 0
+		.amdhsa_tg_split 0
+		.amdhsa_exception_fp_ieee_invalid_op 0
+		.amdhsa_exception_fp_denorm_src 0
+		.amdhsa_exception_fp_ieee_div_zero 0
+		.amdhsa_exception_fp_ieee_overflow 0
+		.amdhsa_exception_fp_ieee_underflow 0
+		.amdhsa_exception_fp_ieee_inexact 0
+		.amdhsa_exception_int_div_zero 0
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end7:
+	.size	if_else, .Lfunc_end7-if_else
+	.cfi_endproc
+                                        ; -- End function
+	.section	.AMDGPU.csdata,"",@progbits
+; Kernel info:
+; codeLenInByte = 200
+; NumSgprs: 12
+; NumVgprs: 6
+; NumAgprs: 0
+; TotalNumVgprs: 6
+; ScratchSize: 0
+; MemoryBound: 0
+; FloatMode: 240
+; IeeeMode: 1
+; LDSByteSize: 0 bytes/workgroup (compile time only)
+; SGPRBlocks: 1
+; VGPRBlocks: 0
+; NumSGPRsForWavesPerEU: 12
+; NumVGPRsForWavesPerEU: 6
+; AccumOffset: 8
+; Occupancy: 8
+; WaveLimiterHint : 0
+; COMPUTE_PGM_RSRC2:SCRATCH_EN: 0
+; COMPUTE_PGM_RSRC2:USER_SGPR: 6
+; COMPUTE_PGM_RSRC2:TRAP_HANDLER: 0
+; COMPUTE_PGM_RSRC2:TGID_X_EN: 1
+; COMPUTE_PGM_RSRC2:TGID_Y_EN: 0
+; COMPUTE_PGM_RSRC2:TGID_Z_EN: 0
+; COMPUTE_PGM_RSRC2:TIDIG_COMP_CNT: 0
+; COMPUTE_PGM_RSRC3_GFX90A:ACCUM_OFFSET: 1
+; COMPUTE_PGM_RSRC3_GFX90A:TG_SPLIT: 0
+	.text
 	.p2alignl 6, 3212836864
 	.fill 256, 4, 3212836864
 	.type	__hip_cuid_48fdf0b1e1620689,@object ; @__hip_cuid_48fdf0b1e1620689
@@ -1083,7 +1239,7 @@ __hip_cuid_48fdf0b1e1620689:
 	.long	.Lline_table_start0             ; DW_AT_stmt_list
 	.byte	2                               ; DW_AT_comp_dir
 	.byte	0                               ; DW_AT_low_pc
-	.long	.Lfunc_end6-.Lfunc_begin0       ; DW_AT_high_pc
+	.long	.Lfunc_end7-.Lfunc_begin0       ; DW_AT_high_pc
 	.long	.Laddr_table_base0              ; DW_AT_addr_base
 .Ldebug_info_end0:
 	.section	.debug_str_offsets,"",@progbits
@@ -1485,6 +1641,72 @@ amdhsa.kernels:
     .uniform_work_group_size: 1
     .uses_dynamic_stack: false
     .vgpr_count:     21
+    .vgpr_spill_count: 0
+    .wavefront_size: 64
+  - .agpr_count:     0
+    .args:
+      - .address_space:  global
+        .offset:         0
+        .size:           8
+        .value_kind:     global_buffer
+      - .address_space:  global
+        .offset:         8
+        .size:           8
+        .value_kind:     global_buffer
+      - .offset:         16
+        .size:           4
+        .value_kind:     by_value
+      - .offset:         24
+        .size:           4
+        .value_kind:     hidden_block_count_x
+      - .offset:         28
+        .size:           4
+        .value_kind:     hidden_block_count_y
+      - .offset:         32
+        .size:           4
+        .value_kind:     hidden_block_count_z
+      - .offset:         36
+        .size:           2
+        .value_kind:     hidden_group_size_x
+      - .offset:         38
+        .size:           2
+        .value_kind:     hidden_group_size_y
+      - .offset:         40
+        .size:           2
+        .value_kind:     hidden_group_size_z
+      - .offset:         42
+        .size:           2
+        .value_kind:     hidden_remainder_x
+      - .offset:         44
+        .size:           2
+        .value_kind:     hidden_remainder_y
+      - .offset:         46
+        .size:           2
+        .value_kind:     hidden_remainder_z
+      - .offset:         64
+        .size:           8
+        .value_kind:     hidden_global_offset_x
+      - .offset:         72
+        .size:           8
+        .value_kind:     hidden_global_offset_y
+      - .offset:         80
+        .size:           8
+        .value_kind:     hidden_global_offset_z
+      - .offset:         88
+        .size:           2
+        .value_kind:     hidden_grid_dims
+    .group_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .kernarg_segment_size: 280
+    .max_flat_workgroup_size: 1024
+    .name:           if_else
+    .private_segment_fixed_size: 0
+    .sgpr_count:     12
+    .sgpr_spill_count: 0
+    .symbol:         if_else.kd
+    .uniform_work_group_size: 1
+    .uses_dynamic_stack: false
+    .vgpr_count:     6
     .vgpr_spill_count: 0
     .wavefront_size: 64
 amdhsa.target:   amdgcn-amd-amdhsa--gfx90a

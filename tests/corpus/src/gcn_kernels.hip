@@ -93,3 +93,16 @@ extern "C" __global__ void mfma_tile(const half4* a, const half4* b, float16v* c
   acc = __builtin_amdgcn_mfma_f32_32x32x8f16(a[lane + 64], b[lane + 64], acc, 0, 0, 0);
   c[BID * 64 + lane] = acc;
 }
+
+// An if/else on per-lane data: the `if`'s saved mask becomes the else lanes (s_xor), the
+// else starts at s_andn2_saveexec, both parts laid out after the join (tail-duplicated).
+extern "C" __global__ void if_else(const float* in, float* out, int n) {
+  int i = BID * BDIM + TID;
+  float v = in[i];
+  if (v > 0.0f) {
+    out[i] = v * 2.0f + in[i + 1];
+  } else {
+    out[i + 7] = v - in[i + 3];
+  }
+  out[i + 64] = 1.0f;
+}
