@@ -1195,17 +1195,61 @@ mod tests {
                 run(&after_latch) != expect,
                 "{file}: the exit after the latch's s_andn2 went unnoticed"
             );
-            // Lines 1-3 hold the whole loop, whose latch takes lanes out of `exec` inside
-            // the region: `Unsupported`, with the instruction named.
-            let src = "region:entry:t.hip:1-3 { @en[lane] = count(); } \
-                       region:exit:t.hip:1-3 { @ex[lane] = count(); }";
+            // Lines 1-3 hold the whole loop (decision 0028): its break mask, cleared before
+            // it, takes in each lane as it leaves, and the `s_or exec` after it gives them
+            // all back — each lane enters and leaves once. The exit before that `s_or`
+            // runs for no lane: noticed.
+            let src = "region:entry:t.hip:1-3 { @en[lane, tid.x & 3] = count(); } \
+                       region:exit:t.hip:1-3 { @ex[lane] = count(); @v[tid.x & 3] = sum(pc + line); }";
             let whole = warptrace_lang::compile(src, "t.wt").expect("compiles");
             let whole = warptrace_verifier::verify_program(&whole).expect("verifies");
-            let out = instrument(&asm, &whole).expect("instruments");
+            let once = |end| {
+                let site = SiteEvent::Region {
+                    end,
+                    file: "/src/t.hip".into(),
+                    from: 1,
+                    to: 3,
+                };
+                Event::at(0, site).with_line("/src/t.hip", 1)
+            };
+            let sim = SimKernel {
+                isa: warptrace_ir::Isa::Gcn,
+                ..SimKernel::new("volume_index", move |_| {
+                    vec![once(RegionEnd::Entry), once(RegionEnd::Exit)]
+                })
+            };
+            let expect = interpret(&whole, &sim, grid, block, wave);
+            let run = |mutate: &dyn Fn(&str) -> String| {
+                emulate(&asm, "volume_index", &whole, grid, block, mutate, true)
+            };
+            assert_eq!(run(&|t| t.to_owned()), expect, "{file} 1-3");
+            let Names { mask, exec, .. } = Names::of(wave);
+            let brk = Names::sgprs(wave, 6);
+            let restore = format!("\ts_or_{mask} {exec}, {exec}, {brk}\n");
+            // The restore moved after the exit snippet (before the kernel's `s_endpgm`).
+            let exit_first = |t: &str| {
+                let at = t.find(&restore).expect("the loop's restore");
+                let t = format!("{}{}", &t[..at], &t[at + restore.len()..]);
+                let marker = t.find("; __wt_snippet 2\n").expect("the exit snippet");
+                let end = marker + t[marker..].find("\ts_endpgm").expect("s_endpgm");
+                format!("{}{restore}{}", &t[..end], &t[end..])
+            };
+            assert!(
+                run(&exit_first) != expect,
+                "{file}: the exit before the loop's restore went unnoticed"
+            );
+            // A break mask that takes in lanes no compare gave: the restore could bring
+            // back lanes that never entered. `Unsupported`.
+            let done = Names::sgprs(wave, 8);
+            let foreign = Names::sgprs(wave, 10);
+            let taken_in = format!("\ts_or_{mask} {brk}, {done}, {brk}\n");
+            let wrong = asm.replace(&taken_in, &taken_in.replace(&done, &foreign));
+            assert_ne!(wrong, asm);
+            let out = instrument(&wrong, &whole).expect("instruments");
             let k = out.kernels.iter().find(|k| k.name == "volume_index");
             assert!(
                 k.is_some_and(|k| matches!(&k.status, KernelStatus::Unsupported { what }
-                    if what.contains("the lanes change") && what.contains("exec"))),
+                    if what.contains("writes the break mask of the masked loop"))),
                 "{file}: {:?}",
                 k.map(|k| &k.status)
             );
@@ -1562,9 +1606,16 @@ mod tests {
                 k.expect("kernel").status
             };
             let asm = with_if(file, "volume_index", wave);
-            // Without the `if` (its mask saved by an `s_mov`), the latch narrows `exec`
-            // between the region's ends.
-            let unguarded = asm.replace(&open, &format!("\ts_mov_{mask} {saved}, {exec}\n"));
+            // Without the `if` (its mask saved by an `s_mov`) and with the loop's break
+            // mask not cleared before it, the latch narrows `exec` between the region's
+            // ends, outside any `if` or loop the region follows.
+            let brk = Names::sgprs(wave, 8);
+            let unguarded = asm
+                .replace(&open, &format!("\ts_mov_{mask} {saved}, {exec}\n"))
+                .replace(
+                    &format!("\ts_mov_{mask} {brk}, 0\n"),
+                    &format!("\ts_mov_{mask} {brk}, {saved}\n"),
+                );
             let loop_only = status(&unguarded, "1-3");
             assert!(
                 matches!(&loop_only, KernelStatus::Unsupported { what }
@@ -1572,12 +1623,12 @@ mod tests {
                 "{file}: {loop_only:?}"
             );
             // A branch from before the `if` into its loop: lanes that did not pass the
-            // `s_and_saveexec` would meet the join.
+            // `s_and_saveexec` would meet the join, whose mask is then not known.
             let into = asm.replace(&open, &format!("\ts_cbranch_scc1 .LBBt_2\n{open}"));
             let jumps = status(&into, "1-3");
             assert!(
                 matches!(&jumps, KernelStatus::Unsupported { what }
-                    if what.contains("`s_cbranch_scc1 .LBBt_2`") && what.contains("inside different `if`s")),
+                    if what.contains("the lanes change")),
                 "{file}: {jumps:?}"
             );
             let other = Names::sgprs(wave, 8);

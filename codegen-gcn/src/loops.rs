@@ -27,7 +27,7 @@
 use crate::insn::{facts, Isa};
 use crate::parse::{Kernel, Module, StmtKind};
 use crate::reg::{Reg, RegFile};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use warptrace_ir::LoopEdge;
 use warptrace_verifier::structure::{Anchor, Block, Code, Edge, EdgeKind, Loops};
 use warptrace_verifier::Flow;
@@ -291,7 +291,7 @@ pub(crate) fn region_places(
     let mut settled = None;
     for (entries, exits) in [(false, false), (true, false), (false, true), (true, true)] {
         let mut tried = placed.clone();
-        match lanes_change(module, k, isa, &mut tried, Moves { entries, exits }) {
+        match lanes_change(module, k, isa, loops, &mut tried, Moves { entries, exits }) {
             None => {
                 settled = Some(tried);
                 break;
@@ -338,8 +338,9 @@ enum ExecWrite {
     Open(Reg),
     /// `s_or exec, exec, D`: or-s the mask saved in `D` back in — the `if`'s join.
     Close(Reg),
-    /// `s_and exec, exec, X`, `s_andn2 exec, exec, X`: narrows it (a masked latch).
-    Narrow,
+    /// `s_and exec, exec, X`, `s_andn2 exec, exec, X`: narrows it (a masked latch); the
+    /// `X` that `s_andn2` takes out.
+    Narrow { removed: Option<Reg> },
     /// `s_andn2_saveexec D, E`: saves `exec` (the `then` lanes) in `D` and makes it
     /// `E & ~exec` — an `if`'s `else`, `E` holding the lanes left for it.
     Else { saved: Reg, lanes: Reg },
@@ -370,9 +371,11 @@ fn exec_write(x: &crate::parse::Instruction, wave: u32) -> Option<ExecWrite> {
                 .flatten()
                 .map(ExecWrite::Close)
         }
-        ("s_and", [d, a, b]) if is_exec(d) && (is_exec(a) || is_exec(b)) => Some(ExecWrite::Narrow),
-        ("s_andn2" | "s_and_not1", [d, a, _]) if is_exec(d) && is_exec(a) => {
-            Some(ExecWrite::Narrow)
+        ("s_and", [d, a, b]) if is_exec(d) && (is_exec(a) || is_exec(b)) => {
+            Some(ExecWrite::Narrow { removed: None })
+        }
+        ("s_andn2" | "s_and_not1", [d, a, x]) if is_exec(d) && is_exec(a) => {
+            Some(ExecWrite::Narrow { removed: x.reg })
         }
         _ => None,
     }
@@ -403,6 +406,10 @@ enum Holds {
     ElseLanes,
     /// The lanes that ran its `then` (its `else` runs; the join or-s them back).
     ThenLanes,
+    /// A masked loop's break mask: the lanes that have left it (`s_or` of a compare's
+    /// lanes each iteration, `s_andn2 exec` of it at the latch; the `s_or exec` after the
+    /// loop gives them back). `exec` and it make up the lanes that entered the loop.
+    Left,
 }
 
 /// An `if` open at a point of a region's code (decision 0028).
@@ -425,6 +432,14 @@ struct OpenIf {
 struct Nest {
     open: Vec<OpenIf>,
     whole: bool,
+    /// Mask registers known to be zero (`s_mov D, 0`): a loop's break mask as it starts.
+    zero: BTreeSet<Reg>,
+    /// An `if` or loop open on one of the paths that met here only (why `exec` may not be
+    /// all the lanes).
+    forgotten: Option<OpenIf>,
+    /// Mask registers that hold lanes of `exec` since the innermost loop started (a
+    /// vector compare's result): what a loop's break mask may take in.
+    compared: BTreeSet<Reg>,
 }
 
 impl Nest {
@@ -433,27 +448,46 @@ impl Nest {
         Nest {
             open: Vec::new(),
             whole: true,
+            zero: BTreeSet::new(),
+            forgotten: None,
+            compared: BTreeSet::new(),
         }
     }
 
-    /// The lanes of two paths that meet: `None` when their `if`s differ; `exec` is all
-    /// the lanes only if it is on both.
-    fn meet(&self, other: &Nest) -> Option<Nest> {
+    /// The lanes of two paths that meet. The `if`s open on both stay open; one open on
+    /// one path only is forgotten — `exec` is still a part of the lanes of the `if`s
+    /// around it, but maybe not all of them, and its mask is no longer known (the
+    /// first one forgotten is kept, to say why). `exec` is all the lanes only if it is on
+    /// both paths.
+    fn meet(&self, other: &Nest) -> Nest {
         let same = |a: &OpenIf, b: &OpenIf| (a.at, a.mask, a.holds) == (b.at, b.mask, b.holds);
-        (self.open.len() == other.open.len()
-            && self.open.iter().zip(&other.open).all(|(a, b)| same(a, b)))
-        .then(|| Nest {
+        let common = self
+            .open
+            .iter()
+            .zip(&other.open)
+            .take_while(|(a, b)| same(a, b))
+            .count();
+        let forgotten = self.open.get(common).or(other.open.get(common)).copied();
+        Nest {
             open: self
                 .open
                 .iter()
                 .zip(&other.open)
+                .take(common)
                 .map(|(a, b)| OpenIf {
                     outer_whole: a.outer_whole && b.outer_whole,
                     ..*a
                 })
                 .collect(),
-            whole: self.whole && other.whole,
-        })
+            whole: self.whole && other.whole && forgotten.is_none(),
+            forgotten: self.forgotten.or(other.forgotten).or(forgotten),
+            zero: self.zero.intersection(&other.zero).copied().collect(),
+            compared: self
+                .compared
+                .intersection(&other.compared)
+                .copied()
+                .collect(),
+        }
     }
 }
 
@@ -518,17 +552,90 @@ enum Lost {
     Why(String),
 }
 
+/// How an open `if` or masked loop is named in a reason: by the instruction that opens it.
+fn opened(module: &Module, o: &OpenIf) -> String {
+    let what = format!(
+        "`{}` (line {})",
+        module.stmt_text(o.at),
+        module.stmts[o.at].line
+    );
+    match o.holds {
+        Holds::Left => format!("the masked loop at {what}"),
+        _ => format!("the `if` that {what} opens"),
+    }
+}
+
+/// A masked loop of a kernel: where paths enter it (its header's labels and first
+/// instruction), its statements, its break mask — every back edge a masked latch
+/// (`s_andn2 exec, exec, B; s_cbranch_execnz H`) of the same `B`.
+struct MaskedLoop {
+    entry: std::ops::RangeInclusive<usize>,
+    header: usize,
+    stmts: Vec<std::ops::Range<usize>>,
+    mask: Reg,
+}
+
+/// The masked loops of kernel `k`, whose blocks and loops are `loops`.
+fn masked_loops(module: &Module, k: &Kernel, loops: &Loops) -> Vec<MaskedLoop> {
+    let mut out = Vec::new();
+    for l in &loops.loops {
+        let masks: Vec<Option<Reg>> = l
+            .backedges
+            .iter()
+            .map(|&e| match loops.edges[e].kind {
+                EdgeKind::Taken(stmt) => module
+                    .instr(stmt)
+                    .filter(|x| x.mnemonic == "s_cbranch_execnz")
+                    .and_then(|_| masking(module, k, stmt))
+                    .map(|(_, mask)| mask),
+                _ => None,
+            })
+            .collect();
+        let Some(Some(mask)) = masks.first().copied() else {
+            continue;
+        };
+        let header = &loops.blocks[l.header];
+        if masks.iter().any(|m| *m != Some(mask)) {
+            continue;
+        }
+        let Some(first) = header.first_instr else {
+            continue;
+        };
+        out.push(MaskedLoop {
+            entry: header.start..=first,
+            header: first,
+            stmts: l
+                .blocks
+                .iter()
+                .map(|&b| loops.blocks[b].start..loops.blocks[b].end)
+                .collect(),
+            mask,
+        });
+    }
+    out
+}
+
 /// Runs the region's code on its control-flow graph from each entry in `placed`, without
 /// passing an exit, keeping the [`Nest`] before each statement reached: `s_and_saveexec`
 /// opens an `if`, `s_xor` of its mask with `exec` makes the mask its `else` lanes,
 /// `s_andn2_saveexec` of them switches to its `else` with `exec` all of them (if the
-/// `then` gave back all its lanes), `s_or exec` of a mask that holds `exec` as it was or
-/// the `then` lanes closes the `if` (and those opened after it), a narrowing write
-/// narrows the innermost. Paths that meet must find the same `if`s open; no other `exec`
-/// write, no other write of an open `if`'s mask, no narrowing outside every `if`, no end
-/// of the kernel; at every exit no `if` open and `exec` all the lanes that entered.
-fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -> Result<(), Lost> {
+/// `then` gave back all its lanes), a path into a masked loop with its break mask cleared
+/// opens it (the mask takes in only a compare's lanes, the latch takes them out of
+/// `exec`), `s_or exec` of a mask that holds `exec` as it was, the `then` lanes or the
+/// loop's leavers closes it (and those opened after it), any other narrowing write
+/// narrows the innermost. Paths that meet keep what they share ([`Nest::meet`]), to a
+/// fixed point. No other `exec` write, no other write of an open mask, no narrowing
+/// outside every `if`, no end of the kernel; at every exit nothing open and `exec` all
+/// the lanes that entered.
+fn region_flow(
+    module: &Module,
+    k: &Kernel,
+    isa: &Isa,
+    loops: &Loops,
+    placed: &[RegionPlace],
+) -> Result<(), Lost> {
     use warptrace_ir::RegionEnd;
+    let masked = masked_loops(module, k, loops);
     let exec = Reg::exec(isa.wave);
     let what = |i: usize| format!("`{}` (line {})", module.stmt_text(i), module.stmts[i].line);
     let why = |text: String| Lost::Why(text);
@@ -559,76 +666,71 @@ fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -
             return Err(match exit_at(i, after) {
                 Some(n) => Lost::ExitInside(n, nest.open.clone()),
                 None => why(format!(
-                    "its exit at {} is inside the `if` that {} opens, which only some of the \
-                     lanes that entered run",
+                    "its exit at {} is inside {}, which only some of the lanes that \
+                     entered run",
                     what(i),
-                    what(first.at)
+                    opened(module, first)
                 )),
             });
         }
         if !nest.whole {
-            return Err(why(format!(
-                "its exit at {} may run for fewer lanes than entered: an `else` before it \
-                 narrows `exec` and its join gives back only what is left",
-                what(i)
-            )));
+            return Err(why(match nest.forgotten {
+                Some(o) => format!(
+                    "its exit at {} is inside {} on some path to it, which only some of the \
+                     lanes that entered run",
+                    what(i),
+                    opened(module, &o)
+                ),
+                None => format!(
+                    "its exit at {} may run for fewer lanes than entered: an `else` before \
+                     it narrows `exec` and its join gives back only what is left",
+                    what(i)
+                ),
+            }));
         }
         Ok(())
     };
-    let mut before: HashMap<usize, (Nest, Option<usize>)> = HashMap::new();
+    // A path from statement `i` into a masked loop, from outside it, with its break mask
+    // cleared: the loop is followed as an `if` whose mask holds the lanes that left.
+    let enter = |i: usize, to: usize, mut nest: Nest| -> Nest {
+        for l in &masked {
+            let outside = !l.stmts.iter().any(|r| r.contains(&i));
+            if l.entry.contains(&to) && outside && nest.zero.contains(&l.mask) {
+                nest.open.push(OpenIf {
+                    at: l.header,
+                    mask: l.mask,
+                    holds: Holds::Left,
+                    outer_whole: nest.whole,
+                });
+                nest.whole = true;
+                nest.compared.clear();
+            }
+        }
+        nest
+    };
+    let mut before: HashMap<usize, Nest> = HashMap::new();
     let mut work: Vec<usize> = Vec::new();
     // The lanes before statement `to`, arriving from `from` (`None`: an entry).
-    let reach = |before: &mut HashMap<usize, (Nest, Option<usize>)>,
+    let reach = |before: &mut HashMap<usize, Nest>,
                  work: &mut Vec<usize>,
                  to: usize,
                  nest: Nest,
                  from: Option<usize>| {
-        let source = |from: Option<usize>| from.map_or_else(|| "an entry".into(), what);
         if !k.body.contains(&to) {
             return Err(why(format!(
                 "{} runs past the end of the kernel",
-                source(from)
+                from.map_or_else(|| "an entry".into(), what)
             )));
         }
-        let Some((seen, first)) = before.get(&to) else {
-            before.insert(to, (nest, from));
+        let met = match before.get(&to) {
+            Some(seen) => seen.meet(&nest),
+            None => nest,
+        };
+        if before.get(&to) != Some(&met) {
+            before.insert(to, met);
             work.push(to);
-            return Ok(());
-        };
-        if let Some(met) = seen.meet(&nest) {
-            if met != *seen {
-                let first = *first;
-                before.insert(to, (met, first));
-                work.push(to);
-            }
-            return Ok(());
         }
-        // Into an exit, the path inside the `if` is the one that cannot leave.
-        let next = (to..k.body.end).find(|&i| module.instr(i).is_some());
-        let inner = if nest.open.len() > seen.open.len() {
-            &nest.open
-        } else {
-            &seen.open
-        };
-        if let (Some(exit), Some(first_if)) =
-            (next.filter(|i| cuts.before.contains(i)), inner.first())
-        {
-            return Err(why(format!(
-                "its exit at {} is inside the `if` that {} opens, which only some of the \
-                 lanes that entered run",
-                what(exit),
-                what(first_if.at)
-            )));
-        }
-        let at = |n: &Nest| n.open.last().map(|o| o.at);
-        let if_at = at(seen).or(at(&nest)).map_or_else(String::new, what);
-        Err(why(format!(
-            "{} and {} reach {} inside different `if`s (the `if` that {if_at} opens): lanes \
-             would enter or leave it other than through its `s_and_saveexec` and its join",
-            source(*first),
-            source(from),
-            what(to),
-        )))
+        Ok(())
     };
     for RegionPlace { end, place, .. } in placed {
         if *end != RegionEnd::Entry {
@@ -642,9 +744,15 @@ fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -
         reach(&mut before, &mut work, start, Nest::entered(), None)?;
     }
     while let Some(i) = work.pop() {
-        let mut nest = before[&i].0.clone();
+        let mut nest = before[&i].clone();
         let Some(x) = module.instr(i) else {
-            reach(&mut before, &mut work, i + 1, nest, Some(i))?;
+            reach(
+                &mut before,
+                &mut work,
+                i + 1,
+                enter(i, i + 1, nest),
+                Some(i),
+            )?;
             continue;
         };
         if cuts.before.contains(&i) {
@@ -683,6 +791,22 @@ fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -
                 nest.open[last].holds = Holds::ThenLanes;
                 own = Some(saved);
             }
+            (_, _, Some(o)) if o.holds == Holds::Left => {
+                // `s_or B, X, B`: the lanes of a compare (or of `exec`) leave the loop.
+                let ors = x
+                    .mnemonic
+                    .strip_suffix(if isa.wave == 64 { "_b64" } else { "_b32" })
+                    == Some("s_or");
+                if let [d, a, b] = &x.operands[..] {
+                    let other = if a.reg == Some(o.mask) { b } else { a };
+                    let lanes = other
+                        .reg
+                        .is_some_and(|r| r == exec || nest.compared.contains(&r));
+                    if ors && d.reg == Some(o.mask) && (a.reg == d.reg || b.reg == d.reg) && lanes {
+                        own = Some(o.mask);
+                    }
+                }
+            }
             _ => {}
         }
         if let Some(o) = nest
@@ -690,12 +814,21 @@ fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -
             .iter()
             .find(|o| Some(o.mask) != own && f.defs.iter().any(|d| d.overlaps(&o.mask)))
         {
-            return Err(why(format!(
-                "the `if` that {} opens has not rejoined its lanes before the exit: {} \
-                 overwrites the mask it saved them in",
-                what(o.at),
-                what(i)
-            )));
+            return Err(why(if o.holds == Holds::Left {
+                format!(
+                    "{} writes the break mask of the masked loop at {} other than by or-ing \
+                     the lanes of a compare into it",
+                    what(i),
+                    what(o.at)
+                )
+            } else {
+                format!(
+                    "the `if` that {} opens has not rejoined its lanes before the exit: {} \
+                     overwrites the mask it saved them in",
+                    what(o.at),
+                    what(i)
+                )
+            }));
         }
         if own.is_none() && f.defs.iter().any(|d| d.overlaps(&exec)) {
             match exec_write(x, isa.wave) {
@@ -716,15 +849,40 @@ fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -
                         .ok_or_else(|| changes(i))?;
                     let o = nest.open[n];
                     // An `if` gives back `exec` as it was; an `else` what is left of its
-                    // lanes with the `then`'s.
+                    // lanes with the `then`'s; a loop what is left with those that left.
                     let all_back =
                         o.holds == Holds::Saved || (n + 1 == nest.open.len() && nest.whole);
                     nest.open.truncate(n);
                     nest.whole = o.outer_whole && all_back;
+                    if nest.whole {
+                        nest.forgotten = None;
+                    }
                 }
-                Some(ExecWrite::Narrow) if !nest.open.is_empty() => nest.whole = false,
+                // A masked latch of the innermost loop keeps `exec` and its break mask
+                // all the lanes that entered it.
+                Some(ExecWrite::Narrow { removed })
+                    if innermost
+                        .is_some_and(|o| o.holds == Holds::Left && removed == Some(o.mask)) => {}
+                Some(ExecWrite::Narrow { .. }) if !nest.open.is_empty() => nest.whole = false,
                 _ => return Err(changes(i)),
             }
+        }
+        // What the masks hold after it.
+        nest.zero.retain(|r| !f.defs.iter().any(|d| d.overlaps(r)));
+        nest.compared
+            .retain(|r| !f.defs.iter().any(|d| d.overlaps(r)));
+        let width = if isa.wave == 64 { "_b64" } else { "_b32" };
+        let mask_of = |o: Option<&crate::parse::Operand>| {
+            o.and_then(|o| o.reg)
+                .filter(|r| matches!(r.file, RegFile::Sgpr | RegFile::Vcc) && r.count == exec.count)
+        };
+        if x.mnemonic.strip_suffix(width) == Some("s_mov")
+            && x.operands.get(1).and_then(|o| o.imm) == Some(0)
+        {
+            nest.zero.extend(mask_of(x.operands.first()));
+        }
+        if x.mnemonic.starts_with("v_cmp_") {
+            nest.compared.extend(mask_of(x.operands.first()));
         }
         let (taken, falls) = match &f.flow {
             Flow::Branch {
@@ -743,9 +901,9 @@ fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -
             if cuts.taken.contains(&i) {
                 if let Some(o) = nest.open.first() {
                     return Err(why(format!(
-                        "its exit at {} (the branch's edge) is inside the `if` that {} opens",
+                        "its exit at {} (the branch's edge) is inside {}",
                         what(i),
-                        what(o.at)
+                        opened(module, o)
                     )));
                 }
                 leave(i, false, &nest)?;
@@ -756,14 +914,26 @@ fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -
                         what(i)
                     ))
                 })?;
-                reach(&mut before, &mut work, t, nest.clone(), Some(i))?;
+                reach(
+                    &mut before,
+                    &mut work,
+                    t,
+                    enter(i, t, nest.clone()),
+                    Some(i),
+                )?;
             }
         }
         if falls {
             if cuts.fall.contains(&i) {
                 leave(i, true, &nest)?;
             } else {
-                reach(&mut before, &mut work, i + 1, nest, Some(i))?;
+                reach(
+                    &mut before,
+                    &mut work,
+                    i + 1,
+                    enter(i, i + 1, nest),
+                    Some(i),
+                )?;
             }
         }
     }
@@ -773,10 +943,9 @@ fn region_flow(module: &Module, k: &Kernel, isa: &Isa, placed: &[RegionPlace]) -
 /// Why the lanes a region's snippets run for (`exec` at each, narrowed at a latch) may not
 /// be the lanes that enter and leave it — `None` when they are. On GCN the lanes at a
 /// point are `exec`, so on the region's code — every path from an entry to an exit —
-/// `exec` may change only inside `if`s that close there (decision 0028): an
-/// `s_and_saveexec` that saves it, narrowing writes, an `s_or exec` of the saved mask at
-/// the join. Then `exec` is the same at every end outside them, and no end may be inside
-/// one (its lanes are some of those that entered); [`region_flow`] checks it. An exit
+/// `exec` may change only inside `if`s, `else`s and masked loops that close there
+/// (decision 0028). Then `exec` is the same at every end outside them, and no end may be
+/// inside one (its lanes are some of those that entered); [`region_flow`] checks it. An exit
 /// inside `if`s right before their joins is moved after them first (and, with `moves`,
 /// an entry right after an `if` opens before it, an exit right after a join before it).
 /// Every lane that
@@ -786,6 +955,7 @@ fn lanes_change(
     module: &Module,
     k: &Kernel,
     isa: &Isa,
+    loops: &Loops,
     placed: &mut [RegionPlace],
     moves: Moves,
 ) -> Option<String> {
@@ -830,7 +1000,7 @@ fn lanes_change(
     // the lanes they left out come back) goes after them: the same point of the
     // thread's program. Each move is checked again; an exit moves forward only.
     for _ in 0..placed.len() + 1 {
-        let (n, mut open) = match region_flow(module, k, isa, placed) {
+        let (n, mut open) = match region_flow(module, k, isa, loops, placed) {
             Ok(()) => return None,
             Err(Lost::Why(why)) => return Some(why),
             Err(Lost::ExitInside(n, open)) => (n, open),
@@ -838,10 +1008,9 @@ fn lanes_change(
         let place = placed[n].place;
         let what = |i: usize| format!("`{}` (line {})", module.stmt_text(i), module.stmts[i].line);
         let inside = format!(
-            "its exit at {} is inside the `if` that {} opens, which only some of the lanes \
-             that entered run",
+            "its exit at {} is inside {}, which only some of the lanes that entered run",
             what(place.stmt),
-            what(open[0].at)
+            opened(module, &open[0])
         );
         let mut i = place.stmt + usize::from(place.after);
         let mut moved = None;
