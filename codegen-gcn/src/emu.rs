@@ -1100,31 +1100,48 @@ mod tests {
         }
     }
 
+    /// Kernel `kernel` of `file` with its body up to `s_endpgm` replaced by `template`
+    /// after a `.file 9 "/src" "t.hip"` (for its `.loc 9 LINE 0`s), with the names of a
+    /// wave of `wave` lanes put in: `{mask}`, `{exec}`, `{vcc}`, `{add}` ([`Names`]),
+    /// `{s6}` and `{s8}` the lane masks in the SGPRs from 6 and 8.
+    fn wave_body(file: &str, kernel: &str, wave: u32, template: &str) -> String {
+        let n = Names::of(wave);
+        let body = template
+            .replace("{mask}", n.mask)
+            .replace("{exec}", n.exec)
+            .replace("{vcc}", n.vcc)
+            .replace("{add}", n.add)
+            .replace("{s6}", &Names::sgprs(wave, 6))
+            .replace("{s8}", &Names::sgprs(wave, 8));
+        with_body(
+            file,
+            kernel,
+            &format!("\t.file 9 \"/src\" \"t.hip\"\n{body}"),
+        )
+    }
+
     /// A kernel of `file` whose body is [`with_loops`]' masked loop with source lines: line
     /// 1 before it, line 2 its body (header to latch), line 3 after it.
     fn with_region(file: &str, kernel: &str, wave: u32) -> String {
-        let Names {
-            mask, exec, add, ..
-        } = Names::of(wave);
-        let (brk, done) = (Names::sgprs(wave, 6), Names::sgprs(wave, 8));
-        let body = format!(
-            "\t.file 9 \"/src\" \"t.hip\"\n\
-             \t.loc 9 1 0\n\
+        wave_body(
+            file,
+            kernel,
+            wave,
+            "\t.loc 9 1 0\n\
              \tv_and_b32_e32 v1, 3, v0\n\
              \tv_mov_b32_e32 v2, 0\n\
-             \ts_mov_{mask} {brk}, 0\n\
+             \ts_mov_{mask} {s6}, 0\n\
              .LBBt_1:\n\
              \t.loc 9 2 0\n\
              \t{add} v2, 1, v2\n\
-             \tv_cmp_gt_u32_e64 {done}, v2, v1\n\
-             \ts_or_{mask} {brk}, {done}, {brk}\n\
-             \ts_andn2_{mask} {exec}, {exec}, {brk}\n\
+             \tv_cmp_gt_u32_e64 {s8}, v2, v1\n\
+             \ts_or_{mask} {s6}, {s8}, {s6}\n\
+             \ts_andn2_{mask} {exec}, {exec}, {s6}\n\
              \ts_cbranch_execnz .LBBt_1\n\
              \t.loc 9 3 0\n\
-             \ts_or_{mask} {exec}, {exec}, {brk}\n\
-             \ts_mov_b32 s10, 0\n"
-        );
-        with_body(file, kernel, &body)
+             \ts_or_{mask} {exec}, {exec}, {s6}\n\
+             \ts_mov_b32 s10, 0\n",
+        )
     }
 
     /// A region of the lines of a masked loop's body (`region:…:t.hip:2-2`): the region
@@ -1199,26 +1216,7 @@ mod tests {
             // it, takes in each lane as it leaves, and the `s_or exec` after it gives them
             // all back — each lane enters and leaves once. The exit before that `s_or`
             // runs for no lane: noticed.
-            let src = "region:entry:t.hip:1-3 { @en[lane, tid.x & 3] = count(); } \
-                       region:exit:t.hip:1-3 { @ex[lane] = count(); @v[tid.x & 3] = sum(pc + line); }";
-            let whole = warptrace_lang::compile(src, "t.wt").expect("compiles");
-            let whole = warptrace_verifier::verify_program(&whole).expect("verifies");
-            let once = |end| {
-                let site = SiteEvent::Region {
-                    end,
-                    file: "/src/t.hip".into(),
-                    from: 1,
-                    to: 3,
-                };
-                Event::at(0, site).with_line("/src/t.hip", 1)
-            };
-            let sim = SimKernel {
-                isa: warptrace_ir::Isa::Gcn,
-                ..SimKernel::new("volume_index", move |_| {
-                    vec![once(RegionEnd::Entry), once(RegionEnd::Exit)]
-                })
-            };
-            let expect = interpret(&whole, &sim, grid, block, wave);
+            let (whole, expect) = region_run("1-3", (0, 1), |_| true, grid, block, wave);
             let run = |mutate: &dyn Fn(&str) -> String| {
                 emulate(&asm, "volume_index", &whole, grid, block, mutate, true)
             };
@@ -1256,91 +1254,119 @@ mod tests {
         }
     }
 
+    /// The region probe of `t.hip:lines` (both ends counting per lane, the exit summing
+    /// `pc + line`), verified, and what the interpreter makes of it on a `grid` of `block`s
+    /// when each thread that `enters` picks (by `tid.x`) enters and leaves the region once,
+    /// both ends at `place` (`pc`, `line`).
+    fn region_run(
+        lines: &str,
+        place: (u32, u32),
+        enters: fn(u32) -> bool,
+        grid: [u32; 3],
+        block: [u32; 3],
+        wave: u32,
+    ) -> (warptrace_verifier::VerifiedProgram, MapStore) {
+        use warptrace_ir::interp::{Event, SiteEvent};
+        use warptrace_ir::RegionEnd;
+        let src = format!(
+            "region:entry:t.hip:{lines} {{ @en[lane, tid.x & 3] = count(); }} \
+             region:exit:t.hip:{lines} {{ @ex[lane] = count(); @v[tid.x & 3] = sum(pc + line); }}"
+        );
+        let program = warptrace_lang::compile(&src, "t.wt").expect("compiles");
+        let program = warptrace_verifier::verify_program(&program).expect("verifies");
+        let (from, to) = lines.split_once('-').expect("a range");
+        let (from, to) = (from.parse().expect("line"), to.parse().expect("line"));
+        let region = move |end| {
+            let site = SiteEvent::Region {
+                end,
+                file: "/src/t.hip".into(),
+                from,
+                to,
+            };
+            Event::at(place.0, site).with_line("/src/t.hip", place.1)
+        };
+        let sim = SimKernel {
+            isa: warptrace_ir::Isa::Gcn,
+            ..SimKernel::new("volume_index", move |t| {
+                if enters(t.tid[0]) {
+                    vec![region(RegionEnd::Entry), region(RegionEnd::Exit)]
+                } else {
+                    Vec::new()
+                }
+            })
+        };
+        let expect = interpret(&program, &sim, grid, block, wave);
+        (program, expect)
+    }
+
     /// A kernel of `file` whose body is an `if` holding a masked loop, as clang lowers a
     /// guarded `for`: line 1 computes the guard (`tid.x & 3 != 0`) and opens the `if`
     /// (`s_and_saveexec`, `s_cbranch_execz` to the join), line 2 is the loop (`tid.x & 3`
     /// rounds; its latch's `s_andn2 exec` narrows the `if`'s lanes), the join (line 0)
     /// or-s the saved lanes back, line 3 follows.
     fn with_if(file: &str, kernel: &str, wave: u32) -> String {
-        let Names {
-            mask,
-            exec,
-            vcc,
-            add,
-        } = Names::of(wave);
-        let (saved, brk) = (Names::sgprs(wave, 6), Names::sgprs(wave, 8));
-        let body = format!(
-            "\t.file 9 \"/src\" \"t.hip\"\n\
-             \t.loc 9 1 0\n\
+        wave_body(
+            file,
+            kernel,
+            wave,
+            "\t.loc 9 1 0\n\
              \tv_and_b32_e32 v1, 3, v0\n\
              \tv_mov_b32_e32 v2, 0\n\
              \tv_cmp_ne_u32_e64 {vcc}, 0, v1\n\
-             \ts_and_saveexec_{mask} {saved}, {vcc}\n\
+             \ts_and_saveexec_{mask} {s6}, {vcc}\n\
              \ts_cbranch_execz .LBBt_3\n\
-             \ts_mov_{mask} {brk}, 0\n\
+             \ts_mov_{mask} {s8}, 0\n\
              .LBBt_2:\n\
              \t.loc 9 2 0\n\
              \t{add} v2, 1, v2\n\
              \tv_cmp_ge_u32_e64 {vcc}, v2, v1\n\
-             \ts_or_{mask} {brk}, {vcc}, {brk}\n\
-             \ts_andn2_{mask} {exec}, {exec}, {brk}\n\
+             \ts_or_{mask} {s8}, {vcc}, {s8}\n\
+             \ts_andn2_{mask} {exec}, {exec}, {s8}\n\
              \ts_cbranch_execnz .LBBt_2\n\
              .LBBt_3:\n\
              \t.loc 9 0 0\n\
-             \ts_or_{mask} {exec}, {exec}, {saved}\n\
+             \ts_or_{mask} {exec}, {exec}, {s6}\n\
              \t.loc 9 3 0\n\
-             \ts_mov_b32 s10, 0\n"
-        );
-        with_body(file, kernel, &body)
+             \ts_mov_b32 s10, 0\n",
+        )
     }
 
     /// [`with_if`] as clang emits a short `if`: no `s_cbranch_execz` around its body (line
     /// 2, one instruction), nor a loop.
     fn with_short_if(file: &str, kernel: &str, wave: u32) -> String {
-        let Names {
-            mask,
-            exec,
-            vcc,
-            add,
-        } = Names::of(wave);
-        let saved = Names::sgprs(wave, 6);
-        let body = format!(
-            "\t.file 9 \"/src\" \"t.hip\"\n\
-             \t.loc 9 1 0\n\
+        wave_body(
+            file,
+            kernel,
+            wave,
+            "\t.loc 9 1 0\n\
              \tv_and_b32_e32 v1, 3, v0\n\
              \tv_cmp_ne_u32_e64 {vcc}, 0, v1\n\
-             \ts_and_saveexec_{mask} {saved}, {vcc}\n\
+             \ts_and_saveexec_{mask} {s6}, {vcc}\n\
              \t.loc 9 2 0\n\
              \t{add} v2, 1, v1\n\
              \t.loc 9 0 0\n\
-             \ts_or_{mask} {exec}, {exec}, {saved}\n\
+             \ts_or_{mask} {exec}, {exec}, {s6}\n\
              \t.loc 9 3 0\n\
-             \ts_mov_b32 s10, 0\n"
-        );
-        with_body(file, kernel, &body)
+             \ts_mov_b32 s10, 0\n",
+        )
     }
 
     /// [`with_short_if`] with the `if`'s body laid out after its join, as LLVM's block
     /// placement may put it: `s_cbranch_execnz` to the body, which branches back.
     fn with_outlined_if(file: &str, kernel: &str, wave: u32) -> String {
-        let Names {
-            mask,
-            exec,
-            vcc,
-            add,
-        } = Names::of(wave);
-        let saved = Names::sgprs(wave, 6);
-        let body = format!(
-            "\t.file 9 \"/src\" \"t.hip\"\n\
-             \t.loc 9 1 0\n\
+        wave_body(
+            file,
+            kernel,
+            wave,
+            "\t.loc 9 1 0\n\
              \tv_and_b32_e32 v1, 3, v0\n\
              \tv_mov_b32_e32 v2, 0\n\
              \tv_cmp_ne_u32_e64 {vcc}, 0, v1\n\
-             \ts_and_saveexec_{mask} {saved}, {vcc}\n\
+             \ts_and_saveexec_{mask} {s6}, {vcc}\n\
              \ts_cbranch_execnz .LBBt_4\n\
              .LBBt_3:\n\
              \t.loc 9 0 0\n\
-             \ts_or_{mask} {exec}, {exec}, {saved}\n\
+             \ts_or_{mask} {exec}, {exec}, {s6}\n\
              \t.loc 9 3 0\n\
              \ts_mov_b32 s10, 0\n\
              \ts_branch .LBBt_5\n\
@@ -1349,9 +1375,8 @@ mod tests {
              \t{add} v2, 1, v1\n\
              \ts_branch .LBBt_3\n\
              .LBBt_5:\n\
-             \t.loc 9 4 0\n"
-        );
-        with_body(file, kernel, &body)
+             \t.loc 9 4 0\n",
+        )
     }
 
     /// A kernel of `file` whose body is an `if`/`else` as clang 19 lowers one, tail
@@ -1360,28 +1385,23 @@ mod tests {
     /// after the code that switches to the `else` (`s_andn2_saveexec`) and joins (line 3,
     /// twice: after the `else` and on the path with no `else` lane).
     fn with_if_else(file: &str, kernel: &str, wave: u32) -> String {
-        let Names {
-            mask,
-            exec,
-            vcc,
-            add,
-        } = Names::of(wave);
-        let m = Names::sgprs(wave, 6);
-        let body = format!(
-            "\t.file 9 \"/src\" \"t.hip\"\n\
-             \t.loc 9 1 0\n\
+        wave_body(
+            file,
+            kernel,
+            wave,
+            "\t.loc 9 1 0\n\
              \tv_and_b32_e32 v1, 3, v0\n\
              \tv_mov_b32_e32 v2, 0\n\
              \tv_cmp_ne_u32_e64 {vcc}, 0, v1\n\
-             \ts_and_saveexec_{mask} {m}, {vcc}\n\
-             \ts_xor_{mask} {m}, {exec}, {m}\n\
+             \ts_and_saveexec_{mask} {s6}, {vcc}\n\
+             \ts_xor_{mask} {s6}, {exec}, {s6}\n\
              \ts_cbranch_execnz .LBBt_3\n\
              .LBBt_1:\n\
-             \ts_andn2_saveexec_{mask} {m}, {m}\n\
+             \ts_andn2_saveexec_{mask} {s6}, {s6}\n\
              \ts_cbranch_execnz .LBBt_4\n\
              .LBBt_2:\n\
              \t.loc 9 0 0\n\
-             \ts_or_{mask} {exec}, {exec}, {m}\n\
+             \ts_or_{mask} {exec}, {exec}, {s6}\n\
              \t.loc 9 3 0\n\
              \ts_mov_b32 s10, 0\n\
              \ts_branch .LBBt_5\n\
@@ -1389,19 +1409,18 @@ mod tests {
              \t.loc 9 2 0\n\
              \t{add} v2, 1, v1\n\
              \t.loc 9 0 0\n\
-             \ts_andn2_saveexec_{mask} {m}, {m}\n\
+             \ts_andn2_saveexec_{mask} {s6}, {s6}\n\
              \ts_cbranch_execz .LBBt_2\n\
              .LBBt_4:\n\
              \t.loc 9 4 0\n\
              \t{add} v2, 2, v1\n\
              \t.loc 9 0 0\n\
-             \ts_or_{mask} {exec}, {exec}, {m}\n\
+             \ts_or_{mask} {exec}, {exec}, {s6}\n\
              \t.loc 9 3 0\n\
              \ts_mov_b32 s10, 0\n\
              .LBBt_5:\n\
-             \t.loc 9 5 0\n"
-        );
-        with_body(file, kernel, &body)
+             \t.loc 9 5 0\n",
+        )
     }
 
     /// Regions around an `if`/`else` ([`with_if_else`], decision 0028): lines 1-3 and 1-4
@@ -1411,8 +1430,6 @@ mod tests {
     /// `else` would leave lanes out of the join: a region around it is `Unsupported`.
     #[test]
     fn regions_around_an_if_else_run_their_ends_for_the_lanes_of_each_part() {
-        use warptrace_ir::interp::{Event, SiteEvent};
-        use warptrace_ir::RegionEnd;
         for (file, wave, block) in [
             ("hip_grid_gfx942.s", 64, [100, 1, 1]),
             ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
@@ -1428,35 +1445,7 @@ mod tests {
                 ("4-4", 14, 4, |t| t & 3 == 0),
             ];
             for (lines, pc, line, enters) in cases {
-                let src = format!(
-                    "region:entry:t.hip:{lines} {{ @en[lane, tid.x & 3] = count(); }} \
-                     region:exit:t.hip:{lines} {{ @ex[lane] = count(); \
-                     @v[tid.x & 3] = sum(pc + line); }}"
-                );
-                let program = warptrace_lang::compile(&src, "t.wt").expect("compiles");
-                let program = warptrace_verifier::verify_program(&program).expect("verifies");
-                let (from, to) = lines.split_once('-').expect("a range");
-                let (from, to) = (from.parse().expect("line"), to.parse().expect("line"));
-                let region = move |end| {
-                    let site = SiteEvent::Region {
-                        end,
-                        file: "/src/t.hip".into(),
-                        from,
-                        to,
-                    };
-                    Event::at(pc, site).with_line("/src/t.hip", line)
-                };
-                let sim = SimKernel {
-                    isa: warptrace_ir::Isa::Gcn,
-                    ..SimKernel::new("volume_index", move |t| {
-                        if enters(t.tid[0]) {
-                            vec![region(RegionEnd::Entry), region(RegionEnd::Exit)]
-                        } else {
-                            Vec::new()
-                        }
-                    })
-                };
-                let expect = interpret(&program, &sim, grid, block, wave);
+                let (program, expect) = region_run(lines, (pc, line), enters, grid, block, wave);
                 let got = emulate(
                     &asm,
                     "volume_index",
@@ -1504,10 +1493,16 @@ mod tests {
     /// restores another mask are `Unsupported`.
     #[test]
     fn regions_around_an_if_run_their_ends_for_every_lane() {
-        use warptrace_ir::interp::{Event, SiteEvent};
         use warptrace_ir::RegionEnd;
         type Kernel = fn(&str, &str, u32) -> String;
-        type Case = (Kernel, &'static str, u32, u32, bool, Option<RegionEnd>);
+        type Case = (
+            Kernel,
+            &'static str,
+            u32,
+            u32,
+            fn(u32) -> bool,
+            Option<RegionEnd>,
+        );
         for (file, wave, block) in [
             ("hip_grid_gfx942.s", 64, [100, 1, 1]),
             ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
@@ -1523,51 +1518,23 @@ mod tests {
             // instruction the region's structure put the entry at —, whether every lane
             // enters or only the `if`'s, the end to put one instruction off).
             let cases: [Case; 7] = [
-                (with_if, "1-2", 0, 1, true, Some(RegionEnd::Exit)),
-                (with_if, "1-3", 0, 1, true, None),
-                (with_if, "2-3", 4, 1, true, Some(RegionEnd::Entry)),
-                (with_short_if, "1-2", 0, 1, true, None),
-                (with_short_if, "2-2", 3, 2, false, None),
-                (with_outlined_if, "1-2", 0, 1, true, None),
-                (with_outlined_if, "2-2", 8, 2, false, None),
+                (with_if, "1-2", 0, 1, |_| true, Some(RegionEnd::Exit)),
+                (with_if, "1-3", 0, 1, |_| true, None),
+                (with_if, "2-3", 4, 1, |_| true, Some(RegionEnd::Entry)),
+                (with_short_if, "1-2", 0, 1, |_| true, None),
+                (with_short_if, "2-2", 3, 2, |t| t & 3 != 0, None),
+                (with_outlined_if, "1-2", 0, 1, |_| true, None),
+                (with_outlined_if, "2-2", 8, 2, |t| t & 3 != 0, None),
             ];
-            for (kernel, lines, pc, line, every, off) in cases {
+            for (kernel, lines, pc, line, enters, off) in cases {
                 let asm = kernel(file, "volume_index", wave);
-                let src = format!(
-                    "region:entry:t.hip:{lines} {{ @en[lane, tid.x & 3] = count(); }} \
-                     region:exit:t.hip:{lines} {{ @ex[lane] = count(); \
-                     @v[tid.x & 3] = sum(pc + line); }}"
-                );
-                let program = warptrace_lang::compile(&src, "t.wt").expect("compiles");
-                let program = warptrace_verifier::verify_program(&program).expect("verifies");
-                let (from, to) = lines.split_once('-').expect("a range");
-                let (from, to) = (from.parse().expect("line"), to.parse().expect("line"));
-                let region = move |end| {
-                    let site = SiteEvent::Region {
-                        end,
-                        file: "/src/t.hip".into(),
-                        from,
-                        to,
-                    };
-                    Event::at(pc, site).with_line("/src/t.hip", line)
-                };
-                let sim = SimKernel {
-                    isa: warptrace_ir::Isa::Gcn,
-                    ..SimKernel::new("volume_index", move |t| {
-                        if every || t.tid[0] & 3 != 0 {
-                            vec![region(RegionEnd::Entry), region(RegionEnd::Exit)]
-                        } else {
-                            Vec::new()
-                        }
-                    })
-                };
-                let expect = interpret(&program, &sim, grid, block, wave);
+                let (program, expect) = region_run(lines, (pc, line), enters, grid, block, wave);
                 let run = |mutate: &dyn Fn(&str) -> String| {
                     emulate(&asm, "volume_index", &program, grid, block, mutate, true)
                 };
                 let what = format!(
                     "{file} {lines} ({} lanes)",
-                    if every { "all" } else { "if" }
+                    if enters(0) { "all" } else { "if" }
                 );
                 assert_eq!(run(&|t| t.to_owned()), expect, "{what}");
                 // The same ends, one instruction off: the exit of 1-2 before the join (the
