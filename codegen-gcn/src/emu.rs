@@ -1427,7 +1427,8 @@ mod tests {
     /// (the whole `if`) run their ends once for every lane, 2-2 (the `then`) for the
     /// `tid.x & 3 != 0` lanes, 4-4 (the `else`) for the others, as the interpreter does
     /// (wave64 and wave32). A `then` that narrows `exec` without giving it back before the
-    /// `else` would leave lanes out of the join: a region around it is `Unsupported`.
+    /// `else`, or an `else` that does before the join, would leave lanes out of the join:
+    /// a region around it is `Unsupported`.
     #[test]
     fn regions_around_an_if_else_run_their_ends_for_the_lanes_of_each_part() {
         for (file, wave, block) in [
@@ -1457,26 +1458,32 @@ mod tests {
                 );
                 assert_eq!(got, expect, "{file} {lines}");
             }
-            // The `then` narrowed without giving the lanes back.
+            // The `then` narrowed without giving the lanes back: the switch to the `else`
+            // would save fewer `then` lanes. The `else` narrowed: its join gives back
+            // fewer lanes than entered.
             let Names { mask, exec, .. } = Names::of(wave);
-            let then = "\t.loc 9 2 0\n";
-            let narrowed = asm.replacen(
-                then,
-                &format!("{then}\ts_and_{mask} {exec}, {exec}, s10\n"),
-                1,
-            );
             let src = "region:entry:t.hip:1-4 { @en = count(); } \
                        region:exit:t.hip:1-4 { @ex = count(); }";
             let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
             let program = warptrace_verifier::verify_program(&program).expect("verifies");
-            let out = instrument(&narrowed, &program).expect("instruments");
-            let k = out.kernels.iter().find(|k| k.name == "volume_index");
-            assert!(
-                k.is_some_and(|k| matches!(&k.status, KernelStatus::Unsupported { what }
-                    if what.contains("does not give it back before its `else`"))),
-                "{file}: {:?}",
-                k.map(|k| &k.status)
-            );
+            for (part, why) in [
+                ("\t.loc 9 2 0\n", "does not give it back before its `else`"),
+                ("\t.loc 9 4 0\n", "may run for fewer lanes than entered"),
+            ] {
+                let narrowed = asm.replacen(
+                    part,
+                    &format!("{part}\ts_and_{mask} {exec}, {exec}, s10\n"),
+                    1,
+                );
+                let out = instrument(&narrowed, &program).expect("instruments");
+                let k = out.kernels.iter().find(|k| k.name == "volume_index");
+                assert!(
+                    k.is_some_and(|k| matches!(&k.status, KernelStatus::Unsupported { what }
+                        if what.contains(why))),
+                    "{file}: {:?}",
+                    k.map(|k| &k.status)
+                );
+            }
         }
     }
 
@@ -1484,13 +1491,13 @@ mod tests {
     /// `if` and its loop), 1-3 and 2-3 (whose entry, at the end of the guard's block, is
     /// moved before the `s_and_saveexec`); of [`with_short_if`] and [`with_outlined_if`]
     /// (the body after the join, reached by branches): 1-2 (whose exit, inside the `if`,
-    /// is moved after the join) and 2-2 (the `if`'s body, for its lanes). Each runs its entry and exit once for every lane that enters, as the
-    /// interpreter does (wave64 and wave32, partial waves; `pc` and `line` of the region's
-    /// place). The exit of [`with_if`]'s 1-2 left before the join runs for no lane, the
-    /// entry of its 2-3 left after the `s_and_saveexec` for the `if`'s lanes only: both
-    /// noticed. The loop without the `if`, whose latch then narrows `exec` outside any `if`
-    /// of the region, a branch into the `if` from before it, and an `if` whose join
-    /// restores another mask are `Unsupported`.
+    /// is moved after the join) and 2-2 (the `if`'s body, for its lanes). Each runs its
+    /// entry and exit once for every lane that enters, as the interpreter does (wave64
+    /// and wave32, partial waves; `pc` and `line` of the region's place). The exit of
+    /// [`with_if`]'s 1-2 left before the join runs for no lane, the entry of its 2-3 left
+    /// after the `s_and_saveexec` for the `if`'s lanes only: both noticed. The loop
+    /// without the `if` and with its break mask not cleared, a branch into the `if` from
+    /// before it, and an `if` whose join restores another mask are `Unsupported`.
     #[test]
     fn regions_around_an_if_run_their_ends_for_every_lane() {
         use warptrace_ir::RegionEnd;
