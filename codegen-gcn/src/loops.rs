@@ -682,8 +682,9 @@ fn region_flow(
                     opened(module, &o)
                 ),
                 None => format!(
-                    "its exit at {} may run for fewer lanes than entered: an `else` before \
-                     it narrows `exec` and its join gives back only what is left",
+                    "its exit at {} may run for fewer lanes than entered: an `else` or a \
+                     masked loop before it narrows `exec` other than by its own mask, and its \
+                     join gives back only what is left",
                     what(i)
                 ),
             }));
