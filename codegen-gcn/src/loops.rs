@@ -346,18 +346,27 @@ enum ExecWrite {
     Else { saved: Reg, lanes: Reg },
 }
 
+/// The lane-mask operation `x` is for a wave of `wave` lanes: its mnemonic without the
+/// `_b64`/`_b32` of that width (`s_or`, `s_and_saveexec`, `s_mov`), `None` for another.
+fn mask_op(x: &crate::parse::Instruction, wave: u32) -> Option<&str> {
+    x.mnemonic.strip_suffix(&format!("_b{wave}"))
+}
+
+/// The lane mask operand `o` names for a wave of `wave` lanes: SGPRs or `vcc` of the
+/// wave's width (not `exec`).
+fn lane_mask(o: &crate::parse::Operand, wave: u32) -> Option<Reg> {
+    o.reg.filter(|r| {
+        matches!(r.file, RegFile::Sgpr | RegFile::Vcc) && r.count == Reg::exec(wave).count
+    })
+}
+
 /// What instruction `x`, which writes `exec` of a `wave`-lane wave, does to it — `None`
 /// when it is none of [`ExecWrite`]'s forms.
 fn exec_write(x: &crate::parse::Instruction, wave: u32) -> Option<ExecWrite> {
     let exec = Reg::exec(wave);
-    let width = if wave == 64 { "_b64" } else { "_b32" };
-    let op = x.mnemonic.strip_suffix(width)?;
+    let op = mask_op(x, wave)?;
     let is_exec = |o: &crate::parse::Operand| o.reg == Some(exec);
-    // A mask register of the wave's width other than `exec`.
-    let mask = |o: &crate::parse::Operand| {
-        o.reg
-            .filter(|r| matches!(r.file, RegFile::Sgpr | RegFile::Vcc) && r.count == exec.count)
-    };
+    let mask = |o: &crate::parse::Operand| lane_mask(o, wave);
     match (op, &x.operands[..]) {
         ("s_and_saveexec", [d, _]) => mask(d).map(ExecWrite::Open),
         ("s_andn2_saveexec" | "s_and_not1_saveexec", [d, e]) => Some(ExecWrite::Else {
@@ -385,13 +394,12 @@ fn exec_write(x: &crate::parse::Instruction, wave: u32) -> Option<ExecWrite> {
 /// did not take it — its `else` lanes. The mask register, or `None`.
 fn else_lanes(x: &crate::parse::Instruction, wave: u32) -> Option<Reg> {
     let exec = Reg::exec(wave);
-    let width = if wave == 64 { "_b64" } else { "_b32" };
     let [d, a, b] = &x.operands[..] else {
         return None;
     };
     let d = d.reg.filter(|r| *r != exec)?;
     let other = if a.reg == Some(exec) { b } else { a };
-    (x.mnemonic.strip_suffix(width) == Some("s_xor")
+    (mask_op(x, wave) == Some("s_xor")
         && (a.reg == Some(exec) || b.reg == Some(exec))
         && other.reg == Some(d))
     .then_some(d)
@@ -552,6 +560,23 @@ enum Lost {
     Why(String),
 }
 
+/// The reason an exit at statement `at` (`on_some_path`: on some path to it) cannot be
+/// placed: it is inside the construct `o`.
+fn exit_inside(module: &Module, at: usize, o: &OpenIf, on_some_path: bool) -> String {
+    format!(
+        "its exit at `{}` (line {}) is inside {}{}, which only some of the lanes that \
+         entered run",
+        module.stmt_text(at),
+        module.stmts[at].line,
+        opened(module, o),
+        if on_some_path {
+            " on some path to it"
+        } else {
+            ""
+        }
+    )
+}
+
 /// How an open `if` or masked loop is named in a reason: by the instruction that opens it.
 fn opened(module: &Module, o: &OpenIf) -> String {
     let what = format!(
@@ -665,22 +690,12 @@ fn region_flow(
         if let Some(first) = nest.open.first() {
             return Err(match exit_at(i, after) {
                 Some(n) => Lost::ExitInside(n, nest.open.clone()),
-                None => why(format!(
-                    "its exit at {} is inside {}, which only some of the lanes that \
-                     entered run",
-                    what(i),
-                    opened(module, first)
-                )),
+                None => why(exit_inside(module, i, first, false)),
             });
         }
         if !nest.whole {
             return Err(why(match nest.forgotten {
-                Some(o) => format!(
-                    "its exit at {} is inside {} on some path to it, which only some of the \
-                     lanes that entered run",
-                    what(i),
-                    opened(module, &o)
-                ),
+                Some(o) => exit_inside(module, i, &o, true),
                 None => format!(
                     "its exit at {} may run for fewer lanes than entered: an `else` or a \
                      masked loop before it narrows `exec` other than by its own mask, and its \
@@ -794,10 +809,7 @@ fn region_flow(
             }
             (_, _, Some(o)) if o.holds == Holds::Left => {
                 // `s_or B, X, B`: the lanes of a compare (or of `exec`) leave the loop.
-                let ors = x
-                    .mnemonic
-                    .strip_suffix(if isa.wave == 64 { "_b64" } else { "_b32" })
-                    == Some("s_or");
+                let ors = mask_op(x, isa.wave) == Some("s_or");
                 if let [d, a, b] = &x.operands[..] {
                     let other = if a.reg == Some(o.mask) { b } else { a };
                     let lanes = other
@@ -872,18 +884,13 @@ fn region_flow(
         nest.zero.retain(|r| !f.defs.iter().any(|d| d.overlaps(r)));
         nest.compared
             .retain(|r| !f.defs.iter().any(|d| d.overlaps(r)));
-        let width = if isa.wave == 64 { "_b64" } else { "_b32" };
-        let mask_of = |o: Option<&crate::parse::Operand>| {
-            o.and_then(|o| o.reg)
-                .filter(|r| matches!(r.file, RegFile::Sgpr | RegFile::Vcc) && r.count == exec.count)
-        };
-        if x.mnemonic.strip_suffix(width) == Some("s_mov")
-            && x.operands.get(1).and_then(|o| o.imm) == Some(0)
+        let dest = x.operands.first().and_then(|o| lane_mask(o, isa.wave));
+        if mask_op(x, isa.wave) == Some("s_mov") && x.operands.get(1).and_then(|o| o.imm) == Some(0)
         {
-            nest.zero.extend(mask_of(x.operands.first()));
+            nest.zero.extend(dest);
         }
         if x.mnemonic.starts_with("v_cmp_") {
-            nest.compared.extend(mask_of(x.operands.first()));
+            nest.compared.extend(dest);
         }
         let (taken, falls) = match &f.flow {
             Flow::Branch {
@@ -1007,12 +1014,7 @@ fn lanes_change(
             Err(Lost::ExitInside(n, open)) => (n, open),
         };
         let place = placed[n].place;
-        let what = |i: usize| format!("`{}` (line {})", module.stmt_text(i), module.stmts[i].line);
-        let inside = format!(
-            "its exit at {} is inside {}, which only some of the lanes that entered run",
-            what(place.stmt),
-            opened(module, &open[0])
-        );
+        let inside = exit_inside(module, place.stmt, &open[0], false);
         let mut i = place.stmt + usize::from(place.after);
         let mut moved = None;
         while !open.is_empty() && k.body.contains(&i) {
