@@ -9,6 +9,7 @@
 #   bash scripts/probe-certs.sh            # every probe (and drop certificates of
 #                                          # probes that no longer exist)
 #   bash scripts/probe-certs.sh NAME...    # only these
+#   TARGETS=gcn bash scripts/probe-certs.sh # one target's certificates only
 #
 # Each PTX run repeats the PTX back end's translation validation (about 35 s on 2 cores);
 # a GCN run proves the operation forms the probe uses (a few seconds) and lists the
@@ -43,7 +44,7 @@ else
 fi
 status=0
 for name in "${names[@]}"; do
-    for target in ptx gcn; do
+    for target in ${TARGETS:-ptx gcn}; do
         cert="probes/certs/$name.$target.json"
         if "$bin" verify -p "$name" --target "$target" --cert "$cert" >"$cert.report" 2>&1; then
             head -n 1 "$cert.report"

@@ -4,6 +4,8 @@
 use crate::cli::{ProgramArgs, Target};
 use crate::EXIT_BAD_PROGRAM;
 use anyhow::{bail, Context, Result};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -68,6 +70,10 @@ pub fn verify(
     let start = Instant::now();
     let outcome = warptrace_verifier::verify_program(&program);
     let mut unchanged = Vec::new();
+    // GCN: the bound each probe's snippets have on every site and target, and their
+    // longest at the sites of the files checked (probe → instructions, atomics).
+    let mut gcn_costs = None;
+    let at_sites = RefCell::new(BTreeMap::<usize, (u64, u64)>::new());
     let (mut extra, not_proved) = match target {
         Target::Ptx => (warptrace_codegen_ptx::tv::translation_checks(), Vec::new()),
         Target::Gcn => {
@@ -88,12 +94,18 @@ pub fn verify(
                 })?);
             }
             Target::Gcn => {
+                gcn_costs = Some(warptrace_codegen_gcn::probe_costs(verified));
                 extra.extend(kernel_checks(
                     gcn,
                     "AMDGPU assembly",
                     &mut unchanged,
                     &|text| {
                         let out = warptrace_codegen_gcn::instrument(text, verified)?;
+                        let mut at_sites = at_sites.borrow_mut();
+                        for s in out.kernels.iter().flat_map(|k| &k.snippets) {
+                            let m = at_sites.entry(s.probe).or_default();
+                            *m = (m.0.max(s.insns), m.1.max(s.atomics));
+                        }
                         Ok(kernel_verdicts!(
                             out.kernels,
                             warptrace_codegen_gcn::KernelStatus
@@ -105,8 +117,14 @@ pub fn verify(
     }
     let mut cert = warptrace_verifier::certify(&program, &outcome, target.name(), VERSION, extra);
     cert.not_proved = not_proved;
+    if let Some(costs) = gcn_costs {
+        cert.costs = costs;
+    }
     cert.total_micros = start.elapsed().as_micros() as u64;
-    print!("{}", render(&cert, &file_name, &unchanged));
+    print!(
+        "{}",
+        render(&cert, &file_name, &unchanged, &at_sites.into_inner())
+    );
     if let Some(path) = cert_path {
         std::fs::write(path, cert.to_json() + "\n")
             .with_context(|| format!("cannot write the certificate {}", path.display()))?;
@@ -163,8 +181,14 @@ fn kernel_checks(
 }
 
 /// The report `warptrace verify` prints; `unchanged` are the kernels left as they are
-/// because something is not supported (scope, why).
-fn render(cert: &Certificate, file_name: &str, unchanged: &[(String, String)]) -> String {
+/// because something is not supported (scope, why); `at_sites` the longest snippet of
+/// each probe at the sites of the files checked (GCN: instructions, atomics).
+fn render(
+    cert: &Certificate,
+    file_name: &str,
+    unchanged: &[(String, String)],
+    at_sites: &BTreeMap<usize, (u64, u64)>,
+) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let _ = writeln!(
@@ -239,9 +263,12 @@ fn render(cert: &Certificate, file_name: &str, unchanged: &[(String, String)]) -
         );
     }
     for c in &cert.costs {
+        let here = at_sites.get(&c.probe).map_or(String::new(), |(n, a)| {
+            format!(" ({n} and {a} at the sites of the files checked)")
+        });
         let _ = writeln!(
             out,
-            "  cost of probe {} ({}): {} IR instructions, at most {} device instructions and {} atomics per firing",
+            "  cost of probe {} ({}): {} IR instructions, at most {} device instructions and {} atomics per firing{here}",
             c.probe, c.attach, c.ir_insns, c.device_insns, c.atomics
         );
     }

@@ -515,8 +515,8 @@ fn verify_names_the_kernels_it_leaves_unchanged_and_why() {
 }
 
 /// `verify --target gcn`: the IR rules, the proofs of the operation forms the program
-/// uses on GCN, the kernel checks of each kernel of `--gcn` files, and the lowerings no
-/// proof covers, in the report and the certificate; `--require-cert` does not take it
+/// uses on GCN, the kernel checks of each kernel of `--gcn` files, the lowerings no
+/// proof covers and the GCN snippets' cost, in the report and the certificate; `--require-cert` does not take it
 /// for a PTX run, and `--ptx` does not go with `--target gcn`.
 #[test]
 fn verify_for_gcn_proves_the_forms_used_and_names_what_is_only_tested() {
@@ -572,6 +572,20 @@ fn verify_for_gcn_proves_the_forms_used_and_names_what_is_only_tested() {
         "{checks:?}"
     );
     assert_eq!(json["not_proved"], serde_json::json!(["site sectors"]));
+    // The cost is the GCN snippets' (decision 0029): `sectors`' waterfall runs up to 64
+    // rounds, which an IR-weight estimate (about 70 instructions) does not see.
+    let costs = json["costs"].as_array().expect("costs");
+    let sectors = costs[2]["device_insns"].as_u64().expect("a count");
+    assert!(sectors > 600, "{costs:?}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("cost of probe 2"))
+        .unwrap_or_else(|| panic!("no cost of probe 2:\n{text}"));
+    assert!(
+        line.contains(&format!("at most {sectors} device instructions"))
+            && line.contains("at the sites of the files checked"),
+        "{line}"
+    );
     // A GCN certificate is not a PTX one.
     let refused = warptrace(&["--require-cert", &path(&cert), &path(&probe), "--", "true"]);
     assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));

@@ -14,6 +14,7 @@ mod alu;
 mod array;
 mod attach;
 mod bundle;
+mod cost;
 mod emit;
 #[cfg(test)]
 mod emu;
@@ -42,6 +43,7 @@ pub use bundle::{
     OffloadBundle, TargetId, BUNDLE_MAGIC, COMPRESSED_MAGIC, HIP_FATBIN_MAGIC,
     HIP_FATBIN_WRAPPER_SIZE,
 };
+pub use cost::{probe_costs, SnippetCost};
 pub use insn::{facts, Facts, Isa, MemAccess};
 pub use metadata::{MetaArg, MetaKernel, MetaKey, Metadata};
 pub use model::{GcnKernelModel, MapArgLoad, RegisterCounts};
@@ -127,6 +129,8 @@ pub struct KernelOutcome {
     pub status: KernelStatus,
     /// The register and occupancy cost, when instrumented.
     pub occupancy: Option<Occupancy>,
+    /// Each snippet's longest path, in splice order, when instrumented.
+    pub snippets: Vec<SnippetCost>,
 }
 
 /// Registers and waves per SIMD before and after instrumentation.
@@ -177,6 +181,7 @@ pub fn instrument(asm: &str, program: &VerifiedProgram) -> Result<Instrumented, 
             id: kernel_id(&k.name),
             status: planned.status,
             occupancy: planned.occupancy,
+            snippets: planned.costs,
         });
     }
     let asm = splice::apply(asm, &edits).text;

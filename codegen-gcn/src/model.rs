@@ -200,11 +200,12 @@ impl GcnKernelModel {
 }
 
 /// A loop of inserted code proved bounded (a waterfall or a counted loop): its label's and
-/// its back branch's statements.
+/// its back branch's statements, and the most rounds it runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct BoundedLoop {
-    label: usize,
-    branch: usize,
+pub(crate) struct BoundedLoop {
+    pub label: usize,
+    pub branch: usize,
+    pub rounds: u64,
 }
 
 /// An instruction of a loop's shape, by its position relative to the loop's label (`-1`:
@@ -214,7 +215,7 @@ type Relative<'a> = dyn Fn(isize) -> Option<&'a crate::parse::Instruction> + 'a;
 /// The bounded loops of `body`: inserted code of one snippet in one of the shapes
 /// [`waterfall_end`] and [`counted_end`] accept, whose back branch is the only branch to
 /// its label. The verifier may treat their back edges as steps.
-fn bounded_loops(
+pub(crate) fn bounded_loops(
     module: &Module,
     body: std::ops::Range<usize>,
     origin: &dyn Fn(usize) -> Origin,
@@ -238,7 +239,9 @@ fn bounded_loops(
             let i = *stmts.get(at.checked_add_signed(n)?)?;
             (origin(i) == o).then(|| module.instr(i)).flatten()
         };
-        let Some(end) = waterfall_end(&instr, name, isa).or_else(|| counted_end(&instr, name, isa))
+        let Some((end, rounds)) = waterfall_end(&instr, name, isa)
+            .map(|end| (end, u64::from(isa.wave)))
+            .or_else(|| counted_end(&instr, name, isa))
         else {
             continue;
         };
@@ -246,6 +249,7 @@ fn bounded_loops(
             out.push(BoundedLoop {
                 label,
                 branch: stmts[at + end],
+                rounds,
             });
         }
     }
@@ -324,7 +328,7 @@ fn waterfall_end(instr: &Relative<'_>, name: &str, isa: &Isa) -> Option<usize> {
 const MAX_ROUNDS: i64 = 64;
 
 /// The position of the back branch of a counted loop (`alu.rs`'s division) at label
-/// `name`, of exactly the shape
+/// `name` and its rounds, of exactly the shape
 ///
 /// ```text
 ///     s_mov_b32 sC, N     ; 1 ≤ N ≤ 64
@@ -337,15 +341,12 @@ const MAX_ROUNDS: i64 = 64;
 /// Such a loop ends: `sC` is `N` at the first round, the round writes it only in its
 /// decrement, and the back branch is taken while it is not zero, so it runs `N` rounds
 /// (decision 0027).
-fn counted_end(instr: &Relative<'_>, name: &str, isa: &Isa) -> Option<usize> {
+fn counted_end(instr: &Relative<'_>, name: &str, isa: &Isa) -> Option<(usize, u64)> {
     let imm = |x: &crate::parse::Instruction, n: usize| x.operands.get(n).and_then(|o| o.imm);
     let init = instr(-1)?;
     let count = reg_of(init, 0)?;
-    let set = init.mnemonic == "s_mov_b32"
-        && count.file == RegFile::Sgpr
-        && count.count == 1
-        && imm(init, 1).is_some_and(|n| (1..=MAX_ROUNDS).contains(&n));
-    if !set {
+    let rounds = imm(init, 1).filter(|n| (1..=MAX_ROUNDS).contains(n))?;
+    if init.mnemonic != "s_mov_b32" || count.file != RegFile::Sgpr || count.count != 1 {
         return None;
     }
     let mut n = 1;
@@ -360,7 +361,7 @@ fn counted_end(instr: &Relative<'_>, name: &str, isa: &Isa) -> Option<usize> {
                 && imm(cmp, 1) == Some(0)
                 && back.mnemonic == "s_cbranch_scc1"
                 && back.operands.first().is_some_and(|t| t.text == name);
-            return ok.then_some(n as usize + 2);
+            return ok.then_some((n as usize + 2, rounds as u64));
         }
         if !round_step(x, isa, &[count]) {
             return None;

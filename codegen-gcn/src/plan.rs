@@ -4,6 +4,7 @@
 
 use crate::alloc::{occupancy, occupancy_gfx10_plus, Alloc, MAX_SGPRS, MAX_VGPRS};
 use crate::attach::{find_sites, KernelFilter, Site};
+use crate::cost::{measure, SnippetCost};
 use crate::emit::Target;
 use crate::insn::{access_bytes, facts, Isa};
 use crate::lower::{snippet, Cx, KernelRegs, Needs, SiteInfo, PREFIX};
@@ -21,6 +22,8 @@ pub(crate) struct Planned {
     pub status: KernelStatus,
     pub edits: Vec<Edit>,
     pub occupancy: Option<Occupancy>,
+    /// Each snippet's longest path, when instrumented.
+    pub costs: Vec<SnippetCost>,
 }
 
 fn unsupported(what: impl Into<String>) -> GcnError {
@@ -158,6 +161,7 @@ pub(crate) fn plan_kernel(
         status,
         edits: Vec::new(),
         occupancy: None,
+        costs: Vec::new(),
     };
     if let Some(what) = unplaced {
         return Ok(no(KernelStatus::Unsupported { what }));
@@ -404,6 +408,7 @@ fn build(
     }
     placed.sort_by_key(|&(at, order, _, _)| (at, order));
     let ordinal = k.descriptor_start;
+    let mut costs = Vec::new();
     for (n, &(at, _, p, site)) in placed.iter().enumerate() {
         let number = n as u32 + 1;
         let probe = &program.probes[p];
@@ -425,13 +430,9 @@ fn build(
             let x = module
                 .instr(i)
                 .ok_or_else(|| unsupported("a site that is no instruction"))?;
-            let f = facts(x, isa);
             info.located = true;
             info.pc = pc_of(module, k, i);
-            info.opcode = Some(kernel_id(&x.mnemonic));
-            info.mnemonic = Some(x.mnemonic.clone());
-            info.bytes = f.mem.as_ref().and_then(|a| bytes_of(&x.mnemonic, a));
-            info.mem = f.mem;
+            info.instruction(x, isa);
             if let Some((file, line)) = locs[i - k.body.start] {
                 info.line = u64::from(line);
                 info.file = files.get(&file).map_or(0, |p| kernel_id(p));
@@ -439,6 +440,12 @@ fn build(
         }
         let labels = format!(".L{PREFIX}{ordinal}_{number}");
         let text = snippet(&cx, probe, &info, &labels)?;
+        let (insns, atomics) = measure(&text, isa)?;
+        costs.push(SnippetCost {
+            probe: p,
+            insns,
+            atomics,
+        });
         edits.push(Edit {
             range: at..at,
             text: format!("; {PREFIX}snippet {number}\n{text}"),
@@ -578,12 +585,26 @@ fn build(
             },
             edits,
             occupancy,
+            costs,
         }),
         Err(e) => Ok(Planned {
             status: KernelStatus::Rejected(e),
             edits: Vec::new(),
             occupancy: None,
+            costs: Vec::new(),
         }),
+    }
+}
+
+impl SiteInfo {
+    /// What a snippet knows of the instruction `x` it probes: its opcode, mnemonic and
+    /// memory access.
+    pub(crate) fn instruction(&mut self, x: &crate::parse::Instruction, isa: &Isa) {
+        let f = facts(x, isa);
+        self.opcode = Some(kernel_id(&x.mnemonic));
+        self.mnemonic = Some(x.mnemonic.clone());
+        self.bytes = f.mem.as_ref().and_then(|a| bytes_of(&x.mnemonic, a));
+        self.mem = f.mem;
     }
 }
 

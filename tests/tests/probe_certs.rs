@@ -11,7 +11,8 @@
 //! the program) and the IR check of the program with its rings spread over copies when
 //! the back end spreads them (`spread_rings_check`); — GCN — the proofs of the operation
 //! forms the program uses and the list of lowerings no proof covers
-//! (`warptrace_codegen_gcn::translation_checks`). No kernel checks (the library's
+//! (`warptrace_codegen_gcn::translation_checks`), and the costs of the GCN snippets
+//! (`warptrace_codegen_gcn::probe_costs`). No kernel checks (the library's
 //! certificates are made without `--ptx`/`--gcn`; every kernel is checked when it is
 //! instrumented).
 
@@ -53,6 +54,9 @@ fn certificate_now(name: &str, src: &str, target: &str) -> Certificate {
     }
     let mut cert = warptrace_verifier::certify(&program, &outcome, target, VERSION, extra);
     cert.not_proved = not_proved;
+    if let (Ok(verified), "gcn") = (&outcome, target) {
+        cert.costs = warptrace_codegen_gcn::probe_costs(verified);
+    }
     without_timings(cert)
 }
 

@@ -1,9 +1,10 @@
 //! The static cost of a probe: what one firing executes on its longest path.
 //!
-//! Weights are the device instructions a back end emits per IR operation (PTX today:
-//! `docs/ptx-cost.md` measures the real snippets), counted on the costliest path through
-//! the probe's DAG. A hash update counts every one of its unrolled probes, so the figure
-//! is an upper bound.
+//! Weights are the device instructions the PTX back end emits per IR operation, counted
+//! on the costliest path through the probe's DAG. A hash update counts every one of its
+//! unrolled probes, so the figure is an upper bound. The GCN back end measures its own
+//! snippets instead (`warptrace_codegen_gcn::probe_costs`, decision 0029): its lane-mask
+//! branches, counted loops and waterfalls are not an IR DAG's weights.
 
 use serde::{Deserialize, Serialize};
 use warptrace_ir::{Aggregation, Insn, Program, SpecialSource, HASH_MAX_PROBES};
