@@ -372,10 +372,18 @@ fn build(
                     let x = module
                         .instr(i)
                         .ok_or_else(|| unsupported("after a non-instruction"))?;
-                    if facts(x, isa).flow != warptrace_verifier::Flow::Next {
-                        return Err(unsupported(
-                            "`after` at an instruction that does not fall through",
-                        ));
+                    // A barrier and a cross-lane operation continue with the next
+                    // instruction once they are done, as PTX's `after` takes them.
+                    use warptrace_verifier::Flow;
+                    if !matches!(
+                        facts(x, isa).flow,
+                        Flow::Next | Flow::Barrier | Flow::WarpCollective
+                    ) {
+                        return Err(unsupported(format!(
+                            "`after` at `{}`: it does not fall through to the next \
+                             instruction",
+                            x.mnemonic
+                        )));
                     }
                     module.line_end(line)
                 } else if probe.attach.point == AttachPoint::KernelExit {

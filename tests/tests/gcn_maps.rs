@@ -119,6 +119,43 @@ fn values_the_hardware_cannot_give_are_unsupported() {
 }
 
 #[test]
+fn after_probes_run_once_a_barrier_or_a_cross_lane_operation_is_done() {
+    for (file, point, kernel, at) in [
+        (
+            "hip_kernels_gfx942.s",
+            "sync:barrier",
+            "block_sum",
+            "s_barrier",
+        ),
+        (
+            "triton_softmax_gfx942.s",
+            "gcn:v_mov_b32_dpp",
+            "softmax",
+            "v_mov_b32_dpp",
+        ),
+    ] {
+        let src = format!("after {point} {{ @n[kernel] = count(); }}");
+        let (status, asm) = run(file, &src, kernel);
+        assert!(instrumented(&status), "{file} `{src}`: {status:?}");
+        // The snippet's marker is the line right after the instruction.
+        let marker = asm.find("; __wt_snippet 1\n").expect("snippet");
+        let before = asm[..marker].lines().next_back().expect("a line before");
+        assert!(before.trim_start().starts_with(at), "{file}: `{before}`");
+    }
+    // A branch does not fall through to one next instruction.
+    let (status, _) = run(
+        "hip_kernels_gfx942.s",
+        "after branch { @n[kernel] = count(); }",
+        "histogram",
+    );
+    assert!(
+        matches!(&status, KernelStatus::Unsupported { what }
+            if what.contains("does not fall through")),
+        "{status:?}"
+    );
+}
+
+#[test]
 fn rings_append_with_a_returning_cursor_add_and_write_seq_last() {
     let (status, asm) = run(
         "hip_kernels_gfx942.s",

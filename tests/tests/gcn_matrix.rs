@@ -50,6 +50,7 @@ const POINTS: &[&str] = &[
     "mem:*:*",
     "tensor:mma",
     "sync:barrier",
+    "after sync:barrier",
     "branch",
     "gcn:global_*",
     "loop:header",
