@@ -20,6 +20,7 @@ mod emit;
 mod emu;
 mod grid;
 mod hashmap;
+mod hazard;
 mod insn;
 mod loops;
 mod lower;
@@ -44,6 +45,7 @@ pub use bundle::{
     HIP_FATBIN_WRAPPER_SIZE,
 };
 pub use cost::{probe_costs, SnippetCost};
+pub use hazard::{hazards, Hazard};
 pub use insn::{facts, Facts, Isa, MemAccess};
 pub use metadata::{MetaArg, MetaKernel, MetaKey, Metadata};
 pub use model::{GcnKernelModel, MapArgLoad, RegisterCounts};

@@ -318,7 +318,19 @@ pub(crate) fn snippet(
     e.smov(exec, &r.save_exec.name());
     e.smov(cx.t.vcc(), &r.save_vcc.name());
     e.ins(format!("s_cmp_lg_u32 {}, 0", r.save_scc.name()));
-    Ok(e.text)
+    // The wait states its hazards need, inside it and against the kernel's instructions
+    // on either side (the kernel's registers lie below the probe's first ones).
+    let frame = crate::hazard::Frame {
+        isa: crate::insn::Isa {
+            gfx9: cx.t.gfx9,
+            gfx940: cx.t.gfx940,
+            wave: cx.t.wave,
+            scratch_rsrc: None,
+        },
+        kernel_sgprs: r.base.first,
+        kernel_vgprs: r.data.first,
+    };
+    crate::hazard::pad(&e.text, &frame, cx.t.gfx11)
 }
 
 /// Narrows `exec` to a loop edge's lanes. `scc` and `vcc` are still the kernel's here:

@@ -221,10 +221,12 @@ pub(crate) fn bounded_loops(
     origin: &dyn Fn(usize) -> Origin,
     isa: &Isa,
 ) -> Vec<BoundedLoop> {
-    // The statements of the body that are not directives.
+    // The statements of the body that are not directives, nor the wait states a snippet
+    // puts between the instructions of a loop's shape (`hazard.rs`).
     let stmts: Vec<usize> = body
         .clone()
         .filter(|&i| !matches!(module.stmts[i].kind, StmtKind::Directive { .. }))
+        .filter(|&i| module.instr(i).is_none_or(|x| x.mnemonic != "s_nop"))
         .collect();
     let mut out = Vec::new();
     for (at, &label) in stmts.iter().enumerate() {

@@ -200,6 +200,20 @@ fn build(
             isa.wave
         )));
     }
+    // Hazards the snippets are not padded for (`hazard.rs`, decision 0030).
+    if processor.starts_with("gfx101") {
+        return Err(unsupported(format!(
+            "{processor}: its hardware hazards (a vector memory access then a scalar write \
+             of a register it read, v_cmpx after an exec read, LDS-branch-VMEM) are not \
+             handled in snippets"
+        )));
+    }
+    if processor.starts_with("gfx11") && isa.wave == 64 {
+        return Err(unsupported(format!(
+            "{processor} in wave64: its VALU mask-write and partial-forwarding hazards are \
+             not handled in snippets"
+        )));
+    }
     let meta = module
         .metadata
         .as_ref()

@@ -371,7 +371,7 @@ impl Lane {
         match m {
             // Waits (gfx10+ counts stores apart: `s_waitcnt_vscnt`) and the cache
             // write-back before a release store: ordering is not modelled.
-            "s_waitcnt" | "s_waitcnt_vscnt" | "s_nop" | "buffer_wbl2" => {}
+            "s_waitcnt" | "s_waitcnt_vscnt" | "s_waitcnt_depctr" | "s_nop" | "buffer_wbl2" => {}
             "global_atomic_add_x2"
             | "global_atomic_umax_x2"
             | "global_atomic_swap_x2"
@@ -702,6 +702,8 @@ fn entry_code(
     for i in k1.body.clone() {
         match &after.stmts[i].kind {
             StmtKind::Instr(_) if after.stmt_text(i) == first => break,
+            // Wait states for hazards (`hazard.rs`): no effect on a lane's values.
+            StmtKind::Instr(x) if x.mnemonic == "s_nop" => {}
             StmtKind::Instr(x) => code.push(x.clone()),
             StmtKind::Label(l) if !code.is_empty() => code.push(Instruction {
                 mnemonic: LABEL.into(),
@@ -2065,6 +2067,7 @@ fn point_snippet(kernel: &str, point: &str, body: &str) -> Result<Vec<Instructio
     let module = parse(&out[start..end]).map_err(|e| e.to_string())?;
     Ok((0..module.stmts.len())
         .filter_map(|i| module.instr(i).cloned())
+        .filter(|x| x.mnemonic != "s_nop")
         .collect())
 }
 

@@ -155,6 +155,47 @@ fn after_probes_run_once_a_barrier_or_a_cross_lane_operation_is_done() {
     );
 }
 
+/// Targets whose hazards the snippets are not padded for (decision 0030) are left
+/// unchanged, with the reason: gfx1010–gfx1013 and gfx11 in wave64 (the same RDNA3
+/// kernel, its descriptor and target changed).
+#[test]
+fn targets_with_hazards_the_snippets_do_not_handle_are_unsupported() {
+    let asm = gcn_corpus_file("hip_grid_gfx1100.s");
+    let program =
+        warptrace_lang::compile("kernel:exit { @n[kernel] = count(); }", "t.wt").expect("compiles");
+    let program = warptrace_tests::programs::verified(&program);
+    for (text, why) in [
+        (
+            asm.replace("gfx1100", "gfx1010"),
+            "gfx1010: its hardware hazards",
+        ),
+        (
+            asm.replace(".amdhsa_wavefront_size32 1", ".amdhsa_wavefront_size32 0"),
+            "gfx1100 in wave64",
+        ),
+    ] {
+        let out = instrument(&text, &program).expect("instruments");
+        let k = out.kernels.first().expect("a kernel");
+        assert!(
+            matches!(&k.status, KernelStatus::Unsupported { what } if what.contains(why)),
+            "{why}: {:?}",
+            k.status
+        );
+    }
+    // As it is (gfx1100, wave32), with its `s_waitcnt_depctr` first.
+    let out = instrument(&asm, &program).expect("instruments");
+    assert!(
+        instrumented(&out.kernels[0].status),
+        "{:?}",
+        out.kernels[0].status
+    );
+    assert!(
+        snippet(&out.asm, 1).contains("; __wt_snippet 1\n\ts_waitcnt_depctr 0x0fff\n"),
+        "{}",
+        snippet(&out.asm, 1)
+    );
+}
+
 #[test]
 fn rings_append_with_a_returning_cursor_add_and_write_seq_last() {
     let (status, asm) = run(

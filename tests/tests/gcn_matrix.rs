@@ -13,7 +13,9 @@
 //! `llvm-mc` for its processor and links with `ld.lld -shared` into a code object whose
 //! `llvm-readelf --notes` lists the map argument (`__wt_maps` or an 8-byte
 //! `global_buffer` at the old kernarg size) for each instrumented kernel and the raised
-//! kernarg size. The gfx1100 files are wave32 (RDNA3) and go through the same checks.
+//! kernarg size, and no wait state the hazard rules ask is missing
+//! (`warptrace_codegen_gcn::hazards`). The gfx1100 files are wave32 (RDNA3) and go
+//! through the same checks.
 //! Under `CI=true` a missing LLVM tool fails the test.
 
 use std::collections::BTreeMap;
@@ -21,7 +23,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use warptrace_codegen_gcn::{assemble, instrument, llvm_tool, notes, parse, KernelStatus};
+use warptrace_codegen_gcn::{assemble, hazards, instrument, llvm_tool, notes, parse, KernelStatus};
 use warptrace_tests::gcn_corpus;
 
 /// Whether the LLVM tools are installed; under `CI=true` their absence fails.
@@ -222,6 +224,13 @@ fn run_cell(file: &str, asm: &str, point: &str, shape: &str) -> Cell {
                 ));
             }
         }
+    }
+    // No wait state the hazard rules ask is missing: inside the snippets, and between
+    // them and the kernel's instructions on either side (decision 0030).
+    match hazards(&out.asm) {
+        Err(e) => errors.push(format!("{what}: hazards: {e}")),
+        Ok(h) if !h.is_empty() => errors.push(format!("{what}: missing wait states: {h:?}")),
+        Ok(_) => {}
     }
     match assemble(&out.asm, processor(file)) {
         Err(e) => {
