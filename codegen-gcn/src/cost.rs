@@ -12,7 +12,7 @@ use crate::emit::Target;
 use crate::insn::{facts, Isa};
 use crate::loops::Lanes;
 use crate::lower::{
-    snippet, unsupported, Cx, Field, GridFields, KernelRegs, Needs, SiteInfo, PREFIX,
+    hazard_frame, unpadded, unsupported, Cx, Field, GridFields, KernelRegs, Needs, SiteInfo, PREFIX,
 };
 use crate::model::bounded_loops;
 use crate::parse::{parse, StmtKind};
@@ -110,8 +110,9 @@ pub fn probe_costs(program: &VerifiedProgram) -> Vec<ProbeCost> {
     let sites: Vec<crate::parse::Module> = SITES.iter().filter_map(|t| parse(t).ok()).collect();
     let mut costs = warptrace_verifier::probe_costs(program);
     let mut lowered: Vec<Option<(u64, u64)>> = vec![None; program.probes.len()];
-    // Most sites and launch states give a probe the same snippet: each text is measured
-    // once.
+    // Most sites and launch states give a probe the same snippet: each text is padded
+    // for its hazards and measured once (the padding depends on the text and the
+    // processor: the kernel's registers lie below 16 in every reference).
     let mut measured: std::collections::HashMap<(String, &str), (u64, u64)> = Default::default();
     // The kernels' launch states that change a snippet: the work-item ids the hardware
     // gives (fewer: an array save checks the others' sizes; more: the linear index
@@ -177,14 +178,15 @@ pub fn probe_costs(program: &VerifiedProgram) -> Vec<ProbeCost> {
             }
             let labels = format!(".L{PREFIX}cost_{p}");
             for site in &variants {
-                let Ok(text) = snippet(&cx, probe, site, &labels) else {
+                let Ok(text) = unpadded(&cx, probe, site, &labels) else {
                     continue;
                 };
                 let key = (text, processor);
                 let (insns, atomics) = match measured.get(&key) {
                     Some(&m) => m,
                     None => {
-                        let Ok(m) = measure(&key.0, &isa) else {
+                        let padded = crate::hazard::pad(&key.0, &hazard_frame(&cx), t.gfx11);
+                        let Ok(m) = padded.and_then(|p| measure(&p, &isa)) else {
                             continue;
                         };
                         measured.insert(key, m);

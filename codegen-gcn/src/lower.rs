@@ -283,8 +283,35 @@ pub(crate) fn unsupported(what: impl Into<String>) -> GcnError {
     GcnError::Unsupported { what: what.into() }
 }
 
-/// Lowers one probe at one site into a complete snippet (saves, body, restores).
+/// Lowers one probe at one site into a complete snippet (saves, body, restores) with the
+/// wait states its hazards need.
 pub(crate) fn snippet(
+    cx: &Cx<'_>,
+    probe: &Probe,
+    site: &SiteInfo,
+    labels: &str,
+) -> Result<String, GcnError> {
+    let text = unpadded(cx, probe, site, labels)?;
+    crate::hazard::pad(&text, &hazard_frame(cx), cx.t.gfx11)
+}
+
+/// What the hazard analysis of a snippet in `cx` needs: the target, and the kernel's
+/// registers, which lie below the probe's first ones.
+pub(crate) fn hazard_frame(cx: &Cx<'_>) -> crate::hazard::Frame {
+    crate::hazard::Frame {
+        isa: crate::insn::Isa {
+            gfx9: cx.t.gfx9,
+            gfx940: cx.t.gfx940,
+            wave: cx.t.wave,
+            scratch_rsrc: None,
+        },
+        kernel_sgprs: cx.regs.base.first,
+        kernel_vgprs: cx.regs.data.first,
+    }
+}
+
+/// [`snippet`] without the wait states.
+pub(crate) fn unpadded(
     cx: &Cx<'_>,
     probe: &Probe,
     site: &SiteInfo,
@@ -318,19 +345,7 @@ pub(crate) fn snippet(
     e.smov(exec, &r.save_exec.name());
     e.smov(cx.t.vcc(), &r.save_vcc.name());
     e.ins(format!("s_cmp_lg_u32 {}, 0", r.save_scc.name()));
-    // The wait states its hazards need, inside it and against the kernel's instructions
-    // on either side (the kernel's registers lie below the probe's first ones).
-    let frame = crate::hazard::Frame {
-        isa: crate::insn::Isa {
-            gfx9: cx.t.gfx9,
-            gfx940: cx.t.gfx940,
-            wave: cx.t.wave,
-            scratch_rsrc: None,
-        },
-        kernel_sgprs: r.base.first,
-        kernel_vgprs: r.data.first,
-    };
-    crate::hazard::pad(&e.text, &frame, cx.t.gfx11)
+    Ok(e.text)
 }
 
 /// Narrows `exec` to a loop edge's lanes. `scc` and `vcc` are still the kernel's here:
