@@ -106,10 +106,29 @@ pub fn verify(
                             let m = at_sites.entry(s.probe).or_default();
                             *m = (m.0.max(s.insns), m.1.max(s.atomics));
                         }
-                        Ok(kernel_verdicts!(
-                            out.kernels,
-                            warptrace_codegen_gcn::KernelStatus
-                        ))
+                        // The instrumented kernels may lack no wait state the hazard
+                        // rules ask (decision 0030): part of their kernel check.
+                        let hazards = warptrace_codegen_gcn::hazards(&out.asm)?;
+                        let mut verdicts =
+                            kernel_verdicts!(out.kernels, warptrace_codegen_gcn::KernelStatus);
+                        for (name, outcome) in &mut verdicts {
+                            let lines: Vec<String> = hazards
+                                .iter()
+                                .filter(|h| h.kernel == *name)
+                                .map(|h| format!("line {} ({} wait states)", h.line, h.missing))
+                                .collect();
+                            if let (KernelOutcome::Checked(Verdict::Proved), false) =
+                                (&outcome, lines.is_empty())
+                            {
+                                *outcome = KernelOutcome::Checked(Verdict::Refuted {
+                                    counterexample: format!(
+                                        "missing wait states (hardware hazards) before {}",
+                                        lines.join(", ")
+                                    ),
+                                });
+                            }
+                        }
+                        Ok(verdicts)
                     },
                 )?);
             }

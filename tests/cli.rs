@@ -514,6 +514,47 @@ fn verify_names_the_kernels_it_leaves_unchanged_and_why() {
     assert_eq!(text.matches("not instrumented").count(), 1, "{text}");
 }
 
+/// `verify --target gcn` fails the kernel check of an instrumented kernel that lacks a
+/// wait state the hazard rules ask (decision 0030): here Triton's softmax with the
+/// `s_nop 1` LLVM put between a compare writing `vcc` and the `v_cndmask` reading it
+/// removed. As LLVM emitted it, the same kernel verifies.
+#[test]
+fn verify_for_gcn_fails_a_kernel_that_lacks_wait_states() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let original =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gcn/triton_softmax_gfx942.s");
+    let text = std::fs::read_to_string(&original).expect("corpus file");
+    let needle = "v_cmp_gt_f32_e32 vcc, s29, v10\n\ts_nop 1\n";
+    assert_eq!(text.matches(needle).count(), 1, "the corpus changed");
+    let broken = dir.path().join("softmax.s");
+    std::fs::write(
+        &broken,
+        text.replace(needle, "v_cmp_gt_f32_e32 vcc, s29, v10\n"),
+    )
+    .expect("write");
+    let probe = "mem:global:load { @n[kernel] = count(); }";
+    let run = |file: &Path| {
+        warptrace(&[
+            "verify",
+            "-e",
+            probe,
+            "--target",
+            "gcn",
+            "--gcn",
+            file.to_str().expect("UTF-8 path"),
+        ])
+    };
+    let out = run(&broken);
+    let text = stdout(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("FAILED all kernel rules") && text.contains("missing wait states"),
+        "{text}"
+    );
+    let out = run(&original);
+    assert!(out.status.success(), "{}", stdout(&out));
+}
+
 /// `verify --target gcn`: the IR rules, the proofs of the operation forms the program
 /// uses on GCN, the kernel checks of each kernel of `--gcn` files, the lowerings no
 /// proof covers and the GCN snippets' cost, in the report and the certificate; `--require-cert` does not take it
