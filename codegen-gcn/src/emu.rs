@@ -675,7 +675,8 @@ mod tests {
         // The launch initializes the SGPRs the instrumented descriptor enables (the
         // instrumenter may enable more workgroup ids than the kernel did), as the TV's
         // entry state places them.
-        let abi = crate::tv::EntryAbi::of(k1, meta).expect("an entry state");
+        let processor = after.processor.as_deref().expect("a target");
+        let abi = crate::tv::EntryAbi::of(k1, meta, processor).expect("an entry state");
         let kernarg = abi.kernarg as usize;
         for b in 0..dims.blocks {
             let id = [

@@ -468,6 +468,11 @@ impl Lane {
                 let v = BV::new_const(format!("hw.{}", &m[2..]), 64);
                 self.write(arg(0)?, &v, false)?;
             }
+            // gfx11's `s_memrealtime`: the same 100 MHz count, returned by a message.
+            "s_sendmsg_rtn_b64" if arg(1)?.text == "sendmsg(MSG_RTN_GET_REALTIME)" => {
+                let v = BV::new_const("hw.memrealtime", 64);
+                self.write(arg(0)?, &v, false)?;
+            }
             "s_getreg_b32" => {
                 // `hwreg(NAME, offset, size)`: those bits of the hardware register `NAME`.
                 let o = arg(1)?;
@@ -723,7 +728,8 @@ fn entry_code(
         .as_ref()
         .and_then(|m| m.kernel(k.name))
         .ok_or("no metadata")?;
-    Ok((code, snippet, EntryAbi::of(k1, meta)?))
+    let processor = after.processor.as_deref().ok_or("no target")?;
+    Ok((code, snippet, EntryAbi::of(k1, meta, processor)?))
 }
 
 /// What the hardware gives a kernel at entry, per the AMDGPU ABI (LLVM's AMDGPUUsage,
@@ -742,12 +748,15 @@ pub(crate) struct EntryAbi {
     group_size: [Option<u64>; 3],
     block_count: [Option<u64>; 3],
     wave: u64,
+    /// gfx9 (`HW_REG_HW_ID`); otherwise gfx10+ (`HW_REG_HW_ID1`).
+    gfx9: bool,
 }
 
 impl EntryAbi {
     pub(crate) fn of(
         k: &crate::parse::Kernel,
         meta: &crate::metadata::MetaKernel,
+        processor: &str,
     ) -> Result<EntryAbi, String> {
         let field = |n: &str| k.field(&format!(".amdhsa_{n}")).unwrap_or(0);
         if field("user_sgpr_kernarg_segment_ptr") != 1 {
@@ -782,6 +791,7 @@ impl EntryAbi {
             } else {
                 64
             },
+            gfx9: processor.starts_with("gfx9"),
         })
     }
 
@@ -1462,10 +1472,14 @@ fn gcn_special(sp: warptrace_ir::Special, abi: &EntryAbi) -> Option<Spec> {
         Special::Clock => memtime().extract(31, 0).zero_ext(32),
         // `s_memrealtime` counts a 100 MHz clock: nanoseconds are ten of its ticks.
         Special::GlobalTimer => BV::new_const("hw.memrealtime", 64).bvmul(BV::from_u64(10, 64)),
-        // gfx9: the CU, SH and SE ids, bits 8–15 of HW_REG_HW_ID.
-        Special::Smid => BV::new_const("hw.HW_REG_HW_ID", 32)
+        // gfx9: the CU, SH and SE ids, bits 8–15 of HW_REG_HW_ID; gfx10+: the WGP, SA
+        // and SE ids, bits 10–20 of HW_REG_HW_ID1.
+        Special::Smid if abi.gfx9 => BV::new_const("hw.HW_REG_HW_ID", 32)
             .extract(15, 8)
             .zero_ext(56),
+        Special::Smid => BV::new_const("hw.HW_REG_HW_ID1", 32)
+            .extract(20, 10)
+            .zero_ext(53),
         Special::Lane => BV::new_const("hw.lane", 32).zero_ext(32),
         _ => return None,
     };
@@ -3121,19 +3135,17 @@ mod tests {
 
     /// The lane and grid values of a wave32 kernel (gfx1100's `volume_index`): `lane`
     /// is `v_mbcnt_lo` alone, the grid values come from its entry state as on gfx942,
-    /// `warp` divides by 32; `active` is the count of `exec_lo`, `activemask` `exec_lo`
-    /// zero-extended (the high half of `exec` is no lane of a wave32); a wave64 form
-    /// (`exec_hi` read) is refuted.
+    /// `warp` divides by 32, `smid` is bits 10–20 of `HW_REG_HW_ID1`, `globaltimer` ten
+    /// times the `MSG_RTN_GET_REALTIME` count; `active` is the count of `exec_lo`,
+    /// `activemask` `exec_lo` zero-extended (the high half of `exec` is no lane of a
+    /// wave32); a wave64 form (`exec_hi` read) and a `smid` a bit short are refuted.
     #[test]
     fn wave32_lane_and_grid_values_are_proved() {
         use warptrace_ir::Special;
         for sp in PROVED_SPECIALS {
-            // gfx11 has no `s_memtime`; its `smid` is in `HW_REG_HW_ID1`, its
-            // `globaltimer` a message this model does not run.
-            if matches!(
-                sp,
-                Special::Clock | Special::Clock64 | Special::GlobalTimer | Special::Smid
-            ) {
+            // gfx11 has no `s_memtime` (`clock` is not lowered there); its `smid` is in
+            // `HW_REG_HW_ID1`, its `globaltimer` the `MSG_RTN_GET_REALTIME` message.
+            if matches!(sp, Special::Clock | Special::Clock64) {
                 continue;
             }
             let v = special_verdict_in(GFX1100, sp);
@@ -3164,6 +3176,18 @@ mod tests {
         };
         let r = check(&code, &mask);
         assert_refuted(&format!("{r:?}"), &r);
+        // gfx11's `smid` one bit short of the SE id is refuted.
+        let p = entry_program(&["r2 = sreg smid", "store %a, r2", "exit"]);
+        let (prologue, mut code, abi) = entry_code(GFX1100, &p).expect("code");
+        let spec = gcn_special(Special::Smid, &abi).expect("a specification");
+        let x = code
+            .iter_mut()
+            .find(|x| x.mnemonic == "s_getreg_b32")
+            .expect("the hardware id read");
+        assert_eq!(x.operands[1].text, "hwreg(HW_REG_HW_ID1, 10, 11)");
+        x.operands[1].text = "hwreg(HW_REG_HW_ID1, 10, 10)".into();
+        let r = special_check(&prologue, &code, &abi, &spec);
+        assert_refuted("smid without the SE id's top bit", &r);
     }
 
     /// A loop edge's snippet runs for the lanes that take the edge and no others: the
