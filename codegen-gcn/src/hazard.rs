@@ -100,6 +100,9 @@ pub(crate) struct Frame {
     /// The kernel's own SGPRs and VGPRs (the snippet's are above them).
     pub kernel_sgprs: u32,
     pub kernel_vgprs: u32,
+    /// The soft-clause rule applies: XNACK is on or "any" (LLVM's default; a snippet is
+    /// padded as if it were, whatever the target says).
+    pub clauses: bool,
 }
 
 impl Frame {
@@ -180,7 +183,7 @@ fn needed(fr: &Frame, s: &State, m: &str, f: &Facts) -> u32 {
             require(if gfx940 { 2 } else { 1 }, s.wide.get(&u).copied());
         }
     }
-    if is_vmem(m) && breaks_clause(s, f) {
+    if fr.clauses && is_vmem(m) && breaks_clause(s, f) {
         need = need.max(1);
     }
     need
@@ -393,6 +396,12 @@ pub struct Hazard {
 /// emitted it has none, and neither may an instrumented module.
 pub fn hazards(asm: &str) -> Result<Vec<Hazard>, GcnError> {
     let m = parse(asm)?;
+    // `.amdgcn_target "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"`: no soft clauses to
+    // break (LLVM breaks none there).
+    let xnack_off = m.stmts.iter().any(|s| {
+        matches!(&s.kind, StmtKind::Directive { name, args }
+            if name == ".amdgcn_target" && args.contains(":xnack-"))
+    });
     let mut out = Vec::new();
     for k in &m.kernels {
         let Some(isa) = crate::model::isa_of(&m, &k.name) else {
@@ -405,6 +414,7 @@ pub fn hazards(asm: &str) -> Result<Vec<Hazard>, GcnError> {
             isa,
             kernel_sgprs: 0,
             kernel_vgprs: 0,
+            clauses: !xnack_off,
         };
         let (extra, _) = insertions(&m, k.body.clone(), &fr, false)?;
         out.extend(extra.into_iter().map(|(i, missing)| Hazard {
@@ -524,7 +534,27 @@ mod tests {
             isa: Isa::new(processor, 64, None),
             kernel_sgprs: 20,
             kernel_vgprs: 20,
+            clauses: true,
         }
+    }
+
+    /// Two loads, the first reading the registers it writes: a soft clause LLVM breaks
+    /// with XNACK on or "any" and not with `xnack-`.
+    #[test]
+    fn soft_clauses_are_broken_unless_xnack_is_off() {
+        let (_, asm) = CORPUS
+            .iter()
+            .find(|(f, _)| *f == "triton_vector_add_gfx942.s")
+            .expect("corpus file");
+        let joined = asm.replace(
+            "\ts_nop 0\n\tglobal_load_dwordx4 v[4:7], v[4:5], off",
+            "\tglobal_load_dwordx4 v[4:7], v[4:5], off",
+        );
+        assert_ne!(&joined, asm, "the corpus changed");
+        assert_eq!(hazards(&joined).expect("parses").len(), 1);
+        let off = joined.replace("--gfx942\"", "--gfx942:xnack-\"");
+        assert_ne!(off, joined, "the corpus changed");
+        assert_eq!(hazards(&off).expect("parses"), Vec::new());
     }
 
     fn padded(processor: &str, lines: &[&str]) -> Vec<String> {

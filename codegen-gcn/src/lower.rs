@@ -307,6 +307,7 @@ pub(crate) fn hazard_frame(cx: &Cx<'_>) -> crate::hazard::Frame {
         },
         kernel_sgprs: cx.regs.base.first,
         kernel_vgprs: cx.regs.data.first,
+        clauses: true,
     }
 }
 
