@@ -106,9 +106,9 @@ pub fn verify(
                             let m = at_sites.entry(s.probe).or_default();
                             *m = (m.0.max(s.insns), m.1.max(s.atomics));
                         }
-                        // The instrumented kernels may lack no wait state the hazard
-                        // rules ask (decision 0030): part of their kernel check.
-                        let hazards = warptrace_codegen_gcn::hazards(&out.asm)?;
+                        // Instrumenting may add no missing wait state by the hazard
+                        // rules (decision 0030): part of the kernels' check.
+                        let hazards = warptrace_codegen_gcn::added_hazards(text, &out.asm)?;
                         let mut verdicts =
                             kernel_verdicts!(out.kernels, warptrace_codegen_gcn::KernelStatus);
                         for (name, outcome) in &mut verdicts {

@@ -514,27 +514,31 @@ fn verify_names_the_kernels_it_leaves_unchanged_and_why() {
     assert_eq!(text.matches("not instrumented").count(), 1, "{text}");
 }
 
-/// `verify --target gcn` fails the kernel check of an instrumented kernel that lacks a
-/// wait state the hazard rules ask (decision 0030): here Triton's softmax with the
-/// `s_nop 1` LLVM put between a compare writing `vcc` and the `v_cndmask` reading it
-/// removed. As LLVM emitted it, the same kernel verifies.
+/// `verify --target gcn` checks the wait states instrumenting adds (decision 0030), not
+/// the kernel's own: Triton's softmax with the `s_nop 1` LLVM put between a compare
+/// writing `vcc` and the `v_cndmask` reading it removed still verifies — the hazard is
+/// the kernel's, before and after — while `hazards` finds it in both modules.
+/// (`added_hazards`' unit tests show a hazard the splice makes being counted.)
 #[test]
-fn verify_for_gcn_fails_a_kernel_that_lacks_wait_states() {
+fn verify_for_gcn_counts_the_wait_states_instrumenting_adds() {
     let dir = tempfile::tempdir().expect("tempdir");
     let original =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gcn/triton_softmax_gfx942.s");
     let text = std::fs::read_to_string(&original).expect("corpus file");
     let needle = "v_cmp_gt_f32_e32 vcc, s29, v10\n\ts_nop 1\n";
     assert_eq!(text.matches(needle).count(), 1, "the corpus changed");
+    let broken_text = text.replace(needle, "v_cmp_gt_f32_e32 vcc, s29, v10\n");
+    assert_eq!(
+        warptrace_codegen_gcn::hazards(&broken_text)
+            .expect("parses")
+            .len(),
+        1
+    );
     let broken = dir.path().join("softmax.s");
-    std::fs::write(
-        &broken,
-        text.replace(needle, "v_cmp_gt_f32_e32 vcc, s29, v10\n"),
-    )
-    .expect("write");
+    std::fs::write(&broken, &broken_text).expect("write");
     let probe = "mem:global:load { @n[kernel] = count(); }";
-    let run = |file: &Path| {
-        warptrace(&[
+    for file in [&broken, &original] {
+        let out = warptrace(&[
             "verify",
             "-e",
             probe,
@@ -542,17 +546,11 @@ fn verify_for_gcn_fails_a_kernel_that_lacks_wait_states() {
             "gcn",
             "--gcn",
             file.to_str().expect("UTF-8 path"),
-        ])
-    };
-    let out = run(&broken);
-    let text = stdout(&out);
-    assert!(!out.status.success(), "{text}");
-    assert!(
-        text.contains("FAILED all kernel rules") && text.contains("missing wait states"),
-        "{text}"
-    );
-    let out = run(&original);
-    assert!(out.status.success(), "{}", stdout(&out));
+        ]);
+        let text = stdout(&out);
+        assert!(out.status.success(), "{}: {text}", file.display());
+        assert!(text.contains("kernel checks            1/1 hold"), "{text}");
+    }
 }
 
 /// `verify --target gcn`: the IR rules, the proofs of the operation forms the program

@@ -396,6 +396,60 @@ pub struct Hazard {
 /// emitted it has none, and neither may an instrumented module.
 pub fn hazards(asm: &str) -> Result<Vec<Hazard>, GcnError> {
     let m = parse(asm)?;
+    kernel_hazards(&m)
+}
+
+/// The hazards of `instrumented` that instrumenting `original` added: at an inserted
+/// instruction, or at a kernel instruction that had none in `original` (kernel
+/// instructions are matched in order by their text, as `verify_spliced` matches them).
+/// A hazard of the kernel's own code, which no rule LLVM follows would leave, is not the
+/// instrumentation's.
+pub fn added_hazards(original: &str, instrumented: &str) -> Result<Vec<Hazard>, GcnError> {
+    let (before, after) = (parse(original)?, parse(instrumented)?);
+    // Each kernel's instruction texts, and which of them had a hazard.
+    let own = |m: &crate::parse::Module, name: &str| -> Vec<(usize, String)> {
+        m.kernel(name).map_or(Vec::new(), |k| {
+            k.body
+                .clone()
+                .filter(|&i| m.instr(i).is_some())
+                .map(|i| (i, m.stmt_text(i).to_owned()))
+                .collect()
+        })
+    };
+    let old = kernel_hazards(&before)?;
+    let mut out = Vec::new();
+    for h in kernel_hazards(&after)? {
+        let texts = own(&before, &h.kernel);
+        let had: Vec<usize> = texts
+            .iter()
+            .enumerate()
+            .filter(|(_, (i, _))| {
+                old.iter()
+                    .any(|o| o.kernel == h.kernel && o.line == before.stmts[*i].line)
+            })
+            .map(|(n, _)| n)
+            .collect();
+        // The kernel instruction the hazard is at, by its place among the kernel's.
+        let mut j = 0;
+        let mut at = None;
+        for (i, text) in own(&after, &h.kernel) {
+            let kernel = texts.get(j).is_some_and(|(_, t)| *t == text);
+            if after.stmts[i].line == h.line {
+                at = kernel.then_some(j);
+                break;
+            }
+            if kernel {
+                j += 1;
+            }
+        }
+        if !at.is_some_and(|n| had.contains(&n)) {
+            out.push(h);
+        }
+    }
+    Ok(out)
+}
+
+fn kernel_hazards(m: &crate::parse::Module) -> Result<Vec<Hazard>, GcnError> {
     // `.amdgcn_target "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"`: no soft clauses to
     // break (LLVM breaks none there).
     let xnack_off = m.stmts.iter().any(|s| {
@@ -404,7 +458,7 @@ pub fn hazards(asm: &str) -> Result<Vec<Hazard>, GcnError> {
     });
     let mut out = Vec::new();
     for k in &m.kernels {
-        let Some(isa) = crate::model::isa_of(&m, &k.name) else {
+        let Some(isa) = crate::model::isa_of(m, &k.name) else {
             continue;
         };
         if !isa.gfx9 {
@@ -416,7 +470,7 @@ pub fn hazards(asm: &str) -> Result<Vec<Hazard>, GcnError> {
             kernel_vgprs: 0,
             clauses: !xnack_off,
         };
-        let (extra, _) = insertions(&m, k.body.clone(), &fr, false)?;
+        let (extra, _) = insertions(m, k.body.clone(), &fr, false)?;
         out.extend(extra.into_iter().map(|(i, missing)| Hazard {
             kernel: k.name.clone(),
             line: m.stmts[i].line,
@@ -536,6 +590,33 @@ mod tests {
             kernel_vgprs: 20,
             clauses: true,
         }
+    }
+
+    /// A hazard the kernel's own code has is not the instrumentation's; one at an
+    /// inserted instruction, or at a kernel instruction that had none, is.
+    #[test]
+    fn added_hazards_are_those_the_splice_made() {
+        let (_, asm) = CORPUS
+            .iter()
+            .find(|(f, _)| *f == "triton_softmax_gfx942.s")
+            .expect("corpus file");
+        let needle = "v_cmp_gt_f32_e32 vcc, s29, v10\n\ts_nop 1\n";
+        let broken = asm.replace(needle, "v_cmp_gt_f32_e32 vcc, s29, v10\n");
+        assert_ne!(&broken, asm, "the corpus changed");
+        assert_eq!(hazards(&broken).expect("parses").len(), 1);
+        // The kernel's own: not added.
+        assert_eq!(added_hazards(&broken, &broken).expect("parses"), Vec::new());
+        // In the kernel as emitted, an instruction inserted after LLVM's wait and before
+        // the use, writing `vcc` with a VALU: added.
+        let spliced = asm.replace(needle, &format!("{needle}\tv_cmp_eq_u32_e32 vcc, 0, v10\n"));
+        let added = added_hazards(asm, &spliced).expect("parses");
+        assert_eq!(added.len(), 1, "{added:?}");
+        // And the original's hazard, fixed by a padded snippet, is no added one.
+        let padded = broken.replace(
+            "v_cmp_gt_f32_e32 vcc, s29, v10\n",
+            "v_cmp_gt_f32_e32 vcc, s29, v10\n\ts_nop 1\n",
+        );
+        assert_eq!(added_hazards(&broken, &padded).expect("parses"), Vec::new());
     }
 
     /// Two loads, the first reading the registers it writes: a soft clause LLVM breaks

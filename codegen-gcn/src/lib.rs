@@ -45,7 +45,7 @@ pub use bundle::{
     HIP_FATBIN_WRAPPER_SIZE,
 };
 pub use cost::{probe_costs, SnippetCost};
-pub use hazard::{hazards, Hazard};
+pub use hazard::{added_hazards, hazards, Hazard};
 pub use insn::{facts, Facts, Isa, MemAccess};
 pub use metadata::{MetaArg, MetaKernel, MetaKey, Metadata};
 pub use model::{GcnKernelModel, MapArgLoad, RegisterCounts};
