@@ -213,12 +213,10 @@ fn breaks_clause(s: &State, f: &Facts) -> bool {
 /// Records what `m` leaves behind; `broke`: wait states came right before it.
 fn record(s: &mut State, m: &str, f: &Facts, broke: bool) {
     if is_vmem(m) {
-        let (d, u) = match s.clause.take() {
+        let (mut d, mut u) = match s.clause.take() {
             Some(c) if !broke => c,
             _ => Default::default(),
         };
-        let mut d = d;
-        let mut u = u;
         d.extend(f.defs.iter().flat_map(units));
         u.extend(f.uses.iter().flat_map(units));
         s.clause = Some((d, u));
