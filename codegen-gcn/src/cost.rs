@@ -123,12 +123,7 @@ pub fn probe_costs(program: &VerifiedProgram) -> Vec<ProbeCost> {
         .flat_map(|&t| launches.clone().map(move |l| (t, l)));
     for ((processor, wave), (workitem_dims, ids)) in configs {
         let isa = Isa::new(processor, wave, None);
-        let t = Target {
-            wave,
-            gfx9: isa.gfx9,
-            gfx940: isa.gfx940,
-            gfx11: processor.starts_with("gfx11"),
-        };
+        let t = Target::of(processor, &isa);
         let mut alloc = Alloc::new(16, 16);
         let needs = Needs::of(&program.probes, workitem_dims, ids);
         let regs = KernelRegs::allocate(&mut alloc, program, needs, t);
@@ -151,7 +146,7 @@ pub fn probe_costs(program: &VerifiedProgram) -> Vec<ProbeCost> {
             kernel_id: 1,
             workitem_dims,
             grid,
-            packed_tid: processor == "gfx90a" || isa.gfx940 || t.gfx11,
+            packed_tid: t.packed_tid(processor),
         };
         for (p, probe) in program.probes.iter().enumerate() {
             let base = SiteInfo {

@@ -28,6 +28,20 @@ pub(crate) struct Target {
 }
 
 impl Target {
+    /// The mnemonics of processor `gfx…` with `isa`'s wave size.
+    pub fn of(processor: &str, isa: &crate::insn::Isa) -> Target {
+        Target {
+            wave: isa.wave,
+            gfx9: isa.gfx9,
+            gfx940: isa.gfx940,
+            gfx11: processor.starts_with("gfx11"),
+        }
+    }
+    /// Work-item ids y and z are packed into `v0` (gfx90a, gfx940+, gfx11+) on
+    /// `processor`, this target's.
+    pub fn packed_tid(self, processor: &str) -> bool {
+        processor == "gfx90a" || self.gfx940 || self.gfx11
+    }
     /// SGPRs of a lane mask: 2 (wave64) or 1 (wave32).
     pub fn mask_sgprs(self) -> u32 {
         self.wave / 32

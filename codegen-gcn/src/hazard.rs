@@ -129,12 +129,9 @@ fn is_valu(m: &str) -> bool {
     m.starts_with("v_")
 }
 
+/// A vector memory access other than LDS (LLVM's VMEM and FLAT).
 fn is_vmem(m: &str) -> bool {
-    [
-        "global_", "flat_", "buffer_", "scratch_", "image_", "tbuffer_",
-    ]
-    .iter()
-    .any(|p| m.starts_with(p))
+    crate::insn::is_vmem(m) && !m.starts_with("ds_")
 }
 
 fn lane_op(m: &str) -> bool {
@@ -404,7 +401,7 @@ pub fn hazards(asm: &str) -> Result<Vec<Hazard>, GcnError> {
 /// instrumentation's.
 pub fn added_hazards(original: &str, instrumented: &str) -> Result<Vec<Hazard>, GcnError> {
     let (before, after) = (parse(original)?, parse(instrumented)?);
-    // Each kernel's instruction texts, and which of them had a hazard.
+    // A kernel's instructions: (statement, text).
     let own = |m: &crate::parse::Module, name: &str| -> Vec<(usize, String)> {
         m.kernel(name).map_or(Vec::new(), |k| {
             k.body
@@ -414,35 +411,37 @@ pub fn added_hazards(original: &str, instrumented: &str) -> Result<Vec<Hazard>, 
                 .collect()
         })
     };
-    let old = kernel_hazards(&before)?;
+    let (old, new) = (kernel_hazards(&before)?, kernel_hazards(&after)?);
     let mut out = Vec::new();
-    for h in kernel_hazards(&after)? {
-        let texts = own(&before, &h.kernel);
-        let had: Vec<usize> = texts
+    for k in &after.kernels {
+        let mine: Vec<&Hazard> = new.iter().filter(|h| h.kernel == k.name).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let texts = own(&before, &k.name);
+        // The places among the kernel's instructions that had a hazard before.
+        let had: BTreeSet<usize> = texts
             .iter()
             .enumerate()
             .filter(|(_, (i, _))| {
                 old.iter()
-                    .any(|o| o.kernel == h.kernel && o.line == before.stmts[*i].line)
+                    .any(|o| o.kernel == k.name && o.line == before.stmts[*i].line)
             })
             .map(|(n, _)| n)
             .collect();
-        // The kernel instruction the hazard is at, by its place among the kernel's.
-        let mut j = 0;
-        let mut at = None;
-        for (i, text) in own(&after, &h.kernel) {
-            let kernel = texts.get(j).is_some_and(|(_, t)| *t == text);
-            if after.stmts[i].line == h.line {
-                at = kernel.then_some(j);
-                break;
-            }
-            if kernel {
+        // The line of each kernel instruction after instrumenting, to its place.
+        let (mut place, mut j) = (BTreeMap::new(), 0);
+        for (i, text) in own(&after, &k.name) {
+            if texts.get(j).is_some_and(|(_, t)| *t == text) {
+                place.insert(after.stmts[i].line, j);
                 j += 1;
             }
         }
-        if !at.is_some_and(|n| had.contains(&n)) {
-            out.push(h);
-        }
+        out.extend(
+            mine.into_iter()
+                .filter(|h| !place.get(&h.line).is_some_and(|n| had.contains(n)))
+                .cloned(),
+        );
     }
     Ok(out)
 }

@@ -215,7 +215,8 @@ fn two_dsts(m: &str) -> bool {
     PREFIXES.iter().any(|p| m.starts_with(p)) || m == "v_add_i32_e64" || m == "v_sub_i32_e64"
 }
 
-fn is_vmem(m: &str) -> bool {
+/// A vector memory instruction, of any space (LDS's `ds_` included).
+pub(crate) fn is_vmem(m: &str) -> bool {
     [
         "global_", "flat_", "buffer_", "scratch_", "ds_", "image_", "tbuffer_",
     ]

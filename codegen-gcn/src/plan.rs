@@ -260,12 +260,7 @@ fn build(
     }
     let needs = Needs::of(probes, workitem_dims, wg_regs.map(|r| r.is_some()));
     let enabled_ids = enable_workgroup_ids(k, isa.gfx940, needs.ctaid, &mut wg_regs, &mut wg)?;
-    let target = Target {
-        wave: isa.wave,
-        gfx9: isa.gfx9,
-        gfx940: isa.gfx940,
-        gfx11: processor.starts_with("gfx11"),
-    };
+    let target = Target::of(processor, isa);
     // Above the system SGPRs too: a workgroup id enabled here may lie past the kernel's
     // own SGPRs.
     let mut alloc = Alloc::new(sgprs.max(wg), arch);
@@ -310,7 +305,7 @@ fn build(
         kernel_id: kernel_id(&k.name),
         workitem_dims,
         grid,
-        packed_tid: processor == "gfx90a" || isa.gfx940 || processor.starts_with("gfx11"),
+        packed_tid: target.packed_tid(processor),
     };
     let preload = field(k, ".amdhsa_user_sgpr_kernarg_preload_length")? > 0;
     let entry = entry_point(module, k, preload)?;
