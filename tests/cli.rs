@@ -561,8 +561,10 @@ fn verify_for_gcn_counts_the_wait_states_instrumenting_adds() {
 fn verify_for_gcn_proves_the_forms_used_and_names_what_is_only_tested() {
     let dir = tempfile::tempdir().expect("tempdir");
     let probe = dir.path().join("p.wt");
-    // `sectors` (a warp-wide value) is one lowering no GCN proof covers.
-    let program = format!("{SKELETON} mem:global:load {{ @s[kernel] = sum(sectors); }}");
+    // `wavefronts` (a warp-wide value) is one lowering no GCN proof covers; `sectors`'
+    // waterfall is proved (decision 0031).
+    let program =
+        format!("{SKELETON} mem:global:load {{ @s[kernel] = sum(sectors + wavefronts); }}");
     std::fs::write(&probe, program).expect("write");
     let cert = dir.path().join("gcn.json");
     let gcn = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gcn/hip_kernels_gfx942.s");
@@ -582,7 +584,7 @@ fn verify_for_gcn_proves_the_forms_used_and_names_what_is_only_tested() {
     assert!(text.contains("VERIFIED for gcn (sha256:"), "{text}");
     assert!(text.contains("kernel checks "), "{text}");
     assert!(
-        text.contains("lowering not proved      site sectors"),
+        text.contains("lowering not proved      site wavefronts"),
         "{text}"
     );
     let json: serde_json::Value =
@@ -600,7 +602,12 @@ fn verify_for_gcn_proves_the_forms_used_and_names_what_is_only_tested() {
         .collect();
     assert!(tv.contains(&"bin.eq.64.reg.imm.0"), "{tv:?}");
     assert!(tv.iter().any(|n| n.starts_with("hash.")), "{tv:?}");
-    for proved in ["sreg.tid.y", "site.bytes.global_load_ubyte"] {
+    for proved in [
+        "sreg.tid.y",
+        "site.bytes.global_load_ubyte",
+        "site.sectors.global_load_ubyte",
+        "site.sectors.global_atomic_add",
+    ] {
         assert!(tv.contains(&proved), "{proved} in {tv:?}");
     }
     assert!(
@@ -610,8 +617,8 @@ fn verify_for_gcn_proves_the_forms_used_and_names_what_is_only_tested() {
                 .is_some_and(|s| s.ends_with(": histogram"))),
         "{checks:?}"
     );
-    assert_eq!(json["not_proved"], serde_json::json!(["site sectors"]));
-    // The cost is the GCN snippets' (decision 0029): `sectors`' waterfall runs up to 64
+    assert_eq!(json["not_proved"], serde_json::json!(["site wavefronts"]));
+    // The cost is the GCN snippets' (decision 0029): each waterfall runs up to 64
     // rounds, which an IR-weight estimate (about 70 instructions) does not see.
     let costs = json["costs"].as_array().expect("costs");
     let sectors = costs[2]["device_insns"].as_u64().expect("a count");

@@ -34,6 +34,7 @@ mod special;
 mod splice;
 mod toolchain;
 mod tv;
+mod tv_waterfall;
 mod verify;
 mod warp_access;
 

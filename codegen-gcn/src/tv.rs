@@ -25,8 +25,9 @@
 //! `launch_check`: the launch word's load; `site_check`: `pc`, `file`, `line` and the site
 //! values `bytes`, `addr`, `opcode`, `value` at a load and an atomic, against the module's
 //! own text) and array saves (`array_check`: the record's place from the entry state,
-//! staged). The warp-wide site values are covered by the emulator's differential tests
-//! (`emu.rs`), not by proofs.
+//! staged). `sectors` and `run` are proved around their waterfall loop here and over
+//! the loop by induction on a whole wave (`tv_waterfall.rs`, `waterfall_check`);
+//! `wavefronts` is covered by the emulator's differential tests (`emu.rs`) only.
 
 use crate::parse::{parse, Instruction, Operand, StmtKind};
 use crate::reg::{Reg, RegFile};
@@ -61,6 +62,9 @@ struct Lane {
     /// whenever it holds is made unconditionally (the run's values are then those of
     /// the lane only where the fact holds).
     assumed: Option<Bool>,
+    /// Whether a run passes over a waterfall loop by its summary ([`waterfall_summary`];
+    /// only [`waterfall_check`], which proves the loop, asks for it).
+    waterfalls: bool,
 }
 
 /// A global memory operation of the lane: `op` (`atomic.add` returning `result`,
@@ -113,6 +117,7 @@ impl Lane {
             path: Bool::from_bool(true),
             pos: 0,
             assumed: None,
+            waterfalls: false,
         }
     }
 
@@ -1048,6 +1053,109 @@ fn site_check(what: &str, site: usize, mutate: Option<Mutation<'_>>) -> Result<(
     prove_claims(&r, claims)
 }
 
+/// The verdict on `r2 = site sectors` / `site run` at `SITES[site]`
+/// ([`waterfall_check`]).
+fn waterfall_verdict(value: crate::tv_waterfall::Waterfall, site: usize) -> Verdict {
+    outcome(waterfall_check(value, site, None))
+}
+
+/// The claim of [`waterfall_verdict`]: the snippet's waterfall loop keeps its invariant
+/// over a wave of 64 lanes (`tv_waterfall::prove_round`), and around the loop the lane
+/// model proves that the loop starts with the site's lanes in `exec`, each lane's key
+/// (`addr >> 5`; `addr − lane · bytes`) in the key pair and (`sectors`) a count of zero,
+/// and that `%a` ends as the loop's output with `exec`, `vcc` and `scc` restored. The
+/// invariant at the loop's exit is the value `docs/ir.md` defines over the site's lanes.
+/// `mutate` changes the snippet first (tests).
+fn waterfall_check(
+    value: crate::tv_waterfall::Waterfall,
+    site: usize,
+    mutate: Option<Mutation<'_>>,
+) -> Result<(), String> {
+    use crate::tv_waterfall::{loop_body, prove_round_cached, Waterfall};
+    let (point, mnemonic) = SITES[site];
+    let facts = SiteFacts::of(GFX942.asm, "histogram", mnemonic)?;
+    let name = match value {
+        Waterfall::Sectors => "sectors",
+        Waterfall::Run => "run",
+    };
+    let body = format!("  2: r2 = site {name}\n  3: store %a, r2\n  4: exit\n");
+    let mut code = point_snippet("histogram", point, &body)?;
+    if let Some(m) = mutate {
+        m(&mut code);
+    }
+    // The one loop, which the wave model proves and the lane model passes over.
+    let loops: Vec<&String> = code
+        .iter()
+        .filter(|x| x.mnemonic == LABEL)
+        .filter_map(|x| x.modifiers.first())
+        .filter(|l| loop_body(&code, l).is_ok())
+        .collect();
+    let [label] = loops[..] else {
+        return Err(format!(
+            "{} waterfall loops in the snippet, not one",
+            loops.len()
+        ));
+    };
+    let regs = prove_round_cached(value, loop_body(&code, label)?, 64)?;
+    let mut lane = Lane::new();
+    lane.waterfalls = true;
+    let mut r = run_cut_from(lane, &code, None)?;
+    if !r.effects.is_empty() {
+        return Err("the snippet accesses global memory".into());
+    }
+    let mut at = r
+        .waterfall
+        .clone()
+        .ok_or("the run passed no waterfall loop")?;
+    let key = at.vgpr(regs.key + 1).concat(at.vgpr(regs.key));
+    let addr = facts.addr(&mut Lane::new())?;
+    let lane = BV::new_const("hw.lane", 32);
+    r.assume.push(lane.bvult(BV::from_u64(64, 32)));
+    let (want_key, output, start) = match value {
+        Waterfall::Sectors => (
+            addr.bvlshr(BV::from_u64(
+                u64::from(warptrace_ir::SECTOR_BYTES.trailing_zeros()),
+                64,
+            )),
+            BV::new_const(format!("wf.s{}", regs.out), 32).zero_ext(32),
+            at.sgpr(regs.out).eq(BV::from_u64(0, 32)),
+        ),
+        Waterfall::Run => {
+            let bytes = facts.bytes().ok_or("no access size")?;
+            (
+                addr.bvsub(lane.zero_ext(32).bvmul(BV::from_u64(bytes, 64))),
+                BV::new_const(format!("wf.v{}", regs.out + 1), 32)
+                    .concat(BV::new_const(format!("wf.v{}", regs.out), 32)),
+                Bool::from_bool(true),
+            )
+        }
+    };
+    let claims = vec![
+        (
+            "the loop starts with the site's lanes".to_owned(),
+            at.exec.eq(&r.exec),
+            None,
+        ),
+        (
+            "each lane's key".to_owned(),
+            key.eq(&want_key),
+            Some((key.clone(), want_key)),
+        ),
+        ("the count starts at zero".to_owned(), start, None),
+        (
+            format!("site {name} is the loop's output"),
+            r.got.eq(&output),
+            Some((r.got.clone(), output)),
+        ),
+        (
+            "exec, vcc, scc restored".to_owned(),
+            r.restored.clone(),
+            None,
+        ),
+    ];
+    prove_claims(&r, claims)
+}
+
 /// `code` run after the entry `prologue`, from the kernel's entry state: the registers
 /// the prologue sets (the kernarg loads, the saved `v0` and workgroup ids) hold its terms
 /// over that state, so the snippet's terms are built over it (in the canonical order the
@@ -1637,6 +1745,9 @@ struct Run {
     /// What the claims about this run assume besides the lane being active (the
     /// hardware's limits, for a run from the entry state).
     assume: Vec<Bool>,
+    /// The lane at the label of a waterfall loop, which the run passes over
+    /// ([`waterfall_summary`]).
+    waterfall: Option<Lane>,
 }
 
 fn run(code: &[Instruction]) -> Result<Run, String> {
@@ -1707,7 +1818,12 @@ fn run_cut_from(mut lane: Lane, code: &[Instruction], cuts: Option<&Cuts>) -> Re
     let mut computed = Vec::new();
     // Forward branches: the taken path waits at its label, the other goes on.
     let mut waiting: HashMap<String, Vec<Lane>> = HashMap::new();
+    let mut waterfall = None;
+    let mut skip_to = 0;
     for (i, x) in code.iter().enumerate() {
+        if i < skip_to {
+            continue;
+        }
         if let Some(c) = cuts.filter(|c| i > 0 && c.after.contains(&(i - 1))) {
             let [lo, hi] = c.regs;
             let value = lane.vgpr(hi).concat(lane.vgpr(lo));
@@ -1721,6 +1837,13 @@ fn run_cut_from(mut lane: Lane, code: &[Instruction], cuts: Option<&Cuts>) -> Re
                 let name = x.modifiers.first().cloned().unwrap_or_default();
                 for taken in waiting.remove(&name).unwrap_or_default() {
                     lane.join(taken);
+                }
+                let body = crate::tv_waterfall::loop_body(&code[i..], &name);
+                if let (true, Ok(body)) = (lane.waterfalls, body) {
+                    waterfall = Some(lane.clone());
+                    waterfall_summary(&mut lane, body)?;
+                    // The body, then its branch back.
+                    skip_to = i + 1 + body.len() + 1;
                 }
             }
             "s_cbranch_scc1" | "s_cbranch_scc0" | "s_cbranch_execz" => {
@@ -1766,7 +1889,38 @@ fn run_cut_from(mut lane: Lane, code: &[Instruction], cuts: Option<&Cuts>) -> Re
         effects: lane.effects,
         cuts: computed,
         assume: Vec::new(),
+        waterfall,
     })
+}
+
+/// The lane after the waterfall loop `body` (`tv_waterfall.rs`, which proves what the
+/// loop computes over the wave): every register an instruction of the body writes — its
+/// first operand, `vcc`, `scc` — holds a fresh constant (`wf.s29`, `wf.v12`, …: the
+/// claims on the code after the loop are about these), and `exec` is zero (the loop
+/// leaves when it is).
+fn waterfall_summary(lane: &mut Lane, body: &[Instruction]) -> Result<(), String> {
+    for x in body {
+        let Some(r) = x.operands.first().and_then(|o| o.reg) else {
+            continue;
+        };
+        for w in 0..r.count {
+            let n = r.first + w;
+            match r.file {
+                RegFile::Sgpr => {
+                    lane.s.insert(n, BV::new_const(format!("wf.s{n}"), 32));
+                }
+                RegFile::Vgpr => {
+                    lane.v.insert(n, BV::new_const(format!("wf.v{n}"), 32));
+                }
+                RegFile::Exec | RegFile::Vcc => {}
+                f => return Err(format!("a waterfall writes {f:?}")),
+            }
+        }
+    }
+    lane.vcc = BV::new_const("wf.vcc", 64);
+    lane.scc = Bool::new_const("wf.scc");
+    lane.exec = BV::from_u64(0, 64);
+    Ok(())
 }
 
 /// The verdict on `code`: `Ok` when z3 proves `%a` ends as `expect(a, b)` for every
@@ -2079,9 +2233,18 @@ fn point_snippet(kernel: &str, point: &str, body: &str) -> Result<Vec<Instructio
     let len = out[start..].find("s_cmp_lg_u32").ok_or("scc restore")?;
     let end = start + len + out[start + len..].find('\n').ok_or("line end")?;
     let module = parse(&out[start..end]).map_err(|e| e.to_string())?;
-    Ok((0..module.stmts.len())
-        .filter_map(|i| module.instr(i).cloned())
-        .filter(|x| x.mnemonic != "s_nop")
+    Ok(module
+        .stmts
+        .iter()
+        .filter_map(|st| match &st.kind {
+            StmtKind::Instr(x) if x.mnemonic != "s_nop" => Some(x.clone()),
+            StmtKind::Label(l) => Some(Instruction {
+                mnemonic: LABEL.into(),
+                operands: Vec::new(),
+                modifiers: vec![l.trim_end_matches(':').to_owned()],
+            }),
+            _ => None,
+        })
         .collect())
 }
 
@@ -2674,8 +2837,9 @@ pub struct Translation {
 /// snippet the instrumenter splices into
 /// a corpus kernel is executed symbolically for one lane and z3 proves it computes the IR
 /// semantics (for an append: makes the IR's memory operations) with `exec`, `vcc` and
-/// `scc` restored. What no proof covers (the warp-wide site values
-/// `sectors`/`wavefronts`/`run`) is listed in [`Translation::not_proved`].
+/// `scc` restored; `sectors` and `run` by induction over their waterfall loop
+/// ([`waterfall_check`]). What no proof covers (`wavefronts`, divisions other than by a
+/// power of two) is listed in [`Translation::not_proved`].
 pub fn translation_checks(program: &Program) -> Translation {
     use std::collections::BTreeMap;
     use warptrace_ir::{kernel_id, AttachPoint, Insn, LoopEdge, SiteValue, Special};
@@ -2841,6 +3005,22 @@ pub fn translation_checks(program: &Program) -> Translation {
                         obligations.insert(
                             format!("{}.{mnemonic}", what.replace(' ', ".")),
                             Box::new(move || site_verdict(&what, site)),
+                        );
+                    }
+                }
+                Insn::ReadSite {
+                    value: value @ (SiteValue::Sectors | SiteValue::Run),
+                    ..
+                } => {
+                    // The waterfall loop, by induction over a wave (`tv_waterfall.rs`).
+                    let (value, name) = match value {
+                        SiteValue::Sectors => (crate::tv_waterfall::Waterfall::Sectors, "sectors"),
+                        _ => (crate::tv_waterfall::Waterfall::Run, "run"),
+                    };
+                    for (site, (_, mnemonic)) in SITES.iter().enumerate() {
+                        obligations.insert(
+                            format!("site.{name}.{mnemonic}"),
+                            Box::new(move || waterfall_verdict(value, site)),
                         );
                     }
                 }
@@ -3327,15 +3507,17 @@ mod tests {
             assert!(names.contains(&want), "{want} in {names:?}");
         }
         assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
-        // What no proof covers is listed: a warp-wide site value.
+        // What no proof covers is listed: `wavefronts`' waterfall; `sectors`' is proved.
         let t = translation_checks(&compile(
-            "mem:global:load { @m[pc, launch] = sum(bytes + sectors); }",
+            "mem:global:load { @m[pc, launch] = sum(bytes + sectors + wavefronts); }",
         ));
-        assert_eq!(t.not_proved, ["site sectors"]);
+        assert_eq!(t.not_proved, ["site wavefronts"]);
         let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
         for want in [
             "sreg.pc.global_load_ubyte",
             "site.bytes.global_atomic_add",
+            "site.sectors.global_load_ubyte",
+            "site.sectors.global_atomic_add",
             "sreg.launch",
         ] {
             assert!(names.contains(&want), "{want} in {names:?}");
@@ -3471,6 +3653,98 @@ mod site_tests {
             set_imm(&mut c[i - 1], 1, v);
         };
         assert_refuted("the next word", &launch_check(Some(next)));
+    }
+
+    /// `sectors` and `run` are proved at both sites (the waterfall by induction over a
+    /// wave of 64 lanes, the code around it in the lane model); wrong snippets are
+    /// refuted: a round that counts two, a round that removes no lanes, the lanes left
+    /// instead of the lanes found as the run, a count that starts at one, a key of
+    /// `addr >> 4`, a run key of `addr − lane · 2` at a byte access.
+    #[test]
+    fn waterfalls_are_proved_and_wrong_ones_refuted() {
+        use crate::tv_waterfall::Waterfall::{Run, Sectors};
+        for value in [Sectors, Run] {
+            for site in 0..SITES.len() {
+                assert_eq!(
+                    waterfall_check(value, site, None),
+                    Ok(()),
+                    "{value:?} at {site}"
+                );
+            }
+        }
+        fn find<'a>(
+            c: &'a mut [Instruction],
+            f: &dyn Fn(&Instruction) -> bool,
+        ) -> &'a mut Instruction {
+            c.iter_mut().find(|x| f(x)).expect("the instruction")
+        }
+        let cases: Vec<(&str, crate::tv_waterfall::Waterfall, Mutant)> = vec![
+            (
+                "counts two",
+                Sectors,
+                Box::new(|c| set_imm(find(c, &|x| x.mnemonic == "s_add_u32"), 2, 2)),
+            ),
+            (
+                "removes no lanes",
+                Sectors,
+                Box::new(|c| {
+                    let x = find(c, &|x| x.mnemonic == "s_andn2_b64");
+                    x.operands.swap(1, 2);
+                }),
+            ),
+            (
+                "the lanes left as the run",
+                Run,
+                Box::new(|c| {
+                    let at = c
+                        .iter()
+                        .position(|x| {
+                            x.mnemonic == "v_mov_b32_e32" && x.operands[1].text.starts_with('s')
+                        })
+                        .expect("the run's copy");
+                    // The round's `s_mov_b64 P, exec` before it.
+                    let pend = c[..at]
+                        .iter()
+                        .rev()
+                        .find(|x| x.mnemonic == "s_mov_b64" && x.operands[1].text == "exec")
+                        .map(|x| x.operands[0].reg.expect("a pair").first)
+                        .expect("the pending lanes");
+                    let x = &mut c[at];
+                    x.operands[1] = crate::parse::parse(&format!("\tv_mov_b32_e32 v0, s{pend}\n"))
+                        .expect("parses")
+                        .instr(0)
+                        .expect("an instruction")
+                        .operands[1]
+                        .clone();
+                }),
+            ),
+            (
+                "a count from one",
+                Sectors,
+                Box::new(|c| {
+                    set_imm(
+                        find(c, &|x| {
+                            x.mnemonic == "s_mov_b32" && x.operands[1].imm == Some(0)
+                        }),
+                        1,
+                        1,
+                    )
+                }),
+            ),
+            (
+                "addr >> 4",
+                Sectors,
+                Box::new(|c| set_imm(find(c, &|x| x.mnemonic == "v_lshrrev_b64"), 1, 4)),
+            ),
+            (
+                "lane · 2",
+                Run,
+                Box::new(|c| set_imm(find(c, &|x| x.mnemonic == "v_mul_lo_u32"), 2, 2)),
+            ),
+        ];
+        for (what, value, mutate) in cases {
+            assert_refuted(what, &waterfall_check(value, 0, Some(&*mutate)));
+        }
     }
 
     /// Wrong site values are refuted: an address without its high word's carry, from the
