@@ -25,9 +25,8 @@
 //! `launch_check`: the launch word's load; `site_check`: `pc`, `file`, `line` and the site
 //! values `bytes`, `addr`, `opcode`, `value` at a load and an atomic, against the module's
 //! own text) and array saves (`array_check`: the record's place from the entry state,
-//! staged). `sectors` and `run` are proved around their waterfall loop here and over
-//! the loop by induction on a whole wave (`tv_waterfall.rs`, `waterfall_check`);
-//! `wavefronts` is covered by the emulator's differential tests (`emu.rs`) only.
+//! staged). The warp-wide site values are proved around their waterfall loop here and
+//! over the loop by induction on a whole wave (`tv_waterfall.rs`, `waterfall_check`).
 
 use crate::parse::{parse, Instruction, Operand, StmtKind};
 use crate::reg::{Reg, RegFile};
@@ -1053,7 +1052,7 @@ fn site_check(what: &str, site: usize, mutate: Option<Mutation<'_>>) -> Result<(
     prove_claims(&r, claims)
 }
 
-/// The verdict on `r2 = site sectors` / `site run` at `SITES[site]`
+/// The verdict on `r2 = site sectors` / `run` / `wavefronts` at `SITES[site]`
 /// ([`waterfall_check`]).
 fn waterfall_verdict(value: crate::tv_waterfall::Waterfall, site: usize) -> Verdict {
     outcome(waterfall_check(value, site, None))
@@ -1062,8 +1061,9 @@ fn waterfall_verdict(value: crate::tv_waterfall::Waterfall, site: usize) -> Verd
 /// The claim of [`waterfall_verdict`]: the snippet's waterfall loop keeps its invariant
 /// over a wave of 64 lanes (`tv_waterfall::prove_round`), and around the loop the lane
 /// model proves that the loop starts with the site's lanes in `exec`, each lane's key
-/// (`addr >> 5`; `addr − lane · bytes`) in the key pair and (`sectors`) a count of zero,
-/// and that `%a` ends as the loop's output with `exec`, `vcc` and `scc` restored. The
+/// (`addr >> 5`; `addr − lane · bytes`; `addr >> u`) in the key pair, a count of zero
+/// (`wavefronts`: each lane's group and count, the pair holding the site's lanes), and
+/// that `%a` ends as the loop's output with `exec`, `vcc` and `scc` restored. The
 /// invariant at the loop's exit is the value `docs/ir.md` defines over the site's lanes.
 /// `mutate` changes the snippet first (tests).
 fn waterfall_check(
@@ -1077,6 +1077,7 @@ fn waterfall_check(
     let name = match value {
         Waterfall::Sectors => "sectors",
         Waterfall::Run => "run",
+        Waterfall::Wavefronts => "wavefronts",
     };
     let body = format!("  2: r2 = site {name}\n  3: store %a, r2\n  4: exit\n");
     let mut code = point_snippet("histogram", point, &body)?;
@@ -1111,15 +1112,41 @@ fn waterfall_check(
     let addr = facts.addr(&mut Lane::new())?;
     let lane = BV::new_const("hw.lane", 32);
     r.assume.push(lane.bvult(BV::from_u64(64, 32)));
+    let count = || BV::new_const(format!("wf.s{}", regs.out), 32).zero_ext(32);
+    let k32 = |v: u64| BV::from_u64(v, 32);
     let (want_key, output, start) = match value {
         Waterfall::Sectors => (
             addr.bvlshr(BV::from_u64(
                 u64::from(warptrace_ir::SECTOR_BYTES.trailing_zeros()),
                 64,
             )),
-            BV::new_const(format!("wf.s{}", regs.out), 32).zero_ext(32),
-            at.sgpr(regs.out).eq(BV::from_u64(0, 32)),
+            count(),
+            at.sgpr(regs.out).eq(k32(0)),
         ),
+        Waterfall::Wavefronts => {
+            // The unit `addr >> u`; each lane's group (the unit's low bits), its count 0,
+            // the site's lanes in the pair the rounds set `exec` from.
+            let g = regs.groups.ok_or("the groups")?;
+            let bytes = facts.bytes().ok_or("no access size")?;
+            let shift = warptrace_ir::wavefront_unit_log2(bytes);
+            let groups = warptrace_ir::WAVEFRONT_BYTES >> shift;
+            if u64::try_from(g.mask).ok() != Some(groups - 1) {
+                return Err(format!(
+                    "the rounds take a group by the mask {}, not {}",
+                    g.mask,
+                    groups - 1
+                ));
+            }
+            let unit = addr.bvlshr(BV::from_u64(u64::from(shift), 64));
+            let group = unit.extract(31, 0).bvand(BV::from_i64(g.mask, 32));
+            let start = Bool::and(&[
+                at.sgpr(regs.out).eq(k32(0)),
+                at.vgpr(g.group).eq(&group),
+                at.vgpr(g.count).eq(k32(0)),
+                at.sgpr(g.lanes + 1).concat(at.sgpr(g.lanes)).eq(&r.exec),
+            ]);
+            (unit, count(), start)
+        }
         Waterfall::Run => {
             let bytes = facts.bytes().ok_or("no access size")?;
             (
@@ -1141,7 +1168,11 @@ fn waterfall_check(
             key.eq(&want_key),
             Some((key.clone(), want_key)),
         ),
-        ("the count starts at zero".to_owned(), start, None),
+        (
+            "the count starts at zero (wavefronts: the groups, the lanes)".to_owned(),
+            start,
+            None,
+        ),
         (
             format!("site {name} is the loop's output"),
             r.got.eq(&output),
@@ -2837,9 +2868,9 @@ pub struct Translation {
 /// snippet the instrumenter splices into
 /// a corpus kernel is executed symbolically for one lane and z3 proves it computes the IR
 /// semantics (for an append: makes the IR's memory operations) with `exec`, `vcc` and
-/// `scc` restored; `sectors` and `run` by induction over their waterfall loop
-/// ([`waterfall_check`]). What no proof covers (`wavefronts`, divisions other than by a
-/// power of two) is listed in [`Translation::not_proved`].
+/// `scc` restored; the warp-wide site values by induction over their waterfall
+/// loop ([`waterfall_check`]). What no proof covers (divisions other than by a power of
+/// two) is listed in [`Translation::not_proved`].
 pub fn translation_checks(program: &Program) -> Translation {
     use std::collections::BTreeMap;
     use warptrace_ir::{kernel_id, AttachPoint, Insn, LoopEdge, SiteValue, Special};
@@ -3009,13 +3040,15 @@ pub fn translation_checks(program: &Program) -> Translation {
                     }
                 }
                 Insn::ReadSite {
-                    value: value @ (SiteValue::Sectors | SiteValue::Run),
+                    value: value @ (SiteValue::Sectors | SiteValue::Run | SiteValue::Wavefronts),
                     ..
                 } => {
                     // The waterfall loop, by induction over a wave (`tv_waterfall.rs`).
+                    use crate::tv_waterfall::Waterfall;
                     let (value, name) = match value {
-                        SiteValue::Sectors => (crate::tv_waterfall::Waterfall::Sectors, "sectors"),
-                        _ => (crate::tv_waterfall::Waterfall::Run, "run"),
+                        SiteValue::Sectors => (Waterfall::Sectors, "sectors"),
+                        SiteValue::Run => (Waterfall::Run, "run"),
+                        _ => (Waterfall::Wavefronts, "wavefronts"),
                     };
                     for (site, (_, mnemonic)) in SITES.iter().enumerate() {
                         obligations.insert(
@@ -3507,17 +3540,17 @@ mod tests {
             assert!(names.contains(&want), "{want} in {names:?}");
         }
         assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
-        // What no proof covers is listed: `wavefronts`' waterfall; `sectors`' is proved.
+        // What no proof covers is listed: the division loop; the waterfalls are proved.
         let t = translation_checks(&compile(
-            "mem:global:load { @m[pc, launch] = sum(bytes + sectors + wavefronts); }",
+            "mem:global:load { @m[pc, launch] = sum(bytes / 3 + sectors + wavefronts); }",
         ));
-        assert_eq!(t.not_proved, ["site wavefronts"]);
+        assert_eq!(t.not_proved, ["div.u.64 by 3"]);
         let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
         for want in [
             "sreg.pc.global_load_ubyte",
             "site.bytes.global_atomic_add",
             "site.sectors.global_load_ubyte",
-            "site.sectors.global_atomic_add",
+            "site.wavefronts.global_atomic_add",
             "sreg.launch",
         ] {
             assert!(names.contains(&want), "{want} in {names:?}");
@@ -3655,15 +3688,17 @@ mod site_tests {
         assert_refuted("the next word", &launch_check(Some(next)));
     }
 
-    /// `sectors` and `run` are proved at both sites (the waterfall by induction over a
-    /// wave of 64 lanes, the code around it in the lane model); wrong snippets are
-    /// refuted: a round that counts two, a round that removes no lanes, the lanes left
-    /// instead of the lanes found as the run, a count that starts at one, a key of
-    /// `addr >> 4`, a run key of `addr − lane · 2` at a byte access.
+    /// `sectors`, `run` and `wavefronts` are proved at both sites (the waterfall by
+    /// induction over a wave of 64 lanes, the code around it in the lane model); wrong
+    /// snippets are refuted: a round that counts two, a round that removes no lanes, the
+    /// lanes left instead of the lanes found as the run, a count that starts at one, a
+    /// key of `addr >> 4`, a run key of `addr − lane · 2` at a byte access, a unit counted
+    /// twice, groups of 16 units instead of 32, the last group's count kept instead of the
+    /// largest.
     #[test]
     fn waterfalls_are_proved_and_wrong_ones_refuted() {
-        use crate::tv_waterfall::Waterfall::{Run, Sectors};
-        for value in [Sectors, Run] {
+        use crate::tv_waterfall::Waterfall::{Run, Sectors, Wavefronts};
+        for value in [Sectors, Run, Wavefronts] {
             for site in 0..SITES.len() {
                 assert_eq!(
                     waterfall_check(value, site, None),
@@ -3740,6 +3775,25 @@ mod site_tests {
                 "lane · 2",
                 Run,
                 Box::new(|c| set_imm(find(c, &|x| x.mnemonic == "v_mul_lo_u32"), 2, 2)),
+            ),
+            (
+                "a unit counted twice",
+                Wavefronts,
+                Box::new(|c| set_imm(find(c, &|x| x.mnemonic == "v_add_u32_e32"), 1, 2)),
+            ),
+            (
+                "groups of 16",
+                Wavefronts,
+                Box::new(|c| set_imm(find(c, &|x| x.mnemonic == "v_and_b32_e32"), 1, 15)),
+            ),
+            (
+                "the last count, not the largest",
+                Wavefronts,
+                Box::new(|c| {
+                    // `s_max_u32 st, read, read`: the count read.
+                    let x = find(c, &|x| x.mnemonic == "s_max_u32");
+                    x.operands[1] = x.operands[2].clone();
+                }),
             ),
         ];
         for (what, value, mutate) in cases {

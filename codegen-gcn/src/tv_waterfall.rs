@@ -15,22 +15,30 @@
 //!
 //! | value | invariant besides `R ⊆ E` and `closed` |
 //! |---|---|
-//! | `sectors` | the count `= Σ_j [first_j ∧ j ∉ R]` |
+//! | `sectors` | the count `= Σ_i [first_i ∧ i ∉ R]` |
 //! | `run` | each lane `j ∈ E \ R` holds the mask of the lanes of `E` with its key |
+//! | `wavefronts` | each lane `j ∈ E` holds `N_j = Σ_i [first_i ∧ i ∉ R ∧ group_i = group_j]`; the count is the largest `N_j` |
 //!
-//! At the loop's entry `R = E` and (sectors) the count is 0, which the lane model proves of
-//! the snippet's code before the loop: the invariant holds. A round keeps it, which this
-//! module proves — for `sectors` one lane at a time: the lane's term of the sum grows by
-//! its bit of `R & −R` (the lowest lane of `R`, a power of two: the sum grows by one) while
-//! the count grows by one. The loop leaves when `exec` is zero, `R = 0`: the count is the
-//! number of distinct keys of `E`, and every lane of `E` holds its run.
+//! At the loop's entry `R = E` and the counts are 0, which the lane model proves of the
+//! snippet's code before the loop: the invariant holds. A round keeps it, which this
+//! module proves one lane at a time: the lane's term `[first_i ∧ i ∉ R]` grows by its bit
+//! of `R & −R` (the lowest lane `f` of `R`; a power of two, so a sum of these terms grows
+//! by exactly one, at `f`) — for `sectors` while the count grows by one; for
+//! `wavefronts` each lane's count grows by one exactly when its group is `f`'s (so it
+//! stays `N_j`, the same in every lane of a group), a lane of another group keeps a count
+//! no larger than the new count, and the new count is the larger of the old one and the
+//! count of the first lane of `f`'s group (a lane of `E`: `f` is one). The sums and the
+//! largest are put together from the lanes' facts by that argument, not by z3. The loop
+//! leaves when `exec` is zero, `R = 0`: the count is the number of distinct keys of `E`
+//! (`sectors`) or the most of one group (`wavefronts`), and every lane of `E` holds its
+//! run.
 
 use crate::parse::{Instruction, Operand};
 use crate::reg::{Reg, RegFile};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, OnceLock};
 use z3::ast::{Bool, Dynamic, BV};
-use z3::{SatResult, Sort, Symbol};
+use z3::{FuncDecl, SatResult, Sort, Symbol};
 
 /// The warp-wide value a waterfall computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -39,6 +47,8 @@ pub(crate) enum Waterfall {
     Sectors,
     /// Each lane's mask of the lanes with its key (`run`).
     Run,
+    /// The most distinct keys of one group (`wavefronts`: units of one bank group).
+    Wavefronts,
 }
 
 /// What the proof of a loop established about its registers, for the lane model's claims
@@ -47,9 +57,30 @@ pub(crate) enum Waterfall {
 pub(crate) struct LoopRegs {
     /// The VGPR pair holding each lane's key (its low register).
     pub key: u32,
-    /// `sectors`: the SGPR holding the count; `run`: the VGPR pair (low register) holding
-    /// the lane's mask.
+    /// `sectors`, `wavefronts`: the SGPR holding the count; `run`: the VGPR pair (low
+    /// register) holding the lane's mask.
     pub out: u32,
+    /// `wavefronts`: the VGPR holding each lane's group, the mask that takes a key's
+    /// group from its low word, the VGPR holding each lane's count of its group's keys,
+    /// the SGPR pair holding the site's lanes.
+    pub groups: Option<Groups>,
+}
+
+/// The registers of `wavefronts`' rounds besides the key's and the count's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Groups {
+    pub group: u32,
+    pub mask: i64,
+    pub count: u32,
+    pub lanes: u32,
+    /// The SGPR the round reads the first group lane's count into.
+    pub read: u32,
+}
+
+/// The group of a key: its low word and `mask` (an uninterpreted function of the opaque
+/// key; the lane model proves the lanes' groups are that).
+fn group_of(key_sort: &Sort, mask: i64) -> FuncDecl {
+    FuncDecl::new(format!("key.lo&{mask}"), &[key_sort], &Sort::bitvector(32))
 }
 
 /// A 32-bit word of the model: a value, or a half of a key.
@@ -61,6 +92,7 @@ enum Word {
 
 struct Wave {
     lanes: u32,
+    key_sort: Sort,
     exec: BV,
     vcc: BV,
     s: BTreeMap<u32, Word>,
@@ -277,6 +309,56 @@ impl Wave {
                     self.swrite_bv(arg(0)?, &v)?;
                 }
             }
+            "s_and_b32" => {
+                // A key's group (its low word and an immediate), or a number's bits.
+                let r = Wave::reg(arg(1)?)?;
+                let v = match (self.sword(r, 0)?, arg(2)?.imm) {
+                    (Word::Key { key, high: false }, Some(m)) => group_of(&self.key_sort, m)
+                        .apply(&[&key])
+                        .as_bv()
+                        .ok_or("a group that is no bit-vector")?,
+                    (Word::Key { .. }, _) => return Err("a key word used as a number".into()),
+                    (Word::Bv(a), _) => a.bvand(self.sread(arg(2)?, 1)?),
+                };
+                self.swrite_bv(arg(0)?, &v)?;
+            }
+            "s_max_u32" => {
+                let (a, b) = (self.sread(arg(1)?, 1)?, self.sread(arg(2)?, 1)?);
+                let v = a.bvuge(&b).ite(&a, &b);
+                self.swrite_bv(arg(0)?, &v)?;
+            }
+            "v_cmp_eq_u32_e32" => {
+                let a = self.sread(arg(1)?, 1)?;
+                let lanes = self.vword(Wave::vgpr(arg(2)?)?);
+                let mut bits = Vec::new();
+                for (j, w) in lanes.iter().enumerate() {
+                    let Word::Bv(w) = w else {
+                        return Err("a key word compared as a number".into());
+                    };
+                    bits.push(Bool::and(&[bit(&self.exec, j as u32), a.eq(w)]));
+                }
+                let v = mask(&bits);
+                let v = if self.lanes == 64 {
+                    v
+                } else {
+                    v.zero_ext(64 - self.lanes)
+                };
+                self.swrite_bv(arg(0)?, &v)?;
+            }
+            "v_add_u32_e32" => {
+                let d = Wave::vgpr(arg(0)?)?;
+                let a = self.sread(arg(1)?, 1)?;
+                let b = self.vword(Wave::vgpr(arg(2)?)?);
+                let old = self.vword(d);
+                let mut new = Vec::new();
+                for (j, (w, o)) in b.into_iter().zip(old).enumerate() {
+                    let (Word::Bv(w), Word::Bv(o)) = (w, o) else {
+                        return Err("a key word added to".into());
+                    };
+                    new.push(Word::Bv(bit(&self.exec, j as u32).ite(&a.bvadd(&w), &o)));
+                }
+                self.v.insert(d, new);
+            }
             "s_add_u32" => {
                 let v = self.sread(arg(1)?, 1)?.bvadd(self.sread(arg(2)?, 1)?);
                 self.swrite_bv(arg(0)?, &v)?;
@@ -348,6 +430,7 @@ pub(crate) fn prove_round(
         .collect();
     let e = BV::new_const("E", lanes);
     let r = BV::new_const("R", lanes);
+    let zero = BV::from_u64(0, lanes);
     let widen = |x: &BV| {
         if lanes == 64 {
             x.clone()
@@ -357,6 +440,7 @@ pub(crate) fn prove_round(
     };
     let mut wave = Wave {
         lanes,
+        key_sort: key_sort.clone(),
         exec: widen(&r),
         vcc: BV::new_const("vcc", 64),
         s: BTreeMap::new(),
@@ -372,15 +456,35 @@ pub(crate) fn prove_round(
             .collect();
         wave.v.insert(n, words);
     }
-    // The output before the round: `sectors`' count, `run`'s pair in every lane.
+    // `wavefronts`: the site's lanes in their pair, each lane's group.
+    let group = |j: usize, g: &Groups| -> Result<BV, String> {
+        group_of(&key_sort, g.mask)
+            .apply(&[&keys[j]])
+            .as_bv()
+            .ok_or_else(|| "a group that is no bit-vector".to_owned())
+    };
+    if let Some(g) = regs.groups {
+        let e64 = widen(&e);
+        for w in 0..2 {
+            let word = e64.extract(32 * w + 31, 32 * w);
+            wave.s.insert(g.lanes + w, Word::Bv(word));
+        }
+        let words = (0..lanes as usize)
+            .map(|j| group(j, &g).map(Word::Bv))
+            .collect::<Result<_, _>>()?;
+        wave.v.insert(g.group, words);
+    }
+    // The output before the round: the count, `run`'s pair and `wavefronts`' counts in
+    // every lane.
     let count = match value {
-        Waterfall::Sectors => Some(wave.sread(&sgpr_operand(regs.out), 1)?),
         Waterfall::Run => None,
+        _ => Some(wave.sread(&sgpr_operand(regs.out), 1)?),
     };
     let pair_before = match value {
-        Waterfall::Sectors => None,
         Waterfall::Run => Some([wave.vword(regs.out), wave.vword(regs.out + 1)]),
+        _ => None,
     };
+    let counts_before = regs.groups.map(|g| wave.vword(g.count));
     for x in body {
         wave.step(x)
             .map_err(|e| format!("{e} (in `{}`)", x.mnemonic))?;
@@ -396,48 +500,53 @@ pub(crate) fn prove_round(
             &Bool::and(&others),
         )
     };
-    let mut hyps = vec![
-        r.eq(BV::from_u64(0, lanes)).not(),
-        r.bvand(e.bvnot()).eq(BV::from_u64(0, lanes)),
-    ];
+    let mut hyps = vec![r.eq(&zero).not(), r.bvand(e.bvnot()).eq(&zero)];
     hyps.extend((0..lanes).map(|i| out_ok(&r, i)));
     let low = r.bvand(r.bvnot().bvadd(BV::from_u64(1, lanes)));
-    let mut goals: Vec<(String, Bool, Vec<Bool>)> = vec![(
-        "R' ⊆ E".into(),
-        r2.bvand(e.bvnot()).eq(BV::from_u64(0, lanes)),
-        vec![],
-    )];
-    match value {
-        Waterfall::Sectors => {
-            let (Some(st), Some(Word::Bv(st2))) = (count.clone(), wave.s.get(&regs.out).cloned())
-            else {
-                return Err("the count register".into());
-            };
+    // `wavefronts`' counts: their own goals and hypotheses (not the closure's).
+    let (mut count_hyps, mut count_goals): (Vec<Bool>, Vec<Goal>) = (
+        vec![r.eq(&zero).not(), r.bvand(e.bvnot()).eq(&zero)],
+        Vec::new(),
+    );
+    let mut goals: Vec<Goal> = vec![("R' ⊆ E".into(), r2.bvand(e.bvnot()).eq(&zero), vec![])];
+    let count_after = || match wave.s.get(&regs.out) {
+        Some(Word::Bv(v)) => Ok(v.clone()),
+        _ => Err("the count register".to_owned()),
+    };
+    if value != Waterfall::Run {
+        // The lanes counted: the first lane of each key accounted for (module docs).
+        goals.push((
+            "R & -R is one lane".into(),
+            Bool::and(&[
+                low.eq(&zero).not(),
+                low.bvand(low.bvsub(BV::from_u64(1, lanes))).eq(&zero),
+            ]),
+            vec![],
+        ));
+        for j in 0..lanes {
+            let below: Vec<Bool> = (0..j)
+                .map(|i| Bool::or(&[bit(&e, i).not(), same(i, j).not()]))
+                .collect();
+            let first = Bool::and(&[bit(&e, j), Bool::and(&below)]);
+            let counted = |x: &BV| one(&Bool::and(&[first.clone(), bit(x, j).not()]));
             goals.push((
-                "the count grows by one, R & -R is one lane".into(),
+                format!("lane {j}"),
                 Bool::and(&[
-                    st2.eq(st.bvadd(BV::from_u64(1, 32))),
-                    low.eq(BV::from_u64(0, lanes)).not(),
-                    low.bvand(low.bvsub(BV::from_u64(1, lanes)))
-                        .eq(BV::from_u64(0, lanes)),
+                    out_ok(&r2, j),
+                    counted(&r2).eq(counted(&r).bvadd(one(&bit(&low, j)))),
                 ]),
                 vec![],
             ));
-            for j in 0..lanes {
-                let below: Vec<Bool> = (0..j)
-                    .map(|i| Bool::or(&[bit(&e, i).not(), same(i, j).not()]))
-                    .collect();
-                let first = Bool::and(&[bit(&e, j), Bool::and(&below)]);
-                let counted = |x: &BV| one(&Bool::and(&[first.clone(), bit(x, j).not()]));
-                goals.push((
-                    format!("lane {j}"),
-                    Bool::and(&[
-                        out_ok(&r2, j),
-                        counted(&r2).eq(counted(&r).bvadd(one(&bit(&low, j)))),
-                    ]),
-                    vec![],
-                ));
-            }
+        }
+    }
+    match value {
+        Waterfall::Sectors => {
+            let st = count.clone().ok_or("the count")?;
+            goals.push((
+                "the count grows by one".into(),
+                count_after()?.eq(st.bvadd(BV::from_u64(1, 32))),
+                vec![],
+            ));
         }
         Waterfall::Run => {
             let pair = |w: &[Vec<Word>; 2], j: usize| -> Result<BV, String> {
@@ -464,9 +573,88 @@ pub(crate) fn prove_round(
                 ));
             }
         }
+        Waterfall::Wavefronts => {
+            // Each lane `j` of `E` holds `N_j`, the keys accounted for in its group (the
+            // lanes counted above whose group is `j`'s); the count register is the
+            // largest (module docs). z3 proves each lane's step; the sums are argued.
+            let g = regs.groups.ok_or("the groups")?;
+            let (st, st2) = (count.clone().ok_or("the count")?, count_after()?);
+            let before = counts_before.ok_or("the counts")?;
+            let after = wave.vword(g.count);
+            let num = |w: &Word| match w {
+                Word::Bv(v) => Ok(v.clone()),
+                Word::Key { .. } => Err("a count holds a key".to_owned()),
+            };
+            let (c, c2): (Vec<BV>, Vec<BV>) = (
+                before.iter().map(num).collect::<Result<_, _>>()?,
+                after.iter().map(num).collect::<Result<_, _>>()?,
+            );
+            let groups: Vec<BV> = (0..lanes as usize)
+                .map(|j| group(j, &g))
+                .collect::<Result<_, _>>()?;
+            // The group of `R`'s first lane's key, and the count of the first lane of `E`
+            // in that group: the chains `v_readfirstlane` reads.
+            let first_of = |on: &dyn Fn(u32) -> Bool, v: &[BV]| {
+                (0..lanes)
+                    .rev()
+                    .fold(v[0].clone(), |acc, j| on(j).ite(&v[j as usize], &acc))
+            };
+            let kf = (0..lanes).rev().fold(keys[0].clone(), |acc, j| {
+                bit(&r, j).ite(&keys[j as usize], &acc)
+            });
+            let gf = group_of(&key_sort, g.mask)
+                .apply(&[&kf])
+                .as_bv()
+                .ok_or("a group that is no bit-vector")?;
+            let on = |j: u32| bit(&e, j);
+            let in_group = |i: u32| Bool::and(&[on(i), groups[i as usize].eq(&gf)]);
+            let read = match wave.s.get(&g.read) {
+                Some(Word::Bv(v)) => v.clone(),
+                _ => return Err("the count read".into()),
+            };
+            for j in 0..lanes {
+                count_hyps.push(implies(&on(j), &c[j as usize].bvule(&st)));
+            }
+            count_goals.push((
+                "the count is the larger of the old one and the count read, which is the \
+                 group's first lane's"
+                    .into(),
+                Bool::and(&[
+                    Bool::or(&[st2.eq(&st), st2.eq(&read)]),
+                    st.bvule(&st2),
+                    read.bvule(&st2),
+                    read.eq(first_of(&in_group, &c2)),
+                ]),
+                vec![],
+            ));
+            for j in 0..lanes {
+                let ju = j as usize;
+                count_goals.push((
+                    format!("lane {j}'s count"),
+                    Bool::and(&[
+                        implies(&on(j), &c2[ju].eq(c[ju].bvadd(one(&groups[ju].eq(&gf))))),
+                        implies(&Bool::and(&[on(j), in_group(j).not()]), &c2[ju].bvule(&st2)),
+                        implies(&bit(&low, j), &in_group(j)),
+                    ]),
+                    vec![],
+                ));
+            }
+        }
     }
+    prove_all(&hyps, goals, &e, &r)?;
+    prove_all(&count_hyps, count_goals, &e, &r)?;
+    Ok(regs)
+}
+
+/// A lane's (or the scalars') obligation of a round: what it is, the goal, what it
+/// assumes besides the shared hypotheses.
+type Goal = (String, Bool, Vec<Bool>);
+
+/// Proves each of `goals` under `hyps` (one solver, the hypotheses asserted once);
+/// `e` and `r` are shown in a counterexample.
+fn prove_all(hyps: &[Bool], goals: Vec<Goal>, e: &BV, r: &BV) -> Result<(), String> {
     let solver = warptrace_verifier::solver();
-    for h in &hyps {
+    for h in hyps {
         solver.assert(h);
     }
     for (what, goal, extra) in goals {
@@ -480,7 +668,7 @@ pub(crate) fn prove_round(
             SatResult::Sat => {
                 let shown = solver.get_model().map_or("?".into(), |m| {
                     let show = |t: &BV| m.eval(t, true).map_or("?".into(), |v| v.to_string());
-                    format!("E = {}, R = {}", show(&e), show(&r))
+                    format!("E = {}, R = {}", show(e), show(r))
                 });
                 return Err(format!(
                     "counterexample (a round of the waterfall, {what}): {shown}"
@@ -492,7 +680,7 @@ pub(crate) fn prove_round(
         }
         solver.pop(1);
     }
-    Ok(regs)
+    Ok(())
 }
 
 /// [`prove_round`], once per loop text, value and wave size in the process (every site
@@ -538,25 +726,60 @@ fn sgpr_operand(n: u32) -> Operand {
 
 /// The key pair (the VGPR pair the round's first `v_readfirstlane` reads) and the output
 /// register: `sectors`' count (the SGPR the round adds to), `run`'s pair (the VGPR the
-/// round's first `v_mov_b32` writes).
+/// round's first `v_mov_b32` writes), `wavefronts`' (the SGPR of its `s_max_u32`) and
+/// [`Groups`] (the VGPR compared with the round's group, the mask of the `s_and_b32`
+/// that takes it, the VGPR the round adds to, the SGPR pair `exec` is set from).
 fn loop_regs(value: Waterfall, body: &[Instruction]) -> Result<LoopRegs, String> {
     let first = body.first().filter(|x| x.mnemonic == "v_readfirstlane_b32");
     let key = first
         .and_then(|x| x.operands.get(1))
         .ok_or("the round does not start with `v_readfirstlane_b32`")
         .and_then(|o| Wave::vgpr(o).map_err(|_| "the key is not a VGPR"))?;
-    let (mnemonic, file) = match value {
-        Waterfall::Sectors => ("s_add_u32", RegFile::Sgpr),
-        Waterfall::Run => ("v_mov_b32_e32", RegFile::Vgpr),
+    let find = |mnemonic: &str, at: usize, file: RegFile| {
+        body.iter()
+            .filter(|x| x.mnemonic == mnemonic)
+            .find_map(|x| x.operands.get(at)?.reg.filter(|r| r.file == file))
+            .map(|r| r.first)
+            .ok_or_else(|| format!("the round has no `{mnemonic}` of its registers"))
     };
-    let out = body
-        .iter()
-        .find(|x| x.mnemonic == mnemonic)
-        .and_then(|x| x.operands.first()?.reg)
-        .filter(|r| r.file == file)
-        .ok_or_else(|| format!("the round has no `{mnemonic}` to its output"))?;
-    Ok(LoopRegs {
-        key,
-        out: out.first,
-    })
+    let out = match value {
+        Waterfall::Sectors => find("s_add_u32", 0, RegFile::Sgpr)?,
+        Waterfall::Run => find("v_mov_b32_e32", 0, RegFile::Vgpr)?,
+        Waterfall::Wavefronts => find("s_max_u32", 0, RegFile::Sgpr)?,
+    };
+    let groups = match value {
+        Waterfall::Wavefronts => Some(Groups {
+            group: find("v_cmp_eq_u32_e32", 2, RegFile::Vgpr)?,
+            mask: body
+                .iter()
+                .find(|x| x.mnemonic == "s_and_b32")
+                .and_then(|x| x.operands.get(2)?.imm)
+                .ok_or("the round has no `s_and_b32` of the key's group")?,
+            count: find("v_add_u32_e32", 0, RegFile::Vgpr)?,
+            lanes: body
+                .iter()
+                .filter(|x| x.mnemonic == "s_mov_b64")
+                .filter(|x| {
+                    x.operands
+                        .first()
+                        .and_then(|o| o.reg)
+                        .is_some_and(|r| r.file == RegFile::Exec)
+                })
+                .find_map(|x| x.operands.get(1)?.reg.filter(|r| r.file == RegFile::Sgpr))
+                .map(|r| r.first)
+                .ok_or("the round never sets `exec` to the site's lanes")?,
+            read: body
+                .iter()
+                .filter(|x| x.mnemonic == "v_readfirstlane_b32")
+                .filter(|x| {
+                    x.operands.get(1).and_then(|o| o.reg).map(|r| r.first)
+                        == find("v_add_u32_e32", 0, RegFile::Vgpr).ok()
+                })
+                .find_map(|x| x.operands.first()?.reg.filter(|r| r.file == RegFile::Sgpr))
+                .map(|r| r.first)
+                .ok_or("the round never reads a count")?,
+        }),
+        _ => None,
+    };
+    Ok(LoopRegs { key, out, groups })
 }
