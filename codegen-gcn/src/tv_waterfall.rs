@@ -103,6 +103,20 @@ fn bit(x: &BV, j: u32) -> Bool {
     x.extract(j, j).eq(BV::from_u64(1, 1))
 }
 
+/// The key whose low half is `lo` and high half `hi`, if they are one key's halves.
+fn whole_key(lo: Word, hi: Word) -> Option<Dynamic> {
+    match (lo, hi) {
+        (
+            Word::Key {
+                key: a,
+                high: false,
+            },
+            Word::Key { key: b, high: true },
+        ) if a == b => Some(a),
+        _ => None,
+    }
+}
+
 fn implies(a: &Bool, b: &Bool) -> Bool {
     Bool::or(&[a.not(), b.clone()])
 }
@@ -228,17 +242,10 @@ impl Wave {
     /// The key both words of scalar pair `o` hold (its low, then high half).
     fn scalar_key(&mut self, o: &Operand) -> Result<Dynamic, String> {
         let r = Wave::reg(o)?;
-        match (r.count, self.sword(r, 0)?, self.sword(r, 1)?) {
-            (
-                2,
-                Word::Key {
-                    key: a,
-                    high: false,
-                },
-                Word::Key { key: b, high: true },
-            ) if a == b => Ok(a),
-            _ => Err(format!("`{}` does not hold one whole key", o.text)),
-        }
+        let (lo, hi) = (self.sword(r, 0)?, self.sword(r, 1)?);
+        whole_key(lo, hi)
+            .filter(|_| r.count == 2)
+            .ok_or_else(|| format!("`{}` does not hold one whole key", o.text))
     }
 
     /// Each lane's key in VGPR pair `o`.
@@ -247,15 +254,8 @@ impl Wave {
         let (lo, hi) = (self.vword(n), self.vword(n + 1));
         lo.into_iter()
             .zip(hi)
-            .map(|(l, h)| match (l, h) {
-                (
-                    Word::Key {
-                        key: a,
-                        high: false,
-                    },
-                    Word::Key { key: b, high: true },
-                ) if a == b => Ok(a),
-                _ => Err(format!("`{}` does not hold each lane's key", o.text)),
+            .map(|(l, h)| {
+                whole_key(l, h).ok_or_else(|| format!("`{}` does not hold each lane's key", o.text))
             })
             .collect()
     }
