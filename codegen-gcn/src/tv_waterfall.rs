@@ -6,9 +6,11 @@
 //! on a wave of `lanes` lanes, once, from any state of a round: `exec` the lanes `R` not
 //! yet accounted for, among the site's lanes `E` (`R ⊆ E`, `R ≠ 0`), lane `j`'s key `k_j`
 //! in the key pair. The keys are opaque — a constant of an uninterpreted sort per lane —
-//! and the model refuses any instruction that does more with a key word than copy it or
-//! compare a whole key with a whole key (`v_cmp_eq_u64`); only equality of keys matters
-//! then, so a proof holds for the 64-bit keys the snippet computes.
+//! and the model refuses any instruction that does more with a key word than copy it,
+//! compare a whole key with a whole key (`v_cmp_eq_u64`) or (`wavefronts`) take the
+//! key's group, its low word and an immediate, an uninterpreted function of the key; a
+//! proof for every domain of keys and every such function holds for the 64-bit keys the
+//! snippet computes and their groups.
 //!
 //! Invariant of every round (`first_j`: `j ∈ E` and no lane of `E` below `j` has its key;
 //! `closed`: no lane of `E` outside `R` has the key of a lane in `R`):
