@@ -299,12 +299,7 @@ impl Lane {
                 } else {
                     &self.exec
                 };
-                let (lo, hi) = if i == 0 {
-                    (value, full.extract(63, 32))
-                } else {
-                    (full.extract(31, 0), value)
-                };
-                let v = hi.concat(&lo);
+                let v = with_half(full, i, value);
                 if r.file == RegFile::Vcc {
                     self.vcc = v;
                 } else {
@@ -714,11 +709,7 @@ fn entry_code(
             // Wait states for hazards (`hazard.rs`): no effect on a lane's values.
             StmtKind::Instr(x) if x.mnemonic == "s_nop" => {}
             StmtKind::Instr(x) => code.push(x.clone()),
-            StmtKind::Label(l) if !code.is_empty() => code.push(Instruction {
-                mnemonic: LABEL.into(),
-                operands: Vec::new(),
-                modifiers: vec![l.trim_end_matches(':').to_owned()],
-            }),
+            StmtKind::Label(l) if !code.is_empty() => code.push(label(l)),
             StmtKind::Label(_) | StmtKind::Directive { .. } => {}
         }
     }
@@ -1074,11 +1065,7 @@ fn waterfall_check(
     use crate::tv_waterfall::{loop_body, prove_round_cached, Waterfall};
     let (point, mnemonic) = SITES[site];
     let facts = SiteFacts::of(GFX942.asm, "histogram", mnemonic)?;
-    let name = match value {
-        Waterfall::Sectors => "sectors",
-        Waterfall::Run => "run",
-        Waterfall::Wavefronts => "wavefronts",
-    };
+    let name = value.site_value().name();
     let body = format!("  2: r2 = site {name}\n  3: store %a, r2\n  4: exit\n");
     let mut code = point_snippet("histogram", point, &body)?;
     if let Some(m) = mutate {
@@ -1734,7 +1721,25 @@ fn index_of(c: &[Instruction], f: impl Fn(&Instruction) -> bool) -> usize {
 
 /// The pseudo-instruction of a label of the inserted code (its name the one modifier):
 /// where the paths of forward branches to it join.
-const LABEL: &str = ".label";
+pub(crate) const LABEL: &str = ".label";
+
+/// A label `l` (`name:`) as the pseudo-instruction the runs join branches at.
+pub(crate) fn label(l: &str) -> Instruction {
+    Instruction {
+        mnemonic: LABEL.into(),
+        operands: Vec::new(),
+        modifiers: vec![l.trim_end_matches(':').to_owned()],
+    }
+}
+
+/// `full` (64 bits) with its 32-bit half `half` (0 low, 1 high) replaced by `word`.
+pub(crate) fn with_half(full: &BV, half: u32, word: BV) -> BV {
+    if half == 0 {
+        full.extract(63, 32).concat(&word)
+    } else {
+        word.concat(full.extract(31, 0))
+    }
+}
 
 /// A `kernel:entry` probe that loads `%a` and `%b` into `r0` and `r1`, then runs `body`
 /// (numbered from 2).
@@ -1869,8 +1874,11 @@ fn run_cut_from(mut lane: Lane, code: &[Instruction], cuts: Option<&Cuts>) -> Re
                 for taken in waiting.remove(&name).unwrap_or_default() {
                     lane.join(taken);
                 }
-                let body = crate::tv_waterfall::loop_body(&code[i..], &name);
-                if let (true, Ok(body)) = (lane.waterfalls, body) {
+                let body = lane
+                    .waterfalls
+                    .then(|| crate::tv_waterfall::loop_body(&code[i..], &name).ok())
+                    .flatten();
+                if let Some(body) = body {
                     waterfall = Some(lane.clone());
                     waterfall_summary(&mut lane, body)?;
                     // The body, then its branch back.
@@ -2269,11 +2277,7 @@ fn point_snippet(kernel: &str, point: &str, body: &str) -> Result<Vec<Instructio
         .iter()
         .filter_map(|st| match &st.kind {
             StmtKind::Instr(x) if x.mnemonic != "s_nop" => Some(x.clone()),
-            StmtKind::Label(l) => Some(Instruction {
-                mnemonic: LABEL.into(),
-                operands: Vec::new(),
-                modifiers: vec![l.trim_end_matches(':').to_owned()],
-            }),
+            StmtKind::Label(l) => Some(label(l)),
             _ => None,
         })
         .collect())
@@ -3039,17 +3043,13 @@ pub fn translation_checks(program: &Program) -> Translation {
                         );
                     }
                 }
-                Insn::ReadSite {
-                    value: value @ (SiteValue::Sectors | SiteValue::Run | SiteValue::Wavefronts),
-                    ..
-                } => {
+                Insn::ReadSite { value, .. } if value.is_warp_wide() => {
                     // The waterfall loop, by induction over a wave (`tv_waterfall.rs`).
-                    use crate::tv_waterfall::Waterfall;
-                    let (value, name) = match value {
-                        SiteValue::Sectors => (Waterfall::Sectors, "sectors"),
-                        SiteValue::Run => (Waterfall::Run, "run"),
-                        _ => (Waterfall::Wavefronts, "wavefronts"),
+                    let Some(value) = crate::tv_waterfall::Waterfall::of(*value) else {
+                        not_proved.insert(lowering_kind(insn));
+                        continue;
                     };
+                    let name = value.site_value().name();
                     for (site, (_, mnemonic)) in SITES.iter().enumerate() {
                         obligations.insert(
                             format!("site.{name}.{mnemonic}"),

@@ -37,8 +37,10 @@
 
 use crate::parse::{Instruction, Operand};
 use crate::reg::{Reg, RegFile};
+use crate::tv::{with_half, LABEL};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, OnceLock};
+use warptrace_ir::SiteValue;
 use z3::ast::{Bool, Dynamic, BV};
 use z3::{FuncDecl, SatResult, Sort, Symbol};
 
@@ -51,6 +53,27 @@ pub(crate) enum Waterfall {
     Run,
     /// The most distinct keys of one group (`wavefronts`: units of one bank group).
     Wavefronts,
+}
+
+impl Waterfall {
+    /// The waterfall that computes site value `v`, if one does.
+    pub(crate) fn of(v: SiteValue) -> Option<Waterfall> {
+        match v {
+            SiteValue::Sectors => Some(Waterfall::Sectors),
+            SiteValue::Run => Some(Waterfall::Run),
+            SiteValue::Wavefronts => Some(Waterfall::Wavefronts),
+            _ => None,
+        }
+    }
+
+    /// The site value it computes.
+    pub(crate) fn site_value(self) -> SiteValue {
+        match self {
+            Waterfall::Sectors => SiteValue::Sectors,
+            Waterfall::Run => SiteValue::Run,
+            Waterfall::Wavefronts => SiteValue::Wavefronts,
+        }
+    }
 }
 
 /// What the proof of a loop established about its registers, for the lane model's claims
@@ -197,11 +220,7 @@ impl Wave {
                 } else {
                     &self.vcc
                 };
-                let new = if n == 0 {
-                    full.extract(63, 32).concat(&word()?)
-                } else {
-                    word()?.concat(full.extract(31, 0))
-                };
+                let new = with_half(full, n, word()?);
                 if r.file == RegFile::Exec {
                     self.exec = new;
                 } else {
@@ -211,6 +230,14 @@ impl Wave {
             f => return Err(format!("scalar write to {f:?}")),
         }
         Ok(())
+    }
+
+    /// SGPR `n` as a number.
+    fn sgpr(&mut self, n: u32) -> Result<BV, String> {
+        match self.sword(Reg::new(RegFile::Sgpr, n, 1), 0)? {
+            Word::Bv(v) => Ok(v),
+            Word::Key { .. } => Err(format!("a key word in s{n} used as a number")),
+        }
     }
 
     fn swrite_bv(&mut self, o: &Operand, v: &BV) -> Result<(), String> {
@@ -397,12 +424,12 @@ pub(crate) fn loop_body<'a>(
     label: &str,
 ) -> Result<&'a [Instruction], String> {
     let is_label = |x: &Instruction| {
-        x.mnemonic == ".label" && x.modifiers.first().map(String::as_str) == Some(label)
+        x.mnemonic == LABEL && x.modifiers.first().map(String::as_str) == Some(label)
     };
     let start = code.iter().position(is_label).ok_or("the loop's label")? + 1;
     let len = code[start..]
         .iter()
-        .position(|x| x.mnemonic.starts_with("s_cbranch") || x.mnemonic == ".label")
+        .position(|x| x.mnemonic.starts_with("s_cbranch") || x.mnemonic == LABEL)
         .ok_or("the loop's branch")?;
     let end = start + len;
     let back = &code[end];
@@ -480,7 +507,7 @@ pub(crate) fn prove_round(
     // every lane.
     let count = match value {
         Waterfall::Run => None,
-        _ => Some(wave.sread(&sgpr_operand(regs.out), 1)?),
+        _ => Some(wave.sgpr(regs.out)?),
     };
     let pair_before = match value {
         Waterfall::Run => Some([wave.vword(regs.out), wave.vword(regs.out + 1)]),
@@ -511,9 +538,9 @@ pub(crate) fn prove_round(
         Vec::new(),
     );
     let mut goals: Vec<Goal> = vec![("R' ⊆ E".into(), r2.bvand(e.bvnot()).eq(&zero), vec![])];
-    let count_after = || match wave.s.get(&regs.out) {
-        Some(Word::Bv(v)) => Ok(v.clone()),
-        _ => Err("the count register".to_owned()),
+    let count_after = match value {
+        Waterfall::Run => None,
+        _ => Some(wave.sgpr(regs.out)?),
     };
     if value != Waterfall::Run {
         // The lanes counted: the first lane of each key accounted for (module docs).
@@ -546,7 +573,10 @@ pub(crate) fn prove_round(
             let st = count.clone().ok_or("the count")?;
             goals.push((
                 "the count grows by one".into(),
-                count_after()?.eq(st.bvadd(BV::from_u64(1, 32))),
+                count_after
+                    .clone()
+                    .ok_or("the count")?
+                    .eq(st.bvadd(BV::from_u64(1, 32))),
                 vec![],
             ));
         }
@@ -580,7 +610,10 @@ pub(crate) fn prove_round(
             // lanes counted above whose group is `j`'s); the count register is the
             // largest (module docs). z3 proves each lane's step; the sums are argued.
             let g = regs.groups.ok_or("the groups")?;
-            let (st, st2) = (count.clone().ok_or("the count")?, count_after()?);
+            let (st, st2) = (
+                count.clone().ok_or("the count")?,
+                count_after.clone().ok_or("the count")?,
+            );
             let before = counts_before.ok_or("the counts")?;
             let after = wave.vword(g.count);
             let num = |w: &Word| match w {
@@ -610,10 +643,7 @@ pub(crate) fn prove_round(
                 .ok_or("a group that is no bit-vector")?;
             let on = |j: u32| bit(&e, j);
             let in_group = |i: u32| Bool::and(&[on(i), groups[i as usize].eq(&gf)]);
-            let read = match wave.s.get(&g.read) {
-                Some(Word::Bv(v)) => v.clone(),
-                _ => return Err("the count read".into()),
-            };
+            let read = wave.sgpr(g.read)?;
             for j in 0..lanes {
                 count_hyps.push(implies(&on(j), &c[j as usize].bvule(&st)));
             }
@@ -716,14 +746,6 @@ pub(crate) fn prove_round_cached(
         p.insert(key, done.clone());
     }
     done
-}
-
-fn sgpr_operand(n: u32) -> Operand {
-    Operand {
-        text: format!("s{n}"),
-        reg: Some(Reg::new(RegFile::Sgpr, n, 1)),
-        imm: None,
-    }
 }
 
 /// The key pair (the VGPR pair the round's first `v_readfirstlane` reads) and the output
@@ -850,11 +872,7 @@ mod tests {
             .iter()
             .filter_map(|st| match &st.kind {
                 crate::parse::StmtKind::Instr(x) => Some(x.clone()),
-                crate::parse::StmtKind::Label(l) => Some(Instruction {
-                    mnemonic: ".label".into(),
-                    operands: Vec::new(),
-                    modifiers: vec![l.trim_end_matches(':').to_owned()],
-                }),
+                crate::parse::StmtKind::Label(l) => Some(crate::tv::label(l)),
                 _ => None,
             })
             .collect();
