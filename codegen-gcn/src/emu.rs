@@ -23,6 +23,9 @@ pub(crate) struct Wave {
     pub mem: HashMap<u64, u8>,
     /// What `s_getreg` / `s_memtime` read (fixed).
     pub clock: u64,
+    /// The address of each label of the code running: 4 × its position (`run`), the
+    /// program counter's unit for `s_getpc_b64` and `s_setpc_b64`.
+    labels: HashMap<String, u64>,
 }
 
 impl Wave {
@@ -36,6 +39,7 @@ impl Wave {
             scc: false,
             mem: HashMap::new(),
             clock: 0,
+            labels: HashMap::new(),
         }
     }
 
@@ -95,8 +99,30 @@ impl Wave {
             }),
             (None, Some(v)) if words == 2 && (-16..=64).contains(&v) => Ok(v as u64),
             (None, Some(v)) => Ok(v as u64 & 0xffff_ffff),
-            _ => Err(format!("operand `{}`", o.text)),
+            _ => self.expression(&o.text),
         }
+    }
+
+    /// A long branch's offset (`long_branch.rs`): `(A-B)&4294967295` or `(A-B)>>32` of
+    /// two labels.
+    fn expression(&self, text: &str) -> Result<u64, String> {
+        let bad = || format!("operand `{text}`");
+        let (diff, low) = match text.strip_suffix("&4294967295") {
+            Some(d) => (d, true),
+            None => (text.strip_suffix(">>32").ok_or_else(bad)?, false),
+        };
+        let (a, b) = diff
+            .strip_prefix('(')
+            .and_then(|d| d.strip_suffix(')'))
+            .and_then(|d| d.split_once('-'))
+            .ok_or_else(bad)?;
+        let at = |l: &str| self.labels.get(l).copied().ok_or_else(bad);
+        let d = at(a)?.wrapping_sub(at(b)?) as i64;
+        Ok(if low {
+            d as u64 & 0xffff_ffff
+        } else {
+            (d >> 32) as u64 & 0xffff_ffff
+        })
     }
 
     fn set_s(&mut self, o: &Operand, words: u32, value: u64) -> Result<(), String> {
@@ -134,12 +160,36 @@ impl Wave {
 
     /// Runs `code` (instructions and labels, in order) to its end.
     pub fn run(&mut self, code: &[Step]) -> Result<(), String> {
+        self.labels = code
+            .iter()
+            .enumerate()
+            .filter_map(|(n, s)| match s {
+                Step::Label(l) => Some((l.clone(), 4 * n as u64)),
+                Step::Insn(_) => None,
+            })
+            .collect();
         let mut pc = 0;
         while let Some(step) = code.get(pc) {
             pc += 1;
             let Step::Insn(x) = step else { continue };
             if x.mnemonic == "s_endpgm" {
                 break;
+            }
+            let pair = || x.operands.first().ok_or("s_getpc/s_setpc: operand");
+            match x.mnemonic.as_str() {
+                "s_getpc_b64" => {
+                    self.set_s(pair()?, 2, 4 * pc as u64)?;
+                    continue;
+                }
+                "s_setpc_b64" => {
+                    let to = self.sop(pair()?, 2)?;
+                    pc = usize::try_from(to / 4)
+                        .ok()
+                        .filter(|&n| to % 4 == 0 && n < code.len())
+                        .ok_or_else(|| format!("s_setpc_b64 to {to:#x}"))?;
+                    continue;
+                }
+                _ => {}
             }
             if let Some(target) = self.exec_one(x)? {
                 pc = code
@@ -204,6 +254,11 @@ impl Wave {
             }
             "s_add_u32" => {
                 let r = self.sop(op(1)?, 1)? + self.sop(op(2)?, 1)?;
+                self.scc = r >> 32 != 0;
+                self.set_s(op(0)?, 1, r & 0xffff_ffff)?;
+            }
+            "s_addc_u32" => {
+                let r = self.sop(op(1)?, 1)? + self.sop(op(2)?, 1)? + u64::from(self.scc);
                 self.scc = r >> 32 != 0;
                 self.set_s(op(0)?, 1, r & 0xffff_ffff)?;
             }
@@ -597,7 +652,23 @@ mod tests {
         mutate: &dyn Fn(&str) -> String,
         whole: bool,
     ) -> MapStore {
-        let out = instrument(asm, program).expect("instruments");
+        let options = crate::Options::default();
+        emulate_with(asm, kernel, program, grid, block, mutate, whole, &options)
+    }
+
+    /// [`emulate`] instrumenting with `options`.
+    #[allow(clippy::too_many_arguments)]
+    fn emulate_with(
+        asm: &str,
+        kernel: &str,
+        program: &warptrace_verifier::VerifiedProgram,
+        grid: [u32; 3],
+        block: [u32; 3],
+        mutate: &dyn Fn(&str) -> String,
+        whole: bool,
+        options: &crate::Options,
+    ) -> MapStore {
+        let out = crate::instrument_with(asm, program, options).expect("instruments");
         let status = &out
             .kernels
             .iter()
@@ -1058,6 +1129,121 @@ mod tests {
                 assert!(got != expect, "{file}: `{from}` dropped went unnoticed");
             }
         }
+    }
+
+    /// Long branches (decision 0032) run as the branches they replace: both loops' back
+    /// edges made long, the instrumented body leaves what the interpreter computes, with
+    /// no hazard added, and the verifier accepts it — and rejects a long branch whose
+    /// complement, target or registers are wrong.
+    #[test]
+    fn long_branches_run_as_the_branches_they_replace() {
+        for (file, wave, block) in [
+            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
+            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
+        ] {
+            let asm = with_loops(file, "volume_index", wave);
+            let m = parse(&asm).expect("parses");
+            let k = m.kernel("volume_index").expect("kernel");
+            let long_branches: std::collections::BTreeSet<u32> = k
+                .body
+                .clone()
+                .filter(|&i| {
+                    m.instr(i)
+                        .is_some_and(|x| x.mnemonic.starts_with("s_cbranch"))
+                })
+                .map(|i| m.stmts[i].line)
+                .collect();
+            assert_eq!(long_branches.len(), 2, "{file}: the loops' back edges");
+            let options = crate::Options { long_branches };
+            let program = warptrace_lang::compile(LOOP_PROGRAM, "t.wt").expect("compiles");
+            let program = warptrace_verifier::verify_program(&program).expect("verifies");
+            let grid = [2, 1, 1];
+            let same = |t: &str| t.to_owned();
+            let got = emulate_with(
+                &asm,
+                "volume_index",
+                &program,
+                grid,
+                block,
+                &same,
+                true,
+                &options,
+            );
+            let expect = loops_expected(&program, "volume_index", grid, block, wave);
+            assert_eq!(got, expect, "{file}");
+            let out = crate::instrument_with(&asm, &program, &options).expect("instruments");
+            assert_eq!(out.asm.matches("s_setpc_b64").count(), 2, "{file}");
+            assert_eq!(
+                crate::added_hazards(&asm, &out.asm).expect("parses"),
+                [],
+                "{file}"
+            );
+            let verify = |t: &str| {
+                crate::verify::verify_mutant(&asm, &out, t, "volume_index").expect("parses")
+            };
+            assert!(verify(&out.asm).is_ok(), "{file}: {:?}", verify(&out.asm));
+            // The scalar temporary and the pair: the long branches' registers.
+            // The long branches' pair and scalar: `s_cselect_b32 T, -1, 0` then
+            // `s_getpc_b64 PC`.
+            let (pc, t) = {
+                let at = out.asm.find("\ts_getpc_b64 ").expect("getpc");
+                let pc = out.asm[at + 13..].lines().next().expect("line").to_owned();
+                let save = out.asm[..at].lines().last().expect("the line before");
+                let t = save.trim().strip_prefix("s_cselect_b32 ").expect("save");
+                (pc, t.split(',').next().expect("t").to_owned())
+            };
+            let far = |t: &str| t.find("s_cbranch_scc0 .L__wt_far").expect("a complement");
+            use warptrace_verifier::KernelRule;
+            let complement = {
+                let at = far(&out.asm);
+                let rest = &out.asm[at + "s_cbranch_scc0".len()..];
+                format!("{}s_cbranch_scc1{rest}", &out.asm[..at])
+            };
+            let (lo, hi) = (pc_lo(&pc), pc_hi(&pc));
+            let kernel_pair = out
+                .asm
+                .replace(&pc, "s[4:5]")
+                .replace(&format!("{lo}, {lo}"), "s4, s4")
+                .replace(&format!("{hi}, {hi}"), "s5, s5");
+            let mutants = [
+                // The complement not complemented: the other branch.
+                ("complement", complement, KernelRule::KernelPreserved),
+                // Another target.
+                (
+                    "target",
+                    out.asm.replace("(.LBBt_2-", "(.LBBt_1-"),
+                    KernelRule::KernelPreserved,
+                ),
+                // A kernel pair for the address.
+                ("registers", kernel_pair, KernelRule::RegisterIsolation),
+                // `scc` not restored: no long branch, an inserted `s_setpc_b64` leaving.
+                (
+                    "restore",
+                    out.asm.replace(&format!("s_cmp_lg_u32 {t}, 0"), "s_nop 0"),
+                    KernelRule::ControlFlow,
+                ),
+            ];
+            for (what, text, rule) in mutants {
+                assert_ne!(text, out.asm, "{file}: the {what} mutant changes nothing");
+                let found = verify(&text).expect_err(what).0;
+                assert!(
+                    found.iter().any(|v| v.rule == rule),
+                    "{file}: the {what} mutant: {found:?}"
+                );
+            }
+        }
+    }
+
+    /// The low SGPR of pair `s[a:b]`, as `sa`.
+    fn pc_lo(pair: &str) -> String {
+        let a = pair.trim_start_matches("s[").split(':').next().expect("a");
+        format!("s{a}")
+    }
+
+    /// The high SGPR of pair `s[a:b]`, as `sb`.
+    fn pc_hi(pair: &str) -> String {
+        let b = pair.split(':').nth(1).expect("b").trim_end_matches(']');
+        format!("s{b}")
     }
 
     /// The names a wave's code is written with.

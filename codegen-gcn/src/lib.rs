@@ -6,7 +6,8 @@
 //! descriptor and metadata) into the kernel, and runs the kernel-level verifier on the
 //! result. A kernel the verifier rejects, or that uses something the back end cannot
 //! lower, is left unmodified (fail open). [`assemble`] turns a module into a code object
-//! with `llvm-mc` and `ld.lld`. See `README.md` and `docs/gcn.md` for the conventions.
+//! with `llvm-mc` and `ld.lld`; [`build`] does both, making the kernel branches the
+//! snippets pushed out of reach long (decision 0032). See `README.md` and `docs/gcn.md` for the conventions.
 #![deny(missing_docs)]
 
 mod alloc;
@@ -22,6 +23,7 @@ mod grid;
 mod hashmap;
 mod hazard;
 mod insn;
+mod long_branch;
 mod loops;
 mod lower;
 mod metadata;
@@ -119,6 +121,22 @@ pub struct Instrumented {
     pub kernels: Vec<KernelOutcome>,
     /// The map buffer's layout the snippets were generated for (the PTX back end's).
     pub layout: MapLayout,
+    /// Who wrote each line, and the input's line of each kernel line.
+    lines: splice::Lines,
+}
+
+impl Instrumented {
+    /// The line of the input that line `line` of [`Instrumented::asm`] is; `None` for a
+    /// line the instrumenter wrote.
+    pub fn source_line(&self, line: u32) -> Option<u32> {
+        self.lines.source_line(line)
+    }
+
+    /// Who wrote line `line` of [`Instrumented::asm`].
+    #[cfg(test)]
+    pub(crate) fn origin(&self, line: u32) -> Origin {
+        self.lines.origin(line)
+    }
 }
 
 /// What happened to one kernel.
@@ -168,8 +186,26 @@ pub enum KernelStatus {
     },
 }
 
+/// How [`instrument_with`] instruments.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The kernel branches (by 1-based line of the input) to rewrite as long branches,
+    /// which reach any distance: those the snippets pushed past a 16-bit offset's reach
+    /// (decision 0032; [`build`] finds them with the assembler).
+    pub long_branches: std::collections::BTreeSet<u32>,
+}
+
 /// Instruments every kernel of `asm` with `program`'s probes.
 pub fn instrument(asm: &str, program: &VerifiedProgram) -> Result<Instrumented, GcnError> {
+    instrument_with(asm, program, &Options::default())
+}
+
+/// [`instrument`] with `options`.
+pub fn instrument_with(
+    asm: &str,
+    program: &VerifiedProgram,
+    options: &Options,
+) -> Result<Instrumented, GcnError> {
     let program = program.program();
     let module = parse(asm)?;
     let layout = MapLayout::new(&program.maps);
@@ -177,7 +213,7 @@ pub fn instrument(asm: &str, program: &VerifiedProgram) -> Result<Instrumented, 
     let mut edits = Vec::new();
     let mut kernels = Vec::new();
     for k in &module.kernels {
-        let planned = plan::plan_kernel(&module, k, program, &layout, &filter)?;
+        let planned = plan::plan_kernel(&module, k, program, &layout, &filter, options)?;
         edits.extend(planned.edits);
         kernels.push(KernelOutcome {
             name: k.name.clone(),
@@ -187,12 +223,67 @@ pub fn instrument(asm: &str, program: &VerifiedProgram) -> Result<Instrumented, 
             snippets: planned.costs,
         });
     }
-    let asm = splice::apply(asm, &edits).text;
+    let applied = splice::apply(asm, &edits);
     Ok(Instrumented {
-        asm,
+        asm: applied.text,
         kernels,
         layout,
+        lines: applied.lines,
     })
+}
+
+/// Errors of [`build`].
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// Instrumenting failed.
+    #[error(transparent)]
+    Instrument(#[from] GcnError),
+    /// Assembling or linking the instrumented module failed.
+    #[error(transparent)]
+    Tool(#[from] ToolError),
+}
+
+/// Instruments `asm` with `program`'s probes and assembles it into a code object for
+/// `target`. The assembler names each kernel branch the snippets pushed past its 16-bit
+/// offset's reach (±128 KiB); those are rewritten as long branches and the module
+/// instrumented (and verified) again, until it assembles (decision 0032).
+pub fn build(
+    asm: &str,
+    program: &VerifiedProgram,
+    target: &TargetId,
+) -> Result<(Instrumented, CodeObject), BuildError> {
+    let out = instrument(asm, program)?;
+    assemble_instrumented(asm, program, out, target)
+}
+
+/// The assembling half of [`build`]: `out` is [`instrument`]'s output for `asm` and
+/// `program`. The kernels' outcomes are those of the returned [`Instrumented`] (a kernel
+/// whose long branches the verifier rejected is left unmodified).
+pub fn assemble_instrumented(
+    asm: &str,
+    program: &VerifiedProgram,
+    mut out: Instrumented,
+    target: &TargetId,
+) -> Result<(Instrumented, CodeObject), BuildError> {
+    let mut options = Options::default();
+    loop {
+        match assemble_for(&out.asm, target) {
+            Ok(code) => return Ok((out, code)),
+            Err(ToolError::BranchOutOfRange { stderr, lines }) => {
+                let before = options.long_branches.len();
+                options
+                    .long_branches
+                    .extend(lines.iter().filter_map(|&l| out.source_line(l)));
+                // A branch no rewrite reaches (inserted code's own, or one relaxing
+                // could not take): the error stands.
+                if options.long_branches.len() == before {
+                    return Err(ToolError::BranchOutOfRange { stderr, lines }.into());
+                }
+                out = instrument_with(asm, program, &options)?;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 /// One place a probe attaches to, for `warptrace -l PROGRAM` on a GCN file.

@@ -27,6 +27,7 @@
 //!   pointer-wide load of the parameter.
 
 use crate::insn::{facts, Facts, Isa};
+use crate::long_branch::{self, LongBranch};
 use crate::parse::{Module, StmtKind};
 use crate::reg::{parse_reg, Reg, RegFile};
 use crate::MAP_ARG;
@@ -120,15 +121,20 @@ impl GcnKernelModel {
             _ => Default::default(),
         };
         let bounded = bounded_loops(module, k.body.clone(), origin, &isa);
+        let long = long_branch::find(module, k.body.clone(), origin);
         for i in k.body.clone() {
             let stmt = &module.stmts[i];
             let o = origin(i);
+            if long.iter().any(|b| b.skipped.contains(&i)) {
+                // A long branch's complement and the label it skips to (`long_branch.rs`).
+                continue;
+            }
             match &stmt.kind {
                 StmtKind::Label(l) => {
                     let bounded_loop = bounded.iter().any(|w| w.label == i);
                     if i != k.body.start
                         && !bounded_loop
-                        && targeted_from_below(module, k.body.clone(), i, l)
+                        && targeted_from_below(module, k.body.clone(), &long, i, l)
                     {
                         kernarg_intact = false;
                     }
@@ -136,6 +142,13 @@ impl GcnKernelModel {
                         name: l.clone().into(),
                         origin: o,
                     })
+                }
+                StmtKind::Instr(_) if long.iter().any(|b| b.setpc == i) => {
+                    // A long branch's jump: the kernel's branch it stands for.
+                    let b = long.iter().find(|b| b.setpc == i).expect("found");
+                    let f = facts(&b.branch, &isa);
+                    let instr = to_instr(&f, &b.branch, &isa, &b.text, stmt.line, Origin::Kernel);
+                    items.push(Item::Instr(instr));
                 }
                 StmtKind::Instr(x) => {
                     let f = facts(x, &isa);
@@ -228,6 +241,7 @@ pub(crate) fn bounded_loops(
         .filter(|&i| !matches!(module.stmts[i].kind, StmtKind::Directive { .. }))
         .filter(|&i| module.instr(i).is_none_or(|x| x.mnemonic != "s_nop"))
         .collect();
+    let long = long_branch::find(module, body.clone(), origin);
     let mut out = Vec::new();
     for (at, &label) in stmts.iter().enumerate() {
         let StmtKind::Label(name) = &module.stmts[label].kind else {
@@ -247,7 +261,7 @@ pub(crate) fn bounded_loops(
         else {
             continue;
         };
-        if branches_to(module, body.clone(), name) == 1 {
+        if branches_to(module, body.clone(), &long, name) == 1 {
             out.push(BoundedLoop {
                 label,
                 branch: stmts[at + end],
@@ -380,25 +394,28 @@ fn round_step(x: &crate::parse::Instruction, isa: &Isa, kept: &[Reg]) -> bool {
         && !f.defs.iter().any(|d| kept.iter().any(|k| d.overlaps(k)))
 }
 
-/// The branches of `body` to label `name`.
-fn branches_to(module: &Module, body: std::ops::Range<usize>, name: &str) -> usize {
-    body.filter(|&i| {
-        module.instr(i).is_some_and(|x| {
-            (x.mnemonic.starts_with("s_branch") || x.mnemonic.starts_with("s_cbranch"))
-                && x.operands.first().is_some_and(|t| t.text == name)
-        })
-    })
-    .count()
+/// The branches of `body` to label `name`, the long ones (`long`) included.
+fn branches_to(
+    module: &Module,
+    body: std::ops::Range<usize>,
+    long: &[LongBranch],
+    name: &str,
+) -> usize {
+    long_branch::branches_to(module, body, name)
+        + long.iter().filter(|b| b.target() == name).count()
 }
 
-/// Whether a branch after statement `at` of `body` targets label `l`.
-fn targeted_from_below(module: &Module, body: std::ops::Range<usize>, at: usize, l: &str) -> bool {
-    (at + 1..body.end).any(|i| {
-        module.instr(i).is_some_and(|x| {
-            (x.mnemonic.starts_with("s_branch") || x.mnemonic.starts_with("s_cbranch"))
-                && x.operands.first().is_some_and(|o| o.text == l)
-        })
-    })
+/// Whether a branch after statement `at` of `body`, long ones (`long`) included, targets
+/// label `l`.
+fn targeted_from_below(
+    module: &Module,
+    body: std::ops::Range<usize>,
+    long: &[LongBranch],
+    at: usize,
+    l: &str,
+) -> bool {
+    long_branch::branches_to(module, at + 1..body.end, l) > 0
+        || long.iter().any(|b| b.setpc > at && b.target() == l)
 }
 
 /// `s_load_dwordx2 d, kernarg, offset` of the map argument.

@@ -375,7 +375,7 @@ fn fields_only(mnemonic: &str) -> bool {
         || mnemonic.starts_with("s_delay_alu")
 }
 
-fn parse_instruction(code: &str) -> Result<Instruction, String> {
+pub(crate) fn parse_instruction(code: &str) -> Result<Instruction, String> {
     let (mnemonic, rest) = split_word(code);
     if !mnemonic
         .bytes()

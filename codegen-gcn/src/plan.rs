@@ -154,6 +154,7 @@ pub(crate) fn plan_kernel(
     program: &Program,
     layout: &MapLayout,
     filter: &KernelFilter,
+    options: &crate::Options,
 ) -> Result<Planned, GcnError> {
     let isa = isa_of(module, &k.name).ok_or_else(|| GcnError::NoSuchKernel(k.name.clone()))?;
     let (sites, unplaced) = find_sites(module, k, &isa, program, filter);
@@ -176,7 +177,7 @@ pub(crate) fn plan_kernel(
             kernel: k.name.clone(),
         });
     }
-    match build(module, k, &isa, &sites, program, layout) {
+    match build(module, k, &isa, &sites, program, layout, options) {
         Ok(p) => Ok(p),
         Err(GcnError::Unsupported { what }) => Ok(no(KernelStatus::Unsupported { what })),
         Err(e) => Err(e),
@@ -190,6 +191,7 @@ fn build(
     sites: &[Site],
     program: &Program,
     layout: &MapLayout,
+    options: &crate::Options,
 ) -> Result<Planned, GcnError> {
     let processor = module.processor.as_deref().unwrap_or_default();
     let gfx10_11 = processor.starts_with("gfx10") || processor.starts_with("gfx11");
@@ -275,6 +277,15 @@ fn build(
              hidden grid arguments",
         ));
     }
+    // The kernel branches to make long, and their registers (decision 0032).
+    let long: Vec<usize> = k
+        .body
+        .clone()
+        .filter(|&i| {
+            module.instr(i).is_some() && options.long_branches.contains(&module.stmts[i].line)
+        })
+        .collect();
+    let long_regs = (!long.is_empty()).then(|| (alloc.sgprs(2), alloc.sgprs(1)));
     if alloc.sgpr_end() > MAX_SGPRS {
         return Err(unsupported(format!(
             "probe registers: {} SGPRs needed, {MAX_SGPRS} addressable",
@@ -469,6 +480,23 @@ fn build(
             snippet: Some(number),
         });
     }
+    // The long branches, each a snippet after the probes' (`long_branch.rs`).
+    if let Some((pc, t)) = long_regs {
+        for (j, &i) in long.iter().enumerate() {
+            let number = (placed.len() + 1 + j) as u32;
+            let x = module
+                .instr(i)
+                .ok_or_else(|| unsupported("a long branch"))?;
+            let labels = format!(".L{PREFIX}far{ordinal}_{j}");
+            let text = crate::long_branch::emit(x, module.stmt_text(i), pc, t, &labels)?;
+            let line = module.stmts[i].line;
+            edits.push(Edit {
+                range: module.line_start(line)..module.line_end(line),
+                text: format!("; {PREFIX}snippet {number}\n{text}"),
+                snippet: Some(number),
+            });
+        }
+    }
     // Descriptor fields.
     let mut set_field = |name: &str, value: u32| -> Result<(), GcnError> {
         let (_, _, i) = k
@@ -539,7 +567,7 @@ fn build(
     let spliced = crate::parse::parse(&applied.text)?;
     let mut origins = Vec::with_capacity(spliced.stmts.len());
     for s in &spliced.stmts {
-        origins.push(applied.origin(s.line));
+        origins.push(applied.lines.origin(s.line));
     }
     let original_counts = RegisterCounts {
         initial_sgprs: crate::model::initial_sgprs(k, isa.gfx940),

@@ -21,17 +21,18 @@ pub enum ToolError {
         #[source]
         source: std::io::Error,
     },
-    /// `llvm-mc` found a branch of the instrumented kernel past the ±32768 words its
-    /// 16-bit offset reaches: the snippets made the code between a kernel branch and its
-    /// target too long.
+    /// `llvm-mc` found branches past the ±32768 words their 16-bit offset reaches: the
+    /// snippets made the code between a kernel branch and its target too long
+    /// ([`crate::build`] rewrites those as long branches).
     #[error(
         "the instrumented kernel is too large for its own branches (a branch's 16-bit offset \
-         reaches 128 KiB): attach the program to fewer sites or make its snippets smaller \
-         (`warptrace verify` reports their size):\n{stderr}"
+         reaches 128 KiB) at lines {lines:?}:\n{stderr}"
     )]
     BranchOutOfRange {
         /// `llvm-mc`'s error output.
         stderr: String,
+        /// The 1-based lines of the branches.
+        lines: Vec<u32>,
     },
     /// A tool failed.
     #[error("`{tool}` failed:\n{stderr}")]
@@ -131,8 +132,9 @@ fn assemble_with(asm: &str, processor: &str, mattr: &str) -> Result<CodeObject, 
         }
         args.extend([s.as_os_str(), "-o".as_ref(), o.as_os_str()]);
         run("llvm-mc", &args).map_err(|e| match e {
-            ToolError::Failed { stderr, .. } if stderr.contains("branch size exceeds simm16") => {
-                ToolError::BranchOutOfRange { stderr }
+            ToolError::Failed { stderr, .. } if stderr.contains(OUT_OF_RANGE) => {
+                let lines = out_of_range_lines(&stderr, &s);
+                ToolError::BranchOutOfRange { stderr, lines }
             }
             e => e,
         })?;
@@ -152,6 +154,20 @@ fn assemble_with(asm: &str, processor: &str, mattr: &str) -> Result<CodeObject, 
     })();
     let _ = std::fs::remove_dir_all(&dir);
     result
+}
+
+/// `llvm-mc`'s error for a branch out of reach.
+const OUT_OF_RANGE: &str = "error: branch size exceeds simm16";
+
+/// The lines of `file` `llvm-mc`'s `stderr` says hold a branch out of reach
+/// (`FILE:LINE:COLUMN: error: branch size exceeds simm16`).
+fn out_of_range_lines(stderr: &str, file: &Path) -> Vec<u32> {
+    let prefix = format!("{}:", file.display());
+    stderr
+        .lines()
+        .filter(|l| l.ends_with(OUT_OF_RANGE))
+        .filter_map(|l| l.strip_prefix(&prefix)?.split(':').next()?.parse().ok())
+        .collect()
 }
 
 static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

@@ -1,9 +1,10 @@
 //! Verifying a spliced module against its original without the instrumenter's own
 //! bookkeeping: for tests, mutations and hand-written GCN snippets. Kernel statements are
-//! matched to the original's in order (same text); every other statement of the body is
-//! inserted, numbered by the nearest preceding `; __wt_snippet N` marker (0, the prologue,
-//! before the first). Register counts come from both descriptors and the map argument
-//! from the original's kernarg size.
+//! matched to the original's in order (same text), a long branch (`long_branch.rs`) to
+//! the branch it stands for; every other statement of the body is inserted, numbered by
+//! the nearest preceding `; __wt_snippet N` marker (0, the prologue, before the first).
+//! Register counts come from both descriptors and the map argument from the original's
+//! kernarg size.
 
 use crate::model::{GcnKernelModel, MapArgLoad, RegisterCounts};
 use crate::parse::{parse, Module, StmtKind};
@@ -47,23 +48,60 @@ pub fn verify_spliced(
         .filter(|&i| !matches!(before.stmts[i].kind, StmtKind::Directive { .. }))
         .map(|i| before.stmt_text(i))
         .collect();
+    let inserted = |i: usize| Origin::Inserted {
+        snippet: marker
+            .get(after.stmts[i].line as usize)
+            .copied()
+            .flatten()
+            .unwrap_or(0),
+    };
+    // Long branches (`long_branch.rs`) stand for the kernel branch they replace.
+    let long = crate::long_branch::find(&after, k1.body.clone(), &inserted);
     let mut j = 0;
     let mut origins = vec![Origin::Kernel; after.stmts.len()];
     for i in k1.body.clone() {
         if matches!(after.stmts[i].kind, StmtKind::Directive { .. }) {
             continue;
         }
-        if kernel_texts.get(j) == Some(&after.stmt_text(i)) {
+        if let Some(b) = long.iter().find(|b| b.setpc == i) {
+            if kernel_texts.get(j) == Some(&b.text.as_str()) {
+                j += 1;
+            }
+            origins[i] = inserted(i);
+        } else if kernel_texts.get(j) == Some(&after.stmt_text(i)) {
             j += 1;
         } else {
-            let line = after.stmts[i].line as usize;
-            origins[i] = Origin::Inserted {
-                snippet: marker.get(line).copied().flatten().unwrap_or(0),
-            };
+            origins[i] = inserted(i);
         }
     }
-    let c0 = counts(&before, name).ok_or_else(missing)?;
-    let c1 = counts(&after, name).ok_or_else(missing)?;
+    check(&before, &after, name, &origins)
+}
+
+/// [`verify_spliced`] of `spliced`, a mutant of `out` (the instrumenting of `original`)
+/// with the same lines, each line's origin as `out` records it.
+#[cfg(test)]
+pub(crate) fn verify_mutant(
+    original: &str,
+    out: &crate::Instrumented,
+    spliced: &str,
+    name: &str,
+) -> Result<Result<(), KernelErrors>, GcnError> {
+    let (before, after) = (parse(original)?, parse(spliced)?);
+    let origins: Vec<Origin> = after.stmts.iter().map(|s| out.origin(s.line)).collect();
+    check(&before, &after, name, &origins)
+}
+
+/// Kernel `name` of `after`, its statements written by `origins`, against `before`'s.
+fn check(
+    before: &Module,
+    after: &Module,
+    name: &str,
+    origins: &[Origin],
+) -> Result<Result<(), KernelErrors>, GcnError> {
+    let missing = || GcnError::NoSuchKernel(name.to_owned());
+    let k0 = before.kernel(name).ok_or_else(missing)?;
+    let c0 = counts(before, name).ok_or_else(missing)?;
+    let c1 = counts(after, name).ok_or_else(missing)?;
     let kernarg = 4 * k0
         .field(".amdhsa_user_sgpr_private_segment_buffer")
         .unwrap_or(0)
@@ -79,9 +117,9 @@ pub fn verify_spliced(
         kernarg: Reg::new(RegFile::Sgpr, kernarg as u32, 2),
         offset: size.next_multiple_of(8),
     };
-    let original = GcnKernelModel::build(&before, name, &|_| Origin::Kernel, c0, c0, None)
+    let original = GcnKernelModel::build(before, name, &|_| Origin::Kernel, c0, c0, None)
         .ok_or_else(missing)?;
-    let model = GcnKernelModel::build(&after, name, &|i| origins[i], c0, c1, Some(map))
+    let model = GcnKernelModel::build(after, name, &|i| origins[i], c0, c1, Some(map))
         .ok_or_else(missing)?;
     Ok(verify_kernel(&original, &model))
 }
