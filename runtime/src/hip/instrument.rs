@@ -1,5 +1,6 @@
 //! Instrumentation on first launch: find the image's assembly, instrument it with
-//! `warptrace_codegen_gcn::instrument`, assemble it for the device and load it with the
+//! `warptrace_codegen_gcn::instrument`, assemble it for the device (long branches where
+//! the snippets pushed a kernel branch out of reach) and load it with the
 //! real `hipModuleLoadData`, once per (device, image); then look up the instrumented
 //! function of each kernel handle once per (device, handle).
 
@@ -13,7 +14,9 @@ use crate::report::{KernelState, Reason};
 use std::collections::HashMap;
 use std::ffi::{c_int, CString};
 use std::sync::{Arc, Mutex, MutexGuard};
-use warptrace_codegen_gcn::{parse, KernelStatus, Module as AsmModule, MAP_ARG};
+use warptrace_codegen_gcn::{
+    assemble_instrumented, parse, Instrumented, KernelStatus, Module as AsmModule, MAP_ARG,
+};
 use warptrace_ir::MapLayout;
 
 /// An instrumented function ready to launch.
@@ -113,9 +116,18 @@ fn build_module(hip: &Hip, cfg: &Config, owner: HipOwner) -> Result<Arc<Module>,
     let original = parse(&asm.text).map_err(|e| parse_error(&e))?;
     let out =
         warptrace_codegen_gcn::instrument(&asm.text, &cfg.program).map_err(|e| parse_error(&e))?;
+    let instrumented = out
+        .kernels
+        .iter()
+        .any(|k| matches!(k.status, KernelStatus::Instrumented { .. }));
+    // Assembling may instrument again (long branches) and change kernels' outcomes.
+    let (out, handle) = if instrumented {
+        load(hip, cfg, &asm.text, out, &asm.target)?
+    } else {
+        (out, 0)
+    };
     let spliced = parse(&out.asm).map_err(|e| parse_error(&e))?;
     let mut kernels = HashMap::new();
-    let mut any = false;
     {
         let mut t = crate::state::tables();
         for k in &out.kernels {
@@ -124,10 +136,7 @@ fn build_module(hip: &Hip, cfg: &Config, owner: HipOwner) -> Result<Arc<Module>,
                 KernelStatus::Instrumented { sites } => {
                     let params = kernarg(&original, &k.name).map(|(n, _)| n);
                     match (params, kernarg(&spliced, &k.name)) {
-                        (Some(n), Some((_, at))) => {
-                            any = true;
-                            Ok((n, at, *sites))
-                        }
+                        (Some(n), Some((_, at))) => Ok((n, at, *sites)),
                         _ => Err((Reason::ParseError, "no kernel argument metadata".into())),
                     }
                 }
@@ -142,11 +151,6 @@ fn build_module(hip: &Hip, cfg: &Config, owner: HipOwner) -> Result<Arc<Module>,
             kernels.insert(k.name.clone(), entry);
         }
     }
-    let handle = if any {
-        load(hip, cfg, &out.asm, &asm.target)?
-    } else {
-        0
-    };
     Ok(Arc::new(Module {
         handle,
         layout: Arc::new(out.layout),
@@ -154,18 +158,23 @@ fn build_module(hip: &Hip, cfg: &Config, owner: HipOwner) -> Result<Arc<Module>,
     }))
 }
 
-/// Assembles the instrumented module and loads it with the real `hipModuleLoadData`.
+/// Assembles `out`, the instrumenting of `asm`, (with long branches where the snippets
+/// pushed a kernel branch out of reach: `assemble_instrumented`) and loads it with the
+/// real `hipModuleLoadData`; the module as assembled and its handle.
 fn load(
     hip: &Hip,
     cfg: &Config,
     asm: &str,
+    out: Instrumented,
     target: &warptrace_codegen_gcn::TargetId,
-) -> Result<usize, Failure> {
+) -> Result<(Instrumented, usize), Failure> {
     if cfg.fault == Some(Fault::Jit) {
         return Err((Reason::JitError, "forced by WARPTRACE_FAULT=jit".into()));
     }
     let started = std::time::Instant::now();
-    let code = source::assemble(asm, target).map_err(|e| (Reason::JitError, e))?;
+    let (out, code) = assemble_instrumented(asm, &cfg.program, out, target)
+        .map_err(|e| (Reason::JitError, first_line(&e.to_string())))?;
+    let code = code.shared;
     let mut module: Handle = std::ptr::null_mut();
     let rc = match hip.module_load_data {
         // SAFETY: code is a complete code object; module an out-pointer.
@@ -179,7 +188,7 @@ fn load(
             format!("hipModuleLoadData of the instrumented code object: error {rc}"),
         ));
     }
-    Ok(module as usize)
+    Ok((out, module as usize))
 }
 
 fn function(hip: &Hip, m: &Module, func: &HipFunc) -> Result<Arc<Probed>, Failure> {
