@@ -914,7 +914,8 @@ impl SiteFacts {
     /// The bytes a lane accesses, from the mnemonic's data type (the ISA's naming).
     fn bytes(&self) -> Option<u64> {
         let m = self.insn.mnemonic.as_str();
-        let table: [(&str, u64); 8] = [
+        // gfx9's names, then gfx11's (`global_store_b64`).
+        let table: [(&str, u64); 14] = [
             ("dwordx4", 16),
             ("dwordx3", 12),
             ("dwordx2", 8),
@@ -922,6 +923,12 @@ impl SiteFacts {
             ("byte", 1),
             ("short", 2),
             ("dword", 4),
+            ("_b128", 16),
+            ("_b96", 12),
+            ("_b64", 8),
+            ("_b32", 4),
+            ("_b16", 2),
+            ("_b8", 1),
             ("global_atomic_", 4),
         ];
         table.iter().find(|(t, _)| m.contains(t)).map(|(_, b)| *b)
@@ -1046,11 +1053,12 @@ fn site_check(what: &str, site: usize, mutate: Option<Mutation<'_>>) -> Result<(
 /// The verdict on `r2 = site sectors` / `run` / `wavefronts` at `SITES[site]`
 /// ([`waterfall_check`]).
 fn waterfall_verdict(value: crate::tv_waterfall::Waterfall, site: usize) -> Verdict {
-    outcome(waterfall_check(value, site, None))
+    outcome(waterfall_check(value, GFX942, SITES[site], None))
 }
 
-/// The claim of [`waterfall_verdict`]: the snippet's waterfall loop keeps its invariant
-/// over a wave of 64 lanes (`tv_waterfall::prove_round`), and around the loop the lane
+/// The claim of [`waterfall_verdict`] at `site` (a point and the mnemonic it probes) of
+/// kernel `k`: the snippet's waterfall loop keeps its invariant over a wave of the
+/// kernel's 64 or 32 lanes (`tv_waterfall::prove_round`), and around the loop the lane
 /// model proves that the loop starts with the site's lanes in `exec`, each lane's key
 /// (`addr >> 5`; `addr − lane · bytes`; `addr >> u`) in the key pair, a count of zero
 /// (`wavefronts`: each lane's group and count, the pair holding the site's lanes), and
@@ -1059,15 +1067,23 @@ fn waterfall_verdict(value: crate::tv_waterfall::Waterfall, site: usize) -> Verd
 /// `mutate` changes the snippet first (tests).
 fn waterfall_check(
     value: crate::tv_waterfall::Waterfall,
-    site: usize,
+    k: TvKernel,
+    (point, mnemonic): (&str, &str),
     mutate: Option<Mutation<'_>>,
 ) -> Result<(), String> {
     use crate::tv_waterfall::{loop_body, prove_round_cached, Waterfall};
-    let (point, mnemonic) = SITES[site];
-    let facts = SiteFacts::of(GFX942.asm, "histogram", mnemonic)?;
+    let facts = SiteFacts::of(k.asm, k.name, mnemonic)?;
+    let lanes = match parse(k.asm)
+        .map_err(|e| e.to_string())?
+        .kernel(k.name)
+        .and_then(|k| k.field(".amdhsa_wavefront_size32"))
+    {
+        Some(1) => 32,
+        _ => 64,
+    };
     let name = value.site_value().name();
     let body = format!("  2: r2 = site {name}\n  3: store %a, r2\n  4: exit\n");
-    let mut code = point_snippet("histogram", point, &body)?;
+    let mut code = point_snippet_in(k.asm, k.name, point, &body)?;
     if let Some(m) = mutate {
         m(&mut code);
     }
@@ -1084,7 +1100,7 @@ fn waterfall_check(
             loops.len()
         ));
     };
-    let regs = prove_round_cached(value, loop_body(&code, label)?, 64)?;
+    let regs = prove_round_cached(value, loop_body(&code, label)?, lanes)?;
     let mut lane = Lane::new();
     lane.waterfalls = true;
     let mut r = run_cut_from(lane, &code, None)?;
@@ -1098,7 +1114,8 @@ fn waterfall_check(
     let key = at.vgpr(regs.key + 1).concat(at.vgpr(regs.key));
     let addr = facts.addr(&mut Lane::new())?;
     let lane = BV::new_const("hw.lane", 32);
-    r.assume.push(lane.bvult(BV::from_u64(64, 32)));
+    r.assume
+        .push(lane.bvult(BV::from_u64(u64::from(lanes), 32)));
     let count = || BV::new_const(format!("wf.s{}", regs.out), 32).zero_ext(32);
     let k32 = |v: u64| BV::from_u64(v, 32);
     let (want_key, output, start) = match value {
@@ -1130,7 +1147,11 @@ fn waterfall_check(
                 at.sgpr(regs.out).eq(k32(0)),
                 at.vgpr(g.group).eq(&group),
                 at.vgpr(g.count).eq(k32(0)),
-                at.sgpr(g.lanes + 1).concat(at.sgpr(g.lanes)).eq(&r.exec),
+                if lanes == 64 {
+                    at.sgpr(g.lanes + 1).concat(at.sgpr(g.lanes)).eq(&r.exec)
+                } else {
+                    at.sgpr(g.lanes).eq(r.exec.extract(31, 0))
+                },
             ]);
             (unit, count(), start)
         }
@@ -1951,14 +1972,18 @@ fn waterfall_summary(lane: &mut Lane, body: &[Instruction]) -> Result<(), String
                 RegFile::Vgpr => {
                     lane.v.insert(n, BV::new_const(format!("wf.v{n}"), 32));
                 }
-                RegFile::Exec | RegFile::Vcc => {}
+                // The halves the rounds write (wave32: the low ones): `vcc`'s anything,
+                // `exec`'s zero when the loop leaves. (The wave model, which proved this
+                // body, knows only instructions that write them as their first operand.)
+                RegFile::Vcc => {
+                    lane.vcc = with_half(&lane.vcc, n, BV::new_const(format!("wf.vcc{n}"), 32));
+                }
+                RegFile::Exec => lane.exec = with_half(&lane.exec, n, BV::from_u64(0, 32)),
                 f => return Err(format!("a waterfall writes {f:?}")),
             }
         }
     }
-    lane.vcc = BV::new_const("wf.vcc", 64);
     lane.scc = Bool::new_const("wf.scc");
-    lane.exec = BV::from_u64(0, 64);
     Ok(())
 }
 
@@ -2259,11 +2284,21 @@ pub(crate) fn samples() -> Vec<(u64, u64)> {
 /// attached at `point`) in `kernel` of the corpus file: from its marker to its `scc`
 /// restore.
 fn point_snippet(kernel: &str, point: &str, body: &str) -> Result<Vec<Instruction>, String> {
+    point_snippet_in(GFX942.asm, kernel, point, body)
+}
+
+/// [`point_snippet`] in kernel `kernel` of `asm`.
+fn point_snippet_in(
+    asm: &str,
+    kernel: &str,
+    point: &str,
+    body: &str,
+) -> Result<Vec<Instruction>, String> {
     let text = format!(
         "persistent %a\npersistent %b\n\nprobe 0: {point}\n  0: r0 = load %a\n  1: r1 = load %b\n{body}"
     );
     let program = Program::parse(&text).map_err(|e| format!("{text}: {e}"))?;
-    let out = instrumented(GFX942.asm, &program, kernel)?;
+    let out = instrumented(asm, &program, kernel)?;
     let at = out.find(&format!("\n{kernel}:")).ok_or("kernel label")?;
     let start = at
         + out[at..]
@@ -3688,6 +3723,56 @@ mod site_tests {
         assert_refuted("the next word", &launch_check(Some(next)));
     }
 
+    /// The waterfalls of a wave32 kernel (gfx1100's `volume_index`, at its store: one-SGPR
+    /// masks, `exec_lo`, `v_add_nc_u32`) are proved over 32 lanes; a round that removes no
+    /// lanes, a unit counted twice and a `run` whose high word holds the lanes found (a
+    /// wave64 form) are refuted.
+    #[test]
+    fn wave32_waterfalls_are_proved_and_wrong_ones_refuted() {
+        use crate::tv_waterfall::Waterfall::{Run, Sectors, Wavefronts};
+        let site = ("mem:global:store", "global_store_b64");
+        for value in [Sectors, Run, Wavefronts] {
+            assert_eq!(
+                waterfall_check(value, GFX1100, site, None),
+                Ok(()),
+                "{value:?}"
+            );
+        }
+        let cases: Vec<(&str, crate::tv_waterfall::Waterfall, Mutant)> = vec![
+            (
+                "removes no lanes",
+                Sectors,
+                Box::new(|c| {
+                    let at = index_of(c, |x| x.mnemonic == "s_andn2_b32");
+                    c[at].operands.swap(1, 2);
+                }),
+            ),
+            (
+                "a unit counted twice",
+                Wavefronts,
+                Box::new(|c| {
+                    let at = index_of(c, |x| x.mnemonic == "v_add_nc_u32_e32");
+                    set_imm(&mut c[at], 1, 2);
+                }),
+            ),
+            (
+                "the run's high word from the lanes found",
+                Run,
+                Box::new(|c| {
+                    // The round's `v_mov_b32_e32 HI, 0` (after its `v_mov_b32_e32 LO, sHIT`).
+                    let lo = index_of(c, |x| {
+                        x.mnemonic == "v_mov_b32_e32" && x.operands[1].text.starts_with('s')
+                    });
+                    let hit = c[lo].operands[1].clone();
+                    c[lo + 1].operands[1] = hit;
+                }),
+            ),
+        ];
+        for (what, value, mutate) in cases {
+            assert_refuted(what, &waterfall_check(value, GFX1100, site, Some(&*mutate)));
+        }
+    }
+
     /// `sectors`, `run` and `wavefronts` are proved at both sites (the waterfall by
     /// induction over a wave of 64 lanes, the code around it in the lane model); wrong
     /// snippets are refuted: a round that counts two, a round that removes no lanes, the
@@ -3699,11 +3784,11 @@ mod site_tests {
     fn waterfalls_are_proved_and_wrong_ones_refuted() {
         use crate::tv_waterfall::Waterfall::{Run, Sectors, Wavefronts};
         for value in [Sectors, Run, Wavefronts] {
-            for site in 0..SITES.len() {
+            for site in SITES {
                 assert_eq!(
-                    waterfall_check(value, site, None),
+                    waterfall_check(value, GFX942, site, None),
                     Ok(()),
-                    "{value:?} at {site}"
+                    "{value:?} at {site:?}"
                 );
             }
         }
@@ -3797,7 +3882,10 @@ mod site_tests {
             ),
         ];
         for (what, value, mutate) in cases {
-            assert_refuted(what, &waterfall_check(value, 0, Some(&*mutate)));
+            assert_refuted(
+                what,
+                &waterfall_check(value, GFX942, SITES[0], Some(&*mutate)),
+            );
         }
     }
 

@@ -374,7 +374,8 @@ impl Wave {
                 };
                 self.swrite_bv(arg(0)?, &v)?;
             }
-            "v_add_u32_e32" => {
+            // gfx9's and gfx10+'s 32-bit add without carry.
+            "v_add_u32_e32" | "v_add_nc_u32_e32" => {
                 let d = Wave::vgpr(arg(0)?)?;
                 let a = self.sread(arg(1)?, 1)?;
                 let b = self.vword(Wave::vgpr(arg(2)?)?);
@@ -392,10 +393,11 @@ impl Wave {
                 let v = self.sread(arg(1)?, 1)?.bvadd(self.sread(arg(2)?, 1)?);
                 self.swrite_bv(arg(0)?, &v)?;
             }
-            "s_andn2_b64" => {
+            "s_andn2_b64" | "s_andn2_b32" => {
+                let words = if m.ends_with("64") { 2 } else { 1 };
                 let v = self
-                    .sread(arg(1)?, 2)?
-                    .bvand(self.sread(arg(2)?, 2)?.bvnot());
+                    .sread(arg(1)?, words)?
+                    .bvand(self.sread(arg(2)?, words)?.bvnot());
                 self.swrite_bv(arg(0)?, &v)?;
             }
             "v_mov_b32_e32" => {
@@ -494,7 +496,7 @@ pub(crate) fn prove_round(
     };
     if let Some(g) = regs.groups {
         let e64 = widen(&e);
-        for w in 0..2 {
+        for w in 0..lanes / 32 {
             let word = e64.extract(32 * w + 31, 32 * w);
             wave.s.insert(g.lanes + w, Word::Bv(word));
         }
@@ -766,6 +768,11 @@ fn loop_regs(value: Waterfall, body: &[Instruction]) -> Result<LoopRegs, String>
             .map(|r| r.first)
             .ok_or_else(|| format!("the round has no `{mnemonic}` of its registers"))
     };
+    // The count's add (gfx9's mnemonic, or gfx10+'s).
+    let add = || {
+        find("v_add_u32_e32", 0, RegFile::Vgpr)
+            .or_else(|_| find("v_add_nc_u32_e32", 0, RegFile::Vgpr))
+    };
     let out = match value {
         Waterfall::Sectors => find("s_add_u32", 0, RegFile::Sgpr)?,
         Waterfall::Run => find("v_mov_b32_e32", 0, RegFile::Vgpr)?,
@@ -779,10 +786,10 @@ fn loop_regs(value: Waterfall, body: &[Instruction]) -> Result<LoopRegs, String>
                 .find(|x| x.mnemonic == "s_and_b32")
                 .and_then(|x| x.operands.get(2)?.imm)
                 .ok_or("the round has no `s_and_b32` of the key's group")?,
-            count: find("v_add_u32_e32", 0, RegFile::Vgpr)?,
+            count: add()?,
             lanes: body
                 .iter()
-                .filter(|x| x.mnemonic == "s_mov_b64")
+                .filter(|x| x.mnemonic == "s_mov_b64" || x.mnemonic == "s_mov_b32")
                 .filter(|x| {
                     x.operands
                         .first()
@@ -795,10 +802,7 @@ fn loop_regs(value: Waterfall, body: &[Instruction]) -> Result<LoopRegs, String>
             read: body
                 .iter()
                 .filter(|x| x.mnemonic == "v_readfirstlane_b32")
-                .filter(|x| {
-                    x.operands.get(1).and_then(|o| o.reg).map(|r| r.first)
-                        == find("v_add_u32_e32", 0, RegFile::Vgpr).ok()
-                })
+                .filter(|x| x.operands.get(1).and_then(|o| o.reg).map(|r| r.first) == add().ok())
                 .find_map(|x| x.operands.first()?.reg.filter(|r| r.file == RegFile::Sgpr))
                 .map(|r| r.first)
                 .ok_or("the round never reads a count")?,
