@@ -143,14 +143,15 @@ impl GcnKernelModel {
                         origin: o,
                     })
                 }
-                StmtKind::Instr(_) if long.iter().any(|b| b.setpc == i) => {
-                    // A long branch's jump: the kernel's branch it stands for.
-                    let b = long.iter().find(|b| b.setpc == i).expect("found");
-                    let f = facts(&b.branch, &isa);
-                    let instr = to_instr(&f, &b.branch, &isa, &b.text, stmt.line, Origin::Kernel);
-                    items.push(Item::Instr(instr));
-                }
                 StmtKind::Instr(x) => {
+                    if let Some(b) = long.iter().find(|b| b.setpc == i) {
+                        // A long branch's jump: the kernel's branch it stands for.
+                        let f = facts(&b.branch, &isa);
+                        let text = &b.text;
+                        let instr = to_instr(&f, &b.branch, &isa, text, stmt.line, Origin::Kernel);
+                        items.push(Item::Instr(instr));
+                        continue;
+                    }
                     let f = facts(x, &isa);
                     let mut instr = to_instr(&f, x, &isa, module.stmt_text(i), stmt.line, o);
                     if bounded.iter().any(|w| w.branch == i) {
