@@ -146,6 +146,17 @@ impl TargetId {
         Ok(id)
     }
 
+    /// The target id of an assembly file's `.amdgcn_target "amdgcn-amd-amdhsa--gfx90a…"`
+    /// directive, if it has one.
+    pub fn of_assembly(text: &str) -> Option<TargetId> {
+        let line = text
+            .lines()
+            .map(str::trim_start)
+            .find(|l| l.starts_with(".amdgcn_target"))?;
+        let quoted = line.split('"').nth(1)?;
+        TargetId::parse(quoted).ok()
+    }
+
     /// Whether a code object built for `self` runs on a device of target `device`: same
     /// processor, and every feature `self` fixes is set the same way on the device (a
     /// device feature reported as "any" accepts either).

@@ -31,16 +31,6 @@ pub struct Assembly {
     pub target: TargetId,
 }
 
-/// The target id of an assembly file's `.amdgcn_target "amdgcn-amd-amdhsa--gfx90a…"`.
-pub fn asm_target(text: &str) -> Option<TargetId> {
-    let line = text
-        .lines()
-        .map(str::trim_start)
-        .find(|l| l.starts_with(".amdgcn_target"))?;
-    let quoted = line.split('"').nth(1)?;
-    TargetId::parse(quoted).ok()
-}
-
 /// Whether `text` has a kernel descriptor for each of `kernels`.
 fn defines_all(text: &str, kernels: &[String]) -> bool {
     kernels.iter().all(|k| {
@@ -110,7 +100,7 @@ pub fn find(sources: &Sources, code: &CodeImage) -> Result<Assembly, String> {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
-        let Some(target) = asm_target(&text) else {
+        let Some(target) = TargetId::of_assembly(&text) else {
             continue;
         };
         if target.processor != code.info.target.processor || !defines_all(&text, &code.info.kernels)
@@ -173,7 +163,7 @@ mod tests {
     }
 
     fn image(text: &str) -> CodeImage {
-        let target = asm_target(text).expect("target");
+        let target = TargetId::of_assembly(text).expect("target");
         let bytes = assemble(text, &target).expect("assembles");
         let info = code_object_info(&bytes).expect("code object");
         CodeImage { bytes, info }
@@ -249,7 +239,7 @@ mod tests {
     fn the_target_and_kernels_are_read_from_the_text() {
         let text = "\t.text\n\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-\"\n\
                     \t.amdhsa_kernel _Z5twicePfi\n\t.end_amdhsa_kernel\n";
-        let t = asm_target(text).expect("target");
+        let t = TargetId::of_assembly(text).expect("target");
         assert_eq!(t.to_string(), "gfx90a:sramecc+:xnack-");
         assert!(defines_all(text, &["_Z5twicePfi".into()]));
         assert!(!defines_all(
@@ -258,6 +248,6 @@ mod tests {
         ));
         // A prefix of a kernel's name is not that kernel.
         assert!(!defines_all(text, &["_Z5twice".into()]));
-        assert!(asm_target("\t.text\n").is_none());
+        assert!(TargetId::of_assembly("\t.text\n").is_none());
     }
 }
