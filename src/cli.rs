@@ -192,16 +192,27 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         gcn: Vec<PathBuf>,
     },
-    /// Instrument the kernels of a PTX file and write the spliced PTX.
+    /// Instrument the kernels of a PTX module or an AMDGPU assembly file and write the
+    /// spliced text (each kernel's outcome on stderr); with --gcn and --code-object, also
+    /// the code object a HIP program would load.
     Instrument {
         #[command(flatten)]
         program: ProgramArgs,
         /// The PTX module to instrument.
+        #[arg(long, value_name = "FILE", conflicts_with = "gcn")]
+        ptx: Option<PathBuf>,
+        /// The AMDGPU assembly file (clang's `-S`, Triton's `amdgcn`) to instrument.
         #[arg(long, value_name = "FILE")]
-        ptx: PathBuf,
-        /// Where to write the instrumented PTX (default: stdout).
+        gcn: Option<PathBuf>,
+        /// Where to write the instrumented PTX or assembly (default: stdout).
         #[arg(short = 'o', long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// With --gcn: assemble and link the instrumented file into this code object for
+        /// its `.amdgcn_target` (LLVM 19's llvm-mc and ld.lld). A kernel branch the
+        /// snippets push past its 16-bit reach becomes a long branch, verified again, and
+        /// the written assembly is the one assembled.
+        #[arg(long, value_name = "FILE", requires = "gcn")]
+        code_object: Option<PathBuf>,
     },
 }
 

@@ -56,8 +56,16 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Some(Command::Instrument {
             program,
             ptx,
+            gcn,
             output,
-        }) => instrument(&program, &ptx, output.as_deref()),
+            code_object,
+        }) => match (ptx, gcn) {
+            (Some(ptx), _) => instrument(&program, &ptx, output.as_deref()),
+            (None, Some(gcn)) => {
+                instrument_gcn(&program, &gcn, output.as_deref(), code_object.as_deref())
+            }
+            (None, None) => bail!("give the file to instrument: --ptx FILE or --gcn FILE"),
+        },
         Some(Command::Verify {
             program,
             target,
@@ -140,6 +148,83 @@ fn codespan_stderr() -> codespan_reporting::term::termcolor::StandardStream {
         ColorChoice::Never
     };
     StandardStream::stderr(choice)
+}
+
+/// `warptrace instrument --gcn`: each kernel's outcome on stderr, the instrumented
+/// assembly to `output` (or stdout) and, asked for, the code object. Exit status 1 when
+/// the verifier rejected a kernel.
+fn instrument_gcn(
+    args: &ProgramArgs,
+    path: &std::path::Path,
+    output: Option<&std::path::Path>,
+    code_object: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    use warptrace_codegen_gcn::{KernelStatus, TargetId};
+    let Some((_, verified)) = compile(args)? else {
+        return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
+    };
+    let asm = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read AMDGPU assembly file {}", path.display()))?;
+    let (result, code) = match code_object {
+        None => (warptrace_codegen_gcn::instrument(&asm, &verified)?, None),
+        Some(_) => {
+            let target = TargetId::of_assembly(&asm).with_context(|| {
+                format!("{} has no `.amdgcn_target` to assemble for", path.display())
+            })?;
+            let (out, code) = warptrace_codegen_gcn::build(&asm, &verified, &target)
+                .with_context(|| format!("cannot build a code object of {}", path.display()))?;
+            (out, Some(code))
+        }
+    };
+    let mut rejected = 0;
+    for k in &result.kernels {
+        let name = &k.name;
+        match &k.status {
+            KernelStatus::Instrumented { sites } => {
+                eprintln!("warptrace: {name}: instrumented, {sites} probe sites");
+                if let Some(o) = k.occupancy {
+                    eprintln!(
+                        "warptrace: {name}:   SGPRs {} → {}, VGPRs {} → {}, waves per SIMD {} → {}",
+                        o.sgprs.0, o.sgprs.1, o.vgprs.0, o.vgprs.1, o.waves.0, o.waves.1
+                    );
+                }
+                if k.long_branches > 0 {
+                    eprintln!(
+                        "warptrace: {name}:   {} branches made long (the snippets pushed them \
+                         past a 16-bit offset's reach)",
+                        k.long_branches
+                    );
+                }
+            }
+            KernelStatus::NoSites => {
+                eprintln!("warptrace: {name}: no probe attaches here, unchanged")
+            }
+            KernelStatus::Rejected(errors) => {
+                rejected += 1;
+                eprintln!("warptrace: {name}: REJECTED by the verifier, left unchanged:");
+                for e in &errors.0 {
+                    eprintln!("  {e}");
+                }
+            }
+            KernelStatus::Unsupported { what } => eprintln!(
+                "warptrace: {name}: not supported by the GCN back end yet ({what}), unchanged"
+            ),
+        }
+    }
+    match output {
+        Some(p) => std::fs::write(p, &result.asm)
+            .with_context(|| format!("cannot write {}", p.display()))?,
+        None => std::io::stdout().write_all(result.asm.as_bytes())?,
+    }
+    if let (Some(p), Some(code)) = (code_object, code) {
+        std::fs::write(p, &code.shared).with_context(|| format!("cannot write {}", p.display()))?;
+        eprintln!("warptrace: code object written to {}", p.display());
+    }
+    Ok(if rejected == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 fn instrument(

@@ -948,3 +948,90 @@ fn dmat_png_is_checked_before_the_run() {
     );
     assert!(!png.exists());
 }
+
+/// `instrument --gcn` writes the instrumented assembly and each kernel's outcome; with
+/// `--code-object` it assembles and links it for the file's `.amdgcn_target` — Triton's
+/// matmul with three map updates and two divisions at each access only with two of its
+/// branches made long (decision 0032), which it reports — and the code object's notes
+/// carry the map argument.
+#[test]
+fn instrument_gcn_writes_the_assembly_and_the_code_object() {
+    let missing: Vec<&str> = ["llvm-mc", "ld.lld", "llvm-readelf"]
+        .into_iter()
+        .filter(|t| warptrace_codegen_gcn::llvm_tool(t).is_none())
+        .collect();
+    if !missing.is_empty() {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "{missing:?} not found (CI=true); install llvm-19 and lld-19"
+        );
+        eprintln!("SKIPPED: {missing:?} not found");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let gcn = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gcn");
+    let (asm, hsaco) = (dir.path().join("out.s"), dir.path().join("out.hsaco"));
+    let path = |p: &Path| p.to_str().expect("UTF-8 path").to_owned();
+    let heavy = "mem:*:* { @d[kernel] = sum(bytes / 3 + (u64)((i64)lane % -5)); \
+                 @a[addr] = count(); @m[activemask] = max(bytes); }";
+    let out = warptrace(&[
+        "instrument",
+        "-e",
+        heavy,
+        "--gcn",
+        &path(&gcn.join("triton_matmul_gfx90a.s")),
+        "-o",
+        &path(&asm),
+        "--code-object",
+        &path(&hsaco),
+    ]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("matmul: instrumented, 68 probe sites"),
+        "{err}"
+    );
+    assert!(err.contains("matmul:   2 branches made long"), "{err}");
+    let text = std::fs::read_to_string(&asm).expect("assembly written");
+    assert_eq!(text.matches("\ts_setpc_b64 ").count(), 2);
+    // The map argument: 8 more bytes of kernarg after the original's, 8-aligned.
+    let original = std::fs::read_to_string(gcn.join("triton_matmul_gfx90a.s")).expect("read");
+    let size = warptrace_codegen_gcn::parse(&original)
+        .expect("parses")
+        .metadata
+        .and_then(|m| m.kernel("matmul")?.int(".kernarg_segment_size"))
+        .expect("kernarg size");
+    let notes = warptrace_codegen_gcn::notes(&std::fs::read(&hsaco).expect("code object"))
+        .expect("llvm-readelf");
+    let grown = format!(".kernarg_segment_size: {}", size.next_multiple_of(8) + 8);
+    assert!(notes.contains(&grown), "{grown}:\n{notes}");
+    // Without --code-object: the assembly to stdout, no long branch (nothing assembled).
+    let out = warptrace(&[
+        "instrument",
+        "-e",
+        "kernel:entry { @n[kernel] = count(); }",
+        "--gcn",
+        &path(&gcn.join("hip_kernels_gfx942.s")),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("; __wt_snippet 1\n"));
+    assert!(stderr(&out).contains("histogram: instrumented, 1 probe sites"));
+    // A file without a target cannot be assembled, and says so.
+    let bare = dir.path().join("bare.s");
+    std::fs::write(&bare, "\t.text\n").expect("write");
+    let out = warptrace(&[
+        "instrument",
+        "-e",
+        "kernel:entry { @n = count(); }",
+        "--gcn",
+        &path(&bare),
+        "--code-object",
+        &path(&hsaco),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("has no `.amdgcn_target`"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -152,6 +152,9 @@ pub struct KernelOutcome {
     pub occupancy: Option<Occupancy>,
     /// Each snippet's longest path, in splice order, when instrumented.
     pub snippets: Vec<SnippetCost>,
+    /// Kernel branches made long because the snippets pushed them out of reach
+    /// (decision 0032), when instrumented.
+    pub long_branches: u32,
 }
 
 /// Registers and waves per SIMD before and after instrumentation.
@@ -221,6 +224,7 @@ pub fn instrument_with(
             status: planned.status,
             occupancy: planned.occupancy,
             snippets: planned.costs,
+            long_branches: planned.long_branches,
         });
     }
     let applied = splice::apply(asm, &edits);

@@ -24,6 +24,8 @@ pub(crate) struct Planned {
     pub occupancy: Option<Occupancy>,
     /// Each snippet's longest path, when instrumented.
     pub costs: Vec<SnippetCost>,
+    /// Kernel branches made long (decision 0032), when instrumented.
+    pub long_branches: u32,
 }
 
 fn unsupported(what: impl Into<String>) -> GcnError {
@@ -163,6 +165,7 @@ pub(crate) fn plan_kernel(
         edits: Vec::new(),
         occupancy: None,
         costs: Vec::new(),
+        long_branches: 0,
     };
     if let Some(what) = unplaced {
         return Ok(no(KernelStatus::Unsupported { what }));
@@ -631,12 +634,14 @@ fn build(
             edits,
             occupancy,
             costs,
+            long_branches: long.len() as u32,
         }),
         Err(e) => Ok(Planned {
             status: KernelStatus::Rejected(e),
             edits: Vec::new(),
             occupancy: None,
             costs: Vec::new(),
+            long_branches: 0,
         }),
     }
 }
