@@ -189,10 +189,15 @@ fn instrument_gcn(
                     );
                 }
                 if k.long_branches > 0 {
+                    let n = k.long_branches;
+                    let (what, them) = if n == 1 {
+                        ("branch", "it")
+                    } else {
+                        ("branches", "them")
+                    };
                     eprintln!(
-                        "warptrace: {name}:   {} branches made long (the snippets pushed them \
-                         past a 16-bit offset's reach)",
-                        k.long_branches
+                        "warptrace: {name}:   {n} {what} made long (the snippets pushed {them} \
+                         past a 16-bit offset's reach)"
                     );
                 }
             }
