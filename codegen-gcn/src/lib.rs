@@ -7,7 +7,8 @@
 //! result. A kernel the verifier rejects, or that uses something the back end cannot
 //! lower, is left unmodified (fail open). [`assemble`] turns a module into a code object
 //! with `llvm-mc` and `ld.lld`; [`build`] does both, making the kernel branches the
-//! snippets pushed out of reach long (decision 0032). See `README.md` and `docs/gcn.md` for the conventions.
+//! snippets pushed out of reach long (decision 0032). See `README.md` and `docs/gcn.md`
+//! for the conventions.
 #![deny(missing_docs)]
 
 mod alloc;

@@ -914,8 +914,8 @@ impl SiteFacts {
     /// The bytes a lane accesses, from the mnemonic's data type (the ISA's naming).
     fn bytes(&self) -> Option<u64> {
         let m = self.insn.mnemonic.as_str();
-        // gfx9's names, then gfx11's (`global_store_b64`).
-        let table: [(&str, u64); 14] = [
+        // gfx9's names, then gfx11's (`global_store_b64`, `global_atomic_add_u64`).
+        let table: [(&str, u64); 17] = [
             ("dwordx4", 16),
             ("dwordx3", 12),
             ("dwordx2", 8),
@@ -929,6 +929,9 @@ impl SiteFacts {
             ("_b32", 4),
             ("_b16", 2),
             ("_b8", 1),
+            ("_u64", 8),
+            ("_i64", 8),
+            ("_f64", 8),
             ("global_atomic_", 4),
         ];
         table.iter().find(|(t, _)| m.contains(t)).map(|(_, b)| *b)
