@@ -48,6 +48,18 @@ __global__ void twice(float *x, int n) {
 
 __global__ void add_one(int *x) { x[__builtin_amdgcn_workitem_id_x()] += 1; }
 
+#ifdef WT_FAR_KERNEL
+// Never launched: a loop of 96 memory accesses, which heavy probes lengthen past a
+// branch's 16-bit reach (runtime/preload/tests/hip.rs, long branches).
+__global__ void far_loop(float *x, int n) {
+  unsigned t = __builtin_amdgcn_workitem_id_x();
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int j = 0; j < 48; ++j) x[t + j * 256] = x[t + j * 256 + 1] * 2.0f + (float)i;
+  }
+}
+#endif
+
 typedef hipError_t (*ModuleLaunch)(hipFunction_t, unsigned, unsigned, unsigned, unsigned,
                                    unsigned, unsigned, unsigned, hipStream_t, void **,
                                    void **);

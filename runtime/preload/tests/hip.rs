@@ -24,6 +24,10 @@ use std::process::Command;
 use warptrace_runtime::{Reason, Report};
 
 const PROGRAM: &str = "kernel:entry { @n[kernel] = count(); }";
+/// Three map updates and two divisions at every memory access: at the 96 accesses of
+/// `far_loop` (`-DWT_FAR_KERNEL`) they push its loop's back edge past a branch's reach.
+const HEAVY: &str = "mem:*:* { @d[kernel] = sum(bytes / 3 + (u64)((i64)lane % -5)); \
+                     @a[addr] = count(); @m[activemask] = max(bytes); }";
 const TWICE: &str = "_Z5twicePfi";
 const ADD_ONE: &str = "_Z7add_onePi";
 
@@ -114,6 +118,24 @@ struct Built {
 }
 
 fn build(dir: &Path, compiler: Compiler, arches: &[&str], device_arch: &str) -> Built {
+    build_with(dir, compiler, arches, device_arch, false)
+}
+
+/// [`build`]; `far`: with the `far_loop` kernel and the [`HEAVY`] program.
+fn build_with(
+    dir: &Path,
+    compiler: Compiler,
+    arches: &[&str],
+    device_arch: &str,
+    far: bool,
+) -> Built {
+    let command = |arches: &[&str]| {
+        let mut cmd = compiler.command(arches);
+        if far {
+            cmd.arg("-DWT_FAR_KERNEL");
+        }
+        cmd
+    };
     let mock_dir = dir.join("mock");
     let asm_dir = dir.join("asm");
     std::fs::create_dir_all(&mock_dir).expect("mkdir");
@@ -130,7 +152,7 @@ fn build(dir: &Path, compiler: Compiler, arches: &[&str], device_arch: &str) -> 
         .arg("-o")
         .arg(mock_dir.join("libamdhip64.so.5")));
     let object = dir.join("hip_app.o");
-    run(compiler.command(arches).arg("-c").arg("-o").arg(&object));
+    run(command(arches).arg("-c").arg("-o").arg(&object));
     let app = dir.join("hip_app");
     // Linked against the real HIP runtime, as any HIP program is.
     run(Command::new("clang-19")
@@ -139,8 +161,7 @@ fn build(dir: &Path, compiler: Compiler, arches: &[&str], device_arch: &str) -> 
         .arg(&app));
     // The device assembly for the device's target, the source the hook instruments.
     let asm = asm_dir.join("hip_app-gfx90a.s");
-    run(compiler
-        .command(&[device_arch])
+    run(command(&[device_arch])
         .args(["--cuda-device-only", "-S", "-o"])
         .arg(&asm));
     // A code object built from it, for the module API.
@@ -157,11 +178,12 @@ fn build(dir: &Path, compiler: Compiler, arches: &[&str], device_arch: &str) -> 
         .arg(&o)
         .arg("-o")
         .arg(&module));
-    let program = warptrace_lang::compile(PROGRAM, "t.wt").expect("compiles");
+    let text = if far { HEAVY } else { PROGRAM };
+    let program = warptrace_lang::compile(text, "t.wt").expect("compiles");
     let bundle = dir.join("bundle.json");
     std::fs::write(
         &bundle,
-        warptrace_ir::Bundle::new(PROGRAM.into(), program).to_json(),
+        warptrace_ir::Bundle::new(text.into(), program).to_json(),
     )
     .expect("write");
     let params = format!(
@@ -400,6 +422,45 @@ fn clang19_fatbinary_and_module_launches_are_instrumented() {
     );
     assert_instrumented(&o, &b);
     assert_target(&o, "gfx90a, xnack-, sramecc+");
+}
+
+/// A module whose snippets push a kernel branch past its 16-bit reach still loads
+/// instrumented: with three map updates and two divisions at each of `far_loop`'s 96
+/// accesses, the hook makes the loop's back edge a long branch as it assembles the module
+/// (decision 0032), and every launch runs instrumented as without it.
+#[test]
+fn a_module_too_long_for_its_branches_loads_with_long_branches() {
+    if !have(&[
+        "cc",
+        "clang-19",
+        "llvm-mc-19",
+        "ld.lld-19",
+        "llvm-readelf-19",
+        "llvm-objdump-19",
+    ]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let arch = "gfx90a:sramecc+:xnack-";
+    let b = build_with(dir.path(), Compiler::Clang19, &[arch], arch, true);
+    let o = traced(
+        &b,
+        dir.path(),
+        "far",
+        &[("WARPTRACE_GCN_ASM_DIR", b.asm_dir.as_os_str())],
+    );
+    assert_instrumented(&o, &b);
+    // The code object loaded has a long branch; the assembly it was made from has none.
+    let dis = Command::new("llvm-objdump-19")
+        .args(["-d", "--mcpu=gfx90a"])
+        .arg(o.modules.join("module-1.hsaco"))
+        .output()
+        .expect("llvm-objdump");
+    let dis = String::from_utf8_lossy(&dis.stdout);
+    assert!(dis.contains("<_Z8far_loopPfi>:"), "{dis}");
+    assert!(dis.contains("s_setpc_b64"), "no long branch");
+    let asm = std::fs::read_to_string(b.asm_dir.join("hip_app-gfx90a.s")).expect("asm");
+    assert!(!asm.contains("s_setpc_b64"));
 }
 
 #[test]
