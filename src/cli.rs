@@ -25,7 +25,7 @@ EXAMPLES:
 
   What the language offers, and where a probe attaches in a kernel:
     warptrace -l            (or -l 'mem*')
-    warptrace -l -e 'mem:global:load { @n = count(); }' --ptx kernel.ptx
+    warptrace -l -e 'mem:global:load { @n = count(); }' --ptx kernel.ptx   (or --gcn kernel.s)
 
 Kernels whose probes need what the PTX back end cannot lower (e.g. `bytes` at a TMA
 copy, whose size lives in the tensor map) run unchanged and are counted as \"not
@@ -75,12 +75,15 @@ pub struct RunArgs {
     #[command(flatten)]
     pub program: ProgramArgs,
     /// List attach points, builtins and functions (matching GLOB); with a program and
-    /// --ptx, list the instructions each probe attaches to.
+    /// --ptx or --gcn, list the instructions each probe attaches to.
     #[arg(short = 'l', long = "list", value_name = "GLOB", num_args = 0..=1, default_missing_value = "*")]
     pub list: Option<String>,
     /// With -l and a program: the PTX file whose attach sites to list.
-    #[arg(long, value_name = "FILE", requires = "list")]
+    #[arg(long, value_name = "FILE", requires = "list", conflicts_with = "gcn")]
     pub ptx: Option<PathBuf>,
+    /// With -l and a program: the AMDGPU assembly file whose attach sites to list.
+    #[arg(long, value_name = "FILE", requires = "list")]
+    pub gcn: Option<PathBuf>,
     /// Output format of maps and printf records.
     #[arg(short = 'f', long = "format", value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,

@@ -1,4 +1,5 @@
-//! `-l`: what the language offers, or where a program's probes attach in a PTX file.
+//! `-l`: what the language offers, or where a program's probes attach in a PTX or an
+//! AMDGPU assembly file.
 
 use crate::cli::RunArgs;
 use anyhow::{bail, Context, Result};
@@ -10,9 +11,10 @@ pub fn list(args: &RunArgs) -> Result<ExitCode> {
     let has_program =
         args.program.expr.is_some() || args.program.file.is_some() || args.program.probe.is_some();
     if !has_program {
-        if args.ptx.is_some() {
+        if args.ptx.is_some() || args.gcn.is_some() {
             bail!(
-                "--ptx lists where a program's probes attach: give the program with -e or a file"
+                "--ptx and --gcn list where a program's probes attach: give the program with \
+                 -e, a file or -p NAME"
             );
         }
         let glob = args.list.as_deref().unwrap_or("*");
@@ -23,29 +25,44 @@ pub fn list(args: &RunArgs) -> Result<ExitCode> {
         print!("{text}");
         return Ok(ExitCode::SUCCESS);
     }
-    let Some(ptx_path) = &args.ptx else {
-        bail!(
+    let (path, what) = match (&args.ptx, &args.gcn) {
+        (Some(p), _) => (p, "PTX"),
+        (None, Some(p)) => (p, "AMDGPU assembly"),
+        (None, None) => bail!(
             "-l with a program lists the instructions each probe attaches to: give the \
-             kernels' PTX with --ptx FILE"
-        );
+             kernels' PTX with --ptx FILE or their AMDGPU assembly with --gcn FILE"
+        ),
     };
     let Some((_, verified)) = crate::compile(&args.program)? else {
         return Ok(ExitCode::from(crate::EXIT_BAD_PROGRAM));
     };
     let program = verified.program();
-    let ptx = std::fs::read_to_string(ptx_path)
-        .with_context(|| format!("cannot read PTX file {}", ptx_path.display()))?;
-    let sites = warptrace_codegen_ptx::list_sites(&ptx, program)
-        .with_context(|| format!("cannot parse {}", ptx_path.display()))?;
-    let file = ptx_path.display();
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read {what} file {}", path.display()))?;
+    let cannot = || format!("cannot parse {}", path.display());
+    // (probe, kernel, line, instruction) of each site.
+    let sites: Vec<(usize, String, u32, String)> = if args.ptx.is_some() {
+        warptrace_codegen_ptx::list_sites(&text, program)
+            .with_context(cannot)?
+            .into_iter()
+            .map(|s| (s.probe, s.kernel, s.line, s.text))
+            .collect()
+    } else {
+        warptrace_codegen_gcn::list_sites(&text, program)
+            .with_context(cannot)?
+            .into_iter()
+            .map(|s| (s.probe, s.kernel, s.line, s.text))
+            .collect()
+    };
+    let file = path.display();
     let mut out = String::new();
     for (i, probe) in program.probes.iter().enumerate() {
         let _ = writeln!(out, "probe {i}: {}", probe.attach);
         let mut any = false;
-        for s in sites.iter().filter(|s| s.probe == i) {
+        for (_, kernel, line, text) in sites.iter().filter(|s| s.0 == i) {
             any = true;
-            let kernel = warptrace_runtime::demangle(&s.kernel);
-            let _ = writeln!(out, "  {file}:{}: {kernel}: {}", s.line, s.text);
+            let kernel = warptrace_runtime::demangle(kernel);
+            let _ = writeln!(out, "  {file}:{line}: {kernel}: {text}");
         }
         if !any {
             let _ = writeln!(out, "  (attaches nowhere in {file})");

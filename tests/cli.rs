@@ -429,6 +429,46 @@ fn list_with_a_program_and_ptx_names_each_site() {
     assert_eq!(text.matches("ld.global.v4.b32").count(), 4, "{text}");
 }
 
+/// `-l` with a program and `--gcn`: each site is named by the file's line, which holds the
+/// instruction shown; a kernel's entry and every exit are listed.
+#[test]
+fn list_with_a_program_and_gcn_names_each_site() {
+    let gcn = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gcn/hip_kernels_gfx942.s");
+    let path = gcn.to_str().expect("utf-8 path");
+    let program = "kernel:entry { @n = count(); } mem:global:atomic { @a = count(); } \
+                   kernel:exit { @e = count(); }";
+    let out = warptrace(&["-l", "-e", program, "--gcn", path]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let file = std::fs::read_to_string(&gcn).expect("corpus");
+    let source: Vec<&str> = file.lines().collect();
+    let mut sites = 0;
+    for l in text.lines().filter(|l| l.starts_with("  ")) {
+        let rest = l
+            .trim()
+            .strip_prefix(&format!("{path}:"))
+            .expect("file:line");
+        let (line, rest) = rest.split_once(": ").expect("line: kernel: text");
+        let (_, insn) = rest.split_once(": ").expect("kernel: text");
+        let line: usize = line.parse().expect("a line number");
+        if insn != "<entry>" {
+            assert_eq!(source[line - 1].trim(), insn, "{l}");
+        }
+        sites += 1;
+    }
+    assert!(text.contains("histogram: <entry>"), "{text}");
+    assert!(
+        text.contains("histogram: global_atomic_add v2, v0, s[10:11] sc1"),
+        "{text}"
+    );
+    let exits = text.matches(": s_endpgm").count();
+    assert_eq!(
+        exits,
+        source.iter().filter(|l| l.trim() == "s_endpgm").count()
+    );
+    assert!(sites > exits, "{text}");
+}
+
 /// A probe file and its certificate, in a fresh directory.
 fn certified(program: &str) -> (tempfile::TempDir, PathBuf, PathBuf, Output) {
     let dir = tempfile::tempdir().expect("temp dir");
