@@ -174,7 +174,7 @@ pub enum Command {
     },
     /// Verify a probe program: every IR rule, every value obligation (intervals, then
     /// z3), the translation validation of the back end (PTX: every lowering; GCN: the
-    /// operation forms the program uses, and a list of what is only tested), and, with
+    /// operation forms the program uses, listing any it has no proof for), and, with
     /// --ptx or --gcn, the kernel-level checks on each kernel it instruments. Prints a
     /// report; --cert writes it as a JSON certificate (`--require-cert` accepts PTX
     /// ones). Exit status 2 when anything is not proved.

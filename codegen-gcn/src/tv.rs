@@ -28,6 +28,9 @@
 //! staged). The warp-wide site values are proved around their waterfall loop here and
 //! over the loop by induction on a whole wave (`tv_waterfall.rs`, `waterfall_check`).
 
+#[path = "tv_division.rs"]
+mod division;
+
 use crate::parse::{parse, Instruction, Operand, StmtKind};
 use crate::reg::{Reg, RegFile};
 use std::collections::{BTreeMap, HashMap};
@@ -64,6 +67,9 @@ struct Lane {
     /// Whether a run passes over a waterfall loop by its summary ([`waterfall_summary`];
     /// only [`waterfall_check`], which proves the loop, asks for it).
     waterfalls: bool,
+    /// Whether a run passes over a division's loop by its summary (`division::summary`;
+    /// only [`division_check`], which proves what it needs, asks for it).
+    divisions: bool,
 }
 
 /// A global memory operation of the lane: `op` (`atomic.add` returning `result`,
@@ -117,6 +123,7 @@ impl Lane {
             pos: 0,
             assumed: None,
             waterfalls: false,
+            divisions: false,
         }
     }
 
@@ -427,6 +434,13 @@ impl Lane {
                 };
                 self.scc = v.eq(BV::from_u64(0, 32 * words)).not();
                 self.write(arg(0)?, &v, false)?;
+            }
+            "s_sub_u32" => {
+                // A division's count (`scc`, the borrow, is not read: the count's
+                // `s_cmp_lg_u32` follows).
+                let (a, b) = (self.read(arg(1)?, 1)?, self.read(arg(2)?, 1)?);
+                self.scc = a.bvult(&b);
+                self.write(arg(0)?, &a.bvsub(&b), false)?;
             }
             "s_cmp_lg_u32" | "s_cmp_lg_u64" | "s_cmp_eq_u32" | "s_cmp_eq_u64" => {
                 let words = if m.ends_with("64") { 2 } else { 1 };
@@ -1808,6 +1822,8 @@ struct Run {
     /// The lane at the label of a waterfall loop, which the run passes over
     /// ([`waterfall_summary`]).
     waterfall: Option<Lane>,
+    /// What the summaries of the division loops the run passed over need, to be proved.
+    loop_claims: Vec<(String, Bool)>,
 }
 
 fn run(code: &[Instruction]) -> Result<Run, String> {
@@ -1879,6 +1895,7 @@ fn run_cut_from(mut lane: Lane, code: &[Instruction], cuts: Option<&Cuts>) -> Re
     // Forward branches: the taken path waits at its label, the other goes on.
     let mut waiting: HashMap<String, Vec<Lane>> = HashMap::new();
     let mut waterfall = None;
+    let mut loop_claims = Vec::new();
     let mut skip_to = 0;
     for (i, x) in code.iter().enumerate() {
         if i < skip_to {
@@ -1906,6 +1923,11 @@ fn run_cut_from(mut lane: Lane, code: &[Instruction], cuts: Option<&Cuts>) -> Re
                     waterfall = Some(lane.clone());
                     waterfall_summary(&mut lane, body)?;
                     // The body, then its branch back.
+                    skip_to = i + 1 + body.len() + 1;
+                } else if let Some((l, body)) =
+                    lane.divisions.then(|| division::read(code, i)).flatten()
+                {
+                    division::summary(&mut lane, &l, body, &mut loop_claims)?;
                     skip_to = i + 1 + body.len() + 1;
                 }
             }
@@ -1953,6 +1975,7 @@ fn run_cut_from(mut lane: Lane, code: &[Instruction], cuts: Option<&Cuts>) -> Re
         cuts: computed,
         assume: Vec::new(),
         waterfall,
+        loop_claims,
     })
 }
 
@@ -2842,6 +2865,77 @@ fn alu_verdict(
     }
 }
 
+/// The program of `r2 = <division> …` (`text`) storing `r2` to `%a`: a register divisor
+/// (`%b`, in `r1`) is tested for zero first — in the bits the operation reads — as the IR
+/// verifier asks of a divisor; the division runs for every other.
+fn division_program(text: &str, width: Width, b: &warptrace_ir::Operand) -> Program {
+    match (b, width) {
+        (warptrace_ir::Operand::Imm(_), _) => entry_program(&[text, "store %a, r2", "exit"]),
+        (_, Width::W64) => entry_program(&["jz r1, 5", text, "store %a, r2", "exit"]),
+        (_, Width::W32) => entry_program(&[
+            "r3 = and.64 r1, 4294967295",
+            "jz r3, 6",
+            text,
+            "store %a, r2",
+            "exit",
+        ]),
+    }
+}
+
+/// The verdict on `code`, the snippet of a division or remainder with a loop
+/// ([`division_check`]).
+fn division_verdict(
+    code: Result<Vec<Instruction>, String>,
+    op: BinOp,
+    width: Width,
+    a: &warptrace_ir::Operand,
+    b: &warptrace_ir::Operand,
+) -> Verdict {
+    outcome(code.and_then(|c| division_check(&c, op, width, a, b)))
+}
+
+/// The claim of [`division_verdict`]: with the restoring division's loop passed over by
+/// its summary (`tv_division.rs`, whose round and lemma are proved), `%a` ends as the
+/// IR's `op.width a, b` for every divisor but zero (the IR verifier's), stated with the
+/// same uninterpreted unsigned division, and `exec`, `vcc`, `scc` are restored.
+fn division_check(
+    code: &[Instruction],
+    op: BinOp,
+    width: Width,
+    a: &warptrace_ir::Operand,
+    b: &warptrace_ir::Operand,
+) -> Result<(), String> {
+    let mut lane = Lane::new();
+    lane.divisions = true;
+    let mut r = run_cut_from(lane, code, None)?;
+    if !r.effects.is_empty() {
+        return Err("the snippet accesses global memory".into());
+    }
+    if r.loop_claims.is_empty() {
+        return Err("no division loop in the snippet".into());
+    }
+    let (x, y) = (operand_term(a, &r.a), operand_term(b, &r.b));
+    let bits = if width == Width::W32 { 32 } else { 64 };
+    r.assume
+        .push(y.extract(bits - 1, 0).eq(BV::from_u64(0, bits)).not());
+    let want = division::division_form(op, width, &x, &y);
+    let mut claims: Vec<Claim> = std::mem::take(&mut r.loop_claims)
+        .into_iter()
+        .map(|(what, goal)| (what, goal, None))
+        .collect();
+    claims.push((
+        format!("{} {}", op.mnemonic(), bits),
+        r.got.eq(&want),
+        Some((r.got.clone(), want)),
+    ));
+    claims.push((
+        "exec, vcc, scc restored".to_owned(),
+        r.restored.clone(),
+        None,
+    ));
+    prove_claims(&r, claims)
+}
+
 /// The verdict of `code` against `expect`: a proof, a counterexample, or — where z3 does
 /// not decide within its limit — not proved, with the concrete check's outcome as the
 /// reason.
@@ -2911,8 +3005,9 @@ pub struct Translation {
 /// a corpus kernel is executed symbolically for one lane and z3 proves it computes the IR
 /// semantics (for an append: makes the IR's memory operations) with `exec`, `vcc` and
 /// `scc` restored; the warp-wide site values by induction over their waterfall
-/// loop ([`waterfall_check`]). What no proof covers (divisions other than by a power of
-/// two) is listed in [`Translation::not_proved`].
+/// loop ([`waterfall_check`]); divisions other than by a power of two through their
+/// loop's summary ([`division_check`]). What no proof covers (an operation the lowering
+/// has no specification for) is listed in [`Translation::not_proved`].
 pub fn translation_checks(program: &Program) -> Translation {
     use std::collections::BTreeMap;
     use warptrace_ir::{kernel_id, AttachPoint, Insn, LoopEdge, SiteValue, Special};
@@ -2943,13 +3038,6 @@ pub fn translation_checks(program: &Program) -> Translation {
             match insn {
                 Insn::Bin {
                     op, width, a, b, ..
-                } if op.divides() && crate::alu::power_of_two_divisor(*op, b).is_none() => {
-                    // The restoring division's loop (`alu::divide`): the one-lane model
-                    // runs no backward branch; the emulator's tests compare it.
-                    not_proved.insert(lowering_kind(insn));
-                }
-                Insn::Bin {
-                    op, width, a, b, ..
                 } => {
                     let w = if *width == Width::W32 { "32" } else { "64" };
                     let form = |o: &warptrace_ir::Operand| match o {
@@ -2964,11 +3052,18 @@ pub fn translation_checks(program: &Program) -> Translation {
                         operand_text(&a, "r0"),
                         operand_text(&b, "r1")
                     );
+                    // The restoring division's loop (`alu::divide`): by its summary.
+                    let looped = op.divides() && crate::alu::power_of_two_divisor(op, &b).is_none();
                     obligations.insert(
                         name,
                         Box::new(move || {
-                            let p = entry_program(&[&text, "store %a, r2", "exit"]);
-                            alu_verdict(entry_snippet(GFX942, &p), op, width, &a, &b)
+                            if looped {
+                                let p = division_program(&text, width, &b);
+                                division_verdict(entry_snippet(GFX942, &p), op, width, &a, &b)
+                            } else {
+                                let p = entry_program(&[&text, "store %a, r2", "exit"]);
+                                alu_verdict(entry_snippet(GFX942, &p), op, width, &a, &b)
+                            }
                         }),
                     );
                 }
@@ -3276,13 +3371,84 @@ mod tests {
         assert_eq!(schoolbook_lemma(true), Ok(()));
     }
 
+    /// Every division and remainder the restoring loop lowers — unsigned and signed, 32
+    /// and 64 bits, by a register and by constants that are no power of two — is proved
+    /// through the loop's summary (`tv_division.rs`), on gfx942 and gfx1100.
+    #[test]
+    fn divisions_by_their_loop_are_proved() {
+        for asm in [GFX942, GFX1100] {
+            for op in [BinOp::DivU, BinOp::DivS, BinOp::RemU, BinOp::RemS] {
+                for (width, w) in [(Width::W32, "32"), (Width::W64, "64")] {
+                    for rhs in ["r1", "3", "-7"] {
+                        let b = rhs.parse().map_or(ir_reg(1), warptrace_ir::Operand::Imm);
+                        let text = format!("r2 = {}.{w} r0, {rhs}", op.mnemonic());
+                        let p = division_program(&text, width, &b);
+                        let code = entry_snippet(asm, &p).expect("lowered");
+                        let r = division_check(&code, op, width, &ir_reg(0), &b);
+                        assert_eq!(r, Ok(()), "{} {w} {rhs}", op.mnemonic());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Wrong divisions are refuted or not proved: a round that never subtracts, a
+    /// remainder that starts at one, a quotient given the dividend's sign only (all
+    /// counterexamples); a loop of 31 rounds is refused.
+    #[test]
+    fn wrong_divisions_are_refuted() {
+        let lowered = |op: BinOp| {
+            let text = format!("r2 = {}.64 r0, r1", op.mnemonic());
+            let p = division_program(&text, Width::W64, &ir_reg(1));
+            entry_snippet(GFX942, &p).expect("lowered")
+        };
+        let check = |op: BinOp, code: &[Instruction]| {
+            division_check(code, op, Width::W64, &ir_reg(0), &ir_reg(1))
+        };
+        // The loop's label and its first `v_cndmask` (the remainder's low word).
+        let at = |c: &[Instruction], f: &dyn Fn(&Instruction) -> bool| {
+            c.iter().position(f).expect("the instruction")
+        };
+        let mut c = lowered(BinOp::DivU);
+        let i = at(&c, &|x| x.mnemonic == "v_cndmask_b32_e64");
+        c[i].operands.swap(1, 2);
+        assert_refuted("never subtracts", &check(BinOp::DivU, &c));
+        let mut c = lowered(BinOp::RemU);
+        let i = at(&c, &|x| {
+            x.mnemonic == "s_mov_b32" && x.operands[1].imm == Some(64)
+        });
+        // The remainder's clearing: the two `v_mov_b32 …, 0` before the count.
+        let clear = c[..i]
+            .iter()
+            .rposition(|x| x.mnemonic == "v_mov_b32_e32" && x.operands[1].imm == Some(0))
+            .expect("the remainder cleared");
+        set_imm(&mut c[clear - 1], 1, 1);
+        assert_refuted("a remainder from one", &check(BinOp::RemU, &c));
+        let mut c = lowered(BinOp::DivS);
+        let i = at(&c, &|x| {
+            x.mnemonic == "v_xor_b32_e32"
+                && x.operands[0].text == x.operands[1].text
+                && x.operands[2].reg.is_some_and(|r| r.file == RegFile::Vgpr)
+                && x.operands[0].reg.map(|r| r.first + 1) == x.operands[2].reg.map(|r| r.first)
+        });
+        c.remove(i);
+        assert_refuted("the dividend's sign only", &check(BinOp::DivS, &c));
+        let mut c = lowered(BinOp::DivU);
+        let i = at(&c, &|x| {
+            x.mnemonic == "s_mov_b32" && x.operands[1].imm == Some(64)
+        });
+        set_imm(&mut c[i], 1, 31);
+        let r = check(BinOp::DivU, &c);
+        assert!(r.as_ref().is_err_and(|e| e.contains("31 rounds")), "{r:?}");
+    }
+
     fn alu_forms_are_proved(asm: TvKernel) {
         let mut failures = Vec::new();
         let mut proved = 0;
         for op in BinOp::ALL {
             if matches!(op, BinOp::DivS | BinOp::RemS) {
-                // The restoring division's loop (`alu::divide`), which the one-lane model
-                // does not run: listed as not proved (the emulator's tests compare it).
+                // The restoring division's loop (`alu::divide`): proved through its
+                // summary (`divisions_by_their_loop_are_proved` has every form).
                 let p = program(&format!("{}.64", op.mnemonic()), "-7");
                 let code = entry_snippet(asm, &p).expect("lowered");
                 assert!(
@@ -3290,8 +3456,14 @@ mod tests {
                     "a loop"
                 );
                 let t = translation_checks(&p);
-                let kind = format!("{}.64 by -7", op.mnemonic());
-                assert!(t.not_proved.contains(&kind), "{:?}", t.not_proved);
+                assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
+                let name = format!("bin.{}.64.reg.imm.-7", op.mnemonic());
+                assert!(
+                    t.checks
+                        .iter()
+                        .any(|c| c.name == name && c.verdict.is_proved()),
+                    "{name}"
+                );
                 continue;
             }
             for (width, w) in [(Width::W32, "32"), (Width::W64, "64")] {
@@ -3564,7 +3736,6 @@ mod tests {
             "kernel:entry { $x = (u64)tid.x; if ($x > 3) { @m[$x & 7] = sum(($x << 2) + 1); } }",
         ));
         let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
-        eprintln!("{names:?} {:?}", t.not_proved);
         for c in &t.checks {
             assert!(c.verdict.is_proved(), "{}: {:?}", c.name, c.verdict);
             assert_eq!((c.level.as_str(), c.scope.as_str()), ("translation", "gcn"));
@@ -3578,13 +3749,14 @@ mod tests {
             assert!(names.contains(&want), "{want} in {names:?}");
         }
         assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
-        // What no proof covers is listed: the division loop; the waterfalls are proved.
+        // The division loop and the waterfalls are proved too: nothing is left unproved.
         let t = translation_checks(&compile(
             "mem:global:load { @m[pc, launch] = sum(bytes / 3 + sectors + wavefronts); }",
         ));
-        assert_eq!(t.not_proved, ["div.u.64 by 3"]);
+        assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
         let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
         for want in [
+            "bin.div.u.64.reg.imm.3",
             "sreg.pc.global_load_ubyte",
             "site.bytes.global_atomic_add",
             "site.sectors.global_load_ubyte",
@@ -3593,6 +3765,11 @@ mod tests {
         ] {
             assert!(names.contains(&want), "{want} in {names:?}");
         }
+        assert!(
+            t.checks.iter().all(|c| c.verdict.is_proved()),
+            "{:?}",
+            t.checks
+        );
         // `kernel` and `active` are proved (the kernel's id; the lanes in `exec`).
         let t = translation_checks(&compile("kernel:entry { @k[kernel] = sum(active); }"));
         let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
