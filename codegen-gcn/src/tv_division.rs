@@ -29,6 +29,7 @@
 
 use super::{Lane, LABEL};
 use crate::parse::Instruction;
+use crate::tv_waterfall::{code_text, once};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use warptrace_ir::{BinOp, Width};
@@ -302,28 +303,8 @@ pub(super) fn prove_round(body: &[Instruction], l: &DivLoop) -> Result<(), Strin
 fn prove_round_cached(body: &[Instruction], l: &DivLoop) -> Result<(), String> {
     type Proofs = HashMap<(String, [u32; 5]), Result<(), String>>;
     static PROVED: OnceLock<Mutex<Proofs>> = OnceLock::new();
-    let text: Vec<String> = body
-        .iter()
-        .map(|x| {
-            let ops: Vec<&str> = x.operands.iter().map(|o| o.text.as_str()).collect();
-            format!(
-                "{} {} {}",
-                x.mnemonic,
-                ops.join(", "),
-                x.modifiers.join(" ")
-            )
-        })
-        .collect();
-    let key = (text.join("\n"), [l.rr, l.n, l.dv, l.count, l.rounds]);
-    let proofs = PROVED.get_or_init(Mutex::default);
-    if let Some(done) = proofs.lock().ok().and_then(|p| p.get(&key).cloned()) {
-        return done;
-    }
-    let done = prove_round(body, l);
-    if let Ok(mut p) = proofs.lock() {
-        p.insert(key, done.clone());
-    }
-    done
+    let key = (code_text(body), [l.rr, l.n, l.dv, l.count, l.rounds]);
+    once(&PROVED, key, || prove_round(body, l))
 }
 
 /// Proves the reference rounds compute unsigned division (module docs, 2). `skip_borrow`

@@ -726,7 +726,14 @@ pub(crate) fn prove_round_cached(
 ) -> Result<LoopRegs, String> {
     type Proofs = HashMap<(Waterfall, String, u32), Result<LoopRegs, String>>;
     static PROVED: OnceLock<Mutex<Proofs>> = OnceLock::new();
-    let text: Vec<String> = body
+    once(&PROVED, (value, code_text(body), lanes), || {
+        prove_round(value, body, lanes)
+    })
+}
+
+/// `code` as text, one instruction a line (a proof cache's key).
+pub(crate) fn code_text(code: &[Instruction]) -> String {
+    let lines: Vec<String> = code
         .iter()
         .map(|x| {
             let ops: Vec<&str> = x.operands.iter().map(|o| o.text.as_str()).collect();
@@ -738,12 +745,20 @@ pub(crate) fn prove_round_cached(
             )
         })
         .collect();
-    let key = (value, text.join("\n"), lanes);
-    let proofs = PROVED.get_or_init(Mutex::default);
+    lines.join("\n")
+}
+
+/// `prove()`'s outcome for `key`, computed once in the process and kept in `cache`.
+pub(crate) fn once<K: std::hash::Hash + Eq, V: Clone>(
+    cache: &OnceLock<Mutex<HashMap<K, V>>>,
+    key: K,
+    prove: impl FnOnce() -> V,
+) -> V {
+    let proofs = cache.get_or_init(Mutex::default);
     if let Some(done) = proofs.lock().ok().and_then(|p| p.get(&key).cloned()) {
         return done;
     }
-    let done = prove_round(value, body, lanes);
+    let done = prove();
     if let Ok(mut p) = proofs.lock() {
         p.insert(key, done.clone());
     }

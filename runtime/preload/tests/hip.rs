@@ -392,6 +392,19 @@ fn assert_target(o: &Outcome, flags: &str) {
     }
 }
 
+/// The device's target id in the runs of [`clang19_run`].
+const DEVICE: &str = "gfx90a:sramecc+:xnack-";
+
+/// The app built by clang 19 for `arches` (`far` as [`build_with`] takes it), run once
+/// under the preload library on a [`DEVICE`], its assembly found in the build's folder.
+fn clang19_run(dir: &Path, arches: &[&str], far: bool) -> (Built, Outcome) {
+    let b = build_with(dir, Compiler::Clang19, arches, DEVICE, far);
+    let name = if far { "far" } else { "asm" };
+    let asm = [("WARPTRACE_GCN_ASM_DIR", b.asm_dir.as_os_str())];
+    let o = traced(&b, dir, name, &asm);
+    (b, o)
+}
+
 #[test]
 fn clang19_fatbinary_and_module_launches_are_instrumented() {
     if !have(&[
@@ -404,14 +417,7 @@ fn clang19_fatbinary_and_module_launches_are_instrumented() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    let arch = "gfx90a:sramecc+:xnack-";
-    let b = build(dir.path(), Compiler::Clang19, &[arch, "gfx942"], arch);
-    let o = traced(
-        &b,
-        dir.path(),
-        "asm",
-        &[("WARPTRACE_GCN_ASM_DIR", b.asm_dir.as_os_str())],
-    );
+    let (b, o) = clang19_run(dir.path(), &[DEVICE, "gfx942"], false);
     assert_eq!(
         o.log[..3],
         [
@@ -441,14 +447,7 @@ fn a_module_too_long_for_its_branches_loads_with_long_branches() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    let arch = "gfx90a:sramecc+:xnack-";
-    let b = build_with(dir.path(), Compiler::Clang19, &[arch], arch, true);
-    let o = traced(
-        &b,
-        dir.path(),
-        "far",
-        &[("WARPTRACE_GCN_ASM_DIR", b.asm_dir.as_os_str())],
-    );
+    let (b, o) = clang19_run(dir.path(), &[DEVICE], true);
     assert_instrumented(&o, &b);
     // The code object loaded has a long branch; the assembly it was made from has none.
     let dis = Command::new("llvm-objdump-19")
@@ -495,7 +494,7 @@ fn without_assembly_every_launch_runs_the_original() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    let arch = "gfx90a:sramecc+:xnack-";
+    let arch = DEVICE;
     let b = build(dir.path(), Compiler::Clang19, &[arch, "gfx942"], arch);
     let o = traced(&b, dir.path(), "none", &[]);
     let twice = kernarg(&b.module, TWICE).0;
@@ -537,7 +536,7 @@ fn a_failed_assembly_load_runs_the_original_and_is_counted() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    let arch = "gfx90a:sramecc+:xnack-";
+    let arch = DEVICE;
     let b = build(dir.path(), Compiler::Clang19, &[arch], arch);
     let o = traced(
         &b,
