@@ -152,10 +152,6 @@ fn pair(lane: &mut Lane, r: u32) -> BV {
     lane.vgpr(r + 1).concat(lane.vgpr(r))
 }
 
-fn implies(a: &Bool, b: &Bool) -> Bool {
-    Bool::or(&[a.not(), b.clone()])
-}
-
 /// Passes `lane` over the division loop `l` (`body` its round): the registers the round
 /// writes hold anything, the count zero and `scc` clear (the loop has ended), and — when
 /// the lane is in `exec` on this path — the remainder and quotient pairs the summary's
@@ -177,7 +173,7 @@ pub(super) fn summary(
     ));
     claims.push((
         "the division's remainder starts at zero".into(),
-        implies(&on, &rr0.eq(zero(64))),
+        on.implies(rr0.eq(zero(64))),
     ));
     let (q, r) = match l.rounds {
         64 => (
@@ -188,13 +184,10 @@ pub(super) fn summary(
             // A 32-bit dividend in the high word, a 32-bit divisor.
             claims.push((
                 "a 32-bit division's dividend in the high word, its divisor in the low".into(),
-                implies(
-                    &on,
-                    &Bool::and(&[
-                        n0.extract(31, 0).eq(zero(32)),
-                        d.extract(63, 32).eq(zero(32)),
-                    ]),
-                ),
+                on.implies(Bool::and(&[
+                    n0.extract(31, 0).eq(zero(32)),
+                    d.extract(63, 32).eq(zero(32)),
+                ])),
             ));
             let (t, d32) = (n0.extract(63, 32), d.extract(31, 0));
             (

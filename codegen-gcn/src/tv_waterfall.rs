@@ -142,10 +142,6 @@ fn whole_key(lo: Word, hi: Word) -> Option<Dynamic> {
     }
 }
 
-fn implies(a: &Bool, b: &Bool) -> Bool {
-    Bool::or(&[a.not(), b.clone()])
-}
-
 fn one(b: &Bool) -> BV {
     b.ite(&BV::from_u64(1, 32), &BV::from_u64(0, 32))
 }
@@ -524,12 +520,9 @@ pub(crate) fn prove_round(
     let same = |i: u32, j: u32| keys[i as usize].eq(&keys[j as usize]);
     let out_ok = |x: &BV, j: u32| {
         let others: Vec<Bool> = (0..lanes)
-            .map(|i| implies(&bit(x, i), &same(i, j).not()))
+            .map(|i| bit(x, i).implies(same(i, j).not()))
             .collect();
-        implies(
-            &Bool::and(&[bit(&e, j), bit(x, j).not()]),
-            &Bool::and(&others),
-        )
+        Bool::and(&[bit(&e, j), bit(x, j).not()]).implies(Bool::and(&others))
     };
     let mut hyps = vec![r.eq(&zero).not(), r.bvand(e.bvnot()).eq(&zero)];
     hyps.extend((0..lanes).map(|i| out_ok(&r, i)));
@@ -596,9 +589,8 @@ pub(crate) fn prove_round(
                     .map(|i| Bool::and(&[bit(&e, i), same(i, j)]))
                     .collect();
                 let want = widen(&mask(&with_key));
-                let holds = |x: &BV, v: BV| {
-                    implies(&Bool::and(&[bit(&e, j), bit(x, j).not()]), &v.eq(&want))
-                };
+                let holds =
+                    |x: &BV, v: BV| Bool::and(&[bit(&e, j), bit(x, j).not()]).implies(v.eq(&want));
                 let ju = j as usize;
                 goals.push((
                     format!("lane {j}"),
@@ -647,7 +639,7 @@ pub(crate) fn prove_round(
             let in_group = |i: u32| Bool::and(&[on(i), groups[i as usize].eq(&gf)]);
             let read = wave.sgpr(g.read)?;
             for j in 0..lanes {
-                count_hyps.push(implies(&on(j), &c[j as usize].bvule(&st)));
+                count_hyps.push(on(j).implies(c[j as usize].bvule(&st)));
             }
             count_goals.push((
                 "the count is the larger of the old one and the count read, which is the \
@@ -666,9 +658,9 @@ pub(crate) fn prove_round(
                 count_goals.push((
                     format!("lane {j}'s count"),
                     Bool::and(&[
-                        implies(&on(j), &c2[ju].eq(c[ju].bvadd(one(&groups[ju].eq(&gf))))),
-                        implies(&Bool::and(&[on(j), in_group(j).not()]), &c2[ju].bvule(&st2)),
-                        implies(&bit(&low, j), &in_group(j)),
+                        on(j).implies(c2[ju].eq(c[ju].bvadd(one(&groups[ju].eq(&gf))))),
+                        Bool::and(&[on(j), in_group(j).not()]).implies(c2[ju].bvule(&st2)),
+                        bit(&low, j).implies(in_group(j)),
                     ]),
                     vec![],
                 ));
