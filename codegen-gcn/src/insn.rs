@@ -61,6 +61,23 @@ pub struct MemAccess {
     pub data: Option<Reg>,
     /// The destination (loaded or returned value), if any.
     pub dst: Option<Reg>,
+    /// The scalar offset and address modes of a `buffer_*` access (its descriptor is
+    /// `saddr`, its VGPR address `addr`).
+    pub buffer: Option<BufferOperands>,
+}
+
+/// What a `buffer_*` instruction adds to its descriptor's base besides the immediate
+/// offset: `vdata, vaddr|off, srsrc, soffset [idxen] [offen] [offset:N]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BufferOperands {
+    /// The scalar offset: an SGPR (`None` for an inline constant, `soffset_imm`).
+    pub soffset: Option<Reg>,
+    /// The scalar offset when it is an inline constant.
+    pub soffset_imm: i64,
+    /// `offen`: the VGPR address (its last register with `idxen`) is a byte offset.
+    pub offen: bool,
+    /// `idxen`: the VGPR address (its first register) is an index.
+    pub idxen: bool,
 }
 
 /// The facts of one instruction.
@@ -378,6 +395,7 @@ pub fn memory(x: &Instruction, isa: &Isa) -> Option<MemAccess> {
         offset: offset_of(x),
         data: None,
         dst: None,
+        buffer: None,
     };
     if m.starts_with("global_") || m.starts_with("flat_") || m.starts_with("scratch_") {
         a.space = if m.starts_with("global_") {
@@ -429,6 +447,14 @@ pub fn memory(x: &Instruction, isa: &Isa) -> Option<MemAccess> {
             _ => Space::Global,
         };
         a.saddr = rsrc;
+        let soffset = x.operands.get(3);
+        let flag = |f: &str| x.modifiers.iter().any(|w| w == f);
+        a.buffer = Some(BufferOperands {
+            soffset: soffset.and_then(|o| o.reg),
+            soffset_imm: soffset.and_then(|o| o.imm).unwrap_or(0),
+            offen: flag("offen"),
+            idxen: flag("idxen"),
+        });
         return Some(a);
     }
     if m.starts_with("ds_") {
@@ -523,6 +549,39 @@ mod tests {
             .mem
             .expect("memory");
         assert_eq!((a.space, a.offset), (Space::Local, 4));
+        assert_eq!(
+            a.buffer,
+            Some(BufferOperands {
+                soffset: None,
+                soffset_imm: 0,
+                offen: false,
+                idxen: false
+            })
+        );
+        // A global buffer access: descriptor, VGPR offset, scalar offset, immediate.
+        let a = one(
+            "buffer_store_dword v1, v0, s[8:11], s4 offen offset:16",
+            &gfx90a,
+        )
+        .mem
+        .expect("memory");
+        assert_eq!((a.space, a.offset), (Space::Global, 16));
+        assert_eq!(a.saddr.map(|r| r.name()).as_deref(), Some("s[8:11]"));
+        assert_eq!(a.addr.map(|r| r.name()).as_deref(), Some("v0"));
+        let b = a.buffer.expect("buffer operands");
+        assert_eq!(b.soffset.map(|r| r.name()).as_deref(), Some("s4"));
+        assert!(b.offen && !b.idxen);
+        let b = one(
+            "buffer_load_dword v1, v[2:3], s[8:11], 12 idxen offen",
+            &isa,
+        )
+        .mem
+        .and_then(|a| a.buffer)
+        .expect("buffer operands");
+        assert_eq!(
+            (b.soffset, b.soffset_imm, b.idxen, b.offen),
+            (None, 12, true, true)
+        );
         let a = one("ds_add_u32 v1, v3", &isa).mem.expect("memory");
         assert_eq!((a.space, a.access), (Space::Shared, Access::Atomic));
         let a = one("flat_load_dword v3, v[4:5]", &isa).mem.expect("memory");

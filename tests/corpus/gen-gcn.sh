@@ -28,6 +28,13 @@ for arch in gfx942 gfx1100; do
     -cuid=warptrace -O3 -S gcn_grid.hip -o "$out/hip_grid_$arch.s")
 done
 
+# clang-19, HIP, global memory through buffer resources (raw buffer loads and stores with
+# VGPR, scalar and immediate offsets; a descriptor that adds the lane to the index).
+for arch in gfx942 gfx1100; do
+  (cd "$src" && clang-19 -x hip --offload-arch="$arch" --cuda-device-only -nogpuinc -nogpulib \
+    -cuid=warptrace -O3 -S gcn_buffers.hip -o "$out/hip_buffers_$arch.s")
+done
+
 # clang-19, OpenCL C 2.0 for amdhsa: wave64 on CDNA, wave32 on RDNA3 (gfx1100's default).
 for arch in gfx942 gfx90a gfx1100; do
   (cd "$src" && clang-19 -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu="$arch" -nogpulib \

@@ -7,6 +7,18 @@ use warptrace_tests::{gcn_corpus, gcn_corpus_file};
 
 /// (file, kernels in text order, processor, wave size of every kernel).
 const FILES: &[(&str, &[&str], &str, u64)] = &[
+    (
+        "hip_buffers_gfx1100.s",
+        &["buffer_rows", "lane_table"],
+        "gfx1100",
+        32,
+    ),
+    (
+        "hip_buffers_gfx942.s",
+        &["buffer_rows", "lane_table"],
+        "gfx942",
+        64,
+    ),
     ("hip_grid_gfx1100.s", &["volume_index"], "gfx1100", 32),
     ("hip_grid_gfx942.s", &["volume_index"], "gfx942", 64),
     (
