@@ -80,8 +80,8 @@ const TARGETS: &[(&str, u32)] = &[
 ];
 
 /// The instructions [`probe_costs`] probes: each kind of access (load, store, returning
-/// atomic; global with `saddr` or a 64-bit address, LDS), with an offset, and one that
-/// accesses no memory.
+/// atomic; global with `saddr` or a 64-bit address, through a buffer descriptor with an
+/// SGPR scalar offset, LDS), with an offset, and one that accesses no memory.
 const SITES: &[&str] = &[
     "global_load_dword v3, v1, s[2:3] offset:16",
     "global_store_dword v1, v2, s[2:3] offset:16",
@@ -89,6 +89,9 @@ const SITES: &[&str] = &[
     "global_load_dwordx4 v[4:7], v[0:1], off offset:16",
     "global_store_dwordx4 v[0:1], v[4:7], off offset:16",
     "global_atomic_add_x2 v[4:5], v[0:1], v[2:3], off offset:16 glc",
+    "buffer_load_dword v3, v1, s[4:7], s2 offen offset:16",
+    "buffer_store_dword v1, v1, s[4:7], s2 offen offset:16",
+    "buffer_atomic_add_x2 v[4:5], v1, s[4:7], s2 offen offset:16 glc",
     "ds_read_b32 v3, v1 offset:16",
     "ds_write_b32 v1, v2 offset:16",
     "s_barrier",

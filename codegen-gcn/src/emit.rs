@@ -150,20 +150,18 @@ impl Emitter {
     }
     /// `d = a + b` (64-bit, all VGPR pairs; clobbers vcc).
     pub fn add64(&mut self, d: Reg, a: Reg, b: Reg) {
+        self.add64_words([&lo(d), &hi(d)], [&lo(a), &hi(a)], [&lo(b), &hi(b)]);
+    }
+    /// `d = a + b` (64-bit) of values given as their low and high words (`b`'s high word
+    /// may be an inline constant; clobbers vcc).
+    pub fn add64_words(&mut self, d: [&str; 2], a: [&str; 2], b: [&str; 2]) {
         let vcc = self.t.vcc();
         let (addc, _) = self.carry_ops();
         self.ins(format!(
             "v_add_co_u32_e64 {}, {vcc}, {}, {}",
-            lo(d),
-            lo(a),
-            lo(b)
+            d[0], a[0], b[0]
         ));
-        self.ins(format!(
-            "{addc} {}, {vcc}, {}, {}, {vcc}",
-            hi(d),
-            hi(a),
-            hi(b)
-        ));
+        self.ins(format!("{addc} {}, {vcc}, {}, {}, {vcc}", d[1], a[1], b[1]));
     }
     /// `d = a - b` (64-bit; clobbers vcc).
     pub fn sub64(&mut self, d: Reg, a: Reg, b: Reg) {

@@ -23,6 +23,8 @@ pub(crate) struct Wave {
     pub mem: HashMap<u64, u8>,
     /// What `s_getreg` / `s_memtime` read (fixed).
     pub clock: u64,
+    /// gfx11's buffer descriptors: a two-bit swizzle field, the element size's code.
+    pub gfx11: bool,
     /// The address of each label of the code running: 4 × its position (`run`), the
     /// program counter's unit for `s_getpc_b64` and `s_setpc_b64`.
     labels: HashMap<String, u64>,
@@ -39,6 +41,7 @@ impl Wave {
             scc: false,
             mem: HashMap::new(),
             clock: 0,
+            gfx11: false,
             labels: HashMap::new(),
         }
     }
@@ -427,6 +430,9 @@ impl Wave {
             }
             _ if m.starts_with("v_") => self.valu(m, x)?,
             _ if m.starts_with("global_") => self.global(m, o, offset, returns)?,
+            "buffer_load_dword" | "buffer_load_b32" | "buffer_store_dword" | "buffer_store_b32" => {
+                self.buffer(x, offset)?
+            }
             _ => return Err(format!("unknown instruction {m}")),
         }
         Ok(None)
@@ -444,6 +450,7 @@ impl Wave {
                 "v_sub_u32" | "v_sub_nc_u32" => (a32(1)?.wrapping_sub(a32(2)?) & 0xffff_ffff, 1),
                 "v_mul_lo_u32" => ((a32(1)? * a32(2)?) & 0xffff_ffff, 1),
                 "v_mul_hi_u32" => ((a32(1)? * a32(2)?) >> 32, 1),
+                "v_min_u32" => (a32(1)?.min(a32(2)?), 1),
                 "v_and_b32" => (a32(1)? & a32(2)?, 1),
                 "v_or_b32" => (a32(1)? | a32(2)?, 1),
                 "v_xor_b32" => (a32(1)? ^ a32(2)?, 1),
@@ -485,6 +492,65 @@ impl Wave {
                 _ => return Err(format!("unknown instruction {m}")),
             };
             self.set_v(l, op(0)?, words, r)?;
+        }
+        Ok(())
+    }
+
+    /// The address a buffer access reaches as the ISA states it, divisions and remainders
+    /// as written there (the snippets compute them as shifts and masks): descriptor
+    /// `words`, scalar offset `soffset`, and the lane's `(lane, VGPR index, byte offset)`
+    /// (the offset: `offen`'s VGPR plus the immediate).
+    pub fn buffer_address(
+        words: [u32; 4],
+        soffset: u64,
+        (lane, vindex, offset): (u64, u64, u64),
+        gfx11: bool,
+    ) -> u64 {
+        let [w0, w1, _, w3] = words.map(u64::from);
+        let base = w0 | (w1 & 0xffff) << 32;
+        let stride = w1 >> 16 & 0x3fff;
+        let swizzle = if gfx11 { w1 >> 30 } else { w1 >> 31 };
+        let element = if gfx11 { 2 << swizzle } else { 4 };
+        let index_stride = 8 << (w3 >> 21 & 3);
+        let index = vindex + (w3 >> 23 & 1) * lane;
+        let within = if swizzle == 0 {
+            index * stride + offset
+        } else {
+            (index / index_stride * stride + offset / element * element) * index_stride
+                + index % index_stride * element
+                + offset % element
+        };
+        base + soffset + within
+    }
+
+    /// A dword `buffer_load`/`buffer_store` at [`Wave::buffer_address`].
+    fn buffer(&mut self, x: &Instruction, offset: u64) -> Result<(), String> {
+        let (m, o) = (x.mnemonic.as_str(), &x.operands);
+        let op = |i: usize| o.get(i).ok_or_else(|| format!("{m}: operand {i}"));
+        let rsrc = op(2)?.reg.ok_or("a descriptor")?;
+        let mut words = [0; 4];
+        for (i, w) in (0..).zip(words.iter_mut()) {
+            *w = self.sreg(rsrc, i)?;
+        }
+        let soffset = self.sop(op(3)?, 1)?;
+        let flag = |f: &str| x.modifiers.iter().any(|w| w == f);
+        let (offen, idxen) = (flag("offen"), flag("idxen"));
+        for l in self.active() {
+            let v = |i: usize| -> Result<u64, String> {
+                let r = op(1)?.reg.ok_or("a VGPR address")?;
+                Ok(u64::from(self.v[l][(r.first + i as u32) as usize]))
+            };
+            let vindex = if idxen { v(0)? } else { 0 };
+            // The VGPR offset and the immediate add in 32 bits.
+            let off = (if offen { v(usize::from(idxen))? } else { 0 } + offset) & 0xffff_ffff;
+            let addr = Self::buffer_address(words, soffset, (l as u64, vindex, off), self.gfx11);
+            if m.starts_with("buffer_load") {
+                let got = self.read(addr, 4);
+                self.set_v(l, op(0)?, 1, got)?;
+            } else {
+                let data = self.vop(l, op(0)?, 1)?;
+                self.write(addr, 4, data);
+            }
         }
         Ok(())
     }
@@ -759,6 +825,7 @@ mod tests {
                 let mem = std::mem::take(&mut w.mem);
                 w = Wave::new(wave);
                 w.mem = mem;
+                w.gfx11 = processor.starts_with("gfx11");
                 w.s[kernarg] = KERNARG as u32;
                 w.s[kernarg + 1] = (KERNARG >> 32) as u32;
                 for (sgpr, id) in abi.workgroup.iter().zip(id) {
@@ -1905,8 +1972,30 @@ mod tests {
         block: [u32; 3],
         wave: u32,
     ) -> MapStore {
+        let site = (pc, "global_load_dword");
+        access_expected_at(
+            program,
+            kernel,
+            site,
+            move |x| ACCESS_BASE + offset(x),
+            block,
+            wave,
+        )
+    }
+
+    /// What the IR interpreter makes of `program` on a kernel whose one access, the load
+    /// `opcode` at `pc`, reaches `addr(tid.x)` in the lanes with `tid.x % 4 != 3`.
+    fn access_expected_at(
+        program: &warptrace_verifier::VerifiedProgram,
+        kernel: &str,
+        (pc, opcode): (u32, &str),
+        addr: impl Fn(u64) -> u64 + Send + Sync + 'static,
+        block: [u32; 3],
+        wave: u32,
+    ) -> MapStore {
         use warptrace_ir::interp::{Event, SiteEvent};
         use warptrace_ir::{MemOp, MemSpace};
+        let opcode = opcode.to_owned();
         let sim = SimKernel {
             isa: warptrace_ir::Isa::Gcn,
             ..SimKernel::new(kernel, move |t| {
@@ -1919,8 +2008,8 @@ mod tests {
                     SiteEvent::Mem {
                         space: MemSpace::Global,
                         op: MemOp::Load,
-                        opcode: "global_load_dword".into(),
-                        addr: ACCESS_BASE + offset(x),
+                        opcode: opcode.clone(),
+                        addr: addr(x),
                         bytes: 4,
                         stored: 0,
                         loaded: 0,
@@ -2023,6 +2112,121 @@ mod tests {
                 let got = emulated(&asm, &**mutate);
                 assert!(got != expect, "{file}: {what} went unnoticed");
             }
+        }
+    }
+
+    /// A kernel whose body is one dword buffer load by the lanes with `tid.x % 4 != 3`,
+    /// `buffer_load v3, v1, s[8:11], s5 offen offset:20` through the descriptor
+    /// `(ACCESS_BASE, w1, -, w3)` (`w1` without the base's high bits), `v1` computed by
+    /// `address`, the scalar offset [`SOFFSET`]; and the load's `pc`.
+    fn with_buffer_access(
+        file: &str,
+        kernel: &str,
+        wave: u32,
+        address: &str,
+        [w1, w3]: [u32; 2],
+    ) -> (String, u32) {
+        let (mask, exec, m, load) = if wave == 64 {
+            ("b64", "exec", "s[6:7]", "buffer_load_dword")
+        } else {
+            ("b32", "exec_lo", "s6", "buffer_load_b32")
+        };
+        let body = format!(
+            "\ts_mov_b32 s8, 0x{:x}\n\ts_mov_b32 s9, 0x{:x}\n\ts_mov_b32 s10, 0x7ffffffe\n\
+             \ts_mov_b32 s11, 0x{w3:x}\n\ts_mov_b32 s5, 0x{SOFFSET:x}\n\
+             \tv_and_b32_e32 v2, 3, v0\n\tv_cmp_ne_u32_e64 {m}, 3, v2\n\
+             \ts_and_{mask} {exec}, {exec}, {m}\n{address}",
+            ACCESS_BASE as u32,
+            (ACCESS_BASE >> 32) as u32 | w1,
+        );
+        let pc = body.lines().count() as u32;
+        let body = format!("{body}\t{load} v3, v1, s[8:11], s5 offen offset:20\n");
+        (with_body(file, kernel, &body), pc)
+    }
+
+    /// The scalar offset of [`with_buffer_access`]' load.
+    const SOFFSET: u32 = 0x40;
+
+    /// `addr` and the warp-wide values of a buffer load are what the ISA's address gives
+    /// (the emulator's [`Wave::buffer_address`], divisions as written) for a raw
+    /// descriptor, one that adds the lane to the index scaled by a stride, and a swizzling
+    /// one (gfx9's bit 31; gfx11's element-size code 3, 16 bytes), over partial waves
+    /// (wave64 and wave32), for two lane address patterns each; the descriptor's fields
+    /// read one bit off are noticed.
+    #[test]
+    fn buffer_access_addresses_are_the_isas() {
+        let program = warptrace_lang::compile(ACCESS_PROGRAM, "t.wt").expect("compiles");
+        let program = warptrace_verifier::verify_program(&program).expect("verifies");
+        let descriptors: [(&str, [u32; 2]); 3] = [
+            ("raw", [0, 0x27000]),
+            ("lane times stride", [12 << 16, 0x27000 | 1 << 23]),
+            (
+                "swizzled",
+                [0xc000_0000 | 16 << 16, 0x27000 | 1 << 23 | 1 << 21],
+            ),
+        ];
+        for (file, wave, block, opcode) in [
+            ("hip_grid_gfx942.s", 64, [100, 1, 1], "buffer_load_dword"),
+            ("hip_grid_gfx1100.s", 32, [45, 1, 1], "buffer_load_b32"),
+        ] {
+            let gfx11 = file.contains("gfx1100");
+            let mut distinct = std::collections::BTreeSet::new();
+            for (what, [w1, w3]) in descriptors {
+                for (name, address, offset) in access_patterns(wave).into_iter().take(2) {
+                    let (asm, pc) =
+                        with_buffer_access(file, "volume_index", wave, &address, [w1, w3]);
+                    let words = [ACCESS_BASE as u32, (ACCESS_BASE >> 32) as u32 | w1, 0, w3];
+                    let addr = move |x: u64| {
+                        let lane = x % u64::from(wave);
+                        let at = (lane, 0, offset(x) + 20);
+                        Wave::buffer_address(words, u64::from(SOFFSET), at, gfx11)
+                    };
+                    let expect = access_expected_at(
+                        &program,
+                        "volume_index",
+                        (pc, opcode),
+                        addr,
+                        block,
+                        wave,
+                    );
+                    let got = emulate(
+                        &asm,
+                        "volume_index",
+                        &program,
+                        [2, 1, 1],
+                        block,
+                        &|t| t.to_owned(),
+                        true,
+                    );
+                    assert_eq!(got, expect, "{file} {what} {name}");
+                    distinct.insert(format!("{:?}", expect.maps[3].entries));
+                    // A descriptor field read one bit off: the stride, the lane's
+                    // enable, the base's high half, the index stride.
+                    let mutants: &[(&str, &str, &str)] = match what {
+                        "lane times stride" => &[
+                            ("stride", ", 16, 14", ", 17, 14"),
+                            ("ADD_TID_ENABLE", ", 23, 1", ", 22, 1"),
+                            ("base", ", 0, 16\n", ", 0, 1\n"),
+                        ],
+                        "swizzled" => &[("INDEX_STRIDE", ", 21, 2", ", 22, 2")],
+                        _ => &[],
+                    };
+                    for (field, from, to) in mutants.iter().filter(|_| name == "linear") {
+                        let off = |t: &str| {
+                            assert!(t.contains(from), "{field}: `{from}`");
+                            t.replace(from, to)
+                        };
+                        let got =
+                            emulate(&asm, "volume_index", &program, [2, 1, 1], block, &off, true);
+                        assert!(
+                            got != expect,
+                            "{file} {what}: {field} one bit off went unnoticed"
+                        );
+                    }
+                }
+            }
+            // The descriptors and patterns differ in the addresses they give.
+            assert_eq!(distinct.len(), 6, "{file}");
         }
     }
 }

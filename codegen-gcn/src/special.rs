@@ -352,7 +352,11 @@ pub(crate) fn read_site(
                     e.ins(format!("v_mov_b32_e32 {}, {}", lo(d), v.name()));
                     e.ins(format!("v_mov_b32_e32 {}, 0", hi(d)));
                 }
-                _ => return Err(unsupported("addr of a scratch or buffer access")),
+                (Space::Global, _, Some(rsrc)) if a.buffer.is_some() => {
+                    return buffer_addr(cx, e, d, a, rsrc);
+                }
+                (Space::Local, ..) => return Err(unsupported("addr of a scratch access")),
+                _ => return Err(unsupported("addr of this access's operands")),
             }
             if a.offset != 0 {
                 e.imm64(r.tb, a.offset as u64);
@@ -360,6 +364,125 @@ pub(crate) fn read_site(
             }
         }
     }
+    Ok(())
+}
+
+/// `d` = the address a `buffer_*` access `a` reaches through descriptor `rsrc` (four
+/// SGPRs), as the ISA computes it (`docs/gcn.md`, "Buffer addresses"), at run time from
+/// the descriptor's words: base (48 bits of words 0–1) + scalar offset + the buffer
+/// offset, where with `index` = the lane if `ADD_TID_ENABLE` (word 3, bit 23) and
+/// `offset` = the VGPR offset (`offen`) + the immediate, the buffer offset is
+/// `index · stride + offset` (stride: word 1, bits 16–29) unless the descriptor swizzles
+/// (word 1 bit 31; bits 30–31 on gfx11, the element size's code), then
+/// `(index / IS · stride + offset / E · E) · IS + index % IS · E + offset % E` with
+/// `IS = 8 << INDEX_STRIDE` (word 3, bits 21–22) and `E` the element size (4 bytes before
+/// gfx11, `2 << code` on gfx11). Both are one formula with `IS = 1` when the descriptor
+/// does not swizzle: `L = log2 IS` and `log2 E` are computed, divisions are shifts. The
+/// sums are exact (64-bit). `idxen` (a VGPR index) is refused.
+fn buffer_addr(
+    cx: &Cx<'_>,
+    e: &mut Emitter,
+    d: Reg,
+    a: &crate::insn::MemAccess,
+    rsrc: Reg,
+) -> Result<(), GcnError> {
+    let r = cx.regs;
+    let b = a
+        .buffer
+        .ok_or_else(|| unsupported("addr of a buffer access"))?;
+    if b.idxen {
+        return Err(unsupported(
+            "addr of a buffer access with a VGPR index (idxen)",
+        ));
+    }
+    if rsrc.count != 4 || !matches!(rsrc.file, RegFile::Sgpr) {
+        return Err(unsupported(
+            "addr of a buffer access without an SGPR descriptor",
+        ));
+    }
+    let w = |i: u32| Reg::new(RegFile::Sgpr, rsrc.first + i, 1).name();
+    let (d0, d1, a0, a1, b0, b1) = (lo(d), hi(d), lo(r.ta), hi(r.ta), lo(r.tb), hi(r.tb));
+    let t = cx.t;
+    // b0 = L: 3 + INDEX_STRIDE when the descriptor swizzles, else 0.
+    e.ins(format!("v_bfe_u32 {b0}, {}, 21, 2", w(3)));
+    e.add32(&b0, "3", &b0);
+    if t.gfx11 {
+        e.ins(format!("v_bfe_u32 {b1}, {}, 30, 2", w(1)));
+        e.ins(format!("v_min_u32_e32 {b1}, 1, {b1}"));
+    } else {
+        e.ins(format!("v_bfe_u32 {b1}, {}, 31, 1", w(1)));
+    }
+    // A one-bit flag as a mask (no product: products are what a proof finds hard).
+    e.sub32(&b1, "0", &b1);
+    e.ins(format!("v_and_b32_e32 {b0}, {b0}, {b1}"));
+    // b1 = log2 E.
+    if t.gfx11 {
+        e.ins(format!("v_bfe_u32 {b1}, {}, 30, 2", w(1)));
+        e.add32(&b1, "1", &b1);
+    } else {
+        e.ins(format!("v_mov_b32_e32 {b1}, 2"));
+    }
+    // a0 = index: the lane when ADD_TID_ENABLE.
+    e.ins(format!("v_bfe_u32 {d0}, {}, 23, 1", w(3)));
+    e.ins(format!("v_mbcnt_lo_u32_b32 {a0}, -1, 0"));
+    if t.wave == 64 {
+        e.ins(format!("v_mbcnt_hi_u32_b32 {a0}, -1, {a0}"));
+    }
+    e.sub32(&d0, "0", &d0);
+    e.ins(format!("v_and_b32_e32 {a0}, {a0}, {d0}"));
+    // a1 = offset.
+    match (b.offen, a.addr) {
+        (true, Some(v)) if v.count == 1 && matches!(v.file, RegFile::Vgpr) => {
+            e.ins(format!("v_mov_b32_e32 {a1}, {}", v.name()))
+        }
+        (true, _) => return Err(unsupported("addr of a buffer access: its VGPR offset")),
+        (false, _) => e.ins(format!("v_mov_b32_e32 {a1}, 0")),
+    }
+    let imm = u32::try_from(a.offset)
+        .map_err(|_| unsupported("addr of a buffer access with a negative offset"))?;
+    if imm != 0 {
+        e.add32(&a1, &imm.to_string(), &a1);
+    }
+    // d0 = index % IS · E + offset % E; a1 = offset / E · E.
+    e.ins(format!("v_bfe_u32 {d0}, {a0}, 0, {b0}"));
+    e.ins(format!("v_lshlrev_b32_e32 {d0}, {b1}, {d0}"));
+    e.ins(format!("v_bfe_u32 {d1}, {a1}, 0, {b1}"));
+    e.add32(&d0, &d0, &d1);
+    e.sub32(&a1, &a1, &d1);
+    // ta = (index / IS · stride + offset / E · E) · IS + d0, 64-bit.
+    e.ins(format!("v_lshrrev_b32_e32 {a0}, {b0}, {a0}"));
+    e.ins(format!("v_bfe_u32 {d1}, {}, 16, 14", w(1)));
+    e.ins(format!("v_mul_hi_u32 {b1}, {a0}, {d1}"));
+    e.ins(format!("v_mul_lo_u32 {a0}, {a0}, {d1}"));
+    e.add64_words([&a0, &b1], [&a0, &b1], [&a1, "0"]);
+    e.ins(format!("v_mov_b32_e32 {a1}, {b1}"));
+    e.ins(format!(
+        "v_lshlrev_b64 {}, {b0}, {}",
+        r.ta.name(),
+        r.ta.name()
+    ));
+    e.add64_words([&a0, &a1], [&a0, &a1], [&d0, "0"]);
+    // ta += base, ta += scalar offset (each sum in `ta`, the pair the proof follows
+    // step by step), d = ta.
+    e.ins(format!("v_mov_b32_e32 {d0}, {}", w(0)));
+    e.ins(format!("v_bfe_u32 {d1}, {}, 0, 16", w(1)));
+    e.add64(r.ta, r.ta, d);
+    match b.soffset {
+        Some(s) if s.count == 1 && matches!(s.file, RegFile::Sgpr) => {
+            e.ins(format!("v_mov_b32_e32 {d0}, {}", s.name()));
+            e.ins(format!("v_mov_b32_e32 {d1}, 0"));
+            e.add64(r.ta, r.ta, d);
+        }
+        Some(_) => return Err(unsupported("addr of a buffer access: its scalar offset")),
+        None if b.soffset_imm == 0 => {}
+        None => {
+            let v = u64::try_from(b.soffset_imm)
+                .map_err(|_| unsupported("addr of a buffer access: a negative soffset"))?;
+            e.imm64(d, v);
+            e.add64(r.ta, r.ta, d);
+        }
+    }
+    e.mov64(d, r.ta);
     Ok(())
 }
 

@@ -70,6 +70,22 @@ struct Lane {
     /// Whether a run passes over a division's loop by its summary (`division::summary`;
     /// only [`division_check`], which proves what it needs, asks for it).
     divisions: bool,
+    /// Whether a product of two registers (`v_mul_lo_u32`, `v_mul_hi_u32`) is a half of
+    /// [`product`], the uninterpreted 64-bit product of the zero-extended factors (only
+    /// the buffer-address proof asks for it: its claim is that the snippet multiplies
+    /// the factors the ISA's formula does).
+    products: bool,
+}
+
+/// `zext(a) · zext(b)` of 32-bit `a`, `b` as an uninterpreted function: a proof that
+/// holds for it holds for the product (`v_mul_lo_u32` and `v_mul_hi_u32` are its low and
+/// high halves), and z3 compares factors instead of multiplier circuits.
+fn product(a: &BV, b: &BV) -> BV {
+    let (w32, w64) = (z3::Sort::bitvector(32), z3::Sort::bitvector(64));
+    z3::FuncDecl::new("umul32", &[&w32, &w32], &w64)
+        .apply(&[a, b])
+        .as_bv()
+        .expect("a bit-vector function")
 }
 
 /// A global memory operation of the lane: `op` (`atomic.add` returning `result`,
@@ -124,6 +140,7 @@ impl Lane {
             assumed: None,
             waterfalls: false,
             divisions: false,
+            products: false,
         }
     }
 
@@ -540,6 +557,18 @@ impl Lane {
                 });
                 self.write(arg(0)?, &v, true)?;
             }
+            "v_mul_lo_u32" | "v_mul_hi_u32"
+                if self.products && arg(1)?.reg.is_some() && arg(2)?.reg.is_some() =>
+            {
+                let (a, b) = (self.read(arg(1)?, 1)?, self.read(arg(2)?, 1)?);
+                let p = product(&a, &b);
+                let half = if m == "v_mul_lo_u32" {
+                    p.extract(31, 0)
+                } else {
+                    p.extract(63, 32)
+                };
+                self.write(arg(0)?, &half, true)?;
+            }
             "v_add_u32_e32" | "v_add_nc_u32_e32" | "v_sub_u32_e32" | "v_sub_nc_u32_e32"
             | "v_mul_lo_u32" | "v_and_b32_e32" | "v_or_b32_e32" | "v_xor_b32_e32" => {
                 let (a, b) = (self.read(arg(1)?, 1)?, self.read(arg(2)?, 1)?);
@@ -611,6 +640,18 @@ impl Lane {
                 };
                 self.write(arg(0)?, &v, true)?;
             }
+            "v_bfe_u32" if arg(2)?.imm.is_none() || arg(3)?.imm.is_none() => {
+                // A field at a register offset or of a register width: bits 4:0 of each.
+                let a = self.read(arg(1)?, 1)?;
+                let off = self.read(arg(2)?, 1)?.bvand(k32(31));
+                let width = self.read(arg(3)?, 1)?.bvand(k32(31));
+                let ones = k32(1).bvshl(&width).bvsub(k32(1));
+                self.write(arg(0)?, &a.bvlshr(&off).bvand(&ones), true)?;
+            }
+            "v_min_u32_e32" => {
+                let (a, b) = (self.read(arg(1)?, 1)?, self.read(arg(2)?, 1)?);
+                self.write(arg(0)?, &a.bvult(&b).ite(&a, &b), true)?;
+            }
             "v_bfe_u32" | "v_bfe_i32" => {
                 let a = self.read(arg(1)?, 1)?;
                 let (Some(off), Some(width)) = (arg(2)?.imm, arg(3)?.imm) else {
@@ -668,6 +709,26 @@ const GFX942: TvKernel = TvKernel {
     name: "histogram",
 };
 
+/// The corpus's gfx942 kernel whose global accesses go through buffer descriptors
+/// (`offen`, an SGPR scalar offset, an immediate offset).
+const BUFFERS_GFX942: TvKernel = TvKernel {
+    asm: include_str!("../../tests/corpus/gcn/hip_buffers_gfx942.s"),
+    name: "buffer_rows",
+};
+
+/// [`BUFFERS_GFX942`]'s kernel whose buffer load has no VGPR address (`off`), its
+/// descriptor adding the lane to the index.
+const LANE_TABLE_GFX942: TvKernel = TvKernel {
+    asm: include_str!("../../tests/corpus/gcn/hip_buffers_gfx942.s"),
+    name: "lane_table",
+};
+
+/// [`BUFFERS_GFX942`] for gfx1100: wave32, and gfx11's two-bit swizzle field.
+const BUFFERS_GFX1100: TvKernel = TvKernel {
+    asm: include_str!("../../tests/corpus/gcn/hip_buffers_gfx1100.s"),
+    name: "buffer_rows",
+};
+
 /// The corpus's gfx1100 HIP grid kernel, wave32 with the gfx10+ mnemonics: the tests
 /// prove the lowering's wave32 forms on it too.
 #[cfg(test)]
@@ -675,6 +736,17 @@ const GFX1100: TvKernel = TvKernel {
     asm: include_str!("../../tests/corpus/gcn/hip_grid_gfx1100.s"),
     name: "volume_index",
 };
+
+impl TvKernel {
+    /// Lanes per wave: 32 with `.amdhsa_wavefront_size32 1`, else 64.
+    fn lanes(self) -> Result<u32, String> {
+        let m = parse(self.asm).map_err(|e| e.to_string())?;
+        let wave32 = m
+            .kernel(self.name)
+            .and_then(|k| k.field(".amdhsa_wavefront_size32"));
+        Ok(if wave32 == Some(1) { 32 } else { 64 })
+    }
+}
 
 /// `asm` instrumented with `program`, `kernel` being instrumented (else why not).
 fn instrumented(asm: &str, program: &Program, kernel: &str) -> Result<String, String> {
@@ -864,11 +936,41 @@ impl EntryAbi {
     }
 }
 
-/// The global-memory sites of the corpus's `histogram` the site proofs instrument: the
-/// attach point and the probed instruction's mnemonic (its first such instruction).
-const SITES: [(&str, &str); 2] = [
-    ("mem:global:load", "global_load_ubyte"),
-    ("mem:global:atomic", "global_atomic_add"),
+/// A global-memory site the site proofs instrument: the kernel, the attach point, the
+/// probed instruction's mnemonic (its first such instruction) and the site's name in
+/// obligations.
+#[derive(Debug, Clone, Copy)]
+struct Site {
+    k: TvKernel,
+    point: &'static str,
+    mnemonic: &'static str,
+    name: &'static str,
+}
+
+impl Site {
+    const fn new(k: TvKernel, point: &'static str, mnemonic: &'static str) -> Site {
+        Site {
+            k,
+            point,
+            mnemonic,
+            name: mnemonic,
+        }
+    }
+}
+
+/// The sites of the site proofs: the address forms of `histogram` (a `vaddr` pair, the
+/// `saddr` form) and of the buffer kernels (`offen` with an SGPR scalar offset, a store
+/// with an immediate offset, `off` with a descriptor that adds the lane, and gfx11's).
+const SITES: [Site; 6] = [
+    Site::new(GFX942, "mem:global:load", "global_load_ubyte"),
+    Site::new(GFX942, "mem:global:atomic", "global_atomic_add"),
+    Site::new(BUFFERS_GFX942, "mem:global:load", "buffer_load_dword"),
+    Site::new(BUFFERS_GFX942, "mem:global:store", "buffer_store_dword"),
+    Site {
+        name: "buffer_load_dword.off",
+        ..Site::new(LANE_TABLE_GFX942, "mem:global:load", "buffer_load_dword")
+    },
+    Site::new(BUFFERS_GFX1100, "mem:global:load", "buffer_load_b32"),
 ];
 
 /// What a probed instruction is, read from the module for the site proofs (not from the
@@ -879,6 +981,8 @@ struct SiteFacts {
     insn: Instruction,
     pc: u64,
     loc: Option<(String, u64)>,
+    /// gfx11: buffer descriptors' two-bit swizzle field.
+    gfx11: bool,
 }
 
 impl SiteFacts {
@@ -917,6 +1021,10 @@ impl SiteFacts {
                         insn: x.clone(),
                         pc,
                         loc,
+                        gfx11: m
+                            .processor
+                            .as_deref()
+                            .is_some_and(|p| p.starts_with("gfx11")),
                     });
                 }
                 pc += 1;
@@ -957,7 +1065,8 @@ impl SiteFacts {
     fn value(&self, lane: &mut Lane) -> Result<BV, String> {
         let x = &self.insn;
         let m = x.mnemonic.as_str();
-        let at = if m.starts_with("global_load") {
+        let at = if m.starts_with("global_load") || m.starts_with("buffer_") {
+            // A buffer access's data or destination is its first operand.
             0
         } else if m.starts_with("global_store") {
             1
@@ -988,6 +1097,9 @@ impl SiteFacts {
     /// follows the destination of a load or a returning atomic (`sc0`/`glc`).
     fn addr(&self, lane: &mut Lane) -> Result<BV, String> {
         let x = &self.insn;
+        if x.mnemonic.starts_with("buffer_") {
+            return Ok(BufferTerms::of(self, lane)?.isa());
+        }
         let returns = x.mnemonic.starts_with("global_load")
             || x.modifiers.iter().any(|m| m == "sc0" || m == "glc");
         let at = usize::from(returns);
@@ -1010,6 +1122,204 @@ impl SiteFacts {
     }
 }
 
+/// The terms of a `buffer_*` access's address over the registers at the site
+/// (`vdata, vaddr|off, srsrc, soffset`), as the ISA defines it (`docs/gcn.md`, "Buffer
+/// addresses"): base (48 bits of words 0–1) + scalar offset + the buffer offset, which is
+/// `index · stride + offset` unless the descriptor swizzles, then
+/// `(index / IS · stride + offset / E · E) · IS + index % IS · E + offset % E`; `index`
+/// is the lane when word 3's `ADD_TID_ENABLE` is set, `offset` the VGPR offset (`offen`)
+/// plus the immediate (32-bit), `IS = 8 << INDEX_STRIDE`, `E` 4 bytes (gfx9) or
+/// `2 << code` (gfx11's swizzle field). The sizes are powers of two, `2^n`: `x / 2^n` is
+/// `x >> n`, `x % 2^n` is `x & (2^n − 1)`, `x · 2^n` is `x << n` (the test
+/// `power_of_two_sizes_divide_as_shifts` proves it over the operands' widths).
+struct BufferTerms {
+    base: BV,
+    soffset: BV,
+    /// Whether the scalar offset is a register or a nonzero constant (else no step adds
+    /// it).
+    adds_soffset: bool,
+    /// 64-bit (a 32-bit sum, zero-extended).
+    offset: BV,
+    /// 32-bit factors of [`product`].
+    index: BV,
+    stride: BV,
+    swizzled: Bool,
+    log_element: BV,
+    log_index_stride: BV,
+}
+
+impl BufferTerms {
+    fn of(facts: &SiteFacts, lane: &mut Lane) -> Result<BufferTerms, String> {
+        let x = &facts.insn;
+        let flag = |f: &str| x.modifiers.iter().any(|w| w == f);
+        if flag("idxen") {
+            return Err("no specification of an idxen buffer address".into());
+        }
+        let operand = |i: usize| x.operands.get(i).ok_or_else(|| format!("operand {i}"));
+        let rsrc = lane.read(operand(2)?, 4)?;
+        let field = |hi: u32, lo: u32| rsrc.extract(hi, lo).zero_ext(64 - (hi - lo + 1));
+        let imm = x
+            .modifiers
+            .iter()
+            .find_map(|m| m.strip_prefix("offset:"))
+            .map_or(Ok(0), str::parse::<u64>)
+            .map_err(|e| e.to_string())?;
+        let voffset = if flag("offen") {
+            lane.read(operand(1)?, 1)?
+        } else {
+            BV::from_u64(0, 32)
+        };
+        let k = |v: u64| BV::from_u64(v, 64);
+        let (swizzled, log_element) = if facts.gfx11 {
+            let code = field(63, 62);
+            (code.eq(k(0)).not(), code.bvadd(k(1)))
+        } else {
+            (field(63, 63).eq(k(1)), k(2))
+        };
+        Ok(BufferTerms {
+            base: field(47, 0),
+            soffset: lane.read(operand(3)?, 1)?.zero_ext(32),
+            adds_soffset: operand(3)?.imm.is_none_or(|v| v != 0),
+            offset: voffset.bvadd(BV::from_u64(imm, 32)).zero_ext(32),
+            index: rsrc
+                .extract(119, 119)
+                .eq(BV::from_u64(1, 1))
+                .ite(&BV::new_const("hw.lane", 32), &BV::from_u64(0, 32)),
+            stride: rsrc.extract(61, 48).zero_ext(18),
+            swizzled,
+            log_element,
+            log_index_stride: field(118, 117).bvadd(k(3)),
+        })
+    }
+
+    /// The address, the ISA's two cases.
+    fn isa(&self) -> BV {
+        let (e, is) = (&self.log_element, &self.log_index_stride);
+        let index = self.index.zero_ext(32);
+        let linear = product(&self.index, &self.stride).bvadd(&self.offset);
+        let index_msb = index.bvlshr(is).extract(31, 0);
+        let swizzle = product(&index_msb, &self.stride)
+            .bvadd(self.offset.bvlshr(e).bvshl(e))
+            .bvshl(is)
+            .bvadd(low_bits(&index, is).bvshl(e))
+            .bvadd(low_bits(&self.offset, e));
+        self.base
+            .bvadd(&self.soffset)
+            .bvadd(self.swizzled.ite(&swizzle, &linear))
+    }
+
+    /// `log2 IS` when the descriptor swizzles, else 0: the one formula of both cases.
+    fn shift(&self) -> BV {
+        let zero = BV::from_u64(0, 64);
+        self.swizzled.ite(&self.log_index_stride, &zero)
+    }
+
+    /// The snippet's steps in the 64-bit pair it shifts ([`buffer_cuts`]), each from the
+    /// previous one's constant: `index >> L · stride + (offset − offset % E)`, that
+    /// `<< L`, that `+ index % 2^L · E + offset % E`, that `+ base`, that `+ soffset`
+    /// (when there is one).
+    #[allow(clippy::type_complexity)]
+    fn steps(&self) -> Vec<Box<dyn Fn(&BV) -> BV + '_>> {
+        let (l, e) = (self.shift(), &self.log_element);
+        let mut steps: Vec<Box<dyn Fn(&BV) -> BV + '_>> = vec![
+            Box::new(move |_| {
+                let index_msb = self.index.bvlshr(self.shift().extract(31, 0));
+                product(&index_msb, &self.stride)
+                    .bvadd(self.offset.bvsub(low_bits(&self.offset, e)))
+            }),
+            Box::new(move |t| t.bvshl(&l)),
+            Box::new(move |t| {
+                let index = self.index.zero_ext(32);
+                t.bvadd(low_bits(&index, &self.shift()).bvshl(e))
+                    .bvadd(low_bits(&self.offset, e))
+            }),
+            Box::new(move |t| t.bvadd(&self.base)),
+        ];
+        if self.adds_soffset {
+            steps.push(Box::new(move |t| t.bvadd(&self.soffset)));
+        }
+        steps
+    }
+}
+
+/// `x & (2^n − 1)` (64-bit).
+fn low_bits(x: &BV, n: &BV) -> BV {
+    let one = BV::from_u64(1, 64);
+    x.bvand(one.bvshl(n).bvsub(&one))
+}
+
+/// The cuts of a buffer address's run: the 64-bit pair the snippet shifts by `L`
+/// (`v_lshlrev_b64` by a register), after the instruction that completes the first step
+/// in it, after the shift, and after the add of the low bits ([`BufferTerms::steps`]).
+fn buffer_cuts(code: &[Instruction]) -> Result<Cuts, String> {
+    let at = code
+        .iter()
+        .position(|x| {
+            x.mnemonic == "v_lshlrev_b64" && x.operands.get(1).is_some_and(|o| o.reg.is_some())
+        })
+        .ok_or("no shift of the buffer offset by a register")?;
+    let pair = code[at]
+        .operands
+        .first()
+        .and_then(|o| o.reg)
+        .filter(|r| r.count == 2)
+        .ok_or("the shifted pair")?;
+    let first = at.checked_sub(1).ok_or("no first step")?;
+    // Then each 64-bit add into the pair (its carry half writes the high word) up to the
+    // copy of the address out of it.
+    let high = Reg::new(RegFile::Vgpr, pair.first + 1, 1);
+    let low = Some(Reg::new(RegFile::Vgpr, pair.first, 1));
+    let end = (at + 1..code.len())
+        .find(|&i| {
+            code[i].mnemonic == "v_mov_b32_e32"
+                && code[i].operands.get(1).and_then(|o| o.reg) == low
+        })
+        .ok_or("no copy of the buffer address")?;
+    let adds = (at + 1..end).filter(|&i| {
+        is_carry(&code[i]) && code[i].operands.first().and_then(|o| o.reg) == Some(high)
+    });
+    Ok(Cuts {
+        regs: [pair.first, pair.first + 1],
+        after: [first, at].into_iter().chain(adds).collect(),
+    })
+}
+
+/// The claims that the cut run `r` of a buffer address computes [`BufferTerms::steps`],
+/// and that the steps compose to the ISA's address; and the address: the last step's
+/// constant.
+fn buffer_claims(t: &BufferTerms, r: &Run) -> Result<(Vec<Claim>, BV), String> {
+    let steps = t.steps();
+    if r.cuts.len() != steps.len() {
+        return Err(format!(
+            "the buffer address in {} steps, not {}",
+            r.cuts.len(),
+            steps.len()
+        ));
+    }
+    let mut claims = Vec::new();
+    let mut prev = BV::from_u64(0, 64);
+    for (i, ((value, fresh), step)) in r.cuts.iter().zip(&steps).enumerate() {
+        let want = step(&prev);
+        claims.push((
+            format!("buffer address step {i}"),
+            value.eq(&want),
+            Some((value.clone(), want)),
+        ));
+        prev = fresh.clone();
+    }
+    // The steps composed are the ISA's address (a fact of the specification alone).
+    let composed = steps
+        .iter()
+        .fold(BV::from_u64(0, 64), |acc, step| step(&acc));
+    let isa = t.isa();
+    claims.push((
+        "the steps are the ISA's buffer address".to_owned(),
+        composed.eq(&isa),
+        Some((composed, isa)),
+    ));
+    Ok((claims, prev))
+}
+
 /// The verdict on `r2 = site VALUE` / `r2 = sreg VALUE` (`what`) at `SITES[site]`: `%a`
 /// ends as what the probed instruction gives (`SiteFacts`), `exec`, `vcc` and `scc`
 /// restored.
@@ -1022,26 +1332,48 @@ type Mutation<'a> = &'a dyn Fn(&mut Vec<Instruction>);
 
 /// The claim of [`site_verdict`]; `mutate` changes the snippet first (tests).
 fn site_check(what: &str, site: usize, mutate: Option<Mutation<'_>>) -> Result<(), String> {
-    let (point, mnemonic) = SITES[site];
-    let facts = SiteFacts::of(GFX942.asm, "histogram", mnemonic)?;
+    let Site {
+        k, point, mnemonic, ..
+    } = SITES[site];
+    let facts = SiteFacts::of(k.asm, k.name, mnemonic)?;
     let body = format!("  2: r2 = {what}\n  3: store %a, r2\n  4: exit\n");
     // A load's value is read after it.
-    let point = match (what, mnemonic.starts_with("global_load")) {
+    let point = match (what, mnemonic.contains("_load")) {
         ("site value", true) => format!("after {point}"),
         _ => point.to_owned(),
     };
-    let mut code = point_snippet("histogram", &point, &body)?;
+    let mut code = point_snippet_in(k.asm, k.name, &point, &body)?;
     if let Some(m) = mutate {
         m(&mut code);
     }
-    let r = run(&code)?;
+    let mut lane = Lane::new();
+    lane.products = mnemonic.starts_with("buffer_");
+    // A buffer address is proved in steps (`buffer_claims`).
+    let buffer = (lane.products && what == "site addr")
+        .then(|| BufferTerms::of(&facts, &mut Lane::new()))
+        .transpose()?;
+    let cuts = buffer.as_ref().map(|_| buffer_cuts(&code)).transpose()?;
+    let mut r = run_cut_from(lane, &code, cuts.as_ref())?;
+    // The lane index (a buffer descriptor may add it to the address) is below the wave's.
+    let lanes = BV::from_u64(u64::from(k.lanes()?), 32);
+    r.assume.push(BV::new_const("hw.lane", 32).bvult(&lanes));
     if !r.effects.is_empty() {
         return Err("the snippet accesses global memory".into());
     }
     let k = |v: u64| BV::from_u64(v, 64);
+    let (mut claims, buffer_addr) = match &buffer {
+        Some(t) => {
+            let (claims, addr) = buffer_claims(t, &r)?;
+            (claims, Some(addr))
+        }
+        None => (Vec::new(), None),
+    };
     let want = match what {
         "site bytes" => k(facts.bytes().ok_or("no access size")?),
-        "site addr" => facts.addr(&mut Lane::new())?,
+        "site addr" => match buffer_addr {
+            Some(a) => a,
+            None => facts.addr(&mut Lane::new())?,
+        },
         "site opcode" => k(warptrace_ir::kernel_id(mnemonic)),
         "site value" => facts.value(&mut Lane::new())?,
         "sreg pc" => k(facts.pc),
@@ -1052,7 +1384,7 @@ fn site_check(what: &str, site: usize, mutate: Option<Mutation<'_>>) -> Result<(
             .map_or(0, |(f, _)| warptrace_ir::kernel_id(f))),
         other => return Err(format!("no specification of `{other}`")),
     };
-    let claims = vec![
+    claims.extend([
         (
             what.to_owned(),
             r.got.eq(&want),
@@ -1063,14 +1395,17 @@ fn site_check(what: &str, site: usize, mutate: Option<Mutation<'_>>) -> Result<(
             r.restored.clone(),
             None,
         ),
-    ];
+    ]);
     prove_claims(&r, claims)
 }
 
 /// The verdict on `r2 = site sectors` / `run` / `wavefronts` at `SITES[site]`
 /// ([`waterfall_check`]).
 fn waterfall_verdict(value: crate::tv_waterfall::Waterfall, site: usize) -> Verdict {
-    outcome(waterfall_check(value, GFX942, SITES[site], None))
+    let Site {
+        k, point, mnemonic, ..
+    } = SITES[site];
+    outcome(waterfall_check(value, k, (point, mnemonic), None))
 }
 
 /// The claim of [`waterfall_verdict`] at `site` (a point and the mnemonic it probes) of
@@ -1090,14 +1425,7 @@ fn waterfall_check(
 ) -> Result<(), String> {
     use crate::tv_waterfall::{loop_body, prove_round_cached, Waterfall};
     let facts = SiteFacts::of(k.asm, k.name, mnemonic)?;
-    let lanes = match parse(k.asm)
-        .map_err(|e| e.to_string())?
-        .kernel(k.name)
-        .and_then(|k| k.field(".amdhsa_wavefront_size32"))
-    {
-        Some(1) => 32,
-        _ => 64,
-    };
+    let lanes = k.lanes()?;
     let name = value.site_value().name();
     let body = format!("  2: r2 = site {name}\n  3: store %a, r2\n  4: exit\n");
     let mut code = point_snippet_in(k.asm, k.name, point, &body)?;
@@ -1120,7 +1448,14 @@ fn waterfall_check(
     let regs = prove_round_cached(value, loop_body(&code, label)?, lanes)?;
     let mut lane = Lane::new();
     lane.waterfalls = true;
-    let mut r = run_cut_from(lane, &code, None)?;
+    lane.products = mnemonic.starts_with("buffer_");
+    // A buffer address is proved in steps (`buffer_claims`).
+    let buffer = lane
+        .products
+        .then(|| BufferTerms::of(&facts, &mut Lane::new()))
+        .transpose()?;
+    let cuts = buffer.as_ref().map(|_| buffer_cuts(&code)).transpose()?;
+    let mut r = run_cut_from(lane, &code, cuts.as_ref())?;
     if !r.effects.is_empty() {
         return Err("the snippet accesses global memory".into());
     }
@@ -1129,7 +1464,10 @@ fn waterfall_check(
         .clone()
         .ok_or("the run passed no waterfall loop")?;
     let key = at.vgpr(regs.key + 1).concat(at.vgpr(regs.key));
-    let addr = facts.addr(&mut Lane::new())?;
+    let (mut claims, addr) = match &buffer {
+        Some(t) => buffer_claims(t, &r)?,
+        None => (Vec::new(), facts.addr(&mut Lane::new())?),
+    };
     let lane = BV::new_const("hw.lane", 32);
     r.assume
         .push(lane.bvult(BV::from_u64(u64::from(lanes), 32)));
@@ -1182,7 +1520,7 @@ fn waterfall_check(
             )
         }
     };
-    let claims = vec![
+    claims.extend([
         (
             "the loop starts with the site's lanes".to_owned(),
             at.exec.eq(&r.exec),
@@ -1208,7 +1546,7 @@ fn waterfall_check(
             r.restored.clone(),
             None,
         ),
-    ];
+    ]);
     prove_claims(&r, claims)
 }
 
@@ -3168,10 +3506,10 @@ pub fn translation_checks(program: &Program) -> Translation {
                 } => {
                     // `sreg pc` or `site bytes`, at each site.
                     let what = lowering_kind(insn);
-                    for (site, (_, mnemonic)) in SITES.iter().enumerate() {
+                    for (site, Site { name, .. }) in SITES.iter().enumerate() {
                         let what = what.clone();
                         obligations.insert(
-                            format!("{}.{mnemonic}", what.replace(' ', ".")),
+                            format!("{}.{name}", what.replace(' ', ".")),
                             Box::new(move || site_verdict(&what, site)),
                         );
                     }
@@ -3183,9 +3521,9 @@ pub fn translation_checks(program: &Program) -> Translation {
                         continue;
                     };
                     let name = value.site_value().name();
-                    for (site, (_, mnemonic)) in SITES.iter().enumerate() {
+                    for (site, Site { name: at, .. }) in SITES.iter().enumerate() {
                         obligations.insert(
-                            format!("site.{name}.{mnemonic}"),
+                            format!("site.{name}.{at}"),
                             Box::new(move || waterfall_verdict(value, site)),
                         );
                     }
@@ -3887,6 +4225,91 @@ mod site_tests {
             .is_some_and(|(f, l)| f.ends_with("gcn_kernels.hip") && l > 0));
     }
 
+    /// A buffer access's `addr` is proved at each buffer site (the gfx942 forms and
+    /// gfx1100's); a descriptor field read a bit off (the stride, the swizzle bit, the
+    /// lane's enable, the index stride), gfx9's element size taken as 8 bytes, and the
+    /// scalar offset left out are refuted.
+    #[test]
+    fn buffer_addresses_are_proved_and_wrong_ones_refuted() {
+        let buffer_sites: Vec<usize> = (0..SITES.len())
+            .filter(|&i| SITES[i].mnemonic.starts_with("buffer_"))
+            .collect();
+        assert_eq!(buffer_sites.len(), 4);
+        for &site in &buffer_sites {
+            assert_eq!(
+                site_check("site addr", site, None),
+                Ok(()),
+                "{}",
+                SITES[site].name
+            );
+        }
+        // `v_bfe_u32 _, SGPR, offset, width` of the descriptor with `offset` moved.
+        fn field(offset: i64, to: i64) -> Mutant {
+            Box::new(move |c| {
+                let i = index_of(c, |x| {
+                    x.mnemonic == "v_bfe_u32"
+                        && x.operands[1].text.starts_with('s')
+                        && x.operands[2].imm == Some(offset)
+                });
+                set_imm(&mut c[i], 2, to);
+            })
+        }
+        let cases: Vec<(&str, Mutant)> = vec![
+            ("the stride a bit off", field(16, 17)),
+            ("the swizzle bit", field(31, 30)),
+            ("the lane's enable", field(23, 22)),
+            ("the index stride", field(21, 22)),
+            (
+                "8-byte elements",
+                Box::new(|c| {
+                    let i = index_of(c, |x| {
+                        x.mnemonic == "v_mov_b32_e32" && x.operands[1].imm == Some(2)
+                    });
+                    set_imm(&mut c[i], 1, 3);
+                }),
+            ),
+            (
+                "no scalar offset",
+                Box::new(|c| {
+                    let i = index_of(c, |x| {
+                        x.mnemonic == "v_mov_b32_e32" && x.operands[1].text == "s4"
+                    });
+                    c[i].operands[1] = Operand {
+                        text: "0".into(),
+                        reg: None,
+                        imm: Some(0),
+                    };
+                }),
+            ),
+        ];
+        let rows = buffer_sites[0];
+        for (what, mutate) in cases {
+            assert_refuted(what, &site_check("site addr", rows, Some(&*mutate)));
+        }
+    }
+
+    /// The sizes of a buffer address are powers of two, so the ISA's divisions,
+    /// remainders and products by them are the shifts and masks `BufferTerms` states:
+    /// for every 32-bit value and every exponent the descriptors give (the index stride's
+    /// 3–6, the element size's 1–4).
+    #[test]
+    fn power_of_two_sizes_divide_as_shifts() {
+        let x = BV::new_const("x", 32).zero_ext(32);
+        let y = BV::new_const("y", 64);
+        let n = BV::new_const("n", 64);
+        let size = BV::from_u64(1, 64).bvshl(&n);
+        let claim = Bool::and(&[
+            x.bvudiv(&size).eq(x.bvlshr(&n)),
+            x.bvurem(&size).eq(low_bits(&x, &n)),
+            y.bvmul(&size).eq(y.bvshl(&n)),
+        ]);
+        let solver = warptrace_verifier::solver();
+        solver.assert(n.bvuge(BV::from_u64(1, 64)));
+        solver.assert(n.bvule(BV::from_u64(6, 64)));
+        solver.assert(claim.not());
+        assert_eq!(solver.check(), SatResult::Unsat);
+    }
+
     /// `launch` is the launch word the snippet loads from the map buffer; loaded from the
     /// next word, it is refuted.
     #[test]
@@ -3966,9 +4389,10 @@ mod site_tests {
         for value in [Sectors, Run, Wavefronts] {
             for site in SITES {
                 assert_eq!(
-                    waterfall_check(value, GFX942, site, None),
+                    waterfall_check(value, site.k, (site.point, site.mnemonic), None),
                     Ok(()),
-                    "{value:?} at {site:?}"
+                    "{value:?} at {}",
+                    site.name
                 );
             }
         }
@@ -4064,7 +4488,12 @@ mod site_tests {
         for (what, value, mutate) in cases {
             assert_refuted(
                 what,
-                &waterfall_check(value, GFX942, SITES[0], Some(&*mutate)),
+                &waterfall_check(
+                    value,
+                    GFX942,
+                    (SITES[0].point, SITES[0].mnemonic),
+                    Some(&*mutate),
+                ),
             );
         }
     }
