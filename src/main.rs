@@ -159,22 +159,32 @@ fn instrument_gcn(
     output: Option<&std::path::Path>,
     code_object: Option<&std::path::Path>,
 ) -> Result<ExitCode> {
-    use warptrace_codegen_gcn::{KernelStatus, TargetId};
+    use warptrace_codegen_gcn::{Assembly, KernelStatus};
     let Some((_, verified)) = compile(args)? else {
         return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
     };
     let asm = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read AMDGPU assembly file {}", path.display()))?;
-    let (result, code) = match code_object {
-        None => (warptrace_codegen_gcn::instrument(&asm, &verified)?, None),
-        Some(_) => {
-            let target = TargetId::of_assembly(&asm).with_context(|| {
-                format!("{} has no `.amdgcn_target` to assemble for", path.display())
-            })?;
-            let (out, code) = warptrace_codegen_gcn::build(&asm, &verified, &target)
-                .with_context(|| format!("cannot build a code object of {}", path.display()))?;
-            (out, Some(code))
+    // Assembled whenever it can be, so that the text written is the one that assembles
+    // (long branches where the snippets pushed a kernel branch out of reach).
+    let (result, assembly) = warptrace_codegen_gcn::instrument_as_loaded(&asm, &verified)
+        .with_context(|| format!("cannot build a code object of {}", path.display()))?;
+    let code = match assembly {
+        Assembly::Built(code) => Some(code),
+        Assembly::NoTarget if code_object.is_some() => {
+            bail!("{} has no `.amdgcn_target` to assemble for", path.display())
         }
+        Assembly::ToolsMissing(tool) if code_object.is_some() => {
+            bail!("`{tool}` not found (install llvm-19 and lld-19): cannot write a code object")
+        }
+        Assembly::ToolsMissing(tool) => {
+            eprintln!(
+                "warptrace: not assembled (`{tool}` not found): a kernel branch the snippets \
+                 push out of reach is not made long"
+            );
+            None
+        }
+        Assembly::NoTarget => None,
     };
     let mut rejected = 0;
     for k in &result.kernels {

@@ -100,7 +100,23 @@ pub fn verify(
                     "AMDGPU assembly",
                     &mut unchanged,
                     &|text| {
-                        let out = warptrace_codegen_gcn::instrument(text, verified)?;
+                        // As the HIP hook loads it: long branches where the snippets push
+                        // a kernel branch out of reach (when the file can be assembled).
+                        let (out, assembly) =
+                            warptrace_codegen_gcn::instrument_as_loaded(text, verified)?;
+                        if let warptrace_codegen_gcn::Assembly::ToolsMissing(tool) = assembly {
+                            eprintln!(
+                                "warptrace: not assembled (`{tool}` not found): kernels are \
+                                 checked without the long branches a kernel too large for its \
+                                 branches would get"
+                            );
+                        }
+                        for k in out.kernels.iter().filter(|k| k.long_branches > 0) {
+                            eprintln!(
+                                "warptrace: {}: checked with {} long branches",
+                                k.name, k.long_branches
+                            );
+                        }
                         let mut at_sites = at_sites.borrow_mut();
                         for s in out.kernels.iter().flat_map(|k| &k.snippets) {
                             let m = at_sites.entry(s.probe).or_default();

@@ -995,7 +995,8 @@ fn dmat_png_is_checked_before_the_run() {
 /// `--code-object` it assembles and links it for the file's `.amdgcn_target` — Triton's
 /// matmul with three map updates and two divisions at each access only with two of its
 /// branches made long (decision 0032), which it reports — and the code object's notes
-/// carry the map argument.
+/// carry the map argument. Without `--code-object` the text is the same (assembled to
+/// find the long branches), and `verify` checks the kernel with them.
 #[test]
 fn instrument_gcn_writes_the_assembly_and_the_code_object() {
     let missing: Vec<&str> = ["llvm-mc", "ld.lld", "llvm-readelf"]
@@ -1047,17 +1048,34 @@ fn instrument_gcn_writes_the_assembly_and_the_code_object() {
         .expect("llvm-readelf");
     let grown = format!(".kernarg_segment_size: {}", size.next_multiple_of(8) + 8);
     assert!(notes.contains(&grown), "{grown}:\n{notes}");
-    // Without --code-object: the assembly to stdout, no long branch (nothing assembled).
+    // Without --code-object: the same assembly to stdout, long branches included (it is
+    // assembled to find them), so that what is written assembles.
     let out = warptrace(&[
         "instrument",
         "-e",
-        "kernel:entry { @n[kernel] = count(); }",
+        heavy,
         "--gcn",
-        &path(&gcn.join("hip_kernels_gfx942.s")),
+        &path(&gcn.join("triton_matmul_gfx90a.s")),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("; __wt_snippet 1\n"));
-    assert!(stderr(&out).contains("histogram: instrumented, 1 probe sites"));
+    assert!(stderr(&out).contains("matmul:   2 branches made long"));
+    assert_eq!(stdout(&out), text);
+    // `verify` checks the kernel as loaded: with its long branches.
+    let out = warptrace(&[
+        "verify",
+        "--target",
+        "gcn",
+        "-e",
+        heavy,
+        "--gcn",
+        &path(&gcn.join("triton_matmul_gfx90a.s")),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("matmul: checked with 2 long branches"),
+        "{}",
+        stderr(&out)
+    );
     // A file without a target cannot be assembled, and says so.
     let bare = dir.path().join("bare.s");
     std::fs::write(&bare, "\t.text\n").expect("write");

@@ -291,6 +291,41 @@ pub fn assemble_instrumented(
     }
 }
 
+/// Whether [`instrument_as_loaded`] could assemble the instrumented module.
+#[derive(Debug, Clone)]
+pub enum Assembly {
+    /// It assembled and linked into this code object (long branches made where needed).
+    Built(CodeObject),
+    /// The module names no `.amdgcn_target` to assemble for.
+    NoTarget,
+    /// The LLVM tool named is not installed: the module is instrumented as [`instrument`]
+    /// does, and a kernel whose branches the snippets push out of reach would not
+    /// assemble.
+    ToolsMissing(String),
+}
+
+/// The module as the HIP hook would load it: [`build`] for the file's `.amdgcn_target`
+/// when there is one and the LLVM tools are installed, so kernel branches the snippets
+/// push out of reach are long branches (verified) in the text too; otherwise
+/// [`instrument`]'s output, and why it was not assembled.
+pub fn instrument_as_loaded(
+    asm: &str,
+    program: &VerifiedProgram,
+) -> Result<(Instrumented, Assembly), BuildError> {
+    let out = instrument(asm, program)?;
+    let Some(target) = TargetId::of_assembly(asm) else {
+        return Ok((out, Assembly::NoTarget));
+    };
+    if let Some(missing) = ["llvm-mc", "ld.lld"]
+        .into_iter()
+        .find(|t| llvm_tool(t).is_none())
+    {
+        return Ok((out, Assembly::ToolsMissing(missing.to_owned())));
+    }
+    let (out, code) = assemble_instrumented(asm, program, out, &target)?;
+    Ok((out, Assembly::Built(code)))
+}
+
 /// One place a probe attaches to, for `warptrace -l PROGRAM` on a GCN file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SiteListing {
