@@ -300,6 +300,7 @@ pub fn facts(x: &Instruction, isa: &Isa) -> Facts {
         || m.contains("movrel")
         || m.starts_with("ds_gws")
         || x.modifiers.iter().any(|w| w == "lds")
+        || m.contains("_load_lds_")
     {
         uses.push(Reg::M0);
     }
@@ -397,6 +398,23 @@ pub fn memory(x: &Instruction, isa: &Isa) -> Option<MemAccess> {
         dst: None,
         buffer: None,
     };
+    // A load into LDS (`global_load_lds_dword`, `buffer_load_dword … lds`): the data goes
+    // to LDS at `m0`, so there is no destination and the operands start at the address.
+    let into_lds = m.contains("_load_lds_") || x.modifiers.iter().any(|w| w == "lds");
+    if into_lds && (m.starts_with("global_") || m.starts_with("scratch_")) {
+        a.space = if m.starts_with("global_") {
+            Space::Global
+        } else {
+            Space::Local
+        };
+        a.addr = op(0);
+        a.saddr = x
+            .operands
+            .last()
+            .and_then(|o| o.reg)
+            .filter(|r| is_scalar(*r) && x.operands.len() > 1);
+        return Some(a);
+    }
     if m.starts_with("global_") || m.starts_with("flat_") || m.starts_with("scratch_") {
         a.space = if m.starts_with("global_") {
             Space::Global
@@ -432,7 +450,10 @@ pub fn memory(x: &Instruction, isa: &Isa) -> Option<MemAccess> {
         if !first_is_data {
             return None;
         }
+        // An LDS load has no data operand: `vaddr|off, srsrc, soffset`.
+        let first = usize::from(!into_lds);
         match access {
+            _ if into_lds => {}
             Access::Load => a.dst = op(0),
             Access::Store => a.data = op(0),
             Access::Atomic => {
@@ -440,14 +461,14 @@ pub fn memory(x: &Instruction, isa: &Isa) -> Option<MemAccess> {
                 a.dst = if returns { op(0) } else { None };
             }
         }
-        a.addr = op(1);
-        let rsrc = op(2);
+        a.addr = op(first);
+        let rsrc = op(first + 1);
         a.space = match (rsrc, isa.scratch_rsrc) {
             (Some(r), Some(s)) if r.overlaps(&s) => Space::Local,
             _ => Space::Global,
         };
         a.saddr = rsrc;
-        let soffset = x.operands.get(3);
+        let soffset = x.operands.get(first + 2);
         let flag = |f: &str| x.modifiers.iter().any(|w| w == f);
         a.buffer = Some(BufferOperands {
             soffset: soffset.and_then(|o| o.reg),
@@ -581,6 +602,33 @@ mod tests {
         assert_eq!(
             (b.soffset, b.soffset_imm, b.idxen, b.offen),
             (None, 12, true, true)
+        );
+        // Loads into LDS (at m0): no destination, the operands start at the address.
+        for text in [
+            "buffer_load_dword v1, s[8:11], s0 offen lds",
+            "global_load_lds_dword v1, s[2:3] offset:16",
+        ] {
+            let f = one(text, &isa);
+            let a = f.mem.expect("memory");
+            assert_eq!(
+                (a.space, a.access, a.dst),
+                (Space::Global, Access::Load, None)
+            );
+            assert_eq!(a.addr.map(|r| r.name()).as_deref(), Some("v1"), "{text}");
+            assert!(f.defs.is_empty(), "{text}: {:?}", f.defs);
+            assert!(f.uses.contains(&Reg::M0) && f.uses.iter().any(|r| r.name() == "v1"));
+        }
+        let a = one("buffer_load_dword v1, s[8:11], s0 offen lds", &isa).mem;
+        let b = a.as_ref().and_then(|a| a.buffer).expect("buffer operands");
+        assert_eq!(b.soffset.map(|r| r.name()).as_deref(), Some("s0"));
+        assert_eq!(
+            a.and_then(|a| a.saddr).map(|r| r.name()).as_deref(),
+            Some("s[8:11]")
+        );
+        let a = one("global_load_lds_dword v1, s[2:3] offset:16", &isa).mem;
+        assert_eq!(
+            a.and_then(|a| a.saddr).map(|r| r.name()).as_deref(),
+            Some("s[2:3]")
         );
         let a = one("ds_add_u32 v1, v3", &isa).mem.expect("memory");
         assert_eq!((a.space, a.access), (Space::Shared, Access::Atomic));

@@ -522,10 +522,10 @@ fn value(e: &mut Emitter, d: Reg, site: &SiteInfo) -> Result<(), GcnError> {
     let loaded = site.after && a.access != Access::Store;
     let reg = if loaded { a.dst } else { a.data };
     let reg = reg.ok_or_else(|| {
-        unsupported(if loaded {
-            "value after an atomic that does not return"
-        } else {
-            "value of an access without data"
+        unsupported(match a.access {
+            Access::Load => "value of a load into LDS (its data is in no register)",
+            _ if loaded => "value after an atomic that does not return",
+            _ => "value of an access without data",
         })
     })?;
     if matches!(reg.file, crate::reg::RegFile::Agpr) || reg.count == 0 {

@@ -135,7 +135,8 @@ fn source(point: &str, shape: &str) -> String {
 /// The reason a gfx9 kernel may be `Unsupported` with `shape`, from its descriptor and
 /// metadata: the grid builtins and arrays need the code object v5 hidden arguments,
 /// `block`/`thread` the three workgroup ids (enabled unless that moves a system SGPR,
-/// decision 0022).
+/// decision 0022); `value` after a global load needs a register the load writes, which a
+/// load into LDS (`global_load_lds_dword`, `… lds`) has not.
 /// `None`: it must be lowered.
 fn expected_unsupported(asm: &str, kernel: &str, shape: &str) -> Option<&'static str> {
     let m = parse(asm).expect("corpus parses");
@@ -158,7 +159,13 @@ fn expected_unsupported(asm: &str, kernel: &str, shape: &str) -> Option<&'static
     let moves = k.field(".amdhsa_system_sgpr_workgroup_info") == Some(1)
         || k.field(".amdhsa_system_sgpr_private_segment_wavefront_offset") == Some(1)
         || (!gfx940 && k.field(".amdhsa_enable_private_segment") == Some(1));
+    let into_lds = k.body.clone().any(|i| {
+        m.instr(i).is_some_and(|x| {
+            x.mnemonic.starts_with("global_load_lds") || x.modifiers.iter().any(|w| w == "lds")
+        })
+    });
     match shape {
+        "value" if into_lds => Some("value of a load into LDS"),
         "block" if !ids && moves => Some("enabling it would move"),
         "array" | "grid" | "block" if !hidden => Some("hidden grid arguments"),
         _ => None,

@@ -15,7 +15,7 @@ const FILES: &[(&str, &[&str], &str, u64)] = &[
     ),
     (
         "hip_buffers_gfx942.s",
-        &["buffer_rows", "lane_table"],
+        &["buffer_rows", "lane_table", "lds_stage"],
         "gfx942",
         64,
     ),

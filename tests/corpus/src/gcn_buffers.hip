@@ -1,7 +1,8 @@
 // HIP kernels of the GCN corpus that access global memory through buffer resources, as
 // Composable Kernel and Triton's AMD back end do: `buffer_load`/`buffer_store` with a
 // descriptor built in the kernel (`__builtin_amdgcn_make_buffer_rsrc`), a VGPR offset
-// (`offen`), a scalar offset and an immediate one. Compiled by tests/corpus/gen-gcn.sh
+// (`offen`), a scalar offset and an immediate one; and (gfx940+) a global load straight
+// into LDS. Compiled by tests/corpus/gen-gcn.sh
 // with clang-19 for gfx942 (wave64) and gfx1100 (wave32); AMDGPU builtins stand in for
 // the HIP headers, as in gcn_kernels.hip.
 #define __global__ __attribute__((global))
@@ -29,3 +30,16 @@ extern "C" __global__ void lane_table(unsigned* table, unsigned* out, unsigned s
   unsigned v = __builtin_amdgcn_raw_buffer_load_b32(rt, 0, 0, 0);
   out[__builtin_amdgcn_workitem_id_x()] = v;
 }
+
+#if defined(__gfx942__)
+// A tile staged from global memory straight into LDS (`global_load_lds_dword`, gfx940+:
+// the data goes to LDS at `m0`, no VGPR receives it), then read back across lanes.
+extern "C" __global__ void lds_stage(float* x, float* out) {
+  __attribute__((shared)) float tile[256];
+  unsigned i = __builtin_amdgcn_workitem_id_x();
+  __builtin_amdgcn_global_load_lds(x + i, tile, 4, 0, 0);
+  __builtin_amdgcn_s_waitcnt(0);
+  __builtin_amdgcn_s_barrier();
+  out[i] = tile[i ^ 1];
+}
+#endif
