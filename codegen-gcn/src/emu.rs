@@ -429,6 +429,10 @@ impl Wave {
                 self.set_s(op(0)?, 1, v)?;
             }
             _ if m.starts_with("v_") => self.valu(m, x)?,
+            // Loads into LDS are not emulated (there is no LDS here).
+            _ if m.contains("_load_lds") || x.modifiers.iter().any(|w| w == "lds") => {
+                return Err(format!("unknown instruction {m} (a load into LDS)"))
+            }
             _ if m.starts_with("global_") => self.global(m, o, offset, returns)?,
             "buffer_load_dword" | "buffer_load_b32" | "buffer_store_dword" | "buffer_store_b32" => {
                 self.buffer(x, offset)?
