@@ -168,7 +168,7 @@ fn instrument_gcn(
     // Assembled whenever it can be, so that the text written is the one that assembles
     // (long branches where the snippets pushed a kernel branch out of reach).
     let (result, assembly) = warptrace_codegen_gcn::instrument_as_loaded(&asm, &verified)
-        .with_context(|| format!("cannot build a code object of {}", path.display()))?;
+        .with_context(|| format!("cannot instrument {}", path.display()))?;
     let code = match assembly {
         Assembly::Built(code) => Some(code),
         Assembly::NoTarget if code_object.is_some() => {
@@ -177,10 +177,15 @@ fn instrument_gcn(
         Assembly::ToolsMissing(tool) if code_object.is_some() => {
             bail!("`{tool}` not found (install llvm-19 and lld-19): cannot write a code object")
         }
-        Assembly::ToolsMissing(tool) => {
+        Assembly::Failed(e) if code_object.is_some() => {
+            return Err(anyhow::Error::new(e)
+                .context(format!("cannot build a code object of {}", path.display())))
+        }
+        Assembly::ToolsMissing(_) | Assembly::Failed(_) => {
+            let why = assembly.why_not().unwrap_or_default();
             eprintln!(
-                "warptrace: not assembled (`{tool}` not found): a kernel branch the snippets \
-                 push out of reach is not made long"
+                "warptrace: not assembled ({why}): a kernel branch the snippets push out of \
+                 reach is not made long"
             );
             None
         }

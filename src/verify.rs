@@ -104,11 +104,11 @@ pub fn verify(
                         // a kernel branch out of reach (when the file can be assembled).
                         let (out, assembly) =
                             warptrace_codegen_gcn::instrument_as_loaded(text, verified)?;
-                        if let warptrace_codegen_gcn::Assembly::ToolsMissing(tool) = assembly {
+                        let why = assembly.why_not();
+                        if let Some(why) = why {
                             eprintln!(
-                                "warptrace: not assembled (`{tool}` not found): kernels are \
-                                 checked without the long branches a kernel too large for its \
-                                 branches would get"
+                                "warptrace: not assembled ({why}): kernels are checked without \
+                                 the long branches a kernel too large for its branches would get"
                             );
                         }
                         for k in out.kernels.iter().filter(|k| k.long_branches > 0) {

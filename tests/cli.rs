@@ -1076,6 +1076,35 @@ fn instrument_gcn_writes_the_assembly_and_the_code_object() {
         "{}",
         stderr(&out)
     );
+    // A processor LLVM 19 cannot assemble for: the instrumented text all the same, and
+    // why it was not assembled; no code object.
+    let gfx950 = dir.path().join("gfx950.s");
+    let grid = std::fs::read_to_string(gcn.join("hip_grid_gfx942.s")).expect("read");
+    std::fs::write(&gfx950, grid.replace("gfx942", "gfx950")).expect("write");
+    let count = "kernel:entry { @n = count(); }";
+    let out = warptrace(&["instrument", "-e", count, "--gcn", &path(&gfx950)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("; __wt_snippet 1\n"));
+    assert!(
+        stderr(&out).contains("warptrace: not assembled (`llvm-mc` failed: 'gfx950'"),
+        "{}",
+        stderr(&out)
+    );
+    let args = [
+        "instrument",
+        "-e",
+        count,
+        "--gcn",
+        &path(&gfx950),
+        "--code-object",
+    ];
+    let out = warptrace(&[&args[..], &[&path(&hsaco)]].concat());
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("cannot build a code object"),
+        "{}",
+        stderr(&out)
+    );
     // A file without a target cannot be assembled, and says so.
     let bare = dir.path().join("bare.s");
     std::fs::write(&bare, "\t.text\n").expect("write");

@@ -292,7 +292,7 @@ pub fn assemble_instrumented(
 }
 
 /// Whether [`instrument_as_loaded`] could assemble the instrumented module.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub enum Assembly {
     /// It assembled and linked into this code object (long branches made where needed).
     Built(CodeObject),
@@ -302,12 +302,35 @@ pub enum Assembly {
     /// does, and a kernel whose branches the snippets push out of reach would not
     /// assemble.
     ToolsMissing(String),
+    /// Assembling failed (a processor LLVM 19 does not know, a branch no rewrite
+    /// reaches): the module is instrumented as [`instrument`] does.
+    Failed(ToolError),
+}
+
+impl Assembly {
+    /// Why the module was not assembled, in a line (the tool's first error line); `None`
+    /// when it was or the file names no target.
+    pub fn why_not(&self) -> Option<String> {
+        match self {
+            Assembly::ToolsMissing(tool) => Some(format!("`{tool}` not found")),
+            Assembly::Failed(e) => {
+                let text = e.to_string();
+                let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+                let first = lines.next().unwrap_or_default().to_owned();
+                Some(match lines.next() {
+                    Some(next) => format!("{first} {next}"),
+                    None => first,
+                })
+            }
+            Assembly::Built(_) | Assembly::NoTarget => None,
+        }
+    }
 }
 
 /// The module as the HIP hook would load it: [`build`] for the file's `.amdgcn_target`
 /// when there is one and the LLVM tools are installed, so kernel branches the snippets
-/// push out of reach are long branches (verified) in the text too; otherwise
-/// [`instrument`]'s output, and why it was not assembled.
+/// push out of reach are long branches (verified) in the text too; otherwise, or when
+/// assembling fails, [`instrument`]'s output and why it was not assembled.
 pub fn instrument_as_loaded(
     asm: &str,
     program: &VerifiedProgram,
@@ -322,8 +345,11 @@ pub fn instrument_as_loaded(
     {
         return Ok((out, Assembly::ToolsMissing(missing.to_owned())));
     }
-    let (out, code) = assemble_instrumented(asm, program, out, &target)?;
-    Ok((out, Assembly::Built(code)))
+    match assemble_instrumented(asm, program, out.clone(), &target) {
+        Ok((out, code)) => Ok((out, Assembly::Built(code))),
+        Err(BuildError::Tool(e)) => Ok((out, Assembly::Failed(e))),
+        Err(e) => Err(e),
+    }
 }
 
 /// One place a probe attaches to, for `warptrace -l PROGRAM` on a GCN file.

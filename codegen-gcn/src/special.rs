@@ -523,7 +523,7 @@ fn value(e: &mut Emitter, d: Reg, site: &SiteInfo) -> Result<(), GcnError> {
     let reg = if loaded { a.dst } else { a.data };
     let reg = reg.ok_or_else(|| {
         unsupported(match a.access {
-            Access::Load => "value of a load into LDS (its data is in no register)",
+            Access::Load if loaded => "value of a load into LDS (its data is in no register)",
             _ if loaded => "value after an atomic that does not return",
             _ => "value of an access without data",
         })
