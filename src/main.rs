@@ -174,14 +174,11 @@ fn instrument_gcn(
         Assembly::NoTarget if code_object.is_some() => {
             bail!("{} has no `.amdgcn_target` to assemble for", path.display())
         }
-        Assembly::ToolsMissing(tool) if code_object.is_some() => {
-            bail!("`{tool}` not found (install llvm-19 and lld-19): cannot write a code object")
-        }
         Assembly::Failed(e) if code_object.is_some() => {
             return Err(anyhow::Error::new(e)
                 .context(format!("cannot build a code object of {}", path.display())))
         }
-        Assembly::ToolsMissing(_) | Assembly::Failed(_) => {
+        Assembly::Failed(_) => {
             let why = assembly.why_not().unwrap_or_default();
             eprintln!(
                 "warptrace: not assembled ({why}): a kernel branch the snippets push out of \

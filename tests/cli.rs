@@ -1017,12 +1017,13 @@ fn instrument_gcn_writes_the_assembly_and_the_code_object() {
     let path = |p: &Path| p.to_str().expect("UTF-8 path").to_owned();
     let heavy = "mem:*:* { @d[kernel] = sum(bytes / 3 + (u64)((i64)lane % -5)); \
                  @a[addr] = count(); @m[activemask] = max(bytes); }";
+    let matmul = path(&gcn.join("triton_matmul_gfx90a.s"));
     let out = warptrace(&[
         "instrument",
         "-e",
         heavy,
         "--gcn",
-        &path(&gcn.join("triton_matmul_gfx90a.s")),
+        &matmul,
         "-o",
         &path(&asm),
         "--code-object",
@@ -1050,26 +1051,12 @@ fn instrument_gcn_writes_the_assembly_and_the_code_object() {
     assert!(notes.contains(&grown), "{grown}:\n{notes}");
     // Without --code-object: the same assembly to stdout, long branches included (it is
     // assembled to find them), so that what is written assembles.
-    let out = warptrace(&[
-        "instrument",
-        "-e",
-        heavy,
-        "--gcn",
-        &path(&gcn.join("triton_matmul_gfx90a.s")),
-    ]);
+    let out = warptrace(&["instrument", "-e", heavy, "--gcn", &matmul]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).contains("matmul:   2 branches made long"));
     assert_eq!(stdout(&out), text);
     // `verify` checks the kernel as loaded: with its long branches.
-    let out = warptrace(&[
-        "verify",
-        "--target",
-        "gcn",
-        "-e",
-        heavy,
-        "--gcn",
-        &path(&gcn.join("triton_matmul_gfx90a.s")),
-    ]);
+    let out = warptrace(&["verify", "--target", "gcn", "-e", heavy, "--gcn", &matmul]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("matmul: checked with 2 long branches"),

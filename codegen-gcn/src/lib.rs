@@ -298,12 +298,9 @@ pub enum Assembly {
     Built(CodeObject),
     /// The module names no `.amdgcn_target` to assemble for.
     NoTarget,
-    /// The LLVM tool named is not installed: the module is instrumented as [`instrument`]
-    /// does, and a kernel whose branches the snippets push out of reach would not
-    /// assemble.
-    ToolsMissing(String),
-    /// Assembling failed (a processor LLVM 19 does not know, a branch no rewrite
-    /// reaches): the module is instrumented as [`instrument`] does.
+    /// Assembling failed (an LLVM tool not installed, a processor LLVM 19 does not know,
+    /// a branch no rewrite reaches): the module is instrumented as [`instrument`] does,
+    /// and a kernel whose branches the snippets push out of reach would not assemble.
     Failed(ToolError),
 }
 
@@ -312,7 +309,6 @@ impl Assembly {
     /// when it was or the file names no target.
     pub fn why_not(&self) -> Option<String> {
         match self {
-            Assembly::ToolsMissing(tool) => Some(format!("`{tool}` not found")),
             Assembly::Failed(e) => {
                 let text = e.to_string();
                 let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
@@ -328,9 +324,9 @@ impl Assembly {
 }
 
 /// The module as the HIP hook would load it: [`build`] for the file's `.amdgcn_target`
-/// when there is one and the LLVM tools are installed, so kernel branches the snippets
-/// push out of reach are long branches (verified) in the text too; otherwise, or when
-/// assembling fails, [`instrument`]'s output and why it was not assembled.
+/// when there is one, so kernel branches the snippets push out of reach are long
+/// branches (verified) in the text too; otherwise, or when assembling fails (the LLVM
+/// tools missing included), [`instrument`]'s output and why it was not assembled.
 pub fn instrument_as_loaded(
     asm: &str,
     program: &VerifiedProgram,
@@ -339,12 +335,6 @@ pub fn instrument_as_loaded(
     let Some(target) = TargetId::of_assembly(asm) else {
         return Ok((out, Assembly::NoTarget));
     };
-    if let Some(missing) = ["llvm-mc", "ld.lld"]
-        .into_iter()
-        .find(|t| llvm_tool(t).is_none())
-    {
-        return Ok((out, Assembly::ToolsMissing(missing.to_owned())));
-    }
     match assemble_instrumented(asm, program, out.clone(), &target) {
         Ok((out, code)) => Ok((out, Assembly::Built(code))),
         Err(BuildError::Tool(e)) => Ok((out, Assembly::Failed(e))),

@@ -1221,16 +1221,17 @@ impl BufferTerms {
     #[allow(clippy::type_complexity)]
     fn steps(&self) -> Vec<Box<dyn Fn(&BV) -> BV + '_>> {
         let (l, e) = (self.shift(), &self.log_element);
+        let (l0, l2) = (l.clone(), l.clone());
         let mut steps: Vec<Box<dyn Fn(&BV) -> BV + '_>> = vec![
             Box::new(move |_| {
-                let index_msb = self.index.bvlshr(self.shift().extract(31, 0));
+                let index_msb = self.index.bvlshr(l0.extract(31, 0));
                 product(&index_msb, &self.stride)
                     .bvadd(self.offset.bvsub(low_bits(&self.offset, e)))
             }),
             Box::new(move |t| t.bvshl(&l)),
             Box::new(move |t| {
                 let index = self.index.zero_ext(32);
-                t.bvadd(low_bits(&index, &self.shift()).bvshl(e))
+                t.bvadd(low_bits(&index, &l2).bvshl(e))
                     .bvadd(low_bits(&self.offset, e))
             }),
             Box::new(move |t| t.bvadd(&self.base)),
@@ -1320,6 +1321,30 @@ fn buffer_claims(t: &BufferTerms, r: &Run) -> Result<(Vec<Claim>, BV), String> {
     Ok((claims, prev))
 }
 
+/// `code`, the snippet at the site `facts` reads, run from `lane` — a product of two
+/// registers uninterpreted at a buffer access ([`product`]) — and, when the snippet
+/// computes that buffer access's address (`addr`), cut at its steps ([`buffer_cuts`]):
+/// the run, the steps' claims and the address in terms of them ([`buffer_claims`]);
+/// otherwise no claims and no address.
+fn run_at_site(
+    mut lane: Lane,
+    facts: &SiteFacts,
+    code: &[Instruction],
+    addr: bool,
+) -> Result<(Run, Vec<Claim>, Option<BV>), String> {
+    lane.products = facts.insn.mnemonic.starts_with("buffer_");
+    let buffer = (lane.products && addr)
+        .then(|| BufferTerms::of(facts, &mut Lane::new()))
+        .transpose()?;
+    let cuts = buffer.as_ref().map(|_| buffer_cuts(code)).transpose()?;
+    let r = run_cut_from(lane, code, cuts.as_ref())?;
+    let Some(t) = buffer else {
+        return Ok((r, Vec::new(), None));
+    };
+    let (claims, addr) = buffer_claims(&t, &r)?;
+    Ok((r, claims, Some(addr)))
+}
+
 /// The verdict on `r2 = site VALUE` / `r2 = sreg VALUE` (`what`) at `SITES[site]`: `%a`
 /// ends as what the probed instruction gives (`SiteFacts`), `exec`, `vcc` and `scc`
 /// restored.
@@ -1346,14 +1371,8 @@ fn site_check(what: &str, site: usize, mutate: Option<Mutation<'_>>) -> Result<(
     if let Some(m) = mutate {
         m(&mut code);
     }
-    let mut lane = Lane::new();
-    lane.products = mnemonic.starts_with("buffer_");
-    // A buffer address is proved in steps (`buffer_claims`).
-    let buffer = (lane.products && what == "site addr")
-        .then(|| BufferTerms::of(&facts, &mut Lane::new()))
-        .transpose()?;
-    let cuts = buffer.as_ref().map(|_| buffer_cuts(&code)).transpose()?;
-    let mut r = run_cut_from(lane, &code, cuts.as_ref())?;
+    let (mut r, mut claims, buffer_addr) =
+        run_at_site(Lane::new(), &facts, &code, what == "site addr")?;
     // The lane index (a buffer descriptor may add it to the address) is below the wave's.
     let lanes = BV::from_u64(u64::from(k.lanes()?), 32);
     r.assume.push(BV::new_const("hw.lane", 32).bvult(&lanes));
@@ -1361,13 +1380,6 @@ fn site_check(what: &str, site: usize, mutate: Option<Mutation<'_>>) -> Result<(
         return Err("the snippet accesses global memory".into());
     }
     let k = |v: u64| BV::from_u64(v, 64);
-    let (mut claims, buffer_addr) = match &buffer {
-        Some(t) => {
-            let (claims, addr) = buffer_claims(t, &r)?;
-            (claims, Some(addr))
-        }
-        None => (Vec::new(), None),
-    };
     let want = match what {
         "site bytes" => k(facts.bytes().ok_or("no access size")?),
         "site addr" => match buffer_addr {
@@ -1448,14 +1460,7 @@ fn waterfall_check(
     let regs = prove_round_cached(value, loop_body(&code, label)?, lanes)?;
     let mut lane = Lane::new();
     lane.waterfalls = true;
-    lane.products = mnemonic.starts_with("buffer_");
-    // A buffer address is proved in steps (`buffer_claims`).
-    let buffer = lane
-        .products
-        .then(|| BufferTerms::of(&facts, &mut Lane::new()))
-        .transpose()?;
-    let cuts = buffer.as_ref().map(|_| buffer_cuts(&code)).transpose()?;
-    let mut r = run_cut_from(lane, &code, cuts.as_ref())?;
+    let (mut r, mut claims, buffer_addr) = run_at_site(lane, &facts, &code, true)?;
     if !r.effects.is_empty() {
         return Err("the snippet accesses global memory".into());
     }
@@ -1464,9 +1469,9 @@ fn waterfall_check(
         .clone()
         .ok_or("the run passed no waterfall loop")?;
     let key = at.vgpr(regs.key + 1).concat(at.vgpr(regs.key));
-    let (mut claims, addr) = match &buffer {
-        Some(t) => buffer_claims(t, &r)?,
-        None => (Vec::new(), facts.addr(&mut Lane::new())?),
+    let addr = match buffer_addr {
+        Some(a) => a,
+        None => facts.addr(&mut Lane::new())?,
     };
     let lane = BV::new_const("hw.lane", 32);
     r.assume
