@@ -244,7 +244,13 @@ pub(crate) fn instrument_kernel(
     for c in callees {
         at_sites.extend(splice::site_imms(cx.module, c.function, &c.sites, id));
     }
-    let home = crate::hashmap::HomeSlots::decide_at(cx.program, cx.layout, &at_sites);
+    let home = crate::hashmap::HomeSlots::decide_at(
+        cx.program,
+        cx.layout,
+        at_sites
+            .iter()
+            .map(|(p, imms)| (*p, imms as &dyn warptrace_ir::fold::SiteConsts)),
+    );
     let owner = Owner::Kernel;
     let mut kernel_ins = match plan(cx, k, owner, sites, &names, &home) {
         Err(PtxError::Unsupported { what }) => return Ok(unsupported(what)),

@@ -13,7 +13,6 @@ mod attach;
 mod calls;
 mod clones;
 mod combine;
-mod fold;
 mod hashmap;
 mod insn;
 mod loops;

@@ -17,12 +17,12 @@
 //! Labels are `$__wt_<snippet>_…`, unique per kernel because snippet numbers are.
 
 use crate::combine::{self, WarpCaps};
-use crate::fold::{self, SiteConsts};
 use crate::parse::{AddrBase, Address, Guard};
 use crate::site::ValueSrc;
 use crate::special::{self, SiteImms};
 use crate::uniform::Uniform;
 use crate::{array, hashmap, ring, PtxError};
+use warptrace_ir::fold::{self, SiteConsts};
 use warptrace_ir::interp::extend;
 use warptrace_ir::{
     BinOp, Granularity, Insn, MapKind, MapLayout, Operand, Probe, Program, SiteValue, Special,

@@ -18,6 +18,17 @@ pub(crate) struct SiteImms {
     pub line: Option<u32>,
 }
 
+/// A site's immediates fold its `kernel`, `pc`, `file` and `line` (the placement
+/// decisions, `HomeSlots::decide_at`); no site operand is known from them.
+impl warptrace_ir::fold::SiteConsts for SiteImms {
+    fn special(&self, sp: Special) -> Option<u64> {
+        constant(sp, self)
+    }
+    fn site(&self, _: warptrace_ir::SiteValue) -> Option<u64> {
+        None
+    }
+}
+
 /// How a special value is read.
 enum Source {
     /// A 32-bit hardware register.

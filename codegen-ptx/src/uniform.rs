@@ -125,7 +125,7 @@ impl Uniform {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fold::{self, SiteConsts};
+    use warptrace_ir::fold::{self, SiteConsts};
     use warptrace_ir::{BinOp, PersistId, Width};
 
     struct S;

@@ -19,7 +19,9 @@ mod store;
 mod text;
 mod warp_access;
 
+pub mod fold;
 pub mod interp;
+pub mod placement;
 
 pub use attach::{
     AttachPoint, AttachSpec, GlobError, Granularity, Isa, KernelFilter, LoopEdge, MemOp, MemSpace,

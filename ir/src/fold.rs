@@ -1,5 +1,6 @@
 //! Compile-time constants of a probe's registers at one site, so that a hash update whose
-//! keys are all known (e.g. `[kernel]`, `[kernel, pc]`) gets its tag folded.
+//! keys are all known (e.g. `[kernel]`, `[kernel, pc]`) gets its tag folded — by either
+//! back end, and by [`crate::placement`]'s decisions.
 //!
 //! A register is known to hold `c` when *every* instruction that defines it yields `c`
 //! from immediates, per-kernel / per-site values (`kernel pc file line`, `site bytes
@@ -7,19 +8,21 @@
 //! preceded by a definition on every path, each use then reads `c`. Iterated to a fixed
 //! point; registers with a definition that depends on an unknown value stay unknown.
 
+use crate::interp::{alu, extend};
+use crate::{Insn, Operand, Reg, SiteValue, Special};
 use std::collections::HashMap;
-use warptrace_ir::interp::{alu, extend};
-use warptrace_ir::{Insn, Operand, Reg, SiteValue, Special};
 
 /// What the site makes known: the value of a per-site special or site operand, if it is
 /// an immediate here.
-pub(crate) trait SiteConsts {
+pub trait SiteConsts {
+    /// The value of `sp` at this site, when it is a compile-time constant.
     fn special(&self, sp: Special) -> Option<u64>;
+    /// The value of the site operand `v`, when it is a compile-time constant.
     fn site(&self, v: SiteValue) -> Option<u64>;
 }
 
 /// The registers of `insns` with a compile-time value at this site.
-pub(crate) fn constants(insns: &[Insn], site: &dyn SiteConsts) -> HashMap<Reg, u64> {
+pub fn constants(insns: &[Insn], site: &dyn SiteConsts) -> HashMap<Reg, u64> {
     let mut defs: HashMap<Reg, Vec<&Insn>> = HashMap::new();
     for i in insns {
         if let Some(d) = i.def() {
@@ -72,7 +75,7 @@ fn eval(i: &Insn, known: &HashMap<Reg, u64>, site: &dyn SiteConsts) -> Option<u6
 }
 
 /// `op` with a known register replaced by its value.
-pub(crate) fn resolve(op: &Operand, known: &HashMap<Reg, u64>) -> Operand {
+pub fn resolve(op: &Operand, known: &HashMap<Reg, u64>) -> Operand {
     match op {
         Operand::Reg(r) => known.get(r).map_or(*op, |&v| Operand::Imm(v as i64)),
         Operand::Imm(_) => *op,
@@ -82,7 +85,7 @@ pub(crate) fn resolve(op: &Operand, known: &HashMap<Reg, u64>) -> Operand {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use warptrace_ir::{BinOp, Width};
+    use crate::{BinOp, Width};
 
     struct S;
     impl SiteConsts for S {
