@@ -104,7 +104,9 @@ const SITES: &[&str] = &[
 /// cost depends only on its kind — a `kernel:exit`'s launch mask, a loop edge's lanes
 /// (the costliest narrowing is taken), the access's form and width — and on the target
 /// and the kernel's launch state, so these reference sites bound every real one; the
-/// corpus tests check it (`tests/tests/gcn_cost.rs`). A probe this back end lowers at
+/// corpus tests check it (`tests/tests/gcn_cost.rs`). Keys are folded as at each site;
+/// a map probes its home slot only where every kernel's would (`HomeSlots::certain`),
+/// otherwise the eight slots a kernel whose keys collide tries. A probe this back end lowers at
 /// none of them, which no kernel would run, keeps the target-independent estimate of
 /// [`warptrace_verifier::probe_costs`].
 pub fn probe_costs(program: &VerifiedProgram) -> Vec<ProbeCost> {
@@ -141,6 +143,7 @@ pub fn probe_costs(program: &VerifiedProgram) -> Vec<ProbeCost> {
             ntid: [field(), field(), field()],
             nctaid: [field(), field(), field()],
         };
+        let home = warptrace_ir::placement::HomeSlots::certain(program);
         let cx = Cx {
             program,
             layout: &layout,
@@ -150,6 +153,9 @@ pub fn probe_costs(program: &VerifiedProgram) -> Vec<ProbeCost> {
             workitem_dims,
             grid,
             packed_tid: t.packed_tid(processor),
+            // Home slots only where every kernel has them; elsewhere a kernel whose keys
+            // collide probes eight slots, the most.
+            home: &home,
         };
         for (p, probe) in program.probes.iter().enumerate() {
             let base = SiteInfo {

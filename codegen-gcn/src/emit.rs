@@ -9,6 +9,7 @@
 //! | 32-bit add / sub | `v_add_u32`, `v_sub_u32`, `v_subrev_u32` | `v_add_nc_u32`, `v_sub_nc_u32`, `v_subrev_nc_u32` |
 //! | 64-bit add / sub | `v_add_co_u32` + `v_addc_co_u32`, `v_sub_co_u32` + `v_subb_co_u32` | `v_add_co_u32` + `v_add_co_ci_u32`, `v_sub_co_u32` + `v_sub_co_ci_u32` |
 //! | returning atomics | `glc` (gfx90a), `sc0` (gfx940+) | `glc` |
+//! | loads of atomics' words | `glc` (gfx90a), `sc1` (gfx940+) | `glc dlc` |
 //! | stores done | `s_waitcnt vmcnt(0)` | and `s_waitcnt_vscnt null, 0x0` |
 
 use crate::reg::Reg;
@@ -72,6 +73,16 @@ impl Target {
             "sc0"
         } else {
             "glc"
+        }
+    }
+    /// The cache bits of a load that reads what the device's atomics wrote (the memory
+    /// model's agent-scope load): `glc` on gfx90a (past the vector L1), `sc1` on gfx940+
+    /// (device scope), `glc dlc` on gfx10+ (past L0 and L1).
+    pub fn coherent_load(self) -> &'static str {
+        match (self.gfx9, self.gfx940) {
+            (true, true) => "sc1",
+            (true, false) => "glc",
+            (false, _) => "glc dlc",
         }
     }
     /// A 32-bit VALU add/sub mnemonic (`add`, `sub`, `subrev`), VOP2 encoding.

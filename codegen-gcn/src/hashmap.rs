@@ -14,6 +14,20 @@
 //! exec = pending: global_atomic_add_x2 [base + drops], 1
 //! ```
 //!
+//! Keys the site knows (`[kernel]`, `[kernel, pc]`: `lower.rs` folds them) give a constant
+//! tag, and constant slot offsets. When the kernel's decision says the map probes home
+//! slots (`warptrace_ir::placement::HomeSlots`, decision 0013), a constant non-zero tag
+//! tries its home slot alone: a load of its tag word (`glc`/`sc1`/`glc dlc`, past the
+//! caches the atomics bypass) finds it there, and only the lanes that did not read the
+//! tag run the compare-and-swap (skipped when there are none):
+//!
+//! ```text
+//! exec = pending: old = global_load_dwordx2 [base + home];  found = old == tag
+//! exec = pending & ~found (none → skip): the compare-and-swap as above;
+//!     found |= claim | hit;  exec = claim: store the keys
+//! exec = found: combine the value;  pending -= found;  exec = pending: count a drop
+//! ```
+//!
 //! Every access is `global_* vOff, vData, s[base:base+1]`: the map buffer's address (an
 //! SGPR pair loaded from the map argument) indexed by a 32-bit lane offset, so the
 //! capacity must be a power of two and the buffer's fixed part below 2 GiB. The value
@@ -35,6 +49,7 @@ use crate::lower::{src, unsupported, Cx};
 use crate::reg::Reg;
 use crate::ring::divu32;
 use crate::GcnError;
+use warptrace_ir::placement::{probe_count, Probing};
 use warptrace_ir::{
     hist_bucket, lhist_bucket, lhist_buckets, Aggregation, MapLayout, MapRegion, Operand,
     ValueKind, HASH_MAX_PROBES,
@@ -56,7 +71,9 @@ fn mix64(cx: &Cx<'_>, e: &mut Emitter, x: Reg) {
     }
 }
 
-/// Emits the update of `region` with `keys` combining `agg`.
+/// Emits the update of `region` with `keys` combining `agg`, probing as `probing` says
+/// for a constant tag (`probe_count`).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn update(
     cx: &Cx<'_>,
     e: &mut Emitter,
@@ -64,6 +81,7 @@ pub(crate) fn update(
     keys: &[Operand],
     agg: Aggregation,
     value: &ValueKind,
+    probing: Probing,
     labels: &str,
 ) -> Result<(), GcnError> {
     let r = cx.regs;
@@ -134,21 +152,34 @@ pub(crate) fn update(
         }
     }
     if probe_path {
-        for j in 0..HASH_MAX_PROBES {
-            e.smov(exec, &pend);
+        let slot_of = |e: &mut Emitter, j: u32| match known {
+            // A constant tag's slots are constants.
+            Some(t) => {
+                let slot = (t.wrapping_add(u64::from(j)) & (cap - 1)) * region.slot_bytes();
+                e.ins(format!(
+                    "v_mov_b32_e32 {off}, 0x{:x}",
+                    region.slots_offset + slot
+                ));
+            }
             // off = slots_offset + ((tag_lo + j) & (cap - 1)) * slot_bytes
-            e.add32(&off, &j.to_string(), &lo(tag));
-            e.ins(format!(
-                "v_and_b32_e32 {off}, 0x{:x}, {off}",
-                (cap - 1) as u32
-            ));
-            e.ins(format!(
-                "v_mov_b32_e32 {}, 0x{:x}",
-                lo(r.ta),
-                region.slot_bytes()
-            ));
-            e.ins(format!("v_mul_lo_u32 {off}, {off}, {}", lo(r.ta)));
-            e.add32(&off, &format!("0x{:x}", region.slots_offset), &off);
+            None => {
+                e.add32(&off, &j.to_string(), &lo(tag));
+                e.ins(format!(
+                    "v_and_b32_e32 {off}, 0x{:x}, {off}",
+                    (cap - 1) as u32
+                ));
+                e.ins(format!(
+                    "v_mov_b32_e32 {}, 0x{:x}",
+                    lo(r.ta),
+                    region.slot_bytes()
+                ));
+                e.ins(format!("v_mul_lo_u32 {off}, {off}, {}", lo(r.ta)));
+                e.add32(&off, &format!("0x{:x}", region.slots_offset), &off);
+            }
+        };
+        // The compare-and-swap of the slot at `off`: `claim` the lanes that found it
+        // empty, `hit` those and the lanes that found the tag.
+        let cas = |e: &mut Emitter| {
             e.ins(format!(
                 "global_atomic_cmpswap_x2 {}, {off}, {}, {base} {ret}",
                 r.old.name(),
@@ -162,13 +193,51 @@ pub(crate) fn update(
                 r.old.name()
             ));
             e.smask("s_or", &hit, &hit, &claim);
-            e.smask("s_andn2", &pend, &pend, &hit);
+        };
+        if probe_count(probing, known) == 1 {
+            // The home slot (decision 0013): it holds 0 or this tag, and keeps the tag once
+            // written, so a plain load that reads the tag says what the compare-and-swap
+            // would return; the lanes it does not tell try the compare-and-swap.
+            let found = cmp.clone();
+            e.smov(exec, &pend);
+            slot_of(e, 0);
+            e.ins(format!(
+                "global_load_dwordx2 {}, {off}, {base} {}",
+                r.old.name(),
+                t.coherent_load()
+            ));
+            e.ins("s_waitcnt vmcnt(0)");
+            e.ins(format!(
+                "v_cmp_eq_u64_e64 {found}, {}, {}",
+                tag.name(),
+                r.old.name()
+            ));
+            let tried = format!("{labels}_tried");
+            e.smask("s_andn2", exec, exec, &found);
+            e.ins(format!("s_cbranch_execz {tried}"));
+            cas(e);
+            e.smask("s_or", &found, &found, &hit);
             e.smov(exec, &claim);
             store_keys(cx, e, keys)?;
-            e.smov(exec, &hit);
+            e.label(&tried);
+            e.smov(exec, &found);
             combine(cx, e, agg, value, region, bucket.as_ref())?;
+            e.smask("s_andn2", &pend, &pend, &found);
             e.ins(format!("s_cmp_eq_u{} {pend}, 0", t.wave));
             e.ins(format!("s_cbranch_scc1 {done}"));
+        } else {
+            for j in 0..HASH_MAX_PROBES {
+                e.smov(exec, &pend);
+                slot_of(e, j);
+                cas(e);
+                e.smask("s_andn2", &pend, &pend, &hit);
+                e.smov(exec, &claim);
+                store_keys(cx, e, keys)?;
+                e.smov(exec, &hit);
+                combine(cx, e, agg, value, region, bucket.as_ref())?;
+                e.ins(format!("s_cmp_eq_u{} {pend}, 0", t.wave));
+                e.ins(format!("s_cbranch_scc1 {done}"));
+            }
         }
         e.smov(exec, &pend);
         e.ins(format!("v_mov_b32_e32 {off}, 0x{:x}", region.drops_offset));

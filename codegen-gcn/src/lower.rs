@@ -20,8 +20,11 @@ use crate::loops::Lanes;
 use crate::reg::Reg;
 use crate::{alu, array, hashmap, ring, special, GcnError};
 use std::collections::BTreeMap;
+use warptrace_ir::fold::{self, SiteConsts};
+use warptrace_ir::placement::HomeSlots;
 use warptrace_ir::{
-    Aggregation, Granularity, Insn, MapKind, MapLayout, Operand, Probe, Program, Special, ValueKind,
+    Aggregation, Granularity, Insn, MapKind, MapLayout, Operand, Probe, Program, SiteValue,
+    Special, ValueKind,
 };
 
 /// Prefix of probe labels.
@@ -276,6 +279,38 @@ pub(crate) struct Cx<'a> {
     pub grid: GridFields,
     /// Work-item ids y and z are packed into `v0` (gfx90a, gfx940+, gfx11+).
     pub packed_tid: bool,
+    /// Which hash maps this kernel's launches update in home slots only (decision 0013,
+    /// `warptrace_ir::placement`).
+    pub home: &'a HomeSlots,
+}
+
+/// What a site makes known at compile time ([`fold::constants`]): the kernel's id, the
+/// site's `pc`, `file` and `line` where it has them, its `opcode` and `bytes` — exactly
+/// the immediates [`crate::special`] emits for them, so that a key folded here is the
+/// value the snippet would compute.
+pub(crate) struct SiteConstants<'a> {
+    pub kernel_id: u64,
+    pub site: &'a SiteInfo,
+}
+
+impl SiteConsts for SiteConstants<'_> {
+    fn special(&self, sp: Special) -> Option<u64> {
+        match sp {
+            Special::KernelId => Some(self.kernel_id),
+            Special::Pc if self.site.located => Some(self.site.pc),
+            Special::File if self.site.located => Some(self.site.file),
+            Special::Line if self.site.located => Some(self.site.line),
+            _ => None,
+        }
+    }
+
+    fn site(&self, v: SiteValue) -> Option<u64> {
+        match v {
+            SiteValue::Opcode => self.site.opcode,
+            SiteValue::Bytes => self.site.bytes,
+            _ => None,
+        }
+    }
 }
 
 /// [`GcnError::Unsupported`] of `what`.
@@ -433,6 +468,14 @@ fn body(
 ) -> Result<(), GcnError> {
     let r = cx.regs;
     let exec = cx.t.exec();
+    // Keys known at compile time here (`[kernel]`, `[kernel, pc]`) fold into the tag.
+    let known = fold::constants(
+        &probe.insns,
+        &SiteConstants {
+            kernel_id: cx.kernel_id,
+            site,
+        },
+    );
     // Pending masks by target instruction.
     let mut pending: BTreeMap<u32, Reg> = BTreeMap::new();
     for insn in &probe.insns {
@@ -527,7 +570,15 @@ fn body(
                         decl.name
                     )));
                 }
-                hashmap::update(cx, e, region, keys, *agg, &decl.value, &labels)?;
+                // All keys known: the tag and its slots are constants. (Some of them known
+                // is no gain: the tag is computed either way.)
+                let folded: Vec<Operand> = keys.iter().map(|k| fold::resolve(k, &known)).collect();
+                let keys = match folded.iter().all(|k| matches!(k, Operand::Imm(_))) {
+                    true => folded,
+                    false => keys.clone(),
+                };
+                let probing = cx.home.probing(map.0);
+                hashmap::update(cx, e, region, &keys, *agg, &decl.value, probing, &labels)?;
             }
             Insn::RingAppend { map, fields } => {
                 let (decl, region) = map_of(cx, map.0)?;

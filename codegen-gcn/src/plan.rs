@@ -7,12 +7,14 @@ use crate::attach::{find_sites, KernelFilter, Site};
 use crate::cost::{measure, SnippetCost};
 use crate::emit::Target;
 use crate::insn::{access_bytes, facts, Isa};
-use crate::lower::{snippet, Cx, KernelRegs, Needs, SiteInfo, PREFIX};
+use crate::lower::{snippet, Cx, KernelRegs, Needs, SiteConstants, SiteInfo, PREFIX};
 use crate::model::{isa_of, GcnKernelModel, MapArgLoad, RegisterCounts};
 use crate::parse::{Kernel, Module, StmtKind};
 use crate::reg::{Reg, RegFile};
 use crate::splice::{apply, Edit};
 use crate::{GcnError, KernelStatus, Occupancy, MAP_ARG};
+use warptrace_ir::fold::SiteConsts;
+use warptrace_ir::placement::HomeSlots;
 use warptrace_ir::{kernel_id, AttachPoint, MapLayout, Position, Program};
 use warptrace_verifier::{verify_kernel, Origin};
 
@@ -311,16 +313,6 @@ fn build(
         .int(".kernarg_segment_size")
         .ok_or_else(|| unsupported("metadata without .kernarg_segment_size"))?;
     let map_offset = kernarg_size.next_multiple_of(8);
-    let cx = Cx {
-        program,
-        layout,
-        t: target,
-        regs: &regs,
-        kernel_id: kernel_id(&k.name),
-        workitem_dims,
-        grid,
-        packed_tid: target.packed_tid(processor),
-    };
     let preload = field(k, ".amdhsa_user_sgpr_kernarg_preload_length")? > 0;
     let entry = entry_point(module, k, preload)?;
     let mut edits = Vec::new();
@@ -439,9 +431,8 @@ fn build(
     }
     placed.sort_by_key(|&(at, order, _, _)| (at, order));
     let ordinal = k.descriptor_start;
-    let mut costs = Vec::new();
-    for (n, &(at, _, p, site)) in placed.iter().enumerate() {
-        let number = n as u32 + 1;
+    let mut infos = Vec::with_capacity(placed.len());
+    for &(_, _, p, site) in &placed {
         let probe = &program.probes[p];
         let mut info = SiteInfo {
             exit: matches!(probe.attach.point, AttachPoint::KernelExit),
@@ -469,8 +460,43 @@ fn build(
                 info.file = files.get(&file).map_or(0, |p| kernel_id(p));
             }
         }
+        infos.push(info);
+    }
+    // One decision for the launch, from every site's keys (decision 0013): only these
+    // snippets update the launch's buffer.
+    let id = kernel_id(&k.name);
+    let consts: Vec<SiteConstants<'_>> = infos
+        .iter()
+        .map(|site| SiteConstants {
+            kernel_id: id,
+            site,
+        })
+        .collect();
+    let home = HomeSlots::decide_at(
+        program,
+        layout,
+        placed
+            .iter()
+            .zip(&consts)
+            .map(|(&(_, _, p, _), c)| (p, c as &dyn SiteConsts)),
+    );
+    let cx = Cx {
+        program,
+        layout,
+        t: target,
+        regs: &regs,
+        kernel_id: id,
+        workitem_dims,
+        grid,
+        packed_tid: target.packed_tid(processor),
+        home: &home,
+    };
+    let mut costs = Vec::new();
+    for (n, (&(at, _, p, _), info)) in placed.iter().zip(&infos).enumerate() {
+        let number = n as u32 + 1;
+        let probe = &program.probes[p];
         let labels = format!(".L{PREFIX}{ordinal}_{number}");
-        let text = snippet(&cx, probe, &info, &labels)?;
+        let text = snippet(&cx, probe, info, &labels)?;
         let (insns, atomics) = measure(&text, isa)?;
         costs.push(SnippetCost {
             probe: p,

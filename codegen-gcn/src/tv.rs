@@ -34,6 +34,7 @@ mod division;
 use crate::parse::{parse, Instruction, Operand, StmtKind};
 use crate::reg::{Reg, RegFile};
 use std::collections::{BTreeMap, HashMap};
+use warptrace_ir::placement::{probe_count, Probing};
 use warptrace_ir::{BinOp, Program, Width};
 use warptrace_verifier::semantics::{add, alu, extend, mul};
 use warptrace_verifier::{Check, Verdict};
@@ -2908,17 +2909,16 @@ fn outcome(checked: Result<(), String>) -> Verdict {
     }
 }
 
-/// The verdict on the snippet of `map.update @m[keys] agg` (keys and `agg`'s operand in
-/// the obligation's form: `r0`, `r1` or an immediate) on a hash map of `capacity` slots
-/// of `value`s: [`hash_check`], and for register keys the [`schoolbook_lemma`] the tag's
-/// products rest on.
-fn hash_verdict(
-    k: TvKernel,
+/// The program whose `kernel:entry` snippet is the update `map.update @m[keys] agg` of
+/// a hash map of `capacity` slots of `value`s, probing as `probing` says: for linear
+/// probing of constant keys, with a `kernel:exit` probe whose keys share their home slot.
+fn hash_program(
     capacity: u32,
     keys: &[warptrace_ir::Operand],
     agg: warptrace_ir::Aggregation,
-    value: warptrace_ir::ValueKind,
-) -> Verdict {
+    value: &warptrace_ir::ValueKind,
+    probing: Probing,
+) -> Result<Program, String> {
     let key_types = vec!["u64"; keys.len()].join(", ");
     let agg_text = match agg.operand() {
         Some(x) => format!("{} {x}", agg.mnemonic()),
@@ -2932,12 +2932,64 @@ fn hash_verdict(
     };
     let maps = format!("map @m: hash(keys = {capacity}){key_types} -> {value}\n");
     let line = format!("map.update @m{tuple} {agg_text}");
-    let p = entry_program_with(&maps, &[&line, "exit"]);
+    let mut p = entry_program_with(&maps, &[&line, "exit"]);
+    let constants: Option<Vec<u64>> = keys
+        .iter()
+        .map(|k| match k {
+            warptrace_ir::Operand::Imm(v) => Some(*v as u64),
+            warptrace_ir::Operand::Reg(_) => None,
+        })
+        .collect();
+    // The kernel's decision (`HomeSlots::decide_at`) makes constant keys probe their home
+    // slot unless another site's constant keys share it: for the linear form, a
+    // `kernel:exit` probe updates the map with such keys (its snippet is not the one
+    // checked).
+    match (probing, constants) {
+        (Probing::Linear, Some(c)) if c.is_empty() => {
+            return Err("no keys: the one tag always probes its home slot".into())
+        }
+        (Probing::Linear, Some(c)) if capacity > 0 => {
+            let other =
+                colliding_keys(&c, capacity).ok_or("no keys that share these keys' home slot")?;
+            let other: Vec<String> = other.iter().map(u64::to_string).collect();
+            let exit = format!(
+                "probe 1: kernel:exit\n  0: map.update @m[{}] {}\n  1: exit\n",
+                other.join(", "),
+                match agg.operand() {
+                    Some(_) => format!("{} 1", agg.mnemonic()),
+                    None => agg.mnemonic().to_owned(),
+                }
+            );
+            let text = format!("{p}\n{exit}");
+            p = Program::parse(&text).map_err(|e| format!("the colliding probe: {e}"))?;
+        }
+        (Probing::Home, None) => return Err("home-slot probing needs constant keys".into()),
+        _ => {}
+    }
+    Ok(p)
+}
+
+/// The verdict on the snippet of `map.update @m[keys] agg` (keys and `agg`'s operand in
+/// the obligation's form: `r0`, `r1` or an immediate) on a hash map of `capacity` slots
+/// of `value`s: [`hash_check`], and for register keys the [`schoolbook_lemma`] the tag's
+/// products rest on.
+fn hash_verdict(
+    k: TvKernel,
+    capacity: u32,
+    keys: &[warptrace_ir::Operand],
+    agg: warptrace_ir::Aggregation,
+    value: warptrace_ir::ValueKind,
+    probing: Probing,
+) -> Verdict {
     let registers = keys
         .iter()
         .any(|k| matches!(k, warptrace_ir::Operand::Reg(_)));
+    let p = match hash_program(capacity, keys, agg, &value, probing) {
+        Ok(p) => p,
+        Err(reason) => return Verdict::Unknown { reason },
+    };
     memory_verdict(k, &p, |code, region| {
-        hash_check(code, region, keys, agg, &value)?;
+        hash_check(code, region, keys, agg, &value, probing)?;
         match registers {
             true => schoolbook_lemma(true),
             false => Ok(()),
@@ -2963,6 +3015,7 @@ fn hash_check(
     keys: &[warptrace_ir::Operand],
     agg: warptrace_ir::Aggregation,
     value: &warptrace_ir::ValueKind,
+    probing: Probing,
 ) -> Result<(), String> {
     use warptrace_ir::Operand;
     use warptrace_verifier::semantics::{word_ops, WordKind};
@@ -3079,15 +3132,50 @@ fn hash_check(
             .filter(|e| e.op == "cas")
             .filter_map(|e| e.result.clone())
             .collect();
-        if olds.len() != warptrace_ir::HASH_MAX_PROBES as usize {
+        let probes = probe_count(probing, known);
+        if olds.len() != probes as usize {
             return Err(format!(
-                "counterexample: {} compare-and-swaps, the IR tries {} slots",
+                "counterexample: {} compare-and-swaps, the IR tries {probes} slots",
                 olds.len(),
-                warptrace_ir::HASH_MAX_PROBES
             ));
         }
         let mut pending = zero.not();
-        for (j, old) in olds.iter().enumerate() {
+        if probes == 1 {
+            // The home slot (decision 0013): it holds 0 or the tag and keeps the tag once
+            // written, so a load that reads the tag stands for the compare-and-swap
+            // finding it; the compare-and-swap runs when the load read anything else.
+            let loaded = r
+                .effects
+                .iter()
+                .find(|e| e.op == "load")
+                .and_then(|e| e.result.clone())
+                .ok_or("counterexample: no load of the home slot's tag")?;
+            let slot = base.bvadd(first_slot(0));
+            want.push(Expected {
+                guard: pending.clone(),
+                op: "load",
+                addr: slot.clone(),
+                data: k(0),
+            });
+            let read = Bool::and(&[&pending, &loaded.eq(&tag)]);
+            let tries = Bool::and(&[&pending, &read.not()]);
+            want.push(Expected {
+                guard: tries.clone(),
+                op: "cas",
+                addr: slot.clone(),
+                data: k(0).concat(&tag),
+            });
+            let old = &olds[0];
+            let claim = Bool::and(&[&tries, &old.eq(k(0))]);
+            let hit = Bool::or(&[
+                &read,
+                &Bool::and(&[&tries, &Bool::or(&[&old.eq(k(0)), &old.eq(&tag)])]),
+            ]);
+            store_keys(&claim, &slot, &mut want);
+            combine(&hit, &slot, &mut want);
+            pending = Bool::and(&[&pending, &hit.not()]);
+        }
+        for (j, old) in olds.iter().enumerate().filter(|_| probes > 1) {
             let slot = base.bvadd(first_slot(j as u64));
             want.push(Expected {
                 guard: pending.clone(),
@@ -3109,6 +3197,34 @@ fn hash_check(
         });
     }
     compare(&r, want, "tag", &tag)
+}
+
+/// The first of the constants that stand for keys a site folds (its `kernel` id, its `pc`):
+/// the proofs of a folded update's snippet take keys `K, K + 1, …`; the snippet is the
+/// same for every constant but for its immediates (the tag and its slots' offsets).
+const REPRESENTATIVE_KEY: i64 = 0x1d5e_42a7_93c0_6b18;
+
+/// Constant keys other than `keys` whose tag has the same home slot on `capacity` slots
+/// (the last key varied), so that a kernel updating the map with both probes linearly.
+fn colliding_keys(keys: &[u64], capacity: u32) -> Option<Vec<u64>> {
+    use warptrace_ir::{MapLayout, Operand};
+    let tag = |ks: &[u64]| {
+        let ops: Vec<Operand> = ks.iter().map(|&v| Operand::Imm(v as i64)).collect();
+        MapLayout::constant_tag(&ops)
+    };
+    let mine = tag(keys)?;
+    let home = mine % u64::from(capacity);
+    let mut other = if keys.is_empty() {
+        vec![0]
+    } else {
+        keys.to_vec()
+    };
+    let last = other.len() - 1;
+    (1..1u64 << 20).find_map(|d| {
+        other[last] = keys.get(last).copied().unwrap_or(0).wrapping_add(d);
+        let t = tag(&other)?;
+        (t != 0 && t != mine && t % u64::from(capacity) == home).then(|| other.clone())
+    })
 }
 
 /// The steps of the tag of register `keys` (`docs/ir.md`: the fold of `mix64`), each from
@@ -3594,23 +3710,49 @@ pub fn translation_checks(program: &Program) -> Translation {
                         Some(x) => agg.with_operand(operand_forms(&[x])[0]),
                         None => *agg,
                     };
-                    let name = format!(
-                        "hash.cap{capacity}.{}.{}{}",
-                        forms_name(&forms),
-                        value
-                            .to_string()
-                            .replace(", ", ".")
-                            .replace(['(', ' '], ".")
-                            .replace(')', ""),
-                        agg.operand()
-                            .map_or(String::new(), |x| format!(".{}", forms_name(&[x])))
-                    );
-                    obligations.insert(
-                        name,
-                        Box::new(move || {
-                            hash_verdict(GFX942, capacity, &forms, agg, value.clone())
-                        }),
-                    );
+                    // The snippets a kernel may get: these keys probing linearly (a
+                    // register's tag, or constants another site's keys collide with) or
+                    // their home slot (decision 0013); keys that are all known at a site
+                    // (`[kernel]`, `[kernel, pc]`) are folded there, which representative
+                    // constants stand for.
+                    let constant = forms
+                        .iter()
+                        .all(|f| matches!(f, warptrace_ir::Operand::Imm(_)));
+                    let folded: Vec<warptrace_ir::Operand> = (0..forms.len())
+                        .map(|n| {
+                            warptrace_ir::Operand::Imm(REPRESENTATIVE_KEY.wrapping_add(n as i64))
+                        })
+                        .collect();
+                    let mut variants = vec![];
+                    if !forms.is_empty() {
+                        variants.push(("", forms.clone(), Probing::Linear));
+                    }
+                    if constant {
+                        variants.push(("home.", forms.clone(), Probing::Home));
+                    } else {
+                        variants.push(("const.", folded.clone(), Probing::Linear));
+                        variants.push(("home.const.", folded, Probing::Home));
+                    }
+                    for (kind, keys, probing) in variants {
+                        let name = format!(
+                            "hash.{kind}cap{capacity}.{}.{}{}",
+                            forms_name(&forms),
+                            value
+                                .to_string()
+                                .replace(", ", ".")
+                                .replace(['(', ' '], ".")
+                                .replace(')', ""),
+                            agg.operand()
+                                .map_or(String::new(), |x| format!(".{}", forms_name(&[x])))
+                        );
+                        let value = value.clone();
+                        obligations.insert(
+                            name,
+                            Box::new(move || {
+                                hash_verdict(GFX942, capacity, &keys, agg, value.clone(), probing)
+                            }),
+                        );
+                    }
                 }
                 Insn::Printf { args, .. } => {
                     let ring = program
@@ -4116,9 +4258,17 @@ mod tests {
         // `kernel` and `active` are proved (the kernel's id; the lanes in `exec`).
         let t = translation_checks(&compile("kernel:entry { @k[kernel] = sum(active); }"));
         let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
+        // The update as written, and as a site folds `[kernel]` (probing linearly or the
+        // home slot).
         assert_eq!(
             names,
-            ["hash.cap4096.reg.sum.u64.reg", "sreg.active", "sreg.kernel"]
+            [
+                "hash.cap4096.reg.sum.u64.reg",
+                "hash.const.cap4096.reg.sum.u64.reg",
+                "hash.home.const.cap4096.reg.sum.u64.reg",
+                "sreg.active",
+                "sreg.kernel"
+            ]
         );
         assert!(
             t.checks.iter().all(|c| c.verdict.is_proved()),
@@ -4148,7 +4298,8 @@ mod tests {
             .unwrap_or_else(|| panic!("no array check in {:?}", t.checks));
         assert!(save.verdict.is_proved(), "{:?}", save.verdict);
         assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
-        // Hash updates are proved, whatever their keys and aggregation, and named by them.
+        // Hash updates are proved, whatever their keys and aggregation, and named by them
+        // and by the probing a kernel may give them (no keys: the home slot only).
         let t = translation_checks(&compile(
             "kernel:entry { @n = count(); @m[7] = sum(3); @k[kernel] = count(); @x = max(3); }",
         ));
@@ -4161,10 +4312,13 @@ mod tests {
         assert_eq!(
             names,
             [
-                "hash.cap4096..count",
-                "hash.cap4096..max.i64.imm.3",
                 "hash.cap4096.imm.7.sum.i64.imm.3",
                 "hash.cap4096.reg.count",
+                "hash.const.cap4096.reg.count",
+                "hash.home.cap4096..count",
+                "hash.home.cap4096..max.i64.imm.3",
+                "hash.home.cap4096.imm.7.sum.i64.imm.3",
+                "hash.home.const.cap4096.reg.count",
             ]
         );
         assert!(hashes.iter().all(|c| c.verdict.is_proved()), "{hashes:?}");
@@ -4966,8 +5120,23 @@ mod ring_tests {
             ),
             (64, five.clone(), A::Assign(reg(1)), V::Value { signed: s }),
         ] {
-            let v = hash_verdict(GFX942, cap, &keys, agg, value.clone());
-            assert!(v.is_proved(), "{cap} {keys:?} {agg:?} {value}: {v:?}");
+            for probing in probings(&keys) {
+                let v = hash_verdict(GFX942, cap, &keys, agg, value.clone(), probing);
+                assert!(
+                    v.is_proved(),
+                    "{cap} {keys:?} {agg:?} {value} {probing:?}: {v:?}"
+                );
+            }
+        }
+    }
+
+    /// The probings a kernel may give an update with `keys`: register keys probe linearly,
+    /// no keys probe their one home slot, constant keys either (decision 0013).
+    fn probings(keys: &[Operand]) -> Vec<Probing> {
+        match keys.iter().all(|k| matches!(k, Operand::Imm(_))) {
+            false => vec![Probing::Linear],
+            true if keys.is_empty() => vec![Probing::Home],
+            true => vec![Probing::Linear, Probing::Home],
         }
     }
 
@@ -4997,8 +5166,13 @@ mod ring_tests {
                 },
             ),
         ] {
-            let v = hash_verdict(GFX1100, cap, &keys, agg, value.clone());
-            assert!(v.is_proved(), "{cap} {keys:?} {agg:?} {value}: {v:?}");
+            for probing in probings(&keys) {
+                let v = hash_verdict(GFX1100, cap, &keys, agg, value.clone(), probing);
+                assert!(
+                    v.is_proved(),
+                    "{cap} {keys:?} {agg:?} {value} {probing:?}: {v:?}"
+                );
+            }
         }
     }
 
@@ -5006,17 +5180,18 @@ mod ring_tests {
     /// word off, a drop counted at slot 0's tag, the last probe dropped.
     #[test]
     fn wrong_hash_updates_are_refuted() {
-        let p = entry_program_with(
-            "map @m: hash(keys = 1024) [u64] -> count\n",
-            &["map.update @m[5] count", "exit"],
-        );
-        let layout = warptrace_ir::MapLayout::new(&p.maps);
-        let region = layout.regions[0];
         let agg = warptrace_ir::Aggregation::Count;
         let value = warptrace_ir::ValueKind::Count;
         let keys = [Operand::Imm(5)];
+        let p = hash_program(1024, &keys, agg, &value, Probing::Linear).expect("program");
+        let layout = warptrace_ir::MapLayout::new(&p.maps);
+        let region = layout.regions[0];
         let code = entry_snippet(GFX942, &p).expect("snippet");
-        assert_eq!(hash_check(&code, &region, &keys, agg, &value), Ok(()));
+        let linear = Probing::Linear;
+        assert_eq!(
+            hash_check(&code, &region, &keys, agg, &value, linear),
+            Ok(())
+        );
         let mutants: Vec<(&str, Mutant)> = vec![
             (
                 "a claim where the tag matched",
@@ -5065,7 +5240,54 @@ mod ring_tests {
         for (what, mutate) in mutants {
             let mut m = code.clone();
             mutate(&mut m);
-            let r = hash_check(&m, &region, &keys, agg, &value);
+            let r = hash_check(&m, &region, &keys, agg, &value, linear);
+            assert_refuted(what, &r);
+        }
+        // The home slot's snippet: the load's test inverted (a slot holding another tag
+        // taken as found), the load from the next slot, the compare-and-swap left out.
+        let p = hash_program(1024, &keys, agg, &value, Probing::Home).expect("program");
+        let code = entry_snippet(GFX942, &p).expect("snippet");
+        let home = Probing::Home;
+        assert_eq!(hash_check(&code, &region, &keys, agg, &value, home), Ok(()));
+        let load = |c: &[Instruction]| {
+            c.iter()
+                .position(|x| x.mnemonic == "global_load_dwordx2")
+                .expect("the load")
+        };
+        let mutants: Vec<(&str, Mutant)> = vec![
+            (
+                "the load's test inverted",
+                Box::new(move |c: &mut Vec<Instruction>| {
+                    let i = load(c);
+                    let x = c[i..]
+                        .iter_mut()
+                        .find(|x| x.mnemonic == "v_cmp_eq_u64_e64")
+                        .expect("the load's compare");
+                    x.mnemonic = "v_cmp_ne_u64_e64".into();
+                }),
+            ),
+            (
+                "the load from the next slot",
+                Box::new(move |c: &mut Vec<Instruction>| {
+                    let i = load(c);
+                    c[i].modifiers.push("offset:24".into());
+                }),
+            ),
+            (
+                "no compare-and-swap",
+                Box::new(|c: &mut Vec<Instruction>| {
+                    let i = c
+                        .iter()
+                        .position(|x| x.mnemonic == "global_atomic_cmpswap_x2")
+                        .expect("the compare-and-swap");
+                    c.remove(i);
+                }),
+            ),
+        ];
+        for (what, mutate) in mutants {
+            let mut m = code.clone();
+            mutate(&mut m);
+            let r = hash_check(&m, &region, &keys, agg, &value, home);
             assert_refuted(what, &r);
         }
     }
@@ -5177,14 +5399,16 @@ mod ring_tests {
             let layout = warptrace_ir::MapLayout::new(&p.maps);
             let region = layout.regions[0];
             let code = entry_snippet(GFX942, &p).expect("snippet");
+            // A constant key alone in its map: the kernel probes its home slot.
+            let home = Probing::Home;
             assert_eq!(
-                hash_check(&code, &region, &keys, agg, &value),
+                hash_check(&code, &region, &keys, agg, &value, home),
                 Ok(()),
                 "{what}"
             );
             let mut m = code.clone();
             mutate(&mut m);
-            let r = hash_check(&m, &region, &keys, agg, &value);
+            let r = hash_check(&m, &region, &keys, agg, &value, home);
             assert_refuted(what, &r);
         }
     }

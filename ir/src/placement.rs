@@ -145,6 +145,72 @@ impl HomeSlots {
         })
     }
 
+    /// The maps that probe home slots in every kernel, whatever its sites: hash maps
+    /// whose updates, in every probe, all have the same keys, each an immediate or a
+    /// register whose one definition in its probe reads `sreg kernel`. A kernel's updates
+    /// of such a map have one tag, which no other tag can share a home slot with, so
+    /// [`HomeSlots::decide_at`] makes it home at any sites. Cost bounds rest on this; a
+    /// map keyed by a site's `pc` may collide in one kernel and not in another.
+    pub fn certain(program: &Program) -> HomeSlots {
+        #[derive(PartialEq)]
+        enum Key {
+            Kernel,
+            Imm(i64),
+        }
+        let key = |probe: &crate::Probe, k: &Operand| match k {
+            Operand::Imm(v) => Some(Key::Imm(*v)),
+            Operand::Reg(r) => {
+                let mut defs = probe.insns.iter().filter(|i| i.def() == Some(*r));
+                match (defs.next(), defs.next()) {
+                    (
+                        Some(Insn::ReadSpecial {
+                            special: Special::KernelId,
+                            ..
+                        }),
+                        None,
+                    ) => Some(Key::Kernel),
+                    _ => None,
+                }
+            }
+        };
+        let mut tuples: Vec<Option<Vec<Key>>> = Vec::new();
+        let mut seen = vec![false; program.maps.len()];
+        let mut home: Vec<bool> = program
+            .maps
+            .iter()
+            .map(|m| matches!(m.kind, MapKind::Hash { capacity } if capacity > 0))
+            .collect();
+        tuples.resize_with(program.maps.len(), || None);
+        for probe in &program.probes {
+            for insn in &probe.insns {
+                let Insn::MapUpdate { map, keys, .. } = insn else {
+                    continue;
+                };
+                let m = map.0 as usize;
+                let Some(h) = home.get_mut(m) else {
+                    continue;
+                };
+                let tuple: Option<Vec<Key>> = keys.iter().map(|k| key(probe, k)).collect();
+                match (tuple, seen[m]) {
+                    (None, _) => *h = false,
+                    (Some(t), false) => {
+                        seen[m] = true;
+                        tuples[m] = Some(t);
+                    }
+                    (Some(t), true) => *h &= tuples[m].as_ref() == Some(&t),
+                }
+            }
+        }
+        HomeSlots(home)
+    }
+
+    /// A decision given map by map (`home[m]`: map `m` probes home slots), not derived
+    /// from a program: for the translation validation, whose obligations hold for the
+    /// snippet whatever was decided, and for tests.
+    pub fn assumed(home: Vec<bool>) -> HomeSlots {
+        HomeSlots(home)
+    }
+
     /// How updates of map `map` probe.
     pub fn probing(&self, map: u32) -> Probing {
         match self.0.get(map as usize) {

@@ -6,10 +6,15 @@
 //! (`KernelOutcome::snippets`: instructions, atomics, a bounded loop's round once per
 //! round it may run) is within the probe's bound — and the bound is no more than a
 //! sixteenth (and 8 instructions) above the costliest site found, so that it stays a
-//! figure of the real snippets rather than a safe overestimate.
+//! figure of the real snippets rather than a safe overestimate. A map keyed by the site
+//! (`[pc]`, `[line]`) probes its home slot in a kernel whose keys do not collide, and
+//! eight slots in one where they do; the bound is the latter, so the costliest sites are
+//! also taken from the same program with one-slot hash maps, where keys that differ
+//! collide (the snippets differ from the real ones in their immediates only).
 
 use std::collections::BTreeMap;
 use warptrace_codegen_gcn::{instrument, probe_costs};
+use warptrace_ir::MapKind;
 use warptrace_tests::{gcn_corpus, library_probes};
 
 /// Programs beyond the library whose snippets differ by site, target or launch.
@@ -18,7 +23,7 @@ const PROGRAMS: &[&str] = &[
     "kernel:exit { @b[block] = max(thread); @g[ntid.x, nctaid.y, warp] = count(); @a[active] = sum(lane); }",
     "mem:*:store { @v[opcode] = max(value); } warp after mem:global:load { @w[kernel] = sum(value); } gcn:*atomic* { @x = min(value); }",
     "mem:*:* { @ring = (bytes, smid, globaltimer, pc); printf(\"%d %x %d\\n\", bytes, lane, line); @h[kernel] = hist(bytes); @l = lhist((i64)tid.x, 0, 1001, 7); }",
-    "map @s: array(per = thread, slots = 2); mem:global:store { @s = (addr, sectors); } loop:backedge /tid.x % 32 == 0/ { @t[kernel, smid] = sum(pc + ctaid.x); } warp after mem:global:load { @q = stats(wavefronts + run); } loop:exit { @e[line] = avg(clock); }",
+    "map @s: array(per = thread, slots = 2); mem:global:store { @s = (addr, sectors); } loop:backedge /tid.x % 32 == 0/ { @t[kernel, smid] = sum(pc + ctaid.x); } warp after mem:global:load { @q = stats(wavefronts + run); } loop:exit { @e[line, lane] = avg(clock); }",
 ];
 
 #[test]
@@ -39,10 +44,20 @@ fn the_gcn_cost_bounds_every_snippet_of_the_corpus_closely() {
         let verified = warptrace_tests::programs::verified(&program);
         let bounds = probe_costs(&verified);
         assert_eq!(bounds.len(), program.probes.len(), "{name}");
+        let mut colliding = program.clone();
+        for m in &mut colliding.maps {
+            if let MapKind::Hash { capacity } = &mut m.kind {
+                *capacity = 1;
+            }
+        }
+        let colliding = warptrace_tests::programs::verified(&colliding);
         // The costliest site of each probe: (instructions, atomics, where).
         let mut costliest: BTreeMap<usize, (u64, u64, String)> = BTreeMap::new();
-        for (file, asm) in &corpus {
-            let out = instrument(asm, &verified)
+        for ((file, asm), verified) in corpus
+            .iter()
+            .flat_map(|c| [(c, &verified), (c, &colliding)])
+        {
+            let out = instrument(asm, verified)
                 .unwrap_or_else(|e| panic!("{name} × {file}: instrument failed: {e}"));
             for k in &out.kernels {
                 for s in &k.snippets {

@@ -55,6 +55,34 @@ fn warp_probes_update_maps_from_the_first_active_lane_only() {
     assert!(!snippet(&asm, 1).contains("s_ff1"));
 }
 
+/// Keys a site knows (`[kernel]`, `[kernel, pc]`) fold into a constant tag whose home slot
+/// is tried alone, with a load of its tag word before the compare-and-swap (decision
+/// 0013); a per-lane key, or constant keys that share a home slot, probe eight slots.
+#[test]
+fn constant_keys_try_their_home_slot_alone() {
+    let file = "hip_kernels_gfx942.s";
+    let original = gcn_corpus_file(file);
+    let count = |src: &str| {
+        let (status, asm) = run(file, src, "histogram");
+        assert!(instrumented(&status), "{status:?}");
+        let sites = asm.matches("; __wt_snippet ").count();
+        // The kernels' own compare-and-swaps and device-scope loads are not the probes'.
+        let added = |what: &str| asm.matches(what).count() - original.matches(what).count();
+        (sites, added("global_atomic_cmpswap_x2"), added(" sc1\n"))
+    };
+    let (sites, cas, loads) = count("mem:global:* { @n[kernel] = count(); }");
+    assert!(sites > 1);
+    assert_eq!((cas, loads), (sites, sites));
+    // Each site's own `pc`: distinct constants, distinct home slots.
+    let (sites, cas, _) = count("mem:global:* { @n[kernel, pc] = count(); }");
+    assert_eq!(cas, sites);
+    let (sites, cas, loads) = count("mem:global:* { @n[tid.x] = count(); }");
+    assert_eq!((cas, loads), (8 * sites, 0));
+    // One slot for every site's `pc`: they collide, and every update probes linearly.
+    let (sites, cas, loads) = count("map @n: hash(keys = 1); mem:global:* { @n[pc] = count(); }");
+    assert_eq!((cas, loads), (8 * sites, 0));
+}
+
 #[test]
 fn gfx11_exit_snippets_run_before_the_vgprs_are_released() {
     let (status, asm) = run(

@@ -287,3 +287,48 @@ fn programs_of_rings_spread_them_over_copies() {
         65536 / super::MAX_REPLICAS
     );
 }
+
+/// Home in every kernel: maps whose updates all have one key tuple of `kernel` and
+/// immediates (or no keys); not a per-site key, two tuples, or a key computed from
+/// `kernel`.
+#[test]
+fn certain_home_maps_have_one_tuple_of_kernel_and_immediates() {
+    let p = Program::parse(
+        "map @k: hash(keys = 4096) [kernel, u64] -> count
+map @none: hash(keys = 8) -> count
+map @pc: hash(keys = 4096) [u64] -> count
+map @two: hash(keys = 4096) [u64] -> count
+map @sum: hash(keys = 4096) [u64] -> count
+
+probe 0: kernel:entry
+  0: r0 = sreg kernel
+  1: map.update @k[r0, 3] count
+  2: map.update @none count
+  3: r1 = sreg pc
+  4: map.update @pc[r1] count
+  5: map.update @two[1] count
+  6: r2 = add.64 r0, 1
+  7: map.update @sum[r2] count
+  8: exit
+
+probe 1: kernel:exit
+  0: r5 = sreg kernel
+  1: map.update @k[r5, 3] count
+  2: map.update @none count
+  3: map.update @two[2] count
+  4: exit
+",
+    )
+    .expect("IR parses");
+    let certain = HomeSlots::certain(&p);
+    let probing: Vec<_> = (0..5).map(|m| certain.probing(m)).collect();
+    use Probing::{Home, Linear};
+    assert_eq!(probing, vec![Home, Home, Linear, Linear, Linear]);
+    // Whatever the kernel and its sites, the decision agrees.
+    let layout = MapLayout::new(&p.maps);
+    for kernel in ["a", "kern", "_Z3fooPf"] {
+        let home = HomeSlots::decide(&p, &layout, kernel_id(kernel));
+        assert_eq!(home.probing(0), Home);
+        assert_eq!(home.probing(1), Home);
+    }
+}
