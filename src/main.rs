@@ -200,6 +200,16 @@ fn instrument_gcn(
                         o.sgprs.0, o.sgprs.1, o.vgprs.0, o.vgprs.1, o.waves.0, o.waves.1
                     );
                 }
+                if k.copies > 1 {
+                    // Whoever launches it must allocate every copy (decisions 0019, 0020).
+                    let (copies, bytes) = (k.copies, result.layout.total_bytes);
+                    eprintln!(
+                        "warptrace: {name}:   its map buffer holds {copies} copies of its \
+                         {bytes}-byte tables and rings ({} bytes): each workgroup updates copy \
+                         ctaid.x mod {copies}",
+                        u64::from(copies) * bytes
+                    );
+                }
                 if k.long_branches > 0 {
                     let n = k.long_branches;
                     let (what, them) = if n == 1 {

@@ -94,6 +94,7 @@ pub fn verify(
                 })?);
             }
             Target::Gcn => {
+                extra.extend(verified.spread_rings_check("GCN"));
                 gcn_costs = Some(warptrace_codegen_gcn::probe_costs(verified));
                 extra.extend(kernel_checks(
                     gcn,

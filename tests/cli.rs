@@ -1063,6 +1063,16 @@ fn instrument_gcn_writes_the_assembly_and_the_code_object() {
         "{}",
         stderr(&out)
     );
+    // A kernel whose tables accumulate spreads its workgroups over copies of them
+    // (decision 0019 on GCN, 0035), and the tool says what to allocate.
+    let accumulating = "map @n: hash(keys = 64); kernel:entry { @n[kernel] = count(); }";
+    let out = warptrace(&["instrument", "-e", accumulating, "--gcn", &matmul]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("matmul:   its map buffer holds 32 copies of its"),
+        "{}",
+        stderr(&out)
+    );
     // A processor LLVM 19 cannot assemble for: the instrumented text all the same, and
     // why it was not assembled; no code object.
     let gfx950 = dir.path().join("gfx950.s");

@@ -265,6 +265,11 @@ impl Wave {
                 self.scc = r >> 32 != 0;
                 self.set_s(op(0)?, 1, r & 0xffff_ffff)?;
             }
+            "s_mul_i32" => {
+                // The low 32 bits of the product (signed or not); `scc` is kept.
+                let r = self.sop(op(1)?, 1)?.wrapping_mul(self.sop(op(2)?, 1)?);
+                self.set_s(op(0)?, 1, r & 0xffff_ffff)?;
+            }
             "s_sub_u32" => {
                 let (a, b) = (self.sop(op(1)?, 1)?, self.sop(op(2)?, 1)?);
                 self.scc = b > a;
@@ -607,7 +612,7 @@ mod tests {
     use crate::parse::{parse, StmtKind};
     use crate::{instrument, KernelStatus};
     use warptrace_ir::interp::{Grid, Interpreter, Schedule, SimConfig, SimKernel};
-    use warptrace_ir::{LaunchDims, MapLayout, MapStore, Program};
+    use warptrace_ir::{LaunchDims, MapStore, Program};
 
     const KERNARG: u64 = 0x1_0000_0000;
     const MAPS: u64 = 0x2_0000_0000;
@@ -635,7 +640,22 @@ mod tests {
         block: [u32; 3],
         what: &str,
     ) {
-        let (got, expect) = run_ir(file, kernel, program, grid, block, &|t| t.to_owned());
+        // Rings spread over copies (decision 0020) number a copy's records apart from the
+        // interpreter's one ring: the same records, in another order.
+        let spread = warptrace_ir::placement::ring_copies(&program) > 1;
+        let (mut got, mut expect) = run_ir(file, kernel, program, grid, block, &|t| t.to_owned());
+        if spread {
+            for store in [&mut got, &mut expect] {
+                for m in &mut store.maps {
+                    m.records.sort_by(|a, b| a.fields.cmp(&b.fields));
+                    for r in &mut m.records {
+                        if let warptrace_ir::RecordOrigin::Ring { index, .. } = &mut r.origin {
+                            *index = 0;
+                        }
+                    }
+                }
+            }
+        }
         assert!(
             expect
                 .maps
@@ -739,12 +759,18 @@ mod tests {
         options: &crate::Options,
     ) -> MapStore {
         let out = crate::instrument_with(asm, program, options).expect("instruments");
-        let status = &out
+        let outcome = out
             .kernels
             .iter()
             .find(|k| k.name == kernel)
-            .expect("kernel")
-            .status;
+            .expect("kernel");
+        let status = &outcome.status;
+        // The buffer the runtime gives the kernel: its copies of the instrumented layout
+        // (decisions 0019, 0020), decoded and merged as the runtime does.
+        let layout = match outcome.copies {
+            1 => out.layout.clone(),
+            n => out.layout.replicated(n),
+        };
         assert!(
             matches!(status, KernelStatus::Instrumented { .. }),
             "{kernel}: {status:?}"
@@ -780,7 +806,6 @@ mod tests {
             .as_ref()
             .and_then(|m| m.kernel(kernel))
             .expect("meta");
-        let layout = MapLayout::new(&program.program().maps);
         let tpb = block.iter().product::<u32>();
         let dims = LaunchDims {
             blocks: grid.iter().map(|&g| u64::from(g)).product(),
@@ -807,7 +832,14 @@ mod tests {
             .expect("size")
             .next_multiple_of(8);
         w.write(KERNARG + map_arg, 8, MAPS);
-        w.write(MAPS + layout.launch_offset, 8, LAUNCH);
+        // Every copy of the fixed part has its own `launch` word, as the runtime writes it.
+        for copy in 0..u64::from(layout.replicas.max(1)) {
+            w.write(
+                MAPS + copy * layout.total_bytes + layout.launch_offset,
+                8,
+                LAUNCH,
+            );
+        }
         for (r, off) in layout.regions.iter().zip(&launch.array_offsets) {
             if let Some(off) = off {
                 w.write(MAPS + r.slots_offset, 8, *off);
@@ -859,6 +891,7 @@ mod tests {
     }
 
     const PROGRAMS: &[&str] = &[
+        "map @n: hash(keys = 64); map @s: hash(keys = 8); kernel:entry { @n[kernel] = count(); @s = sum(thread); @x = max(ctaid.x * 1000 + lane); }",
         "kernel:entry { @c[tid.x % 4, ctaid.y] = count(); @s[warp] = sum(thread); @m = max(block); @n = min((i64)tid.y - 2); @a[tid.z] = avg(lane); @x[kernel] = stats(launch); }",
         "kernel:entry { @h = hist(thread * 37); @h2[tid.x] = hist((i64)tid.y - 1); @l = lhist((i64)thread - 50, -20, 400, 7); @l2 = lhist((i64)thread, 0, 1024, 64); }",
         "map @r: ring(capacity = 100, overflow = overwrite); map @d: ring(capacity = 64, overflow = drop); kernel:entry { @r = (thread, block); @d = (lane, ntid.y); }",

@@ -120,7 +120,9 @@ pub struct Instrumented {
     pub asm: String,
     /// One outcome per kernel, in text order of their descriptors.
     pub kernels: Vec<KernelOutcome>,
-    /// The map buffer's layout the snippets were generated for (the PTX back end's).
+    /// The map buffer's layout the snippets were generated for (the PTX back end's): one
+    /// copy, its rings spread (`warptrace_ir::placement::buffer_layout`); a kernel's
+    /// buffer holds [`KernelOutcome::copies`] of it.
     pub layout: MapLayout,
     /// Who wrote each line, and the input's line of each kernel line.
     lines: splice::Lines,
@@ -156,6 +158,10 @@ pub struct KernelOutcome {
     /// Kernel branches made long because the snippets pushed them out of reach
     /// (decision 0032), when instrumented.
     pub long_branches: u32,
+    /// Copies of [`Instrumented::layout`] its launch's buffer holds: the kernel's
+    /// blocks update copy `ctaid.x mod copies` (decisions 0019, 0020:
+    /// `warptrace_ir::placement::replicas`); 1 when it keeps one, or is not instrumented.
+    pub copies: u32,
 }
 
 /// Registers and waves per SIMD before and after instrumentation.
@@ -210,7 +216,14 @@ pub fn instrument_with(
     program: &VerifiedProgram,
     options: &Options,
 ) -> Result<Instrumented, GcnError> {
-    let program = program.program();
+    // Rings spread over copies of the buffer: the code is generated for the program with
+    // each copy's capacity (decision 0020), verified again.
+    let generated = program
+        .as_generated()
+        .map_err(|(n, e)| GcnError::Unsupported {
+            what: format!("rings spread over {n} copies: {e}"),
+        })?;
+    let program = generated.program();
     let module = parse(asm)?;
     let layout = MapLayout::new(&program.maps);
     let filter = attach::KernelFilter::new(program)?;
@@ -226,6 +239,7 @@ pub fn instrument_with(
             occupancy: planned.occupancy,
             snippets: planned.costs,
             long_branches: planned.long_branches,
+            copies: planned.copies,
         });
     }
     let applied = splice::apply(asm, &edits);

@@ -122,15 +122,19 @@ impl GcnKernelModel {
         };
         let bounded = bounded_loops(module, k.body.clone(), origin, &isa);
         let long = long_branch::find(module, k.body.clone(), origin);
+        // The inserted instruction just before, for a 64-bit scalar add (`add64`).
+        let mut previous: Option<&crate::parse::Instruction> = None;
         for i in k.body.clone() {
             let stmt = &module.stmts[i];
             let o = origin(i);
             if long.iter().any(|b| b.skipped.contains(&i)) {
                 // A long branch's complement and the label it skips to (`long_branch.rs`).
+                previous = None;
                 continue;
             }
             match &stmt.kind {
                 StmtKind::Label(l) => {
+                    previous = None;
                     let bounded_loop = bounded.iter().any(|w| w.label == i);
                     if i != k.body.start
                         && !bounded_loop
@@ -150,10 +154,23 @@ impl GcnKernelModel {
                         let text = &b.text;
                         let instr = to_instr(&f, &b.branch, &isa, text, stmt.line, Origin::Kernel);
                         items.push(Item::Instr(instr));
+                        previous = None;
                         continue;
                     }
                     let f = facts(x, &isa);
                     let mut instr = to_instr(&f, x, &isa, module.stmt_text(i), stmt.line, o);
+                    let added = (o != Origin::Kernel).then(|| add64(previous, x)).flatten();
+                    if let Some((sum, pointer, offset)) = added {
+                        instr.defs = vec![sum.name().into()];
+                        instr.uses.push(pointer.name().into());
+                        instr.compute = Compute::Add {
+                            addends: std::iter::once(pointer.name().into())
+                                .chain(offset.map(|r| r.name().into()))
+                                .collect(),
+                            offsets: Vec::new(),
+                        };
+                    }
+                    previous = (o != Origin::Kernel).then_some(x);
                     if bounded.iter().any(|w| w.branch == i) {
                         // A bounded loop's back edge (`bounded_loops`): its
                         // rounds are one step of the snippet for the control-flow rules.
@@ -417,6 +434,47 @@ fn targeted_from_below(
 ) -> bool {
     long_branch::branches_to(module, at + 1..body.end, l) > 0
         || long.iter().any(|b| b.setpc > at && b.target() == l)
+}
+
+/// A 64-bit scalar add of inserted code, `s_add_u32 dLo, pLo, X` right before
+/// `s_addc_u32 dHi, pHi, 0` (`x`): the pair `d` = the pair `p` + `X` (an SGPR, or an
+/// immediate: `None`), with the carry through `scc`, which nothing between them writes.
+/// (The prologue offsets the map argument to a block's copy of the buffer this way.)
+fn add64(
+    previous: Option<&crate::parse::Instruction>,
+    x: &crate::parse::Instruction,
+) -> Option<(Reg, Reg, Option<Reg>)> {
+    let prev = previous?;
+    let reg = |i: &crate::parse::Instruction, n: usize| {
+        let o = i.operands.get(n)?;
+        let r = o.reg.filter(|r| r.file == RegFile::Sgpr && r.count == 1)?;
+        (o.text == r.name()).then_some(r)
+    };
+    let (lo, p_lo) = (reg(prev, 0)?, reg(prev, 1)?);
+    let (hi, p_hi) = (reg(x, 0)?, reg(x, 1)?);
+    let offset = match prev.operands.get(2)? {
+        o if o.imm.is_some() => None,
+        _ => Some(reg(prev, 2)?),
+    };
+    let shape = prev.mnemonic == "s_add_u32"
+        && x.mnemonic == "s_addc_u32"
+        && prev.modifiers.is_empty()
+        && x.modifiers.is_empty()
+        && x.operands.get(2).and_then(|o| o.imm) == Some(0)
+        && x.operands.len() == 3
+        && prev.operands.len() == 3
+        && lo.first % 2 == 0
+        && p_lo.first % 2 == 0
+        && hi.first == lo.first + 1
+        && p_hi.first == p_lo.first + 1
+        && offset.is_none_or(|r| r != lo);
+    shape.then(|| {
+        (
+            Reg::new(RegFile::Sgpr, lo.first, 2),
+            Reg::new(RegFile::Sgpr, p_lo.first, 2),
+            offset,
+        )
+    })
 }
 
 /// `s_load_dwordx2 d, kernarg, offset` of the map argument.

@@ -14,7 +14,7 @@ use crate::reg::{Reg, RegFile};
 use crate::splice::{apply, Edit};
 use crate::{GcnError, KernelStatus, Occupancy, MAP_ARG};
 use warptrace_ir::fold::SiteConsts;
-use warptrace_ir::placement::HomeSlots;
+use warptrace_ir::placement::{replicas, HomeSlots};
 use warptrace_ir::{kernel_id, AttachPoint, MapLayout, Position, Program};
 use warptrace_verifier::{verify_kernel, Origin};
 
@@ -28,6 +28,9 @@ pub(crate) struct Planned {
     pub costs: Vec<SnippetCost>,
     /// Kernel branches made long (decision 0032), when instrumented.
     pub long_branches: u32,
+    /// Copies of the map buffer's fixed part the kernel's blocks spread their updates
+    /// over (1 unless instrumented with a copy offset).
+    pub copies: u32,
 }
 
 fn unsupported(what: impl Into<String>) -> GcnError {
@@ -168,6 +171,7 @@ pub(crate) fn plan_kernel(
         occupancy: None,
         costs: Vec::new(),
         long_branches: 0,
+        copies: 1,
     };
     if let Some(what) = unplaced {
         return Ok(no(KernelStatus::Unsupported { what }));
@@ -266,6 +270,18 @@ fn build(
         }
     }
     let needs = Needs::of(probes, workitem_dims, wg_regs.map(|r| r.is_some()));
+    // Copies of the buffer's fixed part the blocks spread their updates over (decisions
+    // 0019, 0020), by the workgroup id x: where the kernel has it or the probes need it
+    // enabled anyway; otherwise one copy.
+    let copies = match replicas(program, kernel_id(&k.name)) {
+        n if n > 1
+            && (wg_regs[0].is_some() || needs.ctaid[0])
+            && u64::from(n) * layout.total_bytes <= u64::from(u32::MAX) =>
+        {
+            n
+        }
+        _ => 1,
+    };
     let enabled_ids = enable_workgroup_ids(k, isa.gfx940, needs.ctaid, &mut wg_regs, &mut wg)?;
     let target = Target::of(processor, isa);
     // Above the system SGPRs too: a workgroup id enabled here may lie past the kernel's
@@ -291,6 +307,8 @@ fn build(
         })
         .collect();
     let long_regs = (!long.is_empty()).then(|| (alloc.sgprs(2), alloc.sgprs(1)));
+    // The map argument as loaded, when the prologue offsets it to the block's copy.
+    let map_arg = (copies > 1).then(|| alloc.sgprs(2));
     if alloc.sgpr_end() > MAX_SGPRS {
         return Err(unsupported(format!(
             "probe registers: {} SGPRs needed, {MAX_SGPRS} addressable",
@@ -319,7 +337,7 @@ fn build(
     // The prologue (snippet 0).
     let mut pro = format!(
         "\ts_load_dwordx2 {}, {}, 0x{map_offset:x}\n",
-        regs.base.name(),
+        map_arg.unwrap_or(regs.base).name(),
         kernarg.name(),
     );
     for (offset, reg) in &grid_loads {
@@ -353,6 +371,28 @@ fn build(
         ));
     }
     pro.push_str("\ts_waitcnt lgkmcnt(0)\n");
+    if let Some(arg) = map_arg {
+        // base = the map argument + (ctaid.x & (copies - 1)) * one copy's bytes, a 64-bit
+        // scalar add (`scc` saved around it); `model.rs` reads the pair as one addition.
+        let wgx = wg_regs[0].ok_or_else(|| unsupported("copies without a workgroup id x"))?;
+        let (st, scc, base) = (regs.st.name(), regs.save_scc.name(), regs.base);
+        let half = |r: Reg, i: u32| Reg::s(r.first + i).name();
+        pro.push_str(&format!(
+            "\ts_cselect_b32 {scc}, -1, 0\n\
+             \ts_and_b32 {st}, {}, 0x{:x}\n\
+             \ts_mul_i32 {st}, {st}, 0x{:x}\n\
+             \ts_add_u32 {}, {}, {st}\n\
+             \ts_addc_u32 {}, {}, 0\n\
+             \ts_cmp_lg_u32 {scc}, 0\n",
+            wgx.name(),
+            copies - 1,
+            layout.total_bytes,
+            half(base, 0),
+            half(arg, 0),
+            half(base, 1),
+            half(arg, 1),
+        ));
+    }
     edits.push(Edit {
         range: entry..entry,
         text: pro,
@@ -661,6 +701,7 @@ fn build(
             occupancy,
             costs,
             long_branches: long.len() as u32,
+            copies,
         }),
         Err(e) => Ok(Planned {
             status: KernelStatus::Rejected(e),
@@ -668,6 +709,7 @@ fn build(
             occupancy: None,
             costs: Vec::new(),
             long_branches: 0,
+            copies: 1,
         }),
     }
 }

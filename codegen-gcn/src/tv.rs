@@ -453,6 +453,22 @@ impl Lane {
                 self.scc = v.eq(BV::from_u64(0, 32 * words)).not();
                 self.write(arg(0)?, &v, false)?;
             }
+            "s_mul_i32" => {
+                // The low 32 bits of the product; `scc` is kept.
+                let (a, b) = (self.read(arg(1)?, 1)?, self.read(arg(2)?, 1)?);
+                self.write(arg(0)?, &a.bvmul(&b), false)?;
+            }
+            "s_add_u32" | "s_addc_u32" => {
+                // `scc` = the carry out (and, for `s_addc`, in).
+                let (a, b) = (self.read(arg(1)?, 1)?, self.read(arg(2)?, 1)?);
+                let mut sum = a.zero_ext(32).bvadd(b.zero_ext(32));
+                if m == "s_addc_u32" {
+                    let carry = self.scc.ite(&BV::from_u64(1, 64), &BV::from_u64(0, 64));
+                    sum = sum.bvadd(&carry);
+                }
+                self.scc = sum.extract(63, 32).eq(BV::from_u64(0, 32)).not();
+                self.write(arg(0)?, &sum.extract(31, 0), false)?;
+            }
             "s_sub_u32" => {
                 // A division's count (`scc`, the borrow, is not read: the count's
                 // `s_cmp_lg_u32` follows).
@@ -2890,6 +2906,16 @@ fn memory_verdict(
     p: &Program,
     check: impl FnOnce(&[Instruction], &warptrace_ir::MapRegion) -> Result<(), String>,
 ) -> Verdict {
+    // An obligation's ring has the capacity its snippet is proved for: not spread again
+    // over copies (the copies change the prologue's base, not the snippet).
+    let unspread;
+    let p = match warptrace_ir::placement::copies_to_spread(p) {
+        Some(_) => {
+            unspread = p.with_ring_copies(1);
+            &unspread
+        }
+        None => p,
+    };
     let layout = warptrace_ir::MapLayout::new(&p.maps);
     let Some(region) = layout.regions.first() else {
         return Verdict::Unknown {
@@ -3469,6 +3495,16 @@ pub struct Translation {
 /// has no specification for) is listed in [`Translation::not_proved`].
 pub fn translation_checks(program: &Program) -> Translation {
     use std::collections::BTreeMap;
+    // Rings spread over copies (decision 0020): the code is generated for each copy's
+    // capacity.
+    let spread;
+    let program = match warptrace_ir::placement::copies_to_spread(program) {
+        Some(n) => {
+            spread = program.with_ring_copies(n);
+            &spread
+        }
+        None => program,
+    };
     use warptrace_ir::{kernel_id, AttachPoint, Insn, LoopEdge, SiteValue, Special};
     let mut obligations: BTreeMap<String, Box<dyn Fn() -> Verdict>> = BTreeMap::new();
     let mut not_proved = std::collections::BTreeSet::new();
@@ -4276,14 +4312,15 @@ mod tests {
             t.checks
         );
         assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
-        // A ring append: proved with its capacity and field forms.
+        // A ring append: proved with its capacity and field forms — a copy's capacity, the
+        // ring spread over four copies of 1024 records (decision 0020).
         let t = translation_checks(&compile(
             "map @r: ring(capacity = 4096, overflow = drop); kernel:entry { @r = (tid.x, 5); }",
         ));
         let ring = t
             .checks
             .iter()
-            .find(|c| c.name == "ring.drop.cap4096.reg.imm.5")
+            .find(|c| c.name == "ring.drop.cap1024.reg.imm.5")
             .expect("the append's check");
         assert!(ring.verdict.is_proved(), "{:?}", ring.verdict);
         assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);

@@ -34,9 +34,9 @@ pub use warptrace_ir::placement::{
     accumulates, buffer_layout, replicas, ring_copies, MAX_REPLICAS, REPLICA_BYTES,
     RING_COPY_RECORDS,
 };
-pub(crate) use warptrace_ir::placement::{copies_to_spread, probe_count, HomeSlots, Probing};
+pub(crate) use warptrace_ir::placement::{probe_count, HomeSlots, Probing};
 use warptrace_ir::{Aggregation, MapLayout, MapRegion, Operand, ValueKind};
-use warptrace_verifier::{Check, Verdict};
+use warptrace_verifier::Check;
 
 /// `mix64` (splitmix64 finalizer) of `x` in place, with scratch `tmp`.
 fn mix64(e: &mut Emitter, x: &str, tmp: &str) {
@@ -202,21 +202,7 @@ pub(crate) fn map_update_with(
 /// with each copy's capacity: that program's IR checks, as one more check for a
 /// certificate (`warptrace verify`); `None` when the rings are not spread.
 pub fn spread_rings_check(program: &warptrace_verifier::VerifiedProgram) -> Option<Check> {
-    let n = copies_to_spread(program.program())?;
-    let start = std::time::Instant::now();
-    let verdict = match program.with_ring_copies(n) {
-        Ok(_) => Verdict::Proved,
-        Err(e) => Verdict::Refuted {
-            counterexample: e.to_string(),
-        },
-    };
-    Some(Check {
-        level: "ir".into(),
-        name: format!("every IR rule with its rings spread over {n} copies"),
-        scope: "program (as the PTX back end runs it)".into(),
-        verdict,
-        micros: start.elapsed().as_micros() as u64,
-    })
+    program.spread_rings_check("PTX")
 }
 
 #[cfg(test)]

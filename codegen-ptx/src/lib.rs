@@ -166,18 +166,12 @@ pub enum KernelStatus {
 pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, PtxError> {
     // Rings spread over copies of the buffer: the code is generated for, and checked
     // against, the program with each copy's capacity (decision 0020).
-    let spread;
-    let program = match hashmap::copies_to_spread(program.program()) {
-        Some(n) => {
-            spread = program
-                .with_ring_copies(n)
-                .map_err(|e| PtxError::Unsupported {
-                    what: format!("rings spread over {n} copies: {e}"),
-                })?;
-            spread.program()
-        }
-        None => program.program(),
-    };
+    let generated = program
+        .as_generated()
+        .map_err(|(n, e)| PtxError::Unsupported {
+            what: format!("rings spread over {n} copies: {e}"),
+        })?;
+    let program = generated.program();
     let module = parse(ptx)?;
     let layout = MapLayout::new(&program.maps);
     let filter = attach::KernelFilter::new(program)?;

@@ -4,11 +4,11 @@
 //! (never a wrong value), and each snippet's shape for rings, arrays and histograms.
 //! `gcn_matrix.rs` instruments, verifies and assembles them over the whole corpus.
 
-use warptrace_codegen_gcn::{instrument, KernelStatus};
+use warptrace_codegen_gcn::{instrument, Instrumented, KernelOutcome, KernelStatus};
 use warptrace_tests::gcn_corpus_file;
 
-/// Instruments `file` with `src`; the status of `kernel` and the module text.
-fn run(file: &str, src: &str, kernel: &str) -> (KernelStatus, String) {
+/// Instruments `file` with `src`: the module and `kernel`'s outcome.
+fn instrumented_with(file: &str, src: &str, kernel: &str) -> (Instrumented, KernelOutcome) {
     let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
     let program = warptrace_tests::programs::verified(&program);
     let out = instrument(&gcn_corpus_file(file), &program).expect("instruments");
@@ -16,8 +16,15 @@ fn run(file: &str, src: &str, kernel: &str) -> (KernelStatus, String) {
         .kernels
         .iter()
         .find(|k| k.name == kernel)
-        .expect("kernel");
-    (k.status.clone(), out.asm)
+        .expect("kernel")
+        .clone();
+    (out, k)
+}
+
+/// Instruments `file` with `src`; the status of `kernel` and the module text.
+fn run(file: &str, src: &str, kernel: &str) -> (KernelStatus, String) {
+    let (out, k) = instrumented_with(file, src, kernel);
+    (k.status, out.asm)
 }
 
 /// The text of snippet `n` (from its marker to the `scc` restore that ends it).
@@ -81,6 +88,48 @@ fn constant_keys_try_their_home_slot_alone() {
     // One slot for every site's `pc`: they collide, and every update probes linearly.
     let (sites, cas, loads) = count("map @n: hash(keys = 1); mem:global:* { @n[pc] = count(); }");
     assert_eq!((cas, loads), (8 * sites, 0));
+}
+
+/// A kernel whose maps all take home slots only spreads its blocks over copies of the
+/// tables (decision 0019), and a program of rings over copies of its rings (0020): the
+/// prologue offsets the map argument by `(ctaid.x & (n - 1)) * one copy's bytes`, and the
+/// kernel says how many copies its buffer holds. A per-lane key keeps one copy.
+#[test]
+fn blocks_spread_their_updates_over_copies_of_the_buffer() {
+    let file = "hip_kernels_gfx942.s";
+    let copies = |src: &str| {
+        let (out, k) = instrumented_with(file, src, "histogram");
+        assert!(instrumented(&k.status), "{:?}", k.status);
+        let prologue = snippet_zero(&out.asm);
+        let offset = prologue.contains("s_addc_u32");
+        assert_eq!(offset, k.copies > 1, "{prologue}");
+        if offset {
+            assert!(prologue.contains("s_mul_i32 s"), "{prologue}");
+            assert!(
+                prologue.contains(&format!("0x{:x}\n", out.layout.total_bytes)),
+                "{prologue}"
+            );
+        }
+        (k.copies, out.layout.clone())
+    };
+    let (n, _) = copies("map @n: hash(keys = 64); kernel:entry { @n[kernel] = count(); }");
+    assert_eq!(n, warptrace_ir::placement::MAX_REPLICAS);
+    let (n, _) = copies("kernel:entry { @n[tid.x] = count(); }");
+    assert_eq!(n, 1);
+    let (n, layout) = copies(
+        "map @r: ring(capacity = 65536, overflow = drop); kernel:entry { @r = (thread, lane); }",
+    );
+    assert_eq!(n, warptrace_ir::placement::MAX_REPLICAS);
+    assert_eq!(layout.regions[0].capacity, 65536 / n);
+}
+
+/// The prologue: from the kernel's entry to the first snippet's marker.
+fn snippet_zero(asm: &str) -> &str {
+    let end = asm.find("; __wt_snippet 1\n").expect("a snippet");
+    let start = asm[..end]
+        .rfind("s_load_dwordx2")
+        .expect("the map argument's load");
+    &asm[start..end]
 }
 
 #[test]

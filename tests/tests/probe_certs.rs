@@ -11,7 +11,8 @@
 //! the program) and the IR check of the program with its rings spread over copies when
 //! the back end spreads them (`spread_rings_check`); — GCN — the proofs of the operation
 //! forms the program uses and the list of lowerings no proof covers
-//! (`warptrace_codegen_gcn::translation_checks`), and the costs of the GCN snippets
+//! (`warptrace_codegen_gcn::translation_checks`), the same spread-rings check (the GCN
+//! back end spreads them too), and the costs of the GCN snippets
 //! (`warptrace_codegen_gcn::probe_costs`). No kernel checks (the library's
 //! certificates are made without `--ptx`/`--gcn`; every kernel is checked when it is
 //! instrumented).
@@ -49,8 +50,10 @@ fn certificate_now(name: &str, src: &str, target: &str) -> Certificate {
     } else {
         (translation_checks().to_vec(), Vec::new())
     };
-    if let (Ok(verified), "ptx") = (&outcome, target) {
-        extra.extend(warptrace_codegen_ptx::spread_rings_check(verified));
+    match (&outcome, target) {
+        (Ok(verified), "ptx") => extra.extend(warptrace_codegen_ptx::spread_rings_check(verified)),
+        (Ok(verified), "gcn") => extra.extend(verified.spread_rings_check("GCN")),
+        _ => {}
     }
     let mut cert = warptrace_verifier::certify(&program, &outcome, target, VERSION, extra);
     cert.not_proved = not_proved;

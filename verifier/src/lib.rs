@@ -58,6 +58,42 @@ impl VerifiedProgram {
     pub fn with_ring_copies(&self, n: u32) -> Result<VerifiedProgram, IrErrors> {
         verify_program(&self.program.with_ring_copies(n))
     }
+
+    /// This program as the back ends generate code for it: its rings spread over the copies
+    /// `warptrace_ir::placement::ring_copies` gives (decision 0020), verified again, or
+    /// itself; the error names the copies the spread program failed the rules at.
+    pub fn as_generated(&self) -> Result<std::borrow::Cow<'_, VerifiedProgram>, (u32, IrErrors)> {
+        match warptrace_ir::placement::copies_to_spread(&self.program) {
+            Some(n) => self
+                .with_ring_copies(n)
+                .map(std::borrow::Cow::Owned)
+                .map_err(|e| (n, e)),
+            None => Ok(std::borrow::Cow::Borrowed(self)),
+        }
+    }
+
+    /// When the back ends spread this program's rings over copies
+    /// (`warptrace_ir::placement::ring_copies`), the code is generated for the program with
+    /// each copy's capacity: that program's IR checks, as one more check for a
+    /// certificate, scoped to `back_end` (`"PTX"`, `"GCN"`); `None` when the rings are not
+    /// spread.
+    pub fn spread_rings_check(&self, back_end: &str) -> Option<Check> {
+        let n = warptrace_ir::placement::copies_to_spread(&self.program)?;
+        let start = std::time::Instant::now();
+        let verdict = match self.with_ring_copies(n) {
+            Ok(_) => Verdict::Proved,
+            Err(e) => Verdict::Refuted {
+                counterexample: e.to_string(),
+            },
+        };
+        Some(Check {
+            level: "ir".into(),
+            name: format!("every IR rule with its rings spread over {n} copies"),
+            scope: format!("program (as the {back_end} back end runs it)"),
+            verdict,
+            micros: start.elapsed().as_micros() as u64,
+        })
+    }
 }
 
 /// The IR-level rules.

@@ -431,6 +431,14 @@ fn clang19_fatbinary_and_module_launches_are_instrumented() {
     );
     assert_instrumented(&o, &b);
     assert_target(&o, "gfx90a, xnack-, sramecc+");
+    // `@n[kernel]`'s table accumulates in its home slot: each launch's buffer holds the
+    // copies the workgroups spread over (decisions 0019, 0035), all allocated.
+    let program = warptrace_lang::compile(PROGRAM, "t.wt").expect("compiles");
+    let copies = warptrace_ir::placement::replicas(&program, warptrace_ir::kernel_id(TWICE));
+    assert!(copies > 1, "{copies}");
+    let one = warptrace_ir::MapLayout::new(&program.maps).total_bytes;
+    let allocated = format!("hipMallocAsync bytes={}", u64::from(copies) * one);
+    assert_eq!(count(&o, &allocated), 7, "{allocated}: {:#?}", o.log);
 }
 
 /// A module whose snippets push a kernel branch past its 16-bit reach still loads

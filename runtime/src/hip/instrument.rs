@@ -32,8 +32,9 @@ pub struct Probed {
     pub layout: Arc<MapLayout>,
 }
 
-/// A kernel of an instrumented module: (explicit arguments, map offset, sites).
-type KernelEntry = Result<(u32, u64, u32), Failure>;
+/// A kernel of an instrumented module: (explicit arguments, map offset, sites, copies of
+/// the module's layout its buffer holds).
+type KernelEntry = Result<(u32, u64, u32, u32), Failure>;
 
 #[derive(Debug)]
 struct Module {
@@ -136,7 +137,7 @@ fn build_module(hip: &Hip, cfg: &Config, owner: HipOwner) -> Result<Arc<Module>,
                 KernelStatus::Instrumented { sites } => {
                     let params = kernarg(&original, &k.name).map(|(n, _)| n);
                     match (params, kernarg(&spliced, &k.name)) {
-                        (Some(n), Some((_, at))) => Ok((n, at, *sites)),
+                        (Some(n), Some((_, at))) => Ok((n, at, *sites, k.copies)),
                         _ => Err((Reason::ParseError, "no kernel argument metadata".into())),
                     }
                 }
@@ -198,7 +199,7 @@ fn function(hip: &Hip, m: &Module, func: &HipFunc) -> Result<Arc<Probed>, Failur
             "kernel not found in its image's assembly".into(),
         ));
     };
-    let (params, map_offset, sites) = entry.clone()?;
+    let (params, map_offset, sites, copies) = entry.clone()?;
     let name = CString::new(&*func.name).map_err(|_| (Reason::ParseError, "bad name".into()))?;
     let mut f: Handle = std::ptr::null_mut();
     let rc = match hip.module_get_function {
@@ -218,7 +219,12 @@ fn function(hip: &Hip, m: &Module, func: &HipFunc) -> Result<Arc<Probed>, Failur
         func: f as usize,
         params,
         map_offset,
-        layout: m.layout.clone(),
+        // The kernel's blocks spread their updates over `copies` of the module's layout
+        // (decisions 0019, 0020); the read-back decodes and merges each.
+        layout: match copies {
+            1 => m.layout.clone(),
+            n => Arc::new(m.layout.replicated(n)),
+        },
     }))
 }
 
