@@ -126,6 +126,8 @@ pub fn probe_costs(program: &VerifiedProgram) -> Vec<ProbeCost> {
     let configs = TARGETS
         .iter()
         .flat_map(|&t| launches.clone().map(move |l| (t, l)));
+    // Home slots only where every kernel has them, whatever its sites.
+    let home = warptrace_ir::placement::HomeSlots::certain(program);
     for ((processor, wave), (workitem_dims, ids)) in configs {
         let isa = Isa::new(processor, wave, None);
         let t = Target::of(processor, &isa);
@@ -143,7 +145,6 @@ pub fn probe_costs(program: &VerifiedProgram) -> Vec<ProbeCost> {
             ntid: [field(), field(), field()],
             nctaid: [field(), field(), field()],
         };
-        let home = warptrace_ir::placement::HomeSlots::certain(program);
         let cx = Cx {
             program,
             layout: &layout,

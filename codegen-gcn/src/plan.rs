@@ -273,7 +273,8 @@ fn build(
     // Copies of the buffer's fixed part the blocks spread their updates over (decisions
     // 0019, 0020), by the workgroup id x: where the kernel has it or the probes need it
     // enabled anyway; otherwise one copy.
-    let copies = match replicas(program, kernel_id(&k.name)) {
+    let id = kernel_id(&k.name);
+    let copies = match replicas(program, id) {
         n if n > 1
             && (wg_regs[0].is_some() || needs.ctaid[0])
             && u64::from(n) * layout.total_bytes <= u64::from(u32::MAX) =>
@@ -504,7 +505,6 @@ fn build(
     }
     // One decision for the launch, from every site's keys (decision 0013): only these
     // snippets update the launch's buffer.
-    let id = kernel_id(&k.name);
     let consts: Vec<SiteConstants<'_>> = infos
         .iter()
         .map(|site| SiteConstants {

@@ -3497,14 +3497,8 @@ pub fn translation_checks(program: &Program) -> Translation {
     use std::collections::BTreeMap;
     // Rings spread over copies (decision 0020): the code is generated for each copy's
     // capacity.
-    let spread;
-    let program = match warptrace_ir::placement::copies_to_spread(program) {
-        Some(n) => {
-            spread = program.with_ring_copies(n);
-            &spread
-        }
-        None => program,
-    };
+    let generated = warptrace_ir::placement::as_generated(program);
+    let program: &Program = &generated;
     use warptrace_ir::{kernel_id, AttachPoint, Insn, LoopEdge, SiteValue, Special};
     let mut obligations: BTreeMap<String, Box<dyn Fn() -> Verdict>> = BTreeMap::new();
     let mut not_proved = std::collections::BTreeSet::new();

@@ -317,15 +317,20 @@ pub fn copies_to_spread(program: &Program) -> Option<u32> {
     (n > 1 && program.ring_copies().is_none()).then_some(n)
 }
 
-/// The layout of one copy of the map buffer a kernel instrumented with `program` writes:
-/// the program's own, or its spread rings' per copy ([`ring_copies`]; the code is then
-/// generated for `Program::with_ring_copies`). [`replicas`] says how many copies a
-/// kernel's buffer holds.
-pub fn buffer_layout(program: &Program) -> MapLayout {
+/// `program` as the code generators generate code for it: its rings spread over the
+/// copies [`ring_copies`] gives (`Program::with_ring_copies`), or itself.
+pub fn as_generated(program: &Program) -> std::borrow::Cow<'_, Program> {
     match copies_to_spread(program) {
-        Some(n) => MapLayout::new(&program.with_ring_copies(n).maps),
-        None => MapLayout::new(&program.maps),
+        Some(n) => std::borrow::Cow::Owned(program.with_ring_copies(n)),
+        None => std::borrow::Cow::Borrowed(program),
     }
+}
+
+/// The layout of one copy of the map buffer a kernel instrumented with `program` writes:
+/// the program's own, or its spread rings' per copy ([`as_generated`]). [`replicas`] says
+/// how many copies a kernel's buffer holds.
+pub fn buffer_layout(program: &Program) -> MapLayout {
+    MapLayout::new(&as_generated(program).maps)
 }
 
 #[cfg(test)]
