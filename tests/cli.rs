@@ -779,6 +779,30 @@ fn instrument_combines_warp_uniform_updates_unless_turned_off() {
     ));
     let off = run(true);
     assert!(!off.contains("warp-combined") && !off.contains("activemask"));
+    // GCN (decision 0036): `@c[kernel]` once per wave, by the lowest lane of `exec` with
+    // the lanes' count (`s_bcnt1`); `sum(tid.x)`, a per-lane operand, per lane either way.
+    let gcn = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gcn/hip_kernels_gfx942.s");
+    let original = std::fs::read_to_string(&gcn).expect("read");
+    let counts = |off: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_warptrace"));
+        cmd.args(["instrument", "-e", program, "--gcn"]).arg(&gcn);
+        if off {
+            cmd.env("WARPTRACE_NO_WARP_COMBINE", "1");
+        } else {
+            cmd.env_remove("WARPTRACE_NO_WARP_COMBINE");
+        }
+        let out = cmd.output().expect("warptrace runs");
+        assert!(out.status.success(), "{}", stderr(&out));
+        let added = |text: &str| text.matches("s_bcnt1_i32_b64").count();
+        let asm = stdout(&out);
+        (
+            added(&asm) - added(&original),
+            asm.matches("; __wt_snippet ").count(),
+        )
+    };
+    let (combined, snippets) = counts(false);
+    assert!(snippets > 1 && combined > 0, "{combined} of {snippets}");
+    assert_eq!(counts(true).0, 0);
 }
 
 #[test]

@@ -157,6 +157,9 @@ pub fn probe_costs(program: &VerifiedProgram) -> Vec<ProbeCost> {
             // Home slots only where every kernel has them; elsewhere a kernel whose keys
             // collide probes eight slots, the most.
             home: &home,
+            // Combined updates as the program's analysis decides them, whatever the
+            // environment says: a combined update is the longer snippet.
+            combining: crate::Combining::Uniform,
         };
         for (p, probe) in program.probes.iter().enumerate() {
             let base = SiteInfo {

@@ -50,6 +50,7 @@ use crate::reg::Reg;
 use crate::ring::divu32;
 use crate::GcnError;
 use warptrace_ir::placement::{probe_count, Probing};
+use warptrace_ir::uniform::Plan;
 use warptrace_ir::{
     hist_bucket, lhist_bucket, lhist_buckets, Aggregation, MapLayout, MapRegion, Operand,
     ValueKind, HASH_MAX_PROBES,
@@ -72,7 +73,8 @@ fn mix64(cx: &Cx<'_>, e: &mut Emitter, x: Reg) {
 }
 
 /// Emits the update of `region` with `keys` combining `agg`, probing as `probing` says
-/// for a constant tag (`probe_count`).
+/// for a constant tag (`probe_count`); with a `plan`, once for the lanes in `exec` by
+/// the lowest of them (`combine.rs`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn update(
     cx: &Cx<'_>,
@@ -82,6 +84,7 @@ pub(crate) fn update(
     agg: Aggregation,
     value: &ValueKind,
     probing: Probing,
+    plan: Option<Plan>,
     labels: &str,
 ) -> Result<(), GcnError> {
     let r = cx.regs;
@@ -105,6 +108,15 @@ pub(crate) fn update(
     );
     let off = r.off.name();
     e.smov(&upd, exec);
+    let grouped = plan.is_some();
+    if grouped {
+        // The leader: the lowest lane of the group (`s_ff1` gives -1 for an empty `exec`,
+        // whose `and` is empty still).
+        let st = r.st.name();
+        e.ins(format!("{} {st}, {exec}", t.s("s_ff1_i32")));
+        e.ins(format!("{} {pend}, 1, {st}", t.s("s_lshl")));
+        e.smask("s_and", exec, exec, &pend);
+    }
     let bucket = bucket(cx, e, agg, value)?;
     // The tag, in `data[0:1]`: the compare-and-swap's new value.
     let tag = Reg::new(r.data.file, r.data.first, 2);
@@ -128,7 +140,14 @@ pub(crate) fn update(
     // data[2:3] = 0, the compare value.
     let data_hi = Reg::new(r.data.file, r.data.first + 2, 2);
     e.imm64(data_hi, 0);
-    e.ins(format!("v_mov_b32_e32 {}, 1", lo(r.one)));
+    // What a lane update counts: 1, or the group's lanes.
+    if grouped {
+        let st = r.st.name();
+        e.ins(format!("{} {st}, {upd}", t.s("s_bcnt1_i32")));
+        e.ins(format!("v_mov_b32_e32 {}, {st}", lo(r.one)));
+    } else {
+        e.ins(format!("v_mov_b32_e32 {}, 1", lo(r.one)));
+    }
     let done = format!("{labels}_done");
     let zero_path = known.is_none_or(|t| t == 0);
     let probe_path = known != Some(0);
@@ -141,12 +160,19 @@ pub(crate) fn update(
         }
         let slot = region.slots_offset + cap * region.slot_bytes();
         e.ins(format!("v_mov_b32_e32 {off}, 0x{slot:x}"));
+        // The tag word: 1 (`one` holds the lane count in a group).
+        let word = if grouped {
+            e.imm64(r.old, 1);
+            r.old
+        } else {
+            r.one
+        };
         e.ins(format!(
             "global_store_dwordx2 {off}, {}, {base}",
-            r.one.name()
+            word.name()
         ));
         store_keys(cx, e, keys)?;
-        combine(cx, e, agg, value, region, bucket.as_ref())?;
+        combine(cx, e, agg, value, region, bucket.as_ref(), grouped)?;
         if probe_path {
             e.smask("s_andn2", &pend, &pend, &cmp);
         }
@@ -221,7 +247,7 @@ pub(crate) fn update(
             store_keys(cx, e, keys)?;
             e.label(&tried);
             e.smov(exec, &found);
-            combine(cx, e, agg, value, region, bucket.as_ref())?;
+            combine(cx, e, agg, value, region, bucket.as_ref(), grouped)?;
             e.smask("s_andn2", &pend, &pend, &found);
             e.ins(format!("s_cmp_eq_u{} {pend}, 0", t.wave));
             e.ins(format!("s_cbranch_scc1 {done}"));
@@ -234,7 +260,7 @@ pub(crate) fn update(
                 e.smov(exec, &claim);
                 store_keys(cx, e, keys)?;
                 e.smov(exec, &hit);
-                combine(cx, e, agg, value, region, bucket.as_ref())?;
+                combine(cx, e, agg, value, region, bucket.as_ref(), grouped)?;
                 e.ins(format!("s_cmp_eq_u{} {pend}, 0", t.wave));
                 e.ins(format!("s_cbranch_scc1 {done}"));
             }
@@ -365,7 +391,8 @@ fn bucket(
     Ok(Some(Bucket::Lanes(out)))
 }
 
-/// Combines the value into the slot at `off` (for the lanes in `exec`).
+/// Combines the value into the slot at `off` (for the lanes in `exec`); `grouped`: for
+/// the group whose lane count `one` holds, the operand the same in every lane.
 fn combine(
     cx: &Cx<'_>,
     e: &mut Emitter,
@@ -373,6 +400,7 @@ fn combine(
     value: &ValueKind,
     region: &MapRegion,
     bucket: Option<&Bucket>,
+    grouped: bool,
 ) -> Result<(), GcnError> {
     let r = cx.regs;
     let v = region.value_offset_in_slot();
@@ -388,15 +416,24 @@ fn combine(
             v + 8 * word
         ));
     };
+    // A sum's operand: the lane's, or the group's `x · n`.
+    let summand = |e: &mut Emitter, x: &Operand| -> Result<Reg, GcnError> {
+        let xv = src(cx, e, x, r.ta)?;
+        if !grouped {
+            return Ok(xv);
+        }
+        e.mul64(r.tc, xv, r.one, r.tb);
+        Ok(r.tc)
+    };
     match agg {
         Aggregation::Count => at(e, "add", r.one, 0),
         Aggregation::Sum(x) => {
-            let xv = src(cx, e, &x, r.ta)?;
+            let xv = summand(e, &x)?;
             at(e, "add", xv, 0);
         }
         Aggregation::Avg(x) | Aggregation::Stats(x) => {
             at(e, "add", r.one, 0);
-            let xv = src(cx, e, &x, r.ta)?;
+            let xv = summand(e, &x)?;
             at(e, "add", xv, 1);
         }
         Aggregation::Max(x) | Aggregation::Min(x) => {

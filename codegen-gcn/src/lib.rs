@@ -16,6 +16,7 @@ mod alu;
 mod array;
 mod attach;
 mod bundle;
+mod combine;
 mod cost;
 mod emit;
 #[cfg(test)]
@@ -48,6 +49,7 @@ pub use bundle::{
     OffloadBundle, TargetId, BUNDLE_MAGIC, COMPRESSED_MAGIC, HIP_FATBIN_MAGIC,
     HIP_FATBIN_WRAPPER_SIZE,
 };
+pub use combine::Combining;
 pub use cost::{probe_costs, SnippetCost};
 pub use hazard::{added_hazards, hazards, Hazard};
 pub use insn::{facts, Facts, Isa, MemAccess};
@@ -203,6 +205,8 @@ pub struct Options {
     /// which reach any distance: those the snippets pushed past a 16-bit offset's reach
     /// (decision 0032; [`build`] finds them with the assembler).
     pub long_branches: std::collections::BTreeSet<u32>,
+    /// Which hash updates are combined within the wave (decision 0036).
+    pub combining: Combining,
 }
 
 /// Instruments every kernel of `asm` with `program`'s probes.

@@ -14,6 +14,7 @@
 //! (array saves advance every lane's cursor, as `docs/ir.md` says).
 
 use crate::alloc::Alloc;
+use crate::combine::{self, Combining};
 use crate::emit::{Emitter, Target};
 use crate::insn::MemAccess;
 use crate::loops::Lanes;
@@ -282,6 +283,8 @@ pub(crate) struct Cx<'a> {
     /// Which hash maps this kernel's launches update in home slots only (decision 0013,
     /// `warptrace_ir::placement`).
     pub home: &'a HomeSlots,
+    /// Which hash updates are combined within the wave (`combine.rs`), in effect.
+    pub combining: Combining,
 }
 
 /// What a site makes known at compile time ([`fold::constants`]): the kernel's id, the
@@ -476,6 +479,8 @@ fn body(
             site,
         },
     );
+    // Updates the wave's lanes do once, by their leader (decision 0036).
+    let plans = combine::plans(probe, cx.combining);
     // Pending masks by target instruction.
     let mut pending: BTreeMap<u32, Reg> = BTreeMap::new();
     for insn in &probe.insns {
@@ -578,7 +583,18 @@ fn body(
                     false => keys.clone(),
                 };
                 let probing = cx.home.probing(map.0);
-                hashmap::update(cx, e, region, &keys, *agg, &decl.value, probing, &labels)?;
+                let plan = plans[i];
+                hashmap::update(
+                    cx,
+                    e,
+                    region,
+                    &keys,
+                    *agg,
+                    &decl.value,
+                    probing,
+                    plan,
+                    &labels,
+                )?;
             }
             Insn::RingAppend { map, fields } => {
                 let (decl, region) = map_of(cx, map.0)?;

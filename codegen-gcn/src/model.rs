@@ -120,8 +120,8 @@ impl GcnKernelModel {
             (Some(_), Some(meta)) => crate::grid::readable_dwords(meta),
             _ => Default::default(),
         };
-        let bounded = bounded_loops(module, k.body.clone(), origin, &isa);
         let long = long_branch::find(module, k.body.clone(), origin);
+        let bounded = bounded_loops_with(module, k.body.clone(), origin, &isa, &long);
         // The inserted instruction just before, for a 64-bit scalar add (`add64`).
         let mut previous: Option<&crate::parse::Instruction> = None;
         for i in k.body.clone() {
@@ -252,6 +252,18 @@ pub(crate) fn bounded_loops(
     origin: &dyn Fn(usize) -> Origin,
     isa: &Isa,
 ) -> Vec<BoundedLoop> {
+    let long = long_branch::find(module, body.clone(), origin);
+    bounded_loops_with(module, body, origin, isa, &long)
+}
+
+/// [`bounded_loops`] of a body whose long branches are `long` (`long_branch::find`).
+fn bounded_loops_with(
+    module: &Module,
+    body: std::ops::Range<usize>,
+    origin: &dyn Fn(usize) -> Origin,
+    isa: &Isa,
+    long: &[LongBranch],
+) -> Vec<BoundedLoop> {
     // The statements of the body that are not directives, nor the wait states a snippet
     // puts between the instructions of a loop's shape (`hazard.rs`).
     let stmts: Vec<usize> = body
@@ -259,7 +271,6 @@ pub(crate) fn bounded_loops(
         .filter(|&i| !matches!(module.stmts[i].kind, StmtKind::Directive { .. }))
         .filter(|&i| module.instr(i).is_none_or(|x| x.mnemonic != "s_nop"))
         .collect();
-    let long = long_branch::find(module, body.clone(), origin);
     let mut out = Vec::new();
     for (at, &label) in stmts.iter().enumerate() {
         let StmtKind::Label(name) = &module.stmts[label].kind else {
@@ -279,7 +290,7 @@ pub(crate) fn bounded_loops(
         else {
             continue;
         };
-        if branches_to(module, body.clone(), &long, name) == 1 {
+        if branches_to(module, body.clone(), long, name) == 1 {
             out.push(BoundedLoop {
                 label,
                 branch: stmts[at + end],

@@ -530,6 +530,7 @@ fn build(
         grid,
         packed_tid: target.packed_tid(processor),
         home: &home,
+        combining: options.combining.in_effect(),
     };
     let mut costs = Vec::new();
     for (n, (&(at, _, p, _), info)) in placed.iter().zip(&infos).enumerate() {

@@ -31,6 +31,7 @@
 #[path = "tv_division.rs"]
 mod division;
 
+use crate::combine::Combining;
 use crate::parse::{parse, Instruction, Operand, StmtKind};
 use crate::reg::{Reg, RegFile};
 use std::collections::{BTreeMap, HashMap};
@@ -716,6 +717,10 @@ impl Lane {
 struct TvKernel {
     asm: &'static str,
     name: &'static str,
+    /// Which hash updates the instrumenter combines within the wave: as the program's
+    /// analysis decides (the kernels below), none (the per-lane forms) or all (the
+    /// combined forms, proved under the premise of combining).
+    combining: Combining,
 }
 
 /// The corpus's gfx942 HIP kernels, wave64: `histogram` for straight-line snippets and
@@ -724,6 +729,7 @@ struct TvKernel {
 const GFX942: TvKernel = TvKernel {
     asm: include_str!("../../tests/corpus/gcn/hip_kernels_gfx942.s"),
     name: "histogram",
+    combining: Combining::Uniform,
 };
 
 /// The corpus's gfx942 kernel whose global accesses go through buffer descriptors
@@ -731,6 +737,7 @@ const GFX942: TvKernel = TvKernel {
 const BUFFERS_GFX942: TvKernel = TvKernel {
     asm: include_str!("../../tests/corpus/gcn/hip_buffers_gfx942.s"),
     name: "buffer_rows",
+    combining: Combining::Uniform,
 };
 
 /// [`BUFFERS_GFX942`]'s kernel whose buffer load has no VGPR address (`off`), its
@@ -738,12 +745,14 @@ const BUFFERS_GFX942: TvKernel = TvKernel {
 const LANE_TABLE_GFX942: TvKernel = TvKernel {
     asm: include_str!("../../tests/corpus/gcn/hip_buffers_gfx942.s"),
     name: "lane_table",
+    combining: Combining::Uniform,
 };
 
 /// [`BUFFERS_GFX942`] for gfx1100: wave32, and gfx11's two-bit swizzle field.
 const BUFFERS_GFX1100: TvKernel = TvKernel {
     asm: include_str!("../../tests/corpus/gcn/hip_buffers_gfx1100.s"),
     name: "buffer_rows",
+    combining: Combining::Uniform,
 };
 
 /// The corpus's gfx1100 HIP grid kernel, wave32 with the gfx10+ mnemonics: the tests
@@ -752,9 +761,15 @@ const BUFFERS_GFX1100: TvKernel = TvKernel {
 const GFX1100: TvKernel = TvKernel {
     asm: include_str!("../../tests/corpus/gcn/hip_grid_gfx1100.s"),
     name: "volume_index",
+    combining: Combining::Uniform,
 };
 
 impl TvKernel {
+    /// This kernel, instrumented with `combining`.
+    const fn with(self, combining: Combining) -> TvKernel {
+        TvKernel { combining, ..self }
+    }
+
     /// Lanes per wave: 32 with `.amdhsa_wavefront_size32 1`, else 64.
     fn lanes(self) -> Result<u32, String> {
         let m = parse(self.asm).map_err(|e| e.to_string())?;
@@ -766,9 +781,18 @@ impl TvKernel {
 }
 
 /// `asm` instrumented with `program`, `kernel` being instrumented (else why not).
-fn instrumented(asm: &str, program: &Program, kernel: &str) -> Result<String, String> {
+fn instrumented(
+    asm: &str,
+    program: &Program,
+    kernel: &str,
+    combining: Combining,
+) -> Result<String, String> {
     let verified = warptrace_verifier::verify_program(program).map_err(|e| format!("{e:?}"))?;
-    let out = crate::instrument(asm, &verified).map_err(|e| e.to_string())?;
+    let options = crate::Options {
+        combining,
+        ..crate::Options::default()
+    };
+    let out = crate::instrument_with(asm, &verified, &options).map_err(|e| e.to_string())?;
     let k = out
         .kernels
         .iter()
@@ -792,7 +816,7 @@ fn entry_code(
     k: TvKernel,
     program: &Program,
 ) -> Result<(Vec<Instruction>, Vec<Instruction>, EntryAbi), String> {
-    let out = instrumented(k.asm, program, k.name)?;
+    let out = instrumented(k.asm, program, k.name, k.combining)?;
     let before = parse(k.asm).map_err(|e| e.to_string())?;
     let after = parse(&out).map_err(|e| e.to_string())?;
     let k0 = before.kernel(k.name).ok_or("kernel")?;
@@ -2684,7 +2708,7 @@ fn point_snippet_in(
         "persistent %a\npersistent %b\n\nprobe 0: {point}\n  0: r0 = load %a\n  1: r1 = load %b\n{body}"
     );
     let program = Program::parse(&text).map_err(|e| format!("{text}: {e}"))?;
-    let out = instrumented(asm, &program, kernel)?;
+    let out = instrumented(asm, &program, kernel, Combining::Uniform)?;
     let at = out.find(&format!("\n{kernel}:")).ok_or("kernel label")?;
     let start = at
         + out[at..]
@@ -2997,8 +3021,9 @@ fn hash_program(
 
 /// The verdict on the snippet of `map.update @m[keys] agg` (keys and `agg`'s operand in
 /// the obligation's form: `r0`, `r1` or an immediate) on a hash map of `capacity` slots
-/// of `value`s: [`hash_check`], and for register keys the [`schoolbook_lemma`] the tag's
-/// products rest on.
+/// of `value`s, per lane or (`grouped`) combined within the wave: [`hash_check`], and
+/// where a product is in schoolbook form (a register key's tag, a group's sum) the
+/// [`schoolbook_lemma`] it rests on.
 fn hash_verdict(
     k: TvKernel,
     capacity: u32,
@@ -3006,17 +3031,25 @@ fn hash_verdict(
     agg: warptrace_ir::Aggregation,
     value: warptrace_ir::ValueKind,
     probing: Probing,
+    grouped: bool,
 ) -> Verdict {
-    let registers = keys
+    use warptrace_ir::Aggregation as A;
+    let products = keys
         .iter()
-        .any(|k| matches!(k, warptrace_ir::Operand::Reg(_)));
+        .any(|k| matches!(k, warptrace_ir::Operand::Reg(_)))
+        || (grouped && matches!(agg, A::Sum(_) | A::Avg(_) | A::Stats(_)));
     let p = match hash_program(capacity, keys, agg, &value, probing) {
         Ok(p) => p,
         Err(reason) => return Verdict::Unknown { reason },
     };
+    let (k, wave) = match (grouped, k.lanes()) {
+        (_, Err(reason)) => return Verdict::Unknown { reason },
+        (true, Ok(lanes)) => (k.with(Combining::Assumed), Some(lanes)),
+        (false, Ok(_)) => (k.with(Combining::Off), None),
+    };
     memory_verdict(k, &p, |code, region| {
-        hash_check(code, region, keys, agg, &value, probing)?;
-        match registers {
+        hash_check(code, region, keys, agg, &value, probing, wave)?;
+        match products {
             true => schoolbook_lemma(true),
             false => Ok(()),
         }
@@ -3035,6 +3068,14 @@ fn hash_verdict(
 /// words `word_ops` names, with its atomic: an add, the unsigned maximum of an encoded
 /// `min`/`max`, an exchange; a `hist`/`lhist` bucket as a term of the value); the drop
 /// counter incremented when every probe missed.
+///
+/// Combined within a wave of `wave` lanes (`combine.rs`), the lane is the group's leader
+/// (bit 0 of `exec`: the lowest active lane) and its update is the group's — with the
+/// keys and the operand the same in every lane, the premise of combining: `n` =
+/// the lanes in `exec` where the IR adds 1 (`count`, the count word of `avg`/`stats`, a
+/// bucket, a drop), `x · n` (in schoolbook form) where it adds `x`; `min`, `max` and
+/// `assign` as one lane. And a lane above an active one (bit 1, bit 0 set) makes no
+/// memory operation at all.
 fn hash_check(
     code: &[Instruction],
     region: &warptrace_ir::MapRegion,
@@ -3042,9 +3083,18 @@ fn hash_check(
     agg: warptrace_ir::Aggregation,
     value: &warptrace_ir::ValueKind,
     probing: Probing,
+    wave: Option<u32>,
 ) -> Result<(), String> {
-    use warptrace_ir::Operand;
+    use warptrace_ir::{Aggregation as A, Operand};
     use warptrace_verifier::semantics::{word_ops, WordKind};
+    if wave.is_some() {
+        // Not the leader: nothing.
+        let mut lane = Lane::new();
+        lane.pos = 1;
+        lane.exec = lane.exec.bvor(BV::from_u64(0b11, 64));
+        let r = run_cut_from(lane, code, None)?;
+        compare(&r, Vec::new(), "a", &r.a).map_err(|e| format!("{e} (a lane not the leader)"))?;
+    }
     let r = run(code)?;
     let k = |v: u64| BV::from_u64(v, 64);
     let (a_in, b_in) = (r.a.clone(), r.b.clone());
@@ -3098,8 +3148,28 @@ fn hash_check(
 
     // The value words the update combines (`docs/ir.md`'s value table).
     let x = agg.operand().map(|o| term(&o));
-    let words = word_ops(agg, x.as_ref(), value)
+    let mut words = word_ops(agg, x.as_ref(), value)
         .ok_or_else(|| format!("`{}` does not fit a `{value}` map", agg.mnemonic()))?;
+    // What a lane update adds 1 for: the lanes of the group.
+    let lanes = match wave {
+        Some(32) => popcount(&r.exec.extract(31, 0)).zero_ext(32),
+        Some(_) => popcount(&r.exec).zero_ext(32),
+        None => k(1),
+    };
+    if wave.is_some() {
+        for (i, (_, kind, data)) in words.iter_mut().enumerate() {
+            let sum = match agg {
+                A::Sum(_) => true,
+                A::Avg(_) | A::Stats(_) => i == 1,
+                _ => false,
+            };
+            match (kind, &x) {
+                (WordKind::Add, Some(x)) if sum => *data = schoolbook(x, &lanes),
+                (WordKind::Add, _) => *data = lanes.clone(),
+                _ => {}
+            }
+        }
+    }
     let combine = |guard: &Bool, slot: &BV, out: &mut Vec<Expected>| {
         for (word, kind, data) in &words {
             out.push(Expected {
@@ -3219,7 +3289,7 @@ fn hash_check(
             guard: pending,
             op: "red.add",
             addr: base.bvadd(k(region.drops_offset)),
-            data: k(1),
+            data: lanes,
         });
     }
     compare(&r, want, "tag", &tag)
@@ -3523,7 +3593,10 @@ pub fn translation_checks(program: &Program) -> Translation {
                 );
             }
         }
-        for insn in &probe.insns {
+        // The updates the wave's lanes may do once, by their leader (`combine.rs`; one
+        // decision for every site, so the program's own).
+        let combined = crate::combine::plans(probe, Combining::Uniform);
+        for (index, insn) in probe.insns.iter().enumerate() {
             match insn {
                 Insn::Bin {
                     op, width, a, b, ..
@@ -3763,7 +3836,23 @@ pub fn translation_checks(program: &Program) -> Translation {
                         variants.push(("const.", folded.clone(), Probing::Linear));
                         variants.push(("home.const.", folded, Probing::Home));
                     }
-                    for (kind, keys, probing) in variants {
+                    // Combined within the wave (decision 0036), each of them — and per
+                    // lane as well, which `WARPTRACE_NO_WARP_COMBINE` gives.
+                    let groupings: &[bool] = match combined[index] {
+                        Some(_) => &[false, true],
+                        None => &[false],
+                    };
+                    let variants = variants.into_iter().flat_map(|(kind, keys, probing)| {
+                        groupings.iter().map(move |&g| {
+                            let kind = if g {
+                                format!("warp.{kind}")
+                            } else {
+                                kind.to_owned()
+                            };
+                            (kind, keys.clone(), probing, g)
+                        })
+                    });
+                    for (kind, keys, probing, grouped) in variants {
                         let name = format!(
                             "hash.{kind}cap{capacity}.{}.{}{}",
                             forms_name(&forms),
@@ -3779,7 +3868,15 @@ pub fn translation_checks(program: &Program) -> Translation {
                         obligations.insert(
                             name,
                             Box::new(move || {
-                                hash_verdict(GFX942, capacity, &keys, agg, value.clone(), probing)
+                                hash_verdict(
+                                    GFX942,
+                                    capacity,
+                                    &keys,
+                                    agg,
+                                    value.clone(),
+                                    probing,
+                                    grouped,
+                                )
                             }),
                         );
                     }
@@ -4330,9 +4427,11 @@ mod tests {
         assert!(save.verdict.is_proved(), "{:?}", save.verdict);
         assert!(t.not_proved.is_empty(), "{:?}", t.not_proved);
         // Hash updates are proved, whatever their keys and aggregation, and named by them
-        // and by the probing a kernel may give them (no keys: the home slot only).
+        // and by the probing a kernel may give them (no keys: the home slot only); those
+        // whose keys and operand are the same in every lane also combined within the wave
+        // (`warp.`; not `@t[tid.x]`).
         let t = translation_checks(&compile(
-            "kernel:entry { @n = count(); @m[7] = sum(3); @k[kernel] = count(); @x = max(3); }",
+            "map @t: hash(keys = 64); kernel:entry { @n = count(); @m[7] = sum(3); @k[kernel] = count(); @x = max(3); @t[tid.x] = count(); }",
         ));
         let hashes: Vec<&Check> = t
             .checks
@@ -4345,11 +4444,21 @@ mod tests {
             [
                 "hash.cap4096.imm.7.sum.i64.imm.3",
                 "hash.cap4096.reg.count",
+                "hash.cap64.reg.count",
                 "hash.const.cap4096.reg.count",
+                "hash.const.cap64.reg.count",
                 "hash.home.cap4096..count",
                 "hash.home.cap4096..max.i64.imm.3",
                 "hash.home.cap4096.imm.7.sum.i64.imm.3",
                 "hash.home.const.cap4096.reg.count",
+                "hash.home.const.cap64.reg.count",
+                "hash.warp.cap4096.imm.7.sum.i64.imm.3",
+                "hash.warp.cap4096.reg.count",
+                "hash.warp.const.cap4096.reg.count",
+                "hash.warp.home.cap4096..count",
+                "hash.warp.home.cap4096..max.i64.imm.3",
+                "hash.warp.home.cap4096.imm.7.sum.i64.imm.3",
+                "hash.warp.home.const.cap4096.reg.count",
             ]
         );
         assert!(hashes.iter().all(|c| c.verdict.is_proved()), "{hashes:?}");
@@ -5152,11 +5261,13 @@ mod ring_tests {
             (64, five.clone(), A::Assign(reg(1)), V::Value { signed: s }),
         ] {
             for probing in probings(&keys) {
-                let v = hash_verdict(GFX942, cap, &keys, agg, value.clone(), probing);
-                assert!(
-                    v.is_proved(),
-                    "{cap} {keys:?} {agg:?} {value} {probing:?}: {v:?}"
-                );
+                for grouped in [false, true] {
+                    let v = hash_verdict(GFX942, cap, &keys, agg, value.clone(), probing, grouped);
+                    assert!(
+                        v.is_proved(),
+                        "{cap} {keys:?} {agg:?} {value} {probing:?} grouped {grouped}: {v:?}"
+                    );
+                }
             }
         }
     }
@@ -5198,11 +5309,13 @@ mod ring_tests {
             ),
         ] {
             for probing in probings(&keys) {
-                let v = hash_verdict(GFX1100, cap, &keys, agg, value.clone(), probing);
-                assert!(
-                    v.is_proved(),
-                    "{cap} {keys:?} {agg:?} {value} {probing:?}: {v:?}"
-                );
+                for grouped in [false, true] {
+                    let v = hash_verdict(GFX1100, cap, &keys, agg, value.clone(), probing, grouped);
+                    assert!(
+                        v.is_proved(),
+                        "{cap} {keys:?} {agg:?} {value} {probing:?} grouped {grouped}: {v:?}"
+                    );
+                }
             }
         }
     }
@@ -5217,10 +5330,10 @@ mod ring_tests {
         let p = hash_program(1024, &keys, agg, &value, Probing::Linear).expect("program");
         let layout = warptrace_ir::MapLayout::new(&p.maps);
         let region = layout.regions[0];
-        let code = entry_snippet(GFX942, &p).expect("snippet");
+        let code = entry_snippet(GFX942.with(Combining::Off), &p).expect("snippet");
         let linear = Probing::Linear;
         assert_eq!(
-            hash_check(&code, &region, &keys, agg, &value, linear),
+            hash_check(&code, &region, &keys, agg, &value, linear, None),
             Ok(())
         );
         let mutants: Vec<(&str, Mutant)> = vec![
@@ -5271,15 +5384,18 @@ mod ring_tests {
         for (what, mutate) in mutants {
             let mut m = code.clone();
             mutate(&mut m);
-            let r = hash_check(&m, &region, &keys, agg, &value, linear);
+            let r = hash_check(&m, &region, &keys, agg, &value, linear, None);
             assert_refuted(what, &r);
         }
         // The home slot's snippet: the load's test inverted (a slot holding another tag
         // taken as found), the load from the next slot, the compare-and-swap left out.
         let p = hash_program(1024, &keys, agg, &value, Probing::Home).expect("program");
-        let code = entry_snippet(GFX942, &p).expect("snippet");
+        let code = entry_snippet(GFX942.with(Combining::Off), &p).expect("snippet");
         let home = Probing::Home;
-        assert_eq!(hash_check(&code, &region, &keys, agg, &value, home), Ok(()));
+        assert_eq!(
+            hash_check(&code, &region, &keys, agg, &value, home, None),
+            Ok(())
+        );
         let load = |c: &[Instruction]| {
             c.iter()
                 .position(|x| x.mnemonic == "global_load_dwordx2")
@@ -5318,7 +5434,7 @@ mod ring_tests {
         for (what, mutate) in mutants {
             let mut m = code.clone();
             mutate(&mut m);
-            let r = hash_check(&m, &region, &keys, agg, &value, home);
+            let r = hash_check(&m, &region, &keys, agg, &value, home, None);
             assert_refuted(what, &r);
         }
     }
@@ -5429,17 +5545,82 @@ mod ring_tests {
             );
             let layout = warptrace_ir::MapLayout::new(&p.maps);
             let region = layout.regions[0];
-            let code = entry_snippet(GFX942, &p).expect("snippet");
+            let code = entry_snippet(GFX942.with(Combining::Off), &p).expect("snippet");
             // A constant key alone in its map: the kernel probes its home slot.
             let home = Probing::Home;
             assert_eq!(
-                hash_check(&code, &region, &keys, agg, &value, home),
+                hash_check(&code, &region, &keys, agg, &value, home, None),
                 Ok(()),
                 "{what}"
             );
             let mut m = code.clone();
             mutate(&mut m);
-            let r = hash_check(&m, &region, &keys, agg, &value, home);
+            let r = hash_check(&m, &region, &keys, agg, &value, home, None);
+            assert_refuted(what, &r);
+        }
+    }
+
+    /// Wrong wave-combined updates are refuted: the leader counting itself alone, every
+    /// lane updating for the group, a group's sum whose product lost its carry — and the
+    /// per-lane snippet taken for the combined one.
+    #[test]
+    fn wrong_combined_updates_are_refuted() {
+        use warptrace_ir::{Aggregation as A, ValueKind as V};
+        let keys = [Operand::Imm(5)];
+        let home = Probing::Home;
+        let snippet = |agg: A, value: &V, combining: Combining| {
+            let p = hash_program(64, &keys, agg, value, home).expect("program");
+            let region = warptrace_ir::MapLayout::new(&p.maps).regions[0];
+            let code = entry_snippet(GFX942.with(combining), &p).expect("snippet");
+            (code, region)
+        };
+        let count = (A::Count, V::Count);
+        let sum = (A::Sum(reg(1)), V::Sum { signed: false });
+        for (agg, value) in [&count, &sum] {
+            let (code, region) = snippet(*agg, value, Combining::Assumed);
+            assert_eq!(
+                hash_check(&code, &region, &keys, *agg, value, home, Some(64)),
+                Ok(()),
+                "{agg:?}"
+            );
+            let (lane, _) = snippet(*agg, value, Combining::Off);
+            let r = hash_check(&lane, &region, &keys, *agg, value, home, Some(64));
+            assert_refuted(&format!("{agg:?} per lane as combined"), &r);
+        }
+        let mutants: Vec<(&str, &(A, V), Mutant)> = vec![
+            (
+                "the leader counting itself alone",
+                &count,
+                Box::new(|c: &mut Vec<Instruction>| {
+                    let i = index_of(c, |x| x.mnemonic == "s_bcnt1_i32_b64");
+                    let x = &mut c[i + 1];
+                    assert_eq!(x.mnemonic, "v_mov_b32_e32");
+                    x.operands[1].reg = None;
+                    set_imm(x, 1, 1);
+                }),
+            ),
+            (
+                "every lane updating for the group",
+                &count,
+                Box::new(|c: &mut Vec<Instruction>| {
+                    let i = index_of(c, |x| x.mnemonic == "s_lshl_b64");
+                    assert_eq!(c[i + 1].mnemonic, "s_and_b64");
+                    c.remove(i + 1);
+                }),
+            ),
+            (
+                "the group's sum without its carry",
+                &sum,
+                Box::new(|c: &mut Vec<Instruction>| {
+                    let i = index_of(c, |x| x.mnemonic == "v_mul_hi_u32");
+                    c.remove(i);
+                }),
+            ),
+        ];
+        for (what, (agg, value), mutate) in mutants {
+            let (mut code, region) = snippet(*agg, value, Combining::Assumed);
+            mutate(&mut code);
+            let r = hash_check(&code, &region, &keys, *agg, value, home, Some(64));
             assert_refuted(what, &r);
         }
     }

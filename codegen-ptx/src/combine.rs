@@ -47,13 +47,9 @@
 use crate::aggregate::{Amounts, Combined};
 use crate::hashmap;
 use crate::lower::{reg, Emitter};
-use crate::uniform::Uniform;
 use crate::PtxError;
+use warptrace_ir::uniform::Uniform;
 use warptrace_ir::{Aggregation, Operand, ValueKind};
-
-/// The environment variable that turns warp combining off (any value but `0` or empty),
-/// to measure its effect: every update is then one atomic per thread, as before.
-pub const DISABLE_ENV: &str = "WARPTRACE_NO_WARP_COMBINE";
 
 /// What the module's target offers warp combining.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -87,10 +83,11 @@ impl WarpCaps {
     };
 
     /// From the module's `.version` and `.target` directives; [`NONE`](Self::NONE) when
-    /// either is missing or [`DISABLE_ENV`] is set.
+    /// either is missing or `WARPTRACE_NO_WARP_COMBINE` is set
+    /// ([`warptrace_ir::uniform::disabled_by_env`]).
     pub fn of_module(src: &str) -> WarpCaps {
         let caps = WarpCaps::of_directives(src);
-        if disabled() {
+        if warptrace_ir::uniform::disabled_by_env() {
             return WarpCaps {
                 activemask: false,
                 redux: false,
@@ -138,50 +135,21 @@ impl WarpCaps {
     }
 }
 
-fn disabled() -> bool {
-    std::env::var_os(DISABLE_ENV).is_some_and(|v| !v.is_empty() && v != "0")
-}
-
-/// How the group's value operand is formed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Plan {
-    /// `count`: the lane count only.
-    Count,
-    /// The operand is the same in every lane.
-    Uniform,
-    /// The operand differs per lane: reduced with `redux.sync`.
-    Lanes,
-}
+pub(crate) use warptrace_ir::uniform::Plan;
 
 /// Whether (and how) a `map.update` with `keys` (compile-time constants already folded)
-/// and `agg` is combined within the warp.
+/// and `agg` is combined within the warp: [`warptrace_ir::uniform::plan`], where the
+/// target has `activemask`, and per-lane operands only where it has `redux.sync`.
 pub(crate) fn plan(
     agg: Aggregation,
     keys: &[Operand],
     uniform: &Uniform,
     caps: WarpCaps,
 ) -> Option<Plan> {
-    if !caps.activemask || !keys.iter().all(|k| uniform.operand(k)) {
+    if !caps.activemask {
         return None;
     }
-    let Some(x) = agg.operand() else {
-        return Some(Plan::Count);
-    };
-    if uniform.operand(&x) {
-        return Some(Plan::Uniform);
-    }
-    match agg {
-        Aggregation::Sum(_)
-        | Aggregation::Avg(_)
-        | Aggregation::Stats(_)
-        | Aggregation::Min(_)
-        | Aggregation::Max(_)
-            if caps.redux =>
-        {
-            Some(Plan::Lanes)
-        }
-        _ => None,
-    }
+    warptrace_ir::uniform::plan(agg, keys, uniform).filter(|p| *p != Plan::Lanes || caps.redux)
 }
 
 /// `agg` with its operand mapped by `f`.

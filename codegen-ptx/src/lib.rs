@@ -26,7 +26,6 @@ mod site;
 mod special;
 mod splice;
 pub mod tv;
-mod uniform;
 mod warp_access;
 
 pub use clones::FunctionClone;

@@ -20,10 +20,10 @@ use crate::combine::{self, WarpCaps};
 use crate::parse::{AddrBase, Address, Guard};
 use crate::site::ValueSrc;
 use crate::special::{self, SiteImms};
-use crate::uniform::Uniform;
 use crate::{array, hashmap, ring, PtxError};
 use warptrace_ir::fold::{self, SiteConsts};
 use warptrace_ir::interp::extend;
+use warptrace_ir::uniform::Uniform;
 use warptrace_ir::{
     BinOp, Granularity, Insn, MapKind, MapLayout, Operand, Probe, Program, SiteValue, Special,
     ValueKind, Width,

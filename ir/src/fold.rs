@@ -82,20 +82,24 @@ pub fn resolve(op: &Operand, known: &HashMap<Reg, u64>) -> Operand {
     }
 }
 
+/// A site of the tests: kernel 7, an access of 4 bytes, nothing else known.
+#[cfg(test)]
+pub(crate) struct TestSite;
+
+#[cfg(test)]
+impl SiteConsts for TestSite {
+    fn special(&self, sp: Special) -> Option<u64> {
+        (sp == Special::KernelId).then_some(7)
+    }
+    fn site(&self, v: SiteValue) -> Option<u64> {
+        (v == SiteValue::Bytes).then_some(4)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{BinOp, Width};
-
-    struct S;
-    impl SiteConsts for S {
-        fn special(&self, sp: Special) -> Option<u64> {
-            (sp == Special::KernelId).then_some(7)
-        }
-        fn site(&self, _: SiteValue) -> Option<u64> {
-            None
-        }
-    }
 
     #[test]
     fn folds_kernel_and_arithmetic_but_not_paths_that_disagree() {
@@ -125,7 +129,7 @@ mod tests {
             },
             Insn::Exit,
         ];
-        let k = constants(&insns, &S);
+        let k = constants(&insns, &TestSite);
         assert_eq!(k.get(&Reg(0)), Some(&7));
         assert_eq!(k.get(&Reg(1)), Some(&8));
         assert_eq!(k.get(&Reg(2)), None);

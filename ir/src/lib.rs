@@ -22,6 +22,7 @@ mod warp_access;
 pub mod fold;
 pub mod interp;
 pub mod placement;
+pub mod uniform;
 
 pub use attach::{
     AttachPoint, AttachSpec, GlobError, Granularity, Isa, KernelFilter, LoopEdge, MemOp, MemSpace,

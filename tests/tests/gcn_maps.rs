@@ -53,10 +53,11 @@ fn warp_probes_update_maps_from_the_first_active_lane_only() {
     let and = s.find("s_and_b64 exec, exec, s[").expect("exec restricted");
     let cas = s.find("global_atomic_cmpswap_x2").expect("the update");
     assert!(ff1 < and && and < cas, "{s}");
-    // A thread probe updates from every lane.
+    // A thread probe updates from every lane (with a key of its own: one the same in
+    // every lane is combined, `uniform_updates_run_once_per_wave`).
     let (_, asm) = run(
         "hip_kernels_gfx942.s",
-        "kernel:entry:histogram { @n[kernel] = count(); }",
+        "kernel:entry:histogram { @n[tid.x] = count(); }",
         "histogram",
     );
     assert!(!snippet(&asm, 1).contains("s_ff1"));
@@ -88,6 +89,35 @@ fn constant_keys_try_their_home_slot_alone() {
     // One slot for every site's `pc`: they collide, and every update probes linearly.
     let (sites, cas, loads) = count("map @n: hash(keys = 1); mem:global:* { @n[pc] = count(); }");
     assert_eq!((cas, loads), (8 * sites, 0));
+}
+
+/// An update whose keys and operand are the same in every lane of the wave is done once,
+/// by the lowest lane in `exec`, with the group's lane count (decision 0036): one
+/// `s_ff1` (the leader) and one `s_bcnt1` (the count) per such update. A key or an
+/// operand of the lane's own (`tid.x`, `addr`) keeps one update per lane.
+#[test]
+fn uniform_updates_run_once_per_wave() {
+    let file = "hip_kernels_gfx942.s";
+    let original = gcn_corpus_file(file);
+    let groups = |src: &str| {
+        let (status, asm) = run(file, src, "histogram");
+        assert!(instrumented(&status), "{status:?}");
+        let sites = asm.matches("; __wt_snippet ").count();
+        let added = |what: &str| asm.matches(what).count() - original.matches(what).count();
+        (sites, added("s_ff1_i32_b64"), added("s_bcnt1_i32_b64"))
+    };
+    let (sites, leaders, counts) = groups(
+        "mem:global:* { @n[kernel] = count(); @b[kernel, pc] = sum(bytes); @h = hist(bytes); }",
+    );
+    assert!(sites > 1);
+    assert_eq!((leaders, counts), (3 * sites, 3 * sites));
+    let (_, leaders, counts) = groups("mem:global:* { @n[tid.x] = count(); }");
+    assert_eq!((leaders, counts), (0, 0));
+    let (_, leaders, counts) = groups("mem:global:* { @n[kernel] = sum(addr); }");
+    assert_eq!((leaders, counts), (0, 0));
+    // `warp` probes update once per wave already, by their own leader (one a site).
+    let (sites, leaders, counts) = groups("warp mem:global:* { @n[kernel] = count(); }");
+    assert_eq!((leaders, counts), (sites, 0));
 }
 
 /// A kernel whose maps all take home slots only spreads its blocks over copies of the

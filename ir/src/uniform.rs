@@ -1,10 +1,11 @@
 //! Warp uniformity of a probe's registers at one site: which registers hold the same
-//! value in every lane of a warp, so that a `map.update` whose keys are all uniform can
-//! be combined within the warp (`combine.rs`).
+//! value in every lane of a warp (on AMD GPUs a wave), so that a `map.update` whose keys
+//! are all uniform can be combined within the warp — one update per group of lanes that
+//! run it together, with the group's amounts ([`plan`]; the back ends' `combine`).
 //!
-//! A register is uniform when it is a compile-time constant here (`fold.rs`), or when it
-//! has exactly **one** definition and that definition yields the same value in every
-//! lane: an immediate, a uniform register, an ALU operation or extension of uniform
+//! A register is uniform when it is a compile-time constant here ([`crate::fold`]), or
+//! when it has exactly **one** definition and that definition yields the same value in
+//! every lane: an immediate, a uniform register, an ALU operation or extension of uniform
 //! operands, a warp-uniform special ([`special_is_uniform`]) or a per-instruction site
 //! operand (`bytes`, `opcode`). Since the IR verifier proves every use preceded by a
 //! definition on every path, the single definition dominates each use, so every lane that
@@ -14,8 +15,8 @@
 //! registers (`%x`) are per thread and never uniform. The analysis is a least fixed
 //! point, so a cycle of registers proves nothing.
 
+use crate::{Aggregation, Insn, Operand, Reg, SiteValue, Special};
 use std::collections::{HashMap, HashSet};
-use warptrace_ir::{Insn, Operand, Reg, SiteValue, Special};
 
 /// Whether `sp` has the same value in every lane of a warp, wherever in the probe it is
 /// read.
@@ -31,7 +32,7 @@ use warptrace_ir::{Insn, Operand, Reg, SiteValue, Special};
 /// different times by lanes that diverged); and `smid`, which the PTX ISA calls volatile —
 /// a warp may be moved to another SM (preemption) between the reads of lanes that had
 /// diverged.
-pub(crate) fn special_is_uniform(sp: Special) -> bool {
+pub fn special_is_uniform(sp: Special) -> bool {
     match sp {
         Special::Nsmid
         | Special::Warp
@@ -66,13 +67,13 @@ pub(crate) fn special_is_uniform(sp: Special) -> bool {
 
 /// The warp-uniform registers of a probe body.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Uniform {
+pub struct Uniform {
     regs: HashSet<Reg>,
 }
 
 impl Uniform {
     /// Analyses `insns` at a site; `known` are the registers with a compile-time value
-    /// there (`fold::constants`).
+    /// there ([`crate::fold::constants`]).
     pub fn analyse(insns: &[Insn], known: &HashMap<Reg, u64>) -> Self {
         let mut defs: HashMap<Reg, Vec<&Insn>> = HashMap::new();
         for i in insns {
@@ -122,21 +123,55 @@ impl Uniform {
     }
 }
 
+/// The environment variable that turns warp combining off on both back ends (any value
+/// but `0` or empty): every update is then one atomic per thread, to measure its effect.
+pub const DISABLE_ENV: &str = "WARPTRACE_NO_WARP_COMBINE";
+
+/// Whether [`DISABLE_ENV`] turns combining off in this process.
+pub fn disabled_by_env() -> bool {
+    std::env::var_os(DISABLE_ENV).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// How a warp-combined update forms the group's value operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Plan {
+    /// `count`: the lane count only.
+    Count,
+    /// The operand is the same in every lane.
+    Uniform,
+    /// The operand differs per lane: `sum`, `avg`, `stats`, `min`, `max`, reduced across
+    /// the lanes (a target without such a reduction keeps these per thread).
+    Lanes,
+}
+
+/// Whether (and how) a `map.update` of `keys` combining `agg` may be combined within the
+/// warp: every key uniform, and the operand uniform or one a reduction across lanes
+/// gives (`hist`, `lhist` and `assign` of per-lane values stay per thread).
+pub fn plan(agg: Aggregation, keys: &[Operand], uniform: &Uniform) -> Option<Plan> {
+    if !keys.iter().all(|k| uniform.operand(k)) {
+        return None;
+    }
+    let Some(x) = agg.operand() else {
+        return Some(Plan::Count);
+    };
+    if uniform.operand(&x) {
+        return Some(Plan::Uniform);
+    }
+    match agg {
+        Aggregation::Sum(_)
+        | Aggregation::Avg(_)
+        | Aggregation::Stats(_)
+        | Aggregation::Min(_)
+        | Aggregation::Max(_) => Some(Plan::Lanes),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use warptrace_ir::fold::{self, SiteConsts};
-    use warptrace_ir::{BinOp, PersistId, Width};
-
-    struct S;
-    impl SiteConsts for S {
-        fn special(&self, sp: Special) -> Option<u64> {
-            (sp == Special::KernelId).then_some(7)
-        }
-        fn site(&self, v: SiteValue) -> Option<u64> {
-            (v == SiteValue::Bytes).then_some(4)
-        }
-    }
+    use crate::fold::{self, TestSite};
+    use crate::{BinOp, PersistId, Width};
 
     fn sreg(dst: u16, special: Special) -> Insn {
         Insn::ReadSpecial {
@@ -156,7 +191,7 @@ mod tests {
     }
 
     fn analyse(insns: &[Insn]) -> Uniform {
-        let known = fold::constants(insns, &S);
+        let known = fold::constants(insns, &TestSite);
         Uniform::analyse(insns, &known)
     }
 
@@ -198,6 +233,34 @@ mod tests {
             assert_eq!(u.operand(&r(n)), want, "r{n}");
         }
         assert!(u.operand(&Operand::Imm(-1)));
+    }
+
+    #[test]
+    fn plans_follow_the_keys_and_the_operand() {
+        let r = |n| Operand::Reg(Reg(n));
+        // r0 uniform (ctaid.x), r1 per lane (tid.x).
+        let u = analyse(&[sreg(0, Special::CtaidX), sreg(1, Special::TidX), Insn::Exit]);
+        let k = [r(0), Operand::Imm(3)];
+        assert_eq!(plan(Aggregation::Count, &k, &u), Some(Plan::Count));
+        assert_eq!(plan(Aggregation::Sum(r(0)), &k, &u), Some(Plan::Uniform));
+        assert_eq!(plan(Aggregation::Hist(r(0)), &[], &u), Some(Plan::Uniform));
+        for agg in [
+            Aggregation::Sum(r(1)),
+            Aggregation::Avg(r(1)),
+            Aggregation::Stats(r(1)),
+            Aggregation::Min(r(1)),
+            Aggregation::Max(r(1)),
+        ] {
+            assert_eq!(plan(agg, &k, &u), Some(Plan::Lanes), "{agg:?}");
+        }
+        for agg in [
+            Aggregation::Hist(r(1)),
+            Aggregation::Lhist(r(1)),
+            Aggregation::Assign(r(1)),
+        ] {
+            assert_eq!(plan(agg, &k, &u), None, "{agg:?}");
+        }
+        assert_eq!(plan(Aggregation::Count, &[r(0), r(1)], &u), None);
     }
 
     #[test]
