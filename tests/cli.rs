@@ -749,9 +749,10 @@ fn require_cert_admits_the_certified_program_and_refuses_others() {
 fn instrument_combines_warp_uniform_updates_unless_turned_off() {
     let program = "mem:global:load { @c[kernel] = count(); @s[kernel] = sum(tid.x); }";
     let ptx = corpus("nvcc_app.ptx");
-    let run = |off: bool| {
+    // `warptrace instrument -e PROGRAM FLAG FILE`'s output, combining turned off or not.
+    let instrument = |flag: &str, file: &Path, off: bool| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_warptrace"));
-        cmd.args(["instrument", "-e", program, "--ptx"]).arg(&ptx);
+        cmd.args(["instrument", "-e", program, flag]).arg(file);
         if off {
             cmd.env("WARPTRACE_NO_WARP_COMBINE", "1");
         } else {
@@ -761,6 +762,7 @@ fn instrument_combines_warp_uniform_updates_unless_turned_off() {
         assert!(out.status.success(), "{}", stderr(&out));
         stdout(&out)
     };
+    let run = |off: bool| instrument("--ptx", &ptx, off);
     let on = run(false);
     assert!(on.contains("warp-combined count") && on.contains("redux.sync.add.u32"));
     // Its maps accumulate: the buffer a launch needs is several copies of the tables
@@ -784,17 +786,8 @@ fn instrument_combines_warp_uniform_updates_unless_turned_off() {
     let gcn = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/gcn/hip_kernels_gfx942.s");
     let original = std::fs::read_to_string(&gcn).expect("read");
     let counts = |off: bool| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_warptrace"));
-        cmd.args(["instrument", "-e", program, "--gcn"]).arg(&gcn);
-        if off {
-            cmd.env("WARPTRACE_NO_WARP_COMBINE", "1");
-        } else {
-            cmd.env_remove("WARPTRACE_NO_WARP_COMBINE");
-        }
-        let out = cmd.output().expect("warptrace runs");
-        assert!(out.status.success(), "{}", stderr(&out));
         let added = |text: &str| text.matches("s_bcnt1_i32_b64").count();
-        let asm = stdout(&out);
+        let asm = instrument("--gcn", &gcn, off);
         (
             added(&asm) - added(&original),
             asm.matches("; __wt_snippet ").count(),

@@ -2,7 +2,10 @@
 //! `MapStore::decode_launch`, for the lanes in `exec`:
 //!
 //! ```text
-//! n = global_atomic_add_x2 [base + cursor], 1   (returning; one per lane)
+//! n = global_atomic_add_x2 [base + cursor], 1   (returning; one per lane — or, combined
+//!     within the wave, one for the lanes in exec by the lowest of them, adding their
+//!     count, and each lane's n = that first n + its rank among them: `v_readfirstlane`
+//!     and `v_mbcnt` of `exec`; decision 0036)
 //! capacity 0: every lane adds 1 to the drop counter; done
 //! n >= capacity → global_atomic_add_x2 [base + drops], 1
 //!     drop: those lanes are done; overwrite: they go on
@@ -15,8 +18,10 @@
 //! global_store_dwordx2 [base + off], n + 1                   (`seq`, written last)
 //! ```
 
+use crate::combine::Combining;
 use crate::emit::{hi, lo, Emitter, MAX_OFFSET};
 use crate::lower::{src, unsupported, Cx};
+use crate::reg::{Reg, RegFile};
 use crate::GcnError;
 use warptrace_ir::{MapKind, MapRegion, Operand, Overflow};
 
@@ -91,13 +96,48 @@ pub(crate) fn append(
     let cap = region.capacity;
     e.memory = true;
     e.smov(&upd, exec);
-    e.imm64(r.one, 1);
+    let grouped = cx.combining != Combining::Off;
+    if grouped {
+        // The cursor: once for the lanes in `exec`, by the lowest, adding their count.
+        let (st, pend) = (r.st.name(), r.pend.name());
+        e.ins(format!("{} {st}, {exec}", t.s("s_bcnt1_i32")));
+        e.ins(format!("v_mov_b32_e32 {}, {st}", lo(r.one)));
+        e.ins(format!("v_mov_b32_e32 {}, 0", hi(r.one)));
+        e.ins(format!("{} {st}, {exec}", t.s("s_ff1_i32")));
+        e.ins(format!("{} {pend}, 1, {st}", t.s("s_lshl")));
+        e.smask("s_and", exec, exec, &pend);
+    } else {
+        e.imm64(r.one, 1);
+    }
     e.ins(format!("v_mov_b32_e32 {off}, 0x{:x}", region.slots_offset));
     e.ins(format!(
         "global_atomic_add_x2 {old}, {off}, {one}, {base} {}",
         t.returning()
     ));
     e.ins("s_waitcnt vmcnt(0)");
+    if grouped {
+        // Each lane's n: the leader's (the first lane of `exec`), plus the lanes of
+        // `exec` below it.
+        e.smov(exec, &upd);
+        let (first_lo, first_hi) = (
+            Reg::new(RegFile::Sgpr, r.claim.first, 1).name(),
+            Reg::new(RegFile::Sgpr, r.hit.first, 1).name(),
+        );
+        e.ins(format!("v_readfirstlane_b32 {first_lo}, {}", lo(r.old)));
+        e.ins(format!("v_readfirstlane_b32 {first_hi}, {}", hi(r.old)));
+        e.ins(format!("v_mov_b32_e32 {}, {first_lo}", lo(r.tc)));
+        e.ins(format!("v_mov_b32_e32 {}, {first_hi}", hi(r.tc)));
+        let rank = lo(r.tb);
+        if t.wave == 64 {
+            e.ins(format!("v_mbcnt_lo_u32_b32 {rank}, exec_lo, 0"));
+            e.ins(format!("v_mbcnt_hi_u32_b32 {rank}, exec_hi, {rank}"));
+        } else {
+            e.ins(format!("v_mbcnt_lo_u32_b32 {rank}, exec_lo, 0"));
+        }
+        e.ins(format!("v_mov_b32_e32 {}, 0", hi(r.tb)));
+        e.add64(r.old, r.tc, r.tb);
+        e.ins(format!("v_mov_b32_e32 {}, 1", lo(r.one)));
+    }
     let drops = |e: &mut Emitter| {
         e.ins(format!("v_mov_b32_e32 {off}, 0x{:x}", region.drops_offset));
         e.ins(format!("global_atomic_add_x2 {off}, {one}, {base}"));

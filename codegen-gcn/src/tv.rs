@@ -72,6 +72,9 @@ struct Lane {
     /// Whether a run passes over a division's loop by its summary (`division::summary`;
     /// only [`division_check`], which proves what it needs, asks for it).
     divisions: bool,
+    /// What `v_readfirstlane` read where another lane may be the first in `exec`: a fresh
+    /// constant each (that lane's register), in order.
+    firsts: Vec<BV>,
     /// Whether a product of two registers (`v_mul_lo_u32`, `v_mul_hi_u32`) is a half of
     /// [`product`], the uninterpreted 64-bit product of the zero-extended factors (only
     /// the buffer-address proof asks for it: its claim is that the snippet multiplies
@@ -143,6 +146,7 @@ impl Lane {
             waterfalls: false,
             divisions: false,
             products: false,
+            firsts: Vec::new(),
         }
     }
 
@@ -353,9 +357,13 @@ impl Lane {
         let old = self.read(o, r.count)?;
         let bit = Bool::and(&[self.in_exec(), bit.clone()]);
         let b = bit.ite(&BV::from_u64(1, 1), &BV::from_u64(0, 1));
-        // The bits above this lane's, its bit, the bits below (none for bit 0).
+        // The bits above this lane's (none for the top bit), its bit, the bits below
+        // (none for bit 0).
         let (width, pos) = (32 * r.count, self.pos);
-        let mut new = old.extract(width - 1, pos + 1).concat(&b);
+        let mut new = match pos + 1 < width {
+            true => old.extract(width - 1, pos + 1).concat(&b),
+            false => b,
+        };
         if pos > 0 {
             new = new.concat(old.extract(pos - 1, 0));
         }
@@ -545,21 +553,45 @@ impl Lane {
                 self.write(arg(0)?, &v, false)?;
             }
             "v_mbcnt_lo_u32_b32" | "v_mbcnt_hi_u32_b32" => {
-                // The lanes below this one (`hw.lane`) in the mask's low or high half,
-                // plus the addend. Only the all-lanes mask is modelled: this model's lane
-                // is bit 0 of `exec`, its index a separate input.
-                if arg(1)?.imm != Some(-1) {
-                    return Err(format!("`{m}` with a mask other than -1"));
-                }
-                let lane = BV::new_const("hw.lane", 32).zero_ext(32);
-                let below = BV::from_u64(1, 64).bvshl(&lane).bvsub(BV::from_u64(1, 64));
+                // The lanes below this one in the mask's low or high half, plus the
+                // addend. With the all-lanes mask, the lane's index (`hw.lane`, an input:
+                // this model's lane is a bit of `exec` whatever its index); with a lane
+                // mask (`exec`'s halves: its rank among the lanes in `exec`), the bits of
+                // the mask below this lane's bit of `exec` (`pos`).
+                let below = match arg(1)?.imm {
+                    Some(-1) => {
+                        let lane = BV::new_const("hw.lane", 32).zero_ext(32);
+                        BV::from_u64(1, 64).bvshl(&lane).bvsub(BV::from_u64(1, 64))
+                    }
+                    Some(_) => return Err(format!("`{m}` with a constant mask other than -1")),
+                    None => BV::from_u64((1u64 << self.pos) - 1, 64),
+                };
                 let half = if m.contains("_lo_") {
                     below.extract(31, 0)
                 } else {
                     below.extract(63, 32)
                 };
+                let half = match arg(1)?.imm {
+                    Some(_) => half,
+                    None => half.bvand(self.read(arg(1)?, 1)?),
+                };
                 let acc = self.read(arg(2)?, 1)?;
                 self.write(arg(0)?, &popcount(&half).bvadd(&acc), true)?;
+            }
+            "v_readfirstlane_b32" => {
+                // The register of the first lane in `exec`: this lane's when it is in
+                // `exec` with no lane of `exec` below it; another's, unknown, otherwise.
+                let own = self.read(arg(1)?, 1)?;
+                let other = BV::new_const(format!("first#{}", self.firsts.len()), 32);
+                self.firsts.push(other.clone());
+                let first = match self.pos {
+                    0 => self.in_exec(),
+                    p => Bool::and(&[
+                        &self.in_exec(),
+                        &self.exec.extract(p - 1, 0).eq(BV::from_u64(0, p)),
+                    ]),
+                };
+                self.write(arg(0)?, &first.ite(&own, &other), false)?;
             }
             "v_not_b32_e32" => {
                 let v = self.read(arg(1)?, 1)?.bvnot();
@@ -2128,6 +2160,26 @@ fn ir_reg(i: u16) -> warptrace_ir::Operand {
 #[cfg(test)]
 type Mutant = Box<dyn Fn(&mut Vec<Instruction>)>;
 
+/// A wave-combined snippet's mutant that counts one lane where the group's are (the
+/// `v_mov` of the `s_bcnt1` result made a 1; tests).
+#[cfg(test)]
+fn count_one_lane(c: &mut [Instruction]) {
+    let i = index_of(c, |x| x.mnemonic == "s_bcnt1_i32_b64");
+    let x = &mut c[i + 1];
+    assert_eq!(x.mnemonic, "v_mov_b32_e32");
+    x.operands[1].reg = None;
+    set_imm(x, 1, 1);
+}
+
+/// A wave-combined snippet's mutant whose every lane acts for the group (the `exec`
+/// narrowing to the leader removed; tests).
+#[cfg(test)]
+fn no_leader(c: &mut Vec<Instruction>) {
+    let i = index_of(c, |x| x.mnemonic == "s_lshl_b64");
+    assert_eq!(c[i + 1].mnemonic, "s_and_b64");
+    c.remove(i + 1);
+}
+
 /// Sets operand `i` of `x` to the integer `v` (tests).
 #[cfg(test)]
 fn set_imm(x: &mut Instruction, i: usize, v: i64) {
@@ -2208,6 +2260,8 @@ struct Run {
     waterfall: Option<Lane>,
     /// What the summaries of the division loops the run passed over need, to be proved.
     loop_claims: Vec<(String, Bool)>,
+    /// [`Lane::firsts`] at the end.
+    firsts: Vec<BV>,
 }
 
 fn run(code: &[Instruction]) -> Result<Run, String> {
@@ -2355,6 +2409,7 @@ fn run_cut_from(mut lane: Lane, code: &[Instruction], cuts: Option<&Cuts>) -> Re
         exec: exec0,
         regs: (ins[0], ins[2]),
         got_b: lane.v[&(ins[2] + 1)].concat(&lane.v[&ins[2]]),
+        firsts: lane.firsts,
         effects: lane.effects,
         cuts: computed,
         assume: Vec::new(),
@@ -2483,31 +2538,87 @@ struct Expected {
 /// always — same guards, addresses and data; and `%a`, `%b`, `exec`, `vcc`, `scc` end as
 /// they began. `base` is the SGPR pair the snippet addresses from (the map base the
 /// prologue loads). Ordering (the release before `seq`) is not modelled.
+///
+/// With the cursor taken once for a wave of `wave` lanes (`ring.rs`, decision 0036): the
+/// lane at bit 0 of `exec` (the lowest: the leader) adds the number of lanes in `exec` to
+/// the cursor and its `n` is the result; a lane with lanes of `exec` below it (the top
+/// bit of the wave, the bits below unconstrained but not all clear) makes no cursor
+/// operation, and its `n` is the leader's (`v_readfirstlane` of another lane: an unknown)
+/// plus the number of those lanes — the records the leader's one add reserved for the
+/// lanes in order; the rest of the append as above, from that `n`.
 fn ring_check(
     code: &[Instruction],
     region: &warptrace_ir::MapRegion,
     overflow: warptrace_ir::Overflow,
     fields: &[warptrace_ir::Operand],
+    wave: Option<u32>,
+) -> Result<(), String> {
+    ring_check_lane(code, region, overflow, fields, wave, None)?;
+    match wave {
+        Some(lanes) => ring_check_lane(code, region, overflow, fields, wave, Some(lanes - 1))
+            .map_err(|e| format!("{e} (a lane above the leader)")),
+        None => Ok(()),
+    }
+}
+
+/// [`ring_check`] for the leader (`follower` `None`), or for the lane at bit `follower`
+/// of `exec` with lanes of `exec` below it.
+fn ring_check_lane(
+    code: &[Instruction],
+    region: &warptrace_ir::MapRegion,
+    overflow: warptrace_ir::Overflow,
+    fields: &[warptrace_ir::Operand],
+    wave: Option<u32>,
+    follower: Option<u32>,
 ) -> Result<(), String> {
     use warptrace_ir::Overflow;
-    let r = run(code)?;
     let k = |v: u64| BV::from_u64(v, 64);
+    let r = match follower {
+        None => run(code)?,
+        Some(pos) => {
+            let mut lane = Lane::new();
+            lane.pos = pos;
+            let mut r = run_cut_from(lane, code, None)?;
+            let below = r.exec.extract(pos - 1, 0);
+            r.assume.push(below.eq(BV::from_u64(0, pos)).not());
+            r
+        }
+    };
     let first = r
         .effects
         .first()
         .ok_or("the snippet makes no memory operation")?;
-    let n = first
-        .result
-        .clone()
-        .ok_or("the first operation returns nothing")?;
     let base = first.base.clone();
+    let n = match (follower, r.firsts.as_slice()) {
+        (None, _) => first
+            .result
+            .clone()
+            .ok_or("the first operation returns nothing")?,
+        (Some(pos), [lo, hi]) => {
+            let rank = popcount(&r.exec.extract(pos - 1, 0)).zero_ext(32);
+            hi.concat(lo).bvadd(rank)
+        }
+        (Some(_), firsts) => {
+            return Err(format!(
+                "counterexample: {} reads of the first lane's registers, not the two \
+                 halves of its n",
+                firsts.len()
+            ))
+        }
+    };
     let cap = u64::from(region.capacity);
     let always = Bool::from_bool(true);
+    // What the cursor's add adds: 1, or the lanes of the wave in `exec`.
+    let lanes = match wave {
+        None => k(1),
+        Some(32) => popcount(&r.exec.extract(31, 0)).zero_ext(32),
+        Some(_) => popcount(&r.exec).zero_ext(32),
+    };
     let mut want = vec![Expected {
-        guard: always.clone(),
+        guard: Bool::from_bool(follower.is_none()),
         op: "atomic.add",
         addr: base.bvadd(k(region.slots_offset)),
-        data: k(1),
+        data: lanes,
     }];
     want.push(Expected {
         guard: n.bvuge(k(cap)),
@@ -2898,7 +3009,12 @@ fn forms_name(forms: &[warptrace_ir::Operand]) -> String {
 
 /// The verdict on the snippet of `printf 0, (args)` with a printf ring of `capacity`
 /// records of `width` arguments: the append of `(0, args…, 0…)` ([`ring_check`]).
-fn printf_verdict(capacity: u32, width: u32, args: &[warptrace_ir::Operand]) -> Verdict {
+fn printf_verdict(
+    k: TvKernel,
+    capacity: u32,
+    width: u32,
+    args: &[warptrace_ir::Operand],
+) -> Verdict {
     let maps = format!(
         "map @printf: ring(capacity = {capacity}, overflow = drop) -> printf({width})\nformat 0: \"x\"\n"
     );
@@ -2908,8 +3024,12 @@ fn printf_verdict(capacity: u32, width: u32, args: &[warptrace_ir::Operand]) -> 
     let mut fields = vec![warptrace_ir::Operand::Imm(0)];
     fields.extend_from_slice(args);
     fields.resize(1 + width as usize, warptrace_ir::Operand::Imm(0));
-    append_verdict(GFX942, &p, warptrace_ir::Overflow::Drop, &fields)
+    append_verdict(k, &p, warptrace_ir::Overflow::Drop, &fields)
 }
+
+/// The snippets an append may get, by the prefix of their obligations' names: the
+/// cursor taken per lane, or once per wave (`ring.rs`, decision 0036).
+const APPEND_FORMS: [(&str, TvKernel); 2] = [("", GFX942.with(Combining::Off)), ("warp.", GFX942)];
 
 /// The verdict of [`ring_check`] on `p`'s snippet, its first map being the ring.
 fn append_verdict(
@@ -2918,8 +3038,14 @@ fn append_verdict(
     overflow: warptrace_ir::Overflow,
     fields: &[warptrace_ir::Operand],
 ) -> Verdict {
+    // The cursor once per wave unless combining is off (`ring.rs`).
+    let wave = match (k.combining, k.lanes()) {
+        (_, Err(reason)) => return Verdict::Unknown { reason },
+        (Combining::Off, Ok(_)) => None,
+        (_, Ok(lanes)) => Some(lanes),
+    };
     memory_verdict(k, p, |code, region| {
-        ring_check(code, region, overflow, fields)
+        ring_check(code, region, overflow, fields, wave)
     })
 }
 
@@ -3787,15 +3913,19 @@ pub fn translation_checks(program: &Program) -> Translation {
                         continue;
                     };
                     let forms = operand_forms(fields);
-                    let name = format!(
-                        "ring.{}.cap{capacity}.{}",
-                        overflow_name(overflow),
-                        forms_name(&forms)
-                    );
-                    obligations.insert(
-                        name,
-                        Box::new(move || ring_verdict(GFX942, capacity, overflow, &forms)),
-                    );
+                    // The cursor once per wave, and per lane (`WARPTRACE_NO_WARP_COMBINE`).
+                    for (kind, k) in APPEND_FORMS {
+                        let forms = forms.clone();
+                        let name = format!(
+                            "ring.{kind}{}.cap{capacity}.{}",
+                            overflow_name(overflow),
+                            forms_name(&forms)
+                        );
+                        obligations.insert(
+                            name,
+                            Box::new(move || ring_verdict(k, capacity, overflow, &forms)),
+                        );
+                    }
                 }
                 Insn::MapUpdate { map, keys, agg } => {
                     let Some(warptrace_ir::MapDecl {
@@ -3896,11 +4026,15 @@ pub fn translation_checks(program: &Program) -> Translation {
                     };
                     let (capacity, width) = (*capacity, *width);
                     let forms = operand_forms(args);
-                    let name = format!("printf.cap{capacity}.w{width}.{}", forms_name(&forms));
-                    obligations.insert(
-                        name,
-                        Box::new(move || printf_verdict(capacity, width, &forms)),
-                    );
+                    for (kind, k) in APPEND_FORMS {
+                        let forms = forms.clone();
+                        let name =
+                            format!("printf.{kind}cap{capacity}.w{width}.{}", forms_name(&forms));
+                        obligations.insert(
+                            name,
+                            Box::new(move || printf_verdict(k, capacity, width, &forms)),
+                        );
+                    }
                 }
                 other => {
                     not_proved.insert(lowering_kind(other));
@@ -5188,13 +5322,17 @@ mod ring_tests {
             (1000, Overflow::Drop, vec![reg(0), reg(1)]),
             (1024, Overflow::Overwrite, vec![reg(0), Operand::Imm(3)]),
         ] {
+            // The cursor once per wave, and per lane.
             for k in [GFX942, GFX1100] {
-                let v = ring_verdict(k, cap, overflow, &fields);
-                assert!(
-                    v.is_proved(),
-                    "{} {cap} {overflow:?} {fields:?}: {v:?}",
-                    k.name
-                );
+                for k in [k, k.with(Combining::Off)] {
+                    let v = ring_verdict(k, cap, overflow, &fields);
+                    assert!(
+                        v.is_proved(),
+                        "{} {:?} {cap} {overflow:?} {fields:?}: {v:?}",
+                        k.name,
+                        k.combining
+                    );
+                }
             }
         }
         // A capacity that is no power of two: the 32-bit `n mod capacity` is not the IR's.
@@ -5591,22 +5729,12 @@ mod ring_tests {
             (
                 "the leader counting itself alone",
                 &count,
-                Box::new(|c: &mut Vec<Instruction>| {
-                    let i = index_of(c, |x| x.mnemonic == "s_bcnt1_i32_b64");
-                    let x = &mut c[i + 1];
-                    assert_eq!(x.mnemonic, "v_mov_b32_e32");
-                    x.operands[1].reg = None;
-                    set_imm(x, 1, 1);
-                }),
+                Box::new(|c: &mut Vec<Instruction>| count_one_lane(c)),
             ),
             (
                 "every lane updating for the group",
                 &count,
-                Box::new(|c: &mut Vec<Instruction>| {
-                    let i = index_of(c, |x| x.mnemonic == "s_lshl_b64");
-                    assert_eq!(c[i + 1].mnemonic, "s_and_b64");
-                    c.remove(i + 1);
-                }),
+                Box::new(no_leader),
             ),
             (
                 "the group's sum without its carry",
@@ -5625,6 +5753,51 @@ mod ring_tests {
         }
     }
 
+    /// Wrong appends with the cursor taken once per wave are refuted: every lane adding
+    /// for the wave, the leader adding 1, a rank that misses the low half's lanes, `n`'s
+    /// high half read from the low one — and the per-lane snippet taken for it.
+    #[test]
+    fn wrong_combined_appends_are_refuted() {
+        let p = entry_program_with(
+            "map @r: ring(capacity = 1024, overflow = drop) -> record(u64)\n",
+            &["map.append @r, (r0)", "exit"],
+        );
+        let region = warptrace_ir::MapLayout::new(&p.maps).regions[0];
+        let fields = [reg(0)];
+        let code = entry_snippet(GFX942, &p).expect("snippet");
+        let check = |c: &[Instruction]| ring_check(c, &region, Overflow::Drop, &fields, Some(64));
+        assert_eq!(check(&code), Ok(()));
+        let lane = entry_snippet(GFX942.with(Combining::Off), &p).expect("snippet");
+        assert_refuted("the per-lane cursor", &check(&lane));
+        let mutants: Vec<(&str, Mutant)> = vec![
+            ("every lane adding for the wave", Box::new(no_leader)),
+            (
+                "the leader adding 1",
+                Box::new(|c: &mut Vec<Instruction>| count_one_lane(c)),
+            ),
+            (
+                "the rank without the low half's lanes",
+                Box::new(|c: &mut Vec<Instruction>| {
+                    let i = index_of(c, |x| x.mnemonic == "v_mbcnt_hi_u32_b32");
+                    c[i].operands[2].reg = None;
+                    set_imm(&mut c[i], 2, 0);
+                }),
+            ),
+            (
+                "n's high half from the low one",
+                Box::new(|c: &mut Vec<Instruction>| {
+                    let i = index_of(c, |x| x.mnemonic == "v_readfirstlane_b32");
+                    c[i + 1].operands[1] = c[i].operands[1].clone();
+                }),
+            ),
+        ];
+        for (what, mutate) in mutants {
+            let mut m = code.clone();
+            mutate(&mut m);
+            assert_refuted(what, &check(&m));
+        }
+    }
+
     /// Wrong appends are refuted: a drop at `n > capacity` only, the first field one word
     /// off, the fields swapped, records written by the lanes that drop, `seq = n - 1`,
     /// the drop counted at the cursor.
@@ -5637,8 +5810,11 @@ mod ring_tests {
         let layout = warptrace_ir::MapLayout::new(&p.maps);
         let region = layout.regions[0];
         let fields = [reg(0), reg(1)];
-        let code = entry_snippet(GFX942, &p).expect("snippet");
-        assert_eq!(ring_check(&code, &region, Overflow::Drop, &fields), Ok(()));
+        let code = entry_snippet(GFX942.with(Combining::Off), &p).expect("snippet");
+        assert_eq!(
+            ring_check(&code, &region, Overflow::Drop, &fields, None),
+            Ok(())
+        );
         let stores = |c: &[Instruction]| -> Vec<usize> {
             (0..c.len())
                 .filter(|&i| c[i].mnemonic == "global_store_dwordx2")
@@ -5699,7 +5875,7 @@ mod ring_tests {
         for (what, mutate) in mutants {
             let mut m = code.clone();
             mutate(&mut m);
-            let r = ring_check(&m, &region, Overflow::Drop, &fields);
+            let r = ring_check(&m, &region, Overflow::Drop, &fields, None);
             assert_refuted(what, &r);
         }
     }

@@ -319,6 +319,17 @@ fn rings_append_with_a_returning_cursor_add_and_write_seq_last() {
         .lines()
         .next()
         .is_some_and(|l| l.ends_with(" sc0")));
+    // Once per wave (decision 0036): the lowest lane adds the lanes' count, each lane's
+    // n is its result plus the lane's rank in `exec`.
+    let count = s.find("s_bcnt1_i32_b64").expect("the lanes' count");
+    let leader = s.find("s_and_b64 exec, exec, s[").expect("the leader");
+    let first = s.find("v_readfirstlane_b32").expect("the leader's n");
+    let rank = s.find(", exec_hi, ").expect("the rank");
+    assert!(
+        count < leader && leader < cursor && cursor < first && first < rank,
+        "{s}"
+    );
+    assert_eq!(s.matches("global_atomic_add_x2 v[").count(), 1, "{s}");
     // 1000 is no power of two: the slot is n mod 1000 by multiplication.
     assert!(s.contains("v_mul_hi_u32"), "{s}");
     let fields: Vec<usize> = s.match_indices("offset:8\n").map(|(i, _)| i).collect();
