@@ -25,7 +25,8 @@ use warptrace_ir::fold::{self, SiteConsts};
 use warptrace_ir::uniform::{self, Plan, Uniform};
 use warptrace_ir::{Aggregation, Granularity, Insn, Probe, SiteValue, Special};
 
-/// Which hash updates [`crate::instrument_with`] combines within the wave.
+/// Which hash updates [`crate::instrument_with`] combines within the wave; ring appends
+/// take their cursor once per wave unless it is `Off` (`ring.rs`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Combining {
     /// Those whose keys and operand are the same in every lane of the wave
@@ -33,7 +34,7 @@ pub enum Combining {
     /// `WARPTRACE_NO_WARP_COMBINE` is set ([`warptrace_ir::uniform::disabled_by_env`]).
     #[default]
     Uniform,
-    /// None: every update one atomic per lane.
+    /// None: every update and every ring cursor one atomic per lane.
     Off,
     /// Every update of a thread probe whose aggregation a group can combine with its
     /// operand the same in every lane, keys and operand *assumed* to be: the premise the

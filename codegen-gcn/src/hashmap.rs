@@ -28,6 +28,11 @@
 //! exec = found: combine the value;  pending -= found;  exec = pending: count a drop
 //! ```
 //!
+//! An update whose keys and operand are the same in every lane (`combine.rs`, decision
+//! 0036) is done as above by the lowest lane in `exec` alone (`s_ff1`, `exec` narrowed to
+//! its bit), with the lanes' count (`s_bcnt1` of `exec`) in `one`: `count`, the count word
+//! of `avg`/`stats`, a bucket and a drop add it, and `sum`/`avg`/`stats` add `x · n`.
+//!
 //! Every access is `global_* vOff, vData, s[base:base+1]`: the map buffer's address (an
 //! SGPR pair loaded from the map argument) indexed by a 32-bit lane offset, so the
 //! capacity must be a power of two and the buffer's fixed part below 2 GiB. The value

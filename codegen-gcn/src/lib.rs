@@ -205,7 +205,8 @@ pub struct Options {
     /// which reach any distance: those the snippets pushed past a 16-bit offset's reach
     /// (decision 0032; [`build`] finds them with the assembler).
     pub long_branches: std::collections::BTreeSet<u32>,
-    /// Which hash updates are combined within the wave (decision 0036).
+    /// Which hash updates are combined within the wave, and whether ring appends take
+    /// their cursor once per wave (decision 0036).
     pub combining: Combining,
 }
 

@@ -283,7 +283,8 @@ pub(crate) struct Cx<'a> {
     /// Which hash maps this kernel's launches update in home slots only (decision 0013,
     /// `warptrace_ir::placement`).
     pub home: &'a HomeSlots,
-    /// Which hash updates are combined within the wave (`combine.rs`), in effect.
+    /// Which hash updates (and whether ring cursors) are combined within the wave
+    /// (`combine.rs`), in effect.
     pub combining: Combining,
 }
 
