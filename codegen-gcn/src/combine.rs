@@ -68,6 +68,20 @@ impl Combining {
     }
 }
 
+/// Whether a definition reading `sp` gives every lane that reaches its uses one value:
+/// every special but the lane's own place (`tid`, `lane`, `thread`). The snippet runs
+/// each IR instruction once, for all the lanes that reach it (`lower.rs`), and these
+/// specials are scalar reads broadcast to the lanes (`special.rs`): the clocks
+/// (`s_memtime`, `s_memrealtime`), `smid` (`s_getreg` of the hardware id), `active` and
+/// `activemask` (`exec`) — values the PTX rule ([`uniform::special_is_uniform`]) keeps per
+/// lane because lanes of a warp that diverged read them at different times.
+fn scalar_special(sp: Special) -> bool {
+    !matches!(
+        sp,
+        Special::TidX | Special::TidY | Special::TidZ | Special::Lane | Special::Thread
+    )
+}
+
 /// For each instruction of `probe`, how its `map.update` is combined (`None`: per lane,
 /// or not an update).
 pub(crate) fn plans(probe: &Probe, combining: Combining) -> Vec<Option<Plan>> {
@@ -77,9 +91,10 @@ pub(crate) fn plans(probe: &Probe, combining: Combining) -> Vec<Option<Plan>> {
     }
     let uniform = match combining {
         Combining::Off => return none,
-        Combining::Uniform => Some(Uniform::analyse(
+        Combining::Uniform => Some(Uniform::analyse_with(
             &probe.insns,
             &fold::constants(&probe.insns, &Unsited),
+            scalar_special,
         )),
         Combining::Assumed => None,
     };
@@ -111,7 +126,13 @@ mod tests {
     use super::*;
     use warptrace_ir::Program;
 
-    fn plans_of(body: &str, combining: Combining) -> Vec<Option<Plan>> {
+    /// The plans of a `kernel:entry` probe of `lines`.
+    fn plans_of(lines: &[&str], combining: Combining) -> Vec<Option<Plan>> {
+        let body: String = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| format!("  {i}: {l}\n"))
+            .collect();
         let text = format!(
             "map @m: hash(keys = 64) [u64] -> sum u64\nmap @c: hash(keys = 64) [u64] -> count\n\
              persistent %a\n\nprobe 0: kernel:entry\n{body}"
@@ -132,12 +153,7 @@ mod tests {
             "map.update @c[r1] count",
             "map.update @m[r0] sum r2",
             "exit",
-        ]
-        .iter()
-        .enumerate()
-        .map(|(i, l)| format!("  {i}: {l}\n"))
-        .collect::<String>();
-        let body = body.as_str();
+        ];
         let want = [
             None,
             None,
@@ -149,10 +165,21 @@ mod tests {
             None,
             None,
         ];
-        assert_eq!(plans_of(body, Combining::Uniform), want);
-        assert_eq!(plans_of(body, Combining::Off), vec![None; 9]);
-        let assumed = plans_of(body, Combining::Assumed);
+        assert_eq!(plans_of(&body, Combining::Uniform), want);
+        assert_eq!(plans_of(&body, Combining::Off), vec![None; 9]);
+        let assumed = plans_of(&body, Combining::Assumed);
         assert_eq!(assumed[5], Some(Plan::Uniform));
         assert_eq!(assumed[6], Some(Plan::Count));
+        // Scalar reads give the lanes of one definition one value; `lane` does not.
+        let scalar = [
+            "r0 = sreg smid",
+            "r1 = sreg clock64",
+            "r2 = sreg lane",
+            "map.update @m[r0] sum r1",
+            "map.update @m[r0] sum r2",
+            "exit",
+        ];
+        let got = plans_of(&scalar, Combining::Uniform);
+        assert_eq!((got[3], got[4]), (Some(Plan::Uniform), None));
     }
 }

@@ -904,7 +904,7 @@ mod tests {
         "kernel:entry { @q[nctaid.x, nctaid.y, ntid.z] = count(); @sh = sum((thread >> 3) ^ (thread * 5)); @sa[(i64)thread >> 2] = min(((i64)0 - (i64)thread) >> 1); }",
         // Updates combined within the wave (decision 0036): keys and operands the same in
         // every lane, some behind a branch that leaves part of each wave.
-        "kernel:entry { @hu[ctaid.x] = hist(block * 1000); @lu = lhist((i64)ctaid.y * 30, 0, 105, 7); @su[kernel] = sum(block * 0x9e3779b97f4a7c15 + 1); @au = avg(ntid.x * 5); @vu[ctaid.z] = block; @mu[block] = min((i64)block - 3); if (tid.x % 3 == 0) { @br[block] = count(); @bs = stats(ctaid.y + 7); } }",
+        "kernel:entry { @hu[ctaid.x] = hist(block * 1000); @lu = lhist((i64)ctaid.y * 30, 0, 105, 7); @su[kernel] = sum(block * 0x9e3779b97f4a7c15 + 1); @au = avg(ntid.x * 5); @vu[ctaid.z] = block; @mu[block] = min((i64)block - 3); @cu[smid, kernel] = count(); if (tid.x % 3 == 0) { @br[block] = count(); @bs = stats(ctaid.y + 7); } }",
     ];
 
     #[test]

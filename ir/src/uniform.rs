@@ -75,6 +75,18 @@ impl Uniform {
     /// Analyses `insns` at a site; `known` are the registers with a compile-time value
     /// there ([`crate::fold::constants`]).
     pub fn analyse(insns: &[Insn], known: &HashMap<Reg, u64>) -> Self {
+        Uniform::analyse_with(insns, known, special_is_uniform)
+    }
+
+    /// [`Uniform::analyse`] with the target's own rule for which specials read one value
+    /// in every lane of a single definition — a back end whose snippet runs each
+    /// instruction once for all the lanes that reach it (GCN) has more of them than
+    /// [`special_is_uniform`], which also covers lanes that read at different times.
+    pub fn analyse_with(
+        insns: &[Insn],
+        known: &HashMap<Reg, u64>,
+        uniform_special: impl Fn(Special) -> bool,
+    ) -> Self {
         let mut defs: HashMap<Reg, Vec<&Insn>> = HashMap::new();
         for i in insns {
             if let Some(d) = i.def() {
@@ -91,7 +103,7 @@ impl Uniform {
                     continue;
                 }
                 if let [d] = ds.as_slice() {
-                    if u.def_is_uniform(d) {
+                    if u.def_is_uniform(d, &uniform_special) {
                         u.regs.insert(*r);
                         changed = true;
                     }
@@ -103,11 +115,11 @@ impl Uniform {
         }
     }
 
-    fn def_is_uniform(&self, i: &Insn) -> bool {
+    fn def_is_uniform(&self, i: &Insn, uniform_special: &impl Fn(Special) -> bool) -> bool {
         match i {
             Insn::Mov { src, .. } | Insn::Ext { src, .. } => self.operand(src),
             Insn::Bin { a, b, .. } => self.operand(a) && self.operand(b),
-            Insn::ReadSpecial { special, .. } => special_is_uniform(*special),
+            Insn::ReadSpecial { special, .. } => uniform_special(*special),
             // `bytes` and `opcode` are per instruction; `addr` and `value` per lane.
             Insn::ReadSite { value, .. } => matches!(value, SiteValue::Bytes | SiteValue::Opcode),
             _ => false,
@@ -233,6 +245,21 @@ mod tests {
             assert_eq!(u.operand(&r(n)), want, "r{n}");
         }
         assert!(u.operand(&Operand::Imm(-1)));
+    }
+
+    #[test]
+    fn a_target_may_count_more_specials_as_uniform() {
+        let insns = [
+            sreg(0, Special::Smid),
+            sreg(1, Special::Clock64),
+            Insn::Exit,
+        ];
+        let known = fold::constants(&insns, &TestSite);
+        let r = |n| Operand::Reg(Reg(n));
+        let ptx = Uniform::analyse(&insns, &known);
+        assert!(!ptx.operand(&r(0)) && !ptx.operand(&r(1)));
+        let gcn = Uniform::analyse_with(&insns, &known, |sp| sp != Special::TidX);
+        assert!(gcn.operand(&r(0)) && gcn.operand(&r(1)));
     }
 
     #[test]
