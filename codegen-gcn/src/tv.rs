@@ -72,9 +72,9 @@ struct Lane {
     /// Whether a run passes over a division's loop by its summary (`division::summary`;
     /// only [`division_check`], which proves what it needs, asks for it).
     divisions: bool,
-    /// What `v_readfirstlane` read where another lane may be the first in `exec`: a fresh
-    /// constant each (that lane's register), in order.
-    firsts: Vec<BV>,
+    /// What `v_readfirstlane` read where another lane may be the first in `exec`: the
+    /// VGPR read and a fresh constant each (that lane's register), in order.
+    firsts: Vec<(u32, BV)>,
     /// Whether a product of two registers (`v_mul_lo_u32`, `v_mul_hi_u32`) is a half of
     /// [`product`], the uninterpreted 64-bit product of the zero-extended factors (only
     /// the buffer-address proof asks for it: its claim is that the snippet multiplies
@@ -582,8 +582,12 @@ impl Lane {
                 // The register of the first lane in `exec`: this lane's when it is in
                 // `exec` with no lane of `exec` below it; another's, unknown, otherwise.
                 let own = self.read(arg(1)?, 1)?;
+                let vgpr = arg(1)?
+                    .reg
+                    .filter(|r| r.file == RegFile::Vgpr)
+                    .ok_or_else(|| format!("`{m}` of `{}`", arg(1).map_or("", |o| &o.text)))?;
                 let other = BV::new_const(format!("first#{}", self.firsts.len()), 32);
-                self.firsts.push(other.clone());
+                self.firsts.push((vgpr.first, other.clone()));
                 let first = match self.pos {
                     0 => self.in_exec(),
                     p => Bool::and(&[
@@ -2261,7 +2265,7 @@ struct Run {
     /// What the summaries of the division loops the run passed over need, to be proved.
     loop_claims: Vec<(String, Bool)>,
     /// [`Lane::firsts`] at the end.
-    firsts: Vec<BV>,
+    firsts: Vec<(u32, BV)>,
 }
 
 fn run(code: &[Instruction]) -> Result<Run, String> {
@@ -2589,21 +2593,29 @@ fn ring_check_lane(
         .first()
         .ok_or("the snippet makes no memory operation")?;
     let base = first.base.clone();
+    // The VGPR pair the cursor's add returns into: what a follower must read of the
+    // first lane.
+    let result = code
+        .iter()
+        .find(|x| x.mnemonic == "global_atomic_add_x2" && x.operands.len() == 4)
+        .and_then(|x| x.operands[0].reg)
+        .ok_or("no returning add of the cursor")?;
     let n = match (follower, r.firsts.as_slice()) {
         (None, _) => first
             .result
             .clone()
             .ok_or("the first operation returns nothing")?,
-        (Some(pos), [lo, hi]) => {
+        (Some(pos), [(l, lo), (h, hi)]) if [*l, *h] == [result.first, result.first + 1] => {
             let rank = popcount(&r.exec.extract(pos - 1, 0)).zero_ext(32);
             hi.concat(lo).bvadd(rank)
         }
         (Some(_), firsts) => {
+            let read: Vec<String> = firsts.iter().map(|(v, _)| format!("v{v}")).collect();
             return Err(format!(
-                "counterexample: {} reads of the first lane's registers, not the two \
-                 halves of its n",
-                firsts.len()
-            ))
+                "counterexample: the first lane's [{}] read, not the halves of its n ({})",
+                read.join(", "),
+                result.name()
+            ));
         }
     };
     let cap = u64::from(region.capacity);
