@@ -4532,13 +4532,17 @@ mod tests {
         let t = translation_checks(&compile("kernel:entry { @k[kernel] = sum(active); }"));
         let names: Vec<&str> = t.checks.iter().map(|c| c.name.as_str()).collect();
         // The update as written, and as a site folds `[kernel]` (probing linearly or the
-        // home slot).
+        // home slot); each also once per wave (`active` is one value for the lanes of its
+        // definition on GCN).
         assert_eq!(
             names,
             [
                 "hash.cap4096.reg.sum.u64.reg",
                 "hash.const.cap4096.reg.sum.u64.reg",
                 "hash.home.const.cap4096.reg.sum.u64.reg",
+                "hash.warp.cap4096.reg.sum.u64.reg",
+                "hash.warp.const.cap4096.reg.sum.u64.reg",
+                "hash.warp.home.const.cap4096.reg.sum.u64.reg",
                 "sreg.active",
                 "sreg.kernel"
             ]
