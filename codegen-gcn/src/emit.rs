@@ -213,6 +213,16 @@ impl Emitter {
         let op = self.t.s(op);
         self.ins(format!("{op} {d}, {a}, {b}"));
     }
+    /// `d` = the bit of the lowest lane of `exec` (`s_ff1` into `scratch`, then a shift).
+    /// For an empty `exec` (`s_ff1` gives -1) `d` is the top bit, and `exec & d` is empty
+    /// still: no lane runs.
+    pub fn first_lane(&mut self, d: &str, scratch: &str) {
+        let exec = self.t.exec();
+        let ff1 = self.t.s("s_ff1_i32");
+        self.ins(format!("{ff1} {scratch}, {exec}"));
+        let shl = self.t.s("s_lshl");
+        self.ins(format!("{shl} {d}, 1, {scratch}"));
+    }
     /// `d = s` for lane masks.
     pub fn smov(&mut self, d: &str, s: &str) {
         let op = self.t.s("s_mov");

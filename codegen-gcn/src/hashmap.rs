@@ -115,11 +115,8 @@ pub(crate) fn update(
     e.smov(&upd, exec);
     let grouped = plan.is_some();
     if grouped {
-        // The leader: the lowest lane of the group (`s_ff1` gives -1 for an empty `exec`,
-        // whose `and` is empty still).
-        let st = r.st.name();
-        e.ins(format!("{} {st}, {exec}", t.s("s_ff1_i32")));
-        e.ins(format!("{} {pend}, 1, {st}", t.s("s_lshl")));
+        // The leader: the lowest lane of the group.
+        e.first_lane(&pend, &r.st.name());
         e.smask("s_and", exec, exec, &pend);
     }
     let bucket = bucket(cx, e, agg, value)?;

@@ -371,12 +371,9 @@ pub(crate) fn unpadded(
     }
     let warp = probe.attach.granularity == Granularity::Warp && probe.insns.iter().any(writes_maps);
     if warp {
-        // The first active lane: s_ff1 gives -1 for an empty exec, and no lane runs then.
+        // The first active lane.
         let lead = r.lead.ok_or_else(|| unsupported("warp leader register"))?;
-        let ff1 = cx.t.s("s_ff1_i32");
-        e.ins(format!("{ff1} {}, {exec}", r.st.name()));
-        let shl = cx.t.s("s_lshl");
-        e.ins(format!("{shl} {}, 1, {}", lead.name(), r.st.name()));
+        e.first_lane(&lead.name(), &r.st.name());
     }
     body(cx, probe, site, labels, warp, &mut e)?;
     if e.memory {

@@ -103,8 +103,7 @@ pub(crate) fn append(
         e.ins(format!("{} {st}, {exec}", t.s("s_bcnt1_i32")));
         e.ins(format!("v_mov_b32_e32 {}, {st}", lo(r.one)));
         e.ins(format!("v_mov_b32_e32 {}, 0", hi(r.one)));
-        e.ins(format!("{} {st}, {exec}", t.s("s_ff1_i32")));
-        e.ins(format!("{} {pend}, 1, {st}", t.s("s_lshl")));
+        e.first_lane(&pend, &st);
         e.smask("s_and", exec, exec, &pend);
     } else {
         e.imm64(r.one, 1);

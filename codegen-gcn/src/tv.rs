@@ -126,6 +126,16 @@ fn popcount(v: &BV) -> BV {
     })
 }
 
+/// What a combined update counts as 64 bits: 1 for a lane's own (`wave` none), else the
+/// lanes of `exec` — its low half in wave32.
+fn lanes_counted(exec: &BV, wave: Option<u32>) -> BV {
+    match wave {
+        None => BV::from_u64(1, 64),
+        Some(32) => popcount(&exec.extract(31, 0)).zero_ext(32),
+        Some(_) => popcount(exec).zero_ext(32),
+    }
+}
+
 fn k32(v: u64) -> BV {
     BV::from_u64(v & 0xffff_ffff, 32)
 }
@@ -2621,11 +2631,7 @@ fn ring_check_lane(
     let cap = u64::from(region.capacity);
     let always = Bool::from_bool(true);
     // What the cursor's add adds: 1, or the lanes of the wave in `exec`.
-    let lanes = match wave {
-        None => k(1),
-        Some(32) => popcount(&r.exec.extract(31, 0)).zero_ext(32),
-        Some(_) => popcount(&r.exec).zero_ext(32),
-    };
+    let lanes = lanes_counted(&r.exec, wave);
     let mut want = vec![Expected {
         guard: Bool::from_bool(follower.is_none()),
         op: "atomic.add",
@@ -3289,11 +3295,7 @@ fn hash_check(
     let mut words = word_ops(agg, x.as_ref(), value)
         .ok_or_else(|| format!("`{}` does not fit a `{value}` map", agg.mnemonic()))?;
     // What a lane update adds 1 for: the lanes of the group.
-    let lanes = match wave {
-        Some(32) => popcount(&r.exec.extract(31, 0)).zero_ext(32),
-        Some(_) => popcount(&r.exec).zero_ext(32),
-        None => k(1),
-    };
+    let lanes = lanes_counted(&r.exec, wave);
     if wave.is_some() {
         for (i, (_, kind, data)) in words.iter_mut().enumerate() {
             let sum = match agg {
