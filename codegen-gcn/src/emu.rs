@@ -21,8 +21,11 @@ pub(crate) struct Wave {
     pub scc: bool,
     /// Byte-addressed memory.
     pub mem: HashMap<u64, u8>,
-    /// What `s_getreg` / `s_memtime` read (fixed).
+    /// What `s_memtime` and the real-time clock read (fixed).
     pub clock: u64,
+    /// The hardware registers `s_getreg_b32` reads, by name (`HW_REG_HW_ID`, …); reading
+    /// another is an error.
+    pub hwregs: HashMap<&'static str, u32>,
     /// gfx11's buffer descriptors: a two-bit swizzle field, the element size's code.
     pub gfx11: bool,
     /// The address of each label of the code running: 4 × its position (`run`), the
@@ -41,6 +44,7 @@ impl Wave {
             scc: false,
             mem: HashMap::new(),
             clock: 0,
+            hwregs: HashMap::new(),
             gfx11: false,
             labels: HashMap::new(),
         }
@@ -337,7 +341,29 @@ impl Wave {
                     return Ok(Some(op(0)?.text.clone()));
                 }
             }
-            "s_getreg_b32" => self.set_s(op(0)?, 1, 0)?,
+            "s_getreg_b32" => {
+                // `hwreg(NAME, offset, size)`: those bits of the register.
+                let o = op(1)?;
+                let fields: Vec<&str> = o
+                    .text
+                    .strip_prefix("hwreg(")
+                    .and_then(|t| t.strip_suffix(')'))
+                    .ok_or_else(|| format!("hwreg operand `{}`", o.text))?
+                    .split(',')
+                    .map(str::trim)
+                    .collect();
+                let [name, offset, size] = fields[..] else {
+                    return Err(format!("hwreg operand `{}`", o.text));
+                };
+                let reg = *self
+                    .hwregs
+                    .get(name)
+                    .ok_or_else(|| format!("hardware register {name}"))?;
+                let num = |t: &str| t.parse::<u32>().map_err(|e| format!("`{t}`: {e}"));
+                let (offset, size) = (num(offset)?, num(size)?);
+                let v = (u64::from(reg) >> offset) & ((1u64 << size) - 1);
+                self.set_s(op(0)?, 1, v)?
+            }
             "s_memtime" | "s_memrealtime" | "s_sendmsg_rtn_b64" => {
                 self.set_s(op(0)?, 2, self.clock)?
             }
@@ -694,10 +720,38 @@ mod tests {
         let got = emulate(&asm, kernel, &program, grid, block, mutate, false);
         let module = parse(&asm).expect("parses");
         let wave = wave_of(module.kernel(kernel).expect("kernel"));
+        let processor = module.processor.as_deref().expect("a target");
+        let isa = crate::insn::Isa::new(processor, wave, None);
+        let nsmid = crate::special::smid_count(crate::emit::Target::of(processor, &isa));
         let mut sim = SimKernel::new(kernel, |_| Vec::new());
         sim.isa = warptrace_ir::Isa::Gcn;
-        (got, interpret(&program, &sim, grid, block, wave))
+        (got, interpret(&program, &sim, grid, block, (wave, nsmid)))
     }
+
+    /// The hardware id registers of a wave of workgroup `block` on `processor`: its `smid`
+    /// is `block % nsmid`, as the interpreter has it, in the fields `docs/gcn.md` names
+    /// (the XCD in `HW_REG_XCC_ID` on gfx940+), the other bits set (wave, SIMD and queue
+    /// ids are not zero on hardware either).
+    fn hardware_ids(processor: &str, wave: u32, block: u64) -> HashMap<&'static str, u32> {
+        let isa = crate::insn::Isa::new(processor, wave, None);
+        let t = crate::emit::Target::of(processor, &isa);
+        let smid = (block % u64::from(crate::special::smid_count(t))) as u32;
+        let noise = 0xa5a5_a5a5u32;
+        let mut ids = HashMap::new();
+        if t.gfx9 {
+            ids.insert("HW_REG_HW_ID", noise & !(0xff << 8) | (smid & 0xff) << 8);
+            if t.gfx940 {
+                ids.insert("HW_REG_XCC_ID", noise & !0xf | smid >> 8);
+            }
+        } else {
+            ids.insert("HW_REG_HW_ID1", noise & !(0x7ff << 10) | smid << 10);
+        }
+        ids
+    }
+
+    /// The number of SMs the interpreter is given where the program reads neither `smid`
+    /// nor `nsmid` (the emulated hardware ids then matter to nothing).
+    const UNREAD_NSMID: u32 = 1;
 
     /// The lanes of a wave of kernel `k`, from its descriptor.
     fn wave_of(k: &crate::parse::Kernel) -> u32 {
@@ -715,10 +769,10 @@ mod tests {
         sim: &SimKernel<'_>,
         grid: [u32; 3],
         block: [u32; 3],
-        wave: u32,
+        (wave, nsmid): (u32, u32),
     ) -> MapStore {
         let interp = Interpreter::new(program.program()).with_config(SimConfig {
-            nsmid: 1,
+            nsmid,
             launch: LAUNCH,
             schedule: Schedule::InOrder,
         });
@@ -862,6 +916,7 @@ mod tests {
                 w = Wave::new(wave);
                 w.mem = mem;
                 w.gfx11 = processor.starts_with("gfx11");
+                w.hwregs = hardware_ids(processor, wave as u32, b);
                 w.s[kernarg] = KERNARG as u32;
                 w.s[kernarg + 1] = (KERNARG >> 32) as u32;
                 for (sgpr, id) in abi.workgroup.iter().zip(id) {
@@ -930,6 +985,23 @@ mod tests {
                 [3, 1, 2],
                 [5, 4, 3],
             );
+        }
+    }
+
+    /// `smid` over more workgroups than the hardware id's 8 bits name: gfx942's XCD above
+    /// them (workgroups 256 and on have `HW_REG_XCC_ID` 1), gfx90a's ids wrapping at 256,
+    /// gfx1100's 11 bits; `nsmid` the number of ids of each.
+    #[test]
+    fn smid_names_workgroups_past_the_hardware_ids_8_bits() {
+        let src = "kernel:entry { @cu[smid] = count(); @hi = max(smid); @ns = max(nsmid); }";
+        for (file, kernel, ids) in [
+            ("hip_grid_gfx942.s", "volume_index", 300),
+            ("hip_kernels_gfx90a.s", "histogram", 256),
+            ("hip_grid_gfx1100.s", "volume_index", 300),
+        ] {
+            let (got, expect) = run(file, kernel, src, [300, 1, 1], [1, 1, 1], &|t| t.to_owned());
+            assert_eq!(got, expect, "{file}");
+            assert_eq!(got.maps[0].entries.len(), ids, "{file}: the smid values");
         }
     }
 
@@ -1179,7 +1251,7 @@ mod tests {
                 ev
             })
         };
-        interpret(program, &sim, grid, block, wave)
+        interpret(program, &sim, grid, block, (wave, UNREAD_NSMID))
     }
 
     const LOOP_PROGRAM: &str = "loop:header { @h[pc, lane] = count(); } \
@@ -1484,7 +1556,7 @@ mod tests {
                         .collect()
                 })
             };
-            let expect = interpret(&program, &sim, grid, block, wave);
+            let expect = interpret(&program, &sim, grid, block, (wave, UNREAD_NSMID));
             assert!(
                 expect.maps.iter().all(|m| !m.entries.is_empty()),
                 "a map recorded nothing"
@@ -1592,7 +1664,7 @@ mod tests {
                 }
             })
         };
-        let expect = interpret(&program, &sim, grid, block, wave);
+        let expect = interpret(&program, &sim, grid, block, (wave, UNREAD_NSMID));
         (program, expect)
     }
 
@@ -2060,7 +2132,7 @@ mod tests {
                 )]
             })
         };
-        interpret(program, &sim, [2, 1, 1], block, wave)
+        interpret(program, &sim, [2, 1, 1], block, (wave, UNREAD_NSMID))
     }
 
     /// `sectors`, `wavefronts` and `run` over the lanes that execute the access — also

@@ -116,6 +116,18 @@ pub(crate) fn linear_block(
     Ok(())
 }
 
+/// `nsmid` on target `t`: the number of values `smid` can take — the ids are not
+/// contiguous (a shader array has fewer CUs than its 4-bit CU id can name), so, as the
+/// PTX ISA says of its `%nsmid`, this is at least the number of CUs, not their count:
+/// 2^8 on gfx9, 2^12 on gfx940+ (the XCD above), 2^11 on gfx10+.
+pub(crate) fn smid_count(t: crate::emit::Target) -> u32 {
+    match (t.gfx9, t.gfx940) {
+        (_, true) => 1 << 12,
+        (true, false) => 1 << 8,
+        (false, _) => 1 << 11,
+    }
+}
+
 /// `d = sreg s` at `site`.
 pub(crate) fn read_special(
     cx: &Cx<'_>,
@@ -162,14 +174,28 @@ pub(crate) fn read_special(
         }
         Special::Smid => {
             // gfx9: CU, SH and SE ids of HW_REG_HW_ID (bits 8-15); gfx10+: WGP, SA and SE
-            // ids of HW_REG_HW_ID1 (bits 10-20).
+            // ids of HW_REG_HW_ID1 (bits 10-20); gfx940+ (MI300: 8 XCDs, whose HW_IDs
+            // repeat) the XCD of HW_REG_XCC_ID (bits 0-3) above the gfx9 bits.
+            let st = r.st.name();
+            if cx.t.gfx940 {
+                e.ins(format!("s_getreg_b32 {st}, hwreg(HW_REG_XCC_ID, 0, 4)"));
+                e.ins(format!("v_lshlrev_b32_e64 {l}, 8, {st}"));
+            }
             let hwreg = if cx.t.gfx9 {
                 "hwreg(HW_REG_HW_ID, 8, 8)"
             } else {
                 "hwreg(HW_REG_HW_ID1, 10, 11)"
             };
-            e.ins(format!("s_getreg_b32 {}, {hwreg}", r.st.name()));
-            e.ins(format!("v_mov_b32_e32 {l}, {}", r.st.name()));
+            e.ins(format!("s_getreg_b32 {st}, {hwreg}"));
+            if cx.t.gfx940 {
+                e.ins(format!("v_or_b32_e32 {l}, {st}, {l}"));
+            } else {
+                e.ins(format!("v_mov_b32_e32 {l}, {st}"));
+            }
+            zero_hi(e);
+        }
+        Special::Nsmid => {
+            e.ins(format!("v_mov_b32_e32 {l}, 0x{:x}", smid_count(cx.t)));
             zero_hi(e);
         }
         Special::Lane => {
@@ -305,7 +331,6 @@ pub(crate) fn read_special(
             ));
             e.ins("s_waitcnt vmcnt(0)");
         }
-        other => return Err(unsupported(format!("sreg {} on GCN", other.name()))),
     }
     Ok(())
 }

@@ -801,6 +801,15 @@ const BUFFERS_GFX1100: TvKernel = TvKernel {
     combining: Combining::Uniform,
 };
 
+/// [`GFX942`]'s module for gfx90a: no XCDs (`smid` without `HW_REG_XCC_ID`), `glc` for
+/// returning atomics.
+#[cfg(test)]
+const GFX90A: TvKernel = TvKernel {
+    asm: include_str!("../../tests/corpus/gcn/hip_kernels_gfx90a.s"),
+    name: "histogram",
+    combining: Combining::Uniform,
+};
+
 /// The corpus's gfx1100 HIP grid kernel, wave32 with the gfx10+ mnemonics: the tests
 /// prove the lowering's wave32 forms on it too.
 #[cfg(test)]
@@ -918,6 +927,8 @@ pub(crate) struct EntryAbi {
     wave: u64,
     /// gfx9 (`HW_REG_HW_ID`); otherwise gfx10+ (`HW_REG_HW_ID1`).
     gfx9: bool,
+    /// gfx940+ (`HW_REG_XCC_ID`).
+    gfx940: bool,
 }
 
 impl EntryAbi {
@@ -960,6 +971,7 @@ impl EntryAbi {
                 64
             },
             gfx9: processor.starts_with("gfx9"),
+            gfx940: crate::insn::Isa::new(processor, 64, None).gfx940,
         })
     }
 
@@ -1973,11 +1985,12 @@ fn prove_claims_with(
 
 /// The special registers [`gcn_special`] specifies (the others are listed as not
 /// proved).
-const PROVED_SPECIALS: [warptrace_ir::Special; 20] = [
+const PROVED_SPECIALS: [warptrace_ir::Special; 21] = [
     warptrace_ir::Special::Clock,
     warptrace_ir::Special::Clock64,
     warptrace_ir::Special::GlobalTimer,
     warptrace_ir::Special::Smid,
+    warptrace_ir::Special::Nsmid,
     warptrace_ir::Special::Lane,
     warptrace_ir::Special::TidX,
     warptrace_ir::Special::TidY,
@@ -2032,6 +2045,20 @@ struct Spec {
     stages: Vec<BV>,
 }
 
+/// `smid` at its own width: gfx9: the CU, SH and SE ids, bits 8–15 of HW_REG_HW_ID, with
+/// gfx940+'s XCD (bits 0–3 of HW_REG_XCC_ID) above them; gfx10+: the WGP, SA and SE ids,
+/// bits 10–20 of HW_REG_HW_ID1.
+fn smid(abi: &EntryAbi) -> BV {
+    let hw = |n: &str| BV::new_const(format!("hw.{n}"), 32);
+    match (abi.gfx9, abi.gfx940) {
+        (_, true) => hw("HW_REG_XCC_ID")
+            .extract(3, 0)
+            .concat(hw("HW_REG_HW_ID").extract(15, 8)),
+        (true, false) => hw("HW_REG_HW_ID").extract(15, 8),
+        (false, _) => hw("HW_REG_HW_ID1").extract(20, 10),
+    }
+}
+
 /// `sreg sp` per `docs/ir.md`, as `docs/gcn.md` maps it to the hardware, in terms of the
 /// entry state `abi` describes (and the instructions' hardware inputs: `hw.memtime`,
 /// `hw.memrealtime`, `hw.HW_REG_HW_ID`, `hw.lane`); `None` for a special no proof covers.
@@ -2066,14 +2093,12 @@ fn gcn_special(sp: warptrace_ir::Special, abi: &EntryAbi) -> Option<Spec> {
         Special::Clock => memtime().extract(31, 0).zero_ext(32),
         // `s_memrealtime` counts a 100 MHz clock: nanoseconds are ten of its ticks.
         Special::GlobalTimer => BV::new_const("hw.memrealtime", 64).bvmul(BV::from_u64(10, 64)),
-        // gfx9: the CU, SH and SE ids, bits 8–15 of HW_REG_HW_ID; gfx10+: the WGP, SA
-        // and SE ids, bits 10–20 of HW_REG_HW_ID1.
-        Special::Smid if abi.gfx9 => BV::new_const("hw.HW_REG_HW_ID", 32)
-            .extract(15, 8)
-            .zero_ext(56),
-        Special::Smid => BV::new_const("hw.HW_REG_HW_ID1", 32)
-            .extract(20, 10)
-            .zero_ext(53),
+        Special::Smid => {
+            let id = smid(abi);
+            id.zero_ext(64 - id.get_size())
+        }
+        // The number of values `smid` can take: 2 to the power of its width.
+        Special::Nsmid => BV::from_u64(1 << smid(abi).get_size(), 64),
         Special::Lane => BV::new_const("hw.lane", 32).zero_ext(32),
         _ => return None,
     };
@@ -5196,6 +5221,11 @@ mod special_tests {
             let v = special_verdict(sp);
             assert!(v.is_proved(), "{}: {v:?}", sp.name());
         }
+        // gfx90a has no XCDs: `smid` is the hardware id's 8 bits, `nsmid` 2^8.
+        for sp in [Special::Smid, Special::Nsmid] {
+            let v = special_verdict_in(GFX90A, sp);
+            assert!(v.is_proved(), "gfx90a {}: {v:?}", sp.name());
+        }
     }
 
     /// `thread`'s specification in schoolbook form is `grid_special`'s formula: equal on
@@ -5296,8 +5326,35 @@ mod special_tests {
                 Special::Smid,
                 "smid from bit 9",
                 Box::new(|c| {
-                    let x = find(c, |x| x.mnemonic == "s_getreg_b32");
+                    let x = find(c, |x| {
+                        x.mnemonic == "s_getreg_b32"
+                            && x.operands[1].text.starts_with("hwreg(HW_REG_HW_ID,")
+                    });
                     x.operands[1].text = "hwreg(HW_REG_HW_ID, 9, 8)".into();
+                }),
+            ),
+            (
+                Special::Smid,
+                "smid with the XCD one bit low",
+                Box::new(|c| set_imm(find(c, |x| x.mnemonic == "v_lshlrev_b32_e64"), 1, 7)),
+            ),
+            (
+                Special::Smid,
+                "smid without the XCD",
+                Box::new(|c| {
+                    let x = find(c, |x| x.mnemonic == "v_or_b32_e32");
+                    x.mnemonic = "v_mov_b32_e32".into();
+                    x.operands.truncate(2);
+                }),
+            ),
+            (
+                Special::Nsmid,
+                "nsmid of gfx90a",
+                Box::new(|c| {
+                    let x = find(c, |x| {
+                        x.mnemonic == "v_mov_b32_e32" && x.operands[1].imm == Some(1 << 12)
+                    });
+                    set_imm(x, 1, 1 << 8);
                 }),
             ),
         ];

@@ -210,12 +210,6 @@ fn values_the_hardware_cannot_give_are_unsupported() {
             "enabling it would move the SGPR of its \
              `.amdhsa_system_sgpr_private_segment_wavefront_offset`",
         ),
-        (
-            "hip_kernels_gfx942.s",
-            "kernel:entry { @n = sum(nsmid); }",
-            "histogram",
-            "nsmid",
-        ),
     ] {
         let (status, _) = run(file, src, kernel);
         assert!(
