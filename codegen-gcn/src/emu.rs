@@ -1748,6 +1748,108 @@ mod tests {
         )
     }
 
+    /// A kernel of `file` whose body is an early return, as clang lowers `if (tid.x & 3 ==
+    /// 0) return;` or a guard around the kernel's last statements: line 1 opens the `if`
+    /// (`s_and_saveexec`, `s_cbranch_execz` to the `s_endpgm`), lines 2 and 3 are its body,
+    /// which reuses the saved mask's SGPRs (the lanes left out never come back), line 4 the
+    /// `s_endpgm`.
+    fn with_early_return(file: &str, kernel: &str, wave: u32) -> String {
+        wave_body(
+            file,
+            kernel,
+            wave,
+            "\t.loc 9 1 0\n\
+             \tv_and_b32_e32 v1, 3, v0\n\
+             \tv_cmp_ne_u32_e64 {vcc}, 0, v1\n\
+             \ts_and_saveexec_{mask} {s6}, {vcc}\n\
+             \ts_cbranch_execz .LBBt_9\n\
+             \t.loc 9 2 0\n\
+             \t{add} v2, 1, v1\n\
+             \ts_mov_{mask} {s6}, 0\n\
+             \t.loc 9 3 0\n\
+             \ts_mov_b32 s10, 0\n\
+             .LBBt_9:\n\
+             \t.loc 9 4 0\n",
+        )
+    }
+
+    /// Regions around an early return ([`with_early_return`], `returning_if`): 1-1, 1-2,
+    /// 1-3, 1-4 (every lane enters; the lanes the `if` leaves out leave as it opens, the others
+    /// at the region's exit), 2-3 (the `if`'s lanes). Each runs its entry and exit once
+    /// for every lane that enters, as the interpreter does (wave64 and wave32, partial
+    /// waves; `pc` and `line` of the region's place). The exit for the lanes left out run
+    /// for `exec` (its narrowing dropped) is noticed; the same `if` inside another is
+    /// `Unsupported`.
+    #[test]
+    fn regions_around_an_early_return_run_their_ends_for_every_lane() {
+        for (file, wave, block) in [
+            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
+            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
+        ] {
+            let Names { mask, exec, .. } = Names::of(wave);
+            let asm = with_early_return(file, "volume_index", wave);
+            let saved = Names::sgprs(wave, 6);
+            let grid = [2, 1, 1];
+            // (lines, the region's place — `pc` and line —, whether a lane enters).
+            type Case = (&'static str, u32, u32, fn(u32) -> bool);
+            let cases: [Case; 5] = [
+                ("1-1", 0, 1, |_| true),
+                ("1-2", 0, 1, |_| true),
+                ("1-3", 0, 1, |_| true),
+                ("1-4", 0, 1, |_| true),
+                ("2-3", 4, 2, |t| t & 3 != 0),
+            ];
+            for (lines, pc, line, enters) in cases {
+                let (program, expect) = region_run(lines, (pc, line), enters, grid, block, wave);
+                let run = |mutate: &dyn Fn(&str) -> String| {
+                    emulate(&asm, "volume_index", &program, grid, block, mutate, true)
+                };
+                let what = format!("{file} {lines}");
+                assert_eq!(run(&|t| t.to_owned()), expect, "{what}");
+                let narrowing = format!("\ts_andn2_{mask} {exec}, {saved}, {exec}\n");
+                let unnarrowed = |t: &str| t.replacen(&narrowing, "", 1);
+                let instrumented = {
+                    let out = instrument(&asm, &program).expect("instruments");
+                    out.asm
+                };
+                if enters(0) {
+                    assert!(
+                        instrumented.contains(&narrowing),
+                        "{what}: no exit for the lanes left out"
+                    );
+                    assert!(
+                        run(&unnarrowed) != expect,
+                        "{what}: the exit of the lanes left out run for `exec` went unnoticed"
+                    );
+                } else {
+                    assert!(
+                        !instrumented.contains(&narrowing),
+                        "{what}: an exit for lanes that never entered"
+                    );
+                }
+            }
+            // The same `if` inside another: the lanes it leaves out would return from the
+            // middle of the outer one.
+            let outer = Names::sgprs(wave, 12);
+            let nested = asm.replacen(
+                "\t.loc 9 1 0\n",
+                &format!("\t.loc 9 1 0\n\ts_and_saveexec_{mask} {outer}, {exec}\n"),
+                1,
+            );
+            let src = "region:entry:t.hip:1-3 { @en = count(); } region:exit:t.hip:1-3 { @ex = count(); }";
+            let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+            let program = warptrace_verifier::verify_program(&program).expect("verifies");
+            let out = instrument(&nested, &program).expect("instruments");
+            let k = out.kernels.iter().find(|k| k.name == "volume_index");
+            assert!(
+                k.is_some_and(|k| matches!(&k.status, KernelStatus::Unsupported { what }
+                    if what.contains("runs to `s_endpgm`, is inside"))),
+                "{file}: {:?}",
+                k.map(|k| &k.status)
+            );
+        }
+    }
+
     /// A kernel of `file` whose body is an `if`/`else` as clang 19 lowers one, tail
     /// duplication included: line 1 opens the `if` (`tid.x & 3 != 0`) and makes its mask
     /// the `else` lanes (`s_xor`), the `then` (line 2) and the `else` (line 4) are laid out

@@ -43,6 +43,9 @@ pub(crate) enum Lanes {
     Scc(bool),
     /// All of `exec` when `vcc == 0` is this value, none otherwise.
     VccZero(bool),
+    /// `D & ~exec` right after `s_and_saveexec D, X` of an `if` that runs to `s_endpgm`
+    /// ([`returning_if`]): the lanes it leaves out, which return there.
+    Returned(Reg),
 }
 
 /// Where one loop snippet goes.
@@ -292,23 +295,36 @@ pub(crate) fn region_places(
     for (entries, exits) in [(false, false), (true, false), (false, true), (true, true)] {
         let mut tried = placed.clone();
         match lanes_change(module, k, isa, loops, &mut tried, Moves { entries, exits }) {
-            None => {
-                settled = Some(tried);
+            Ok(returned) => {
+                settled = Some((tried, returned));
                 break;
             }
-            Some(why) => {
+            Err(why) => {
                 first.get_or_insert(why);
             }
         }
     }
-    let Some(settled) = settled else {
+    let Some((settled, returned)) = settled else {
         return Err(format!("region: {}", first.unwrap_or_default()));
     };
-    Ok(settled
+    let ident = settled.first().map(|p| p.place.ident);
+    let mut out: Vec<Place> = settled
         .into_iter()
         .filter(|p| p.end == end)
         .map(|p| p.place)
-        .collect())
+        .collect();
+    // The lanes an `if` that runs to `s_endpgm` leaves out leave the region as it opens.
+    if end == warptrace_ir::RegionEnd::Exit {
+        for (stmt, mask) in returned {
+            out.push(Place {
+                stmt,
+                after: true,
+                lanes: Some(Lanes::Returned(mask)),
+                ident: ident.unwrap_or(stmt),
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// Which ends [`lanes_change`] may move across the structurizer's `exec` writes.
@@ -388,6 +404,31 @@ fn exec_write(x: &crate::parse::Instruction, wave: u32) -> Option<ExecWrite> {
         }
         _ => None,
     }
+}
+
+/// The mask `D` of the `s_and_saveexec D, X` at statement `i` of kernel `k` when it opens
+/// an `if` that runs to `s_endpgm`: the next instruction is `s_cbranch_execz L` (no label
+/// between them, so no other path joins there) and `L`'s first instruction is
+/// `s_endpgm`. The lanes the `if` leaves out run nothing more: they return. It is how
+/// clang lowers an early return (`if (i >= n) return;`) and the guard of a kernel's last
+/// statement; the region's flow ([`region_flow`]) checks that no `exec` write gives them
+/// back.
+pub(crate) fn returning_if(module: &Module, k: &Kernel, i: usize, wave: u32) -> Option<Reg> {
+    let Some(ExecWrite::Open(d)) = module.instr(i).and_then(|x| exec_write(x, wave)) else {
+        return None;
+    };
+    let next = (i + 1..k.body.end)
+        .find(|&j| !matches!(module.stmts[j].kind, StmtKind::Directive { .. }))?;
+    let branch = module
+        .instr(next)
+        .filter(|x| x.mnemonic == "s_cbranch_execz")?;
+    let target = branch.operands.first()?.text.as_str();
+    let label = k
+        .body
+        .clone()
+        .find(|&j| matches!(&module.stmts[j].kind, StmtKind::Label(l) if l == target))?;
+    let first = (label + 1..k.body.end).find(|&j| module.instr(j).is_some())?;
+    (module.instr(first)?.mnemonic == "s_endpgm").then_some(d)
 }
 
 /// `s_xor D, exec, D` (either order): with `D` the mask an `if` saved, the lanes that
@@ -533,6 +574,8 @@ impl Cuts {
                 // lanes' (the branch's fall-through), the staying lanes' (its taken edge).
                 Some(Lanes::Keep(_)) => keep.insert(place.stmt, *site).is_none(),
                 Some(Lanes::Drop(_)) => drop.insert(place.stmt, *site).is_none(),
+                // Added once the flow is settled: the lanes it runs for leave the flow.
+                Some(Lanes::Returned(_)) => false,
             };
         }
         for (andn2, branch) in &keep {
@@ -651,14 +694,18 @@ fn masked_loops(module: &Module, k: &Kernel, loops: &Loops) -> Vec<MaskedLoop> {
 /// narrows the innermost. Paths that meet keep what they share ([`Nest::meet`]), to a
 /// fixed point. No other `exec` write, no other write of an open mask, no narrowing
 /// outside every `if`, no end of the kernel; at every exit nothing open and `exec` all
-/// the lanes that entered.
+/// the lanes that entered. An `if` that runs to `s_endpgm` ([`returning_if`]), reached
+/// with nothing open and `exec` all the lanes, opens nothing: the lanes it leaves out
+/// leave the region there (they return), and `exec` is all the lanes that remain. The
+/// statements and masks of those `if`s are returned: each needs an exit for the lanes it
+/// leaves out ([`Lanes::Returned`]).
 fn region_flow(
     module: &Module,
     k: &Kernel,
     isa: &Isa,
     loops: &Loops,
     placed: &[RegionPlace],
-) -> Result<(), Lost> {
+) -> Result<BTreeSet<(usize, Reg)>, Lost> {
     use warptrace_ir::RegionEnd;
     let masked = masked_loops(module, k, loops);
     let exec = Reg::exec(isa.wave);
@@ -726,6 +773,7 @@ fn region_flow(
     };
     let mut before: HashMap<usize, Nest> = HashMap::new();
     let mut work: Vec<usize> = Vec::new();
+    let mut returned = BTreeSet::new();
     // The lanes before statement `to`, arriving from `from` (`None`: an entry).
     let reach = |before: &mut HashMap<usize, Nest>,
                  work: &mut Vec<usize>,
@@ -845,6 +893,25 @@ fn region_flow(
         }
         if own.is_none() && f.defs.iter().any(|d| d.overlaps(&exec)) {
             match exec_write(x, isa.wave) {
+                Some(ExecWrite::Open(mask)) if returning_if(module, k, i, isa.wave).is_some() => {
+                    // The lanes it leaves out must be all that leave: `exec` all the
+                    // lanes, in no `if` or loop that could give them back.
+                    let around = nest
+                        .open
+                        .last()
+                        .or(nest.forgotten.as_ref().filter(|_| !nest.whole));
+                    if let Some(o) = around {
+                        return Err(why(format!(
+                            "the `if` that {} opens, which runs to `s_endpgm`, is inside {}",
+                            what(i),
+                            opened(module, o)
+                        )));
+                    }
+                    if !nest.whole {
+                        return Err(changes(i));
+                    }
+                    returned.insert((i, mask));
+                }
                 Some(ExecWrite::Open(mask)) => {
                     nest.open.push(OpenIf {
                         at: i,
@@ -945,7 +1012,7 @@ fn region_flow(
             }
         }
     }
-    Ok(())
+    Ok(returned)
 }
 
 /// Why the lanes a region's snippets run for (`exec` at each, narrowed at a latch) may not
@@ -966,7 +1033,7 @@ fn lanes_change(
     loops: &Loops,
     placed: &mut [RegionPlace],
     moves: Moves,
-) -> Option<String> {
+) -> Result<BTreeSet<(usize, Reg)>, String> {
     use warptrace_ir::RegionEnd;
     // With `moves.entries`, an entry right after an `if`'s `s_and_saveexec` (and the
     // `s_xor` that makes its mask the `else` lanes) — the end of the block that opens it
@@ -984,9 +1051,12 @@ fn lanes_change(
                     .rev()
                     .find(|&i| !matches!(module.stmts[i].kind, StmtKind::Directive { .. }))
                     .filter(|&i| {
+                        // Not before an `if` that runs to `s_endpgm`: the lanes it leaves
+                        // out never run the region's lines.
                         module.instr(i).is_some_and(|x| {
                             else_lanes(x, isa.wave).is_some()
-                                || matches!(exec_write(x, isa.wave), Some(ExecWrite::Open(_)))
+                                || (matches!(exec_write(x, isa.wave), Some(ExecWrite::Open(_)))
+                                    && returning_if(module, k, i, isa.wave).is_none())
                         })
                     })
                 {
@@ -1009,8 +1079,8 @@ fn lanes_change(
     // thread's program. Each move is checked again; an exit moves forward only.
     for _ in 0..placed.len() + 1 {
         let (n, mut open) = match region_flow(module, k, isa, loops, placed) {
-            Ok(()) => return None,
-            Err(Lost::Why(why)) => return Some(why),
+            Ok(returned) => return Ok(returned),
+            Err(Lost::Why(why)) => return Err(why),
             Err(Lost::ExitInside(n, open)) => (n, open),
         };
         let place = placed[n].place;
@@ -1043,10 +1113,10 @@ fn lanes_change(
                     ..place
                 }
             }
-            None => return Some(inside),
+            None => return Err(inside),
         }
     }
-    Some("its exits do not settle".into())
+    Err("its exits do not settle".into())
 }
 
 /// The place of the edge of `s_cbranch_COND` at statement `stmt` that is its taken edge

@@ -396,6 +396,7 @@ fn narrow(cx: &Cx<'_>, e: &mut Emitter, lanes: Lanes) {
     match lanes {
         Lanes::Keep(x) => e.smask("s_and", exec, exec, &x.name()),
         Lanes::Drop(x) => e.smask("s_andn2", exec, exec, &x.name()),
+        Lanes::Returned(d) => e.smask("s_andn2", exec, &d.name(), exec),
         Lanes::Scc(set) => select(e, set),
         Lanes::VccZero(zero) => {
             let cmp = if cx.t.wave == 64 {

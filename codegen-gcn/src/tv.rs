@@ -2495,13 +2495,26 @@ fn waterfall_summary(lane: &mut Lane, body: &[Instruction]) -> Result<(), String
 /// input, with `exec`, `vcc`, `scc` restored; `Err("unknown")` when z3 gives up within
 /// the verifier's resource limit; otherwise a counterexample.
 fn check(code: &[Instruction], expect: &dyn Fn(&BV, &BV) -> BV) -> Result<(), String> {
+    check_lanes(code, expect, true)
+}
+
+/// [`check`] for the lanes in `exec` as the snippet starts (`active_only`), or for every
+/// lane: a snippet that runs for lanes outside `exec` (the lanes an early return leaves
+/// out) must leave the others' `%a` alone.
+fn check_lanes(
+    code: &[Instruction],
+    expect: &dyn Fn(&BV, &BV) -> BV,
+    active_only: bool,
+) -> Result<(), String> {
     let r = run(code)?;
     if !r.effects.is_empty() {
         return Err("the snippet accesses global memory".into());
     }
     let want = expect(&r.a, &r.b);
     let solver = warptrace_verifier::solver();
-    solver.assert(&r.active);
+    if active_only {
+        solver.assert(&r.active);
+    }
     solver.assert(Bool::and(&[r.got.eq(&want), r.restored.clone()]).not());
     match solver.check() {
         SatResult::Unsat => Ok(()),
@@ -4396,6 +4409,34 @@ mod tests {
         x.operands[1].text = "hwreg(HW_REG_HW_ID1, 10, 10)".into();
         let r = special_check(&prologue, &code, &abi, &spec);
         assert_refuted("smid without the SE id's top bit", &r);
+    }
+
+    /// The exit of the lanes an early return leaves out (`Lanes::Returned`): `block_sum`'s
+    /// last `if` (`s_and_saveexec_b64 s[0:1], vcc`, then `s_cbranch_execz` to `s_endpgm`)
+    /// returns the lanes it leaves out, and region 34-34's exit right after it runs for
+    /// `s[0:1] & ~exec` — proved for any lane, in `exec` or not, so a lane the `if` keeps
+    /// and one that never reached it are left alone. Without its narrowing it runs for the
+    /// `if`'s lanes instead: refuted.
+    #[test]
+    fn early_return_exits_run_for_the_lanes_left_out() {
+        let code = point_snippet("block_sum", "region:exit:gcn_kernels.hip:34-34", LOOP_BODY)
+            .expect("the exit after the `if` opens");
+        let narrowing = index_of(&code, |x| {
+            x.mnemonic == "s_andn2_b64" && x.operands[1].text == "s[0:1]"
+        });
+        let bit = |v: BV| v.extract(0, 0).eq(BV::from_u64(1, 1));
+        let left_out = move || {
+            Bool::and(&[
+                bit(BV::new_const("s0", 32)),
+                bit(BV::new_const("exec0", 64)).not(),
+            ])
+        };
+        let r = check_lanes(&code, &|a, b| left_out().ite(&a.bvadd(b), a), false);
+        assert!(r.is_ok(), "{r:?}");
+        let mut unnarrowed = code.clone();
+        unnarrowed.remove(narrowing);
+        let r = check_lanes(&unnarrowed, &|a, b| left_out().ite(&a.bvadd(b), a), false);
+        assert_refuted("the exit of the lanes left out run for `exec`", &r);
     }
 
     /// A loop edge's snippet runs for the lanes that take the edge and no others: the

@@ -376,11 +376,13 @@ fn hist_buckets_come_from_the_leading_zero_count() {
 /// the exit before the latch's `s_andn2 exec`), around it and its guard's `if` (the exit
 /// after the join's `s_or exec`, decision 0028), around `block_sum`'s uniform loop (laid
 /// out after the kernel's `s_endpgm`, an `if` in its body), around `if_else`'s `if`/`else`
-/// and each of its parts, and around and inside Triton matmul's uniform K loop, each end
-/// placed, verified and (with the LLVM tools) assembled. Where
-/// the lanes at an end are some of those that entered — `many_exits`' early return inside
-/// an `if`, `block_sum`'s last `if` that runs to the end of the kernel — the kernel is
-/// `Unsupported`, with the reason.
+/// and each of its parts, around `block_sum`'s last `if` and `many_exits`' early return
+/// (`if`s that run to `s_endpgm`: the lanes they leave out leave as they open), and around
+/// and inside Triton matmul's uniform K loop, each end placed, verified and (with the LLVM
+/// tools) assembled. Where the lanes at an end are some of those that entered — an exit
+/// at `many_exits`' `if (i >= n) return;`, which clang lowers to an `if` that rejoins, a
+/// narrowing of `exec` outside any `if` in `atomic_ticket` — the kernel is `Unsupported`,
+/// with the reason.
 #[test]
 fn source_line_regions_are_placed_where_their_lanes_are_known() {
     let tools = ["llvm-mc", "ld.lld"]
@@ -446,6 +448,18 @@ fn source_line_regions_are_placed_where_their_lanes_are_known() {
             "103-103",
         ),
         (
+            "hip_kernels_gfx942.s",
+            "block_sum",
+            "gcn_kernels.hip",
+            "34-34",
+        ),
+        (
+            "hip_kernels_gfx942.s",
+            "many_exits",
+            "gcn_kernels.hip",
+            "43-43",
+        ),
+        (
             "triton_matmul_gfx942.s",
             "matmul",
             "triton_kernels.py",
@@ -479,6 +493,18 @@ fn source_line_regions_are_placed_where_their_lanes_are_known() {
                 "the exit after the join"
             );
         }
+        if ["34-34", "43-43"].contains(&lines) {
+            // An `if` that runs to `s_endpgm`: the lanes it leaves out leave the region
+            // right after it opens, `exec` narrowed to them (its saved mask less `exec`).
+            let left_out = asm
+                .lines()
+                .map(str::trim)
+                .any(|l| l.starts_with("s_andn2_b64 exec, s[") && l.ends_with("], exec"));
+            assert!(
+                left_out,
+                "{kernel} {lines}: no exit for the lanes the early return leaves out"
+            );
+        }
         if tools {
             let arch = if file.contains("gfx90a") {
                 "gfx90a"
@@ -492,18 +518,18 @@ fn source_line_regions_are_placed_where_their_lanes_are_known() {
     for (kernel, lines, why) in [
         (
             "many_exits",
-            "43-43",
+            "50-50",
             [
-                "its exit at `s_endpgm`",
-                "is inside the `if` that `s_and_saveexec_b64 s[2:3], s[0:1]` (line 434) opens",
+                "its exit at `s_cbranch_execz .LBB2_15`",
+                "is inside the `if` that `s_and_saveexec_b64 s[2:3], s[0:1]` (line 413) opens",
             ],
         ),
         (
-            "block_sum",
-            "34-34",
+            "atomic_ticket",
+            "70-70",
             [
-                "the `if` that `s_and_saveexec_b64 s[0:1], vcc` (line 206) opens",
-                "has not rejoined its lanes",
+                "the lanes change between its entry and its exits",
+                "`s_and_b64 exec, exec, vcc`",
             ],
         ),
     ] {
