@@ -1264,10 +1264,7 @@ mod tests {
     /// partial waves, and leaves what the interpreter computes from the loops' events.
     #[test]
     fn loop_points_run_for_the_lanes_that_take_each_edge() {
-        for (file, wave, block) in [
-            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
-            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
-        ] {
+        for (file, wave, block) in REGION_TARGETS {
             let asm = with_loops(file, "volume_index", wave);
             let program = warptrace_lang::compile(LOOP_PROGRAM, "t.wt").expect("compiles");
             let program = warptrace_verifier::verify_program(&program).expect("verifies");
@@ -1316,10 +1313,7 @@ mod tests {
     /// complement, target or registers are wrong.
     #[test]
     fn long_branches_run_as_the_branches_they_replace() {
-        for (file, wave, block) in [
-            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
-            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
-        ] {
+        for (file, wave, block) in REGION_TARGETS {
             let asm = with_loops(file, "volume_index", wave);
             let m = parse(&asm).expect("parses");
             let k = m.kernel("volume_index").expect("kernel");
@@ -1528,10 +1522,7 @@ mod tests {
                    region:exit:t.hip:2-2 { @ex[lane] = count(); @v[tid.x & 3] = sum(pc + line); }";
         let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
         let program = warptrace_verifier::verify_program(&program).expect("verifies");
-        for (file, wave, block) in [
-            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
-            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
-        ] {
+        for (file, wave, block) in REGION_TARGETS {
             let asm = with_region(file, "volume_index", wave);
             let grid = [2, 1, 1];
             let run = |mutate: &dyn Fn(&str) -> String| {
@@ -1748,6 +1739,27 @@ mod tests {
         )
     }
 
+    /// The kernels the region tests rewrite, their wave and a block of partial waves:
+    /// gfx942 (wave64) and gfx1100 (wave32).
+    const REGION_TARGETS: [(&str, u32, [u32; 3]); 2] = [
+        ("hip_grid_gfx942.s", 64, [100, 1, 1]),
+        ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
+    ];
+
+    /// What instrumenting `volume_index` of `asm` with a region of `lines` of `t.hip` (both
+    /// ends counting) makes of it.
+    fn region_status(asm: &str, lines: &str) -> KernelStatus {
+        let src = format!(
+            "region:entry:t.hip:{lines} {{ @en = count(); }} \
+             region:exit:t.hip:{lines} {{ @ex = count(); }}"
+        );
+        let program = warptrace_lang::compile(&src, "t.wt").expect("compiles");
+        let program = warptrace_verifier::verify_program(&program).expect("verifies");
+        let out = instrument(asm, &program).expect("instruments");
+        let k = out.kernels.into_iter().find(|k| k.name == "volume_index");
+        k.expect("kernel").status
+    }
+
     /// A kernel of `file` whose body is an early return, as clang lowers `if (tid.x & 3 ==
     /// 0) return;` or a guard around the kernel's last statements: line 1 opens the `if`
     /// (`s_and_saveexec`, `s_cbranch_execz` to the `s_endpgm`), lines 2 and 3 are its body,
@@ -1782,10 +1794,7 @@ mod tests {
     /// `Unsupported`.
     #[test]
     fn regions_around_an_early_return_run_their_ends_for_every_lane() {
-        for (file, wave, block) in [
-            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
-            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
-        ] {
+        for (file, wave, block) in REGION_TARGETS {
             let Names { mask, exec, .. } = Names::of(wave);
             let asm = with_early_return(file, "volume_index", wave);
             let saved = Names::sgprs(wave, 6);
@@ -1836,16 +1845,11 @@ mod tests {
                 &format!("\t.loc 9 1 0\n\ts_and_saveexec_{mask} {outer}, {exec}\n"),
                 1,
             );
-            let src = "region:entry:t.hip:1-3 { @en = count(); } region:exit:t.hip:1-3 { @ex = count(); }";
-            let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
-            let program = warptrace_verifier::verify_program(&program).expect("verifies");
-            let out = instrument(&nested, &program).expect("instruments");
-            let k = out.kernels.iter().find(|k| k.name == "volume_index");
+            let status = region_status(&nested, "1-3");
             assert!(
-                k.is_some_and(|k| matches!(&k.status, KernelStatus::Unsupported { what }
-                    if what.contains("runs to `s_endpgm`, is inside"))),
-                "{file}: {:?}",
-                k.map(|k| &k.status)
+                matches!(&status, KernelStatus::Unsupported { what }
+                    if what.contains("runs to `s_endpgm`, is inside")),
+                "{file}: {status:?}"
             );
         }
     }
@@ -1902,10 +1906,7 @@ mod tests {
     /// a region around it is `Unsupported`.
     #[test]
     fn regions_around_an_if_else_run_their_ends_for_the_lanes_of_each_part() {
-        for (file, wave, block) in [
-            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
-            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
-        ] {
+        for (file, wave, block) in REGION_TARGETS {
             let asm = with_if_else(file, "volume_index", wave);
             let grid = [2, 1, 1];
             // (lines, `pc` and line of the region's place, the lanes that enter).
@@ -1933,10 +1934,6 @@ mod tests {
             // would save fewer `then` lanes. The `else` narrowed: its join gives back
             // fewer lanes than entered.
             let Names { mask, exec, .. } = Names::of(wave);
-            let src = "region:entry:t.hip:1-4 { @en = count(); } \
-                       region:exit:t.hip:1-4 { @ex = count(); }";
-            let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
-            let program = warptrace_verifier::verify_program(&program).expect("verifies");
             for (part, why) in [
                 ("\t.loc 9 2 0\n", "does not give it back before its `else`"),
                 ("\t.loc 9 4 0\n", "may run for fewer lanes than entered"),
@@ -1946,13 +1943,10 @@ mod tests {
                     &format!("{part}\ts_and_{mask} {exec}, {exec}, s10\n"),
                     1,
                 );
-                let out = instrument(&narrowed, &program).expect("instruments");
-                let k = out.kernels.iter().find(|k| k.name == "volume_index");
+                let status = region_status(&narrowed, "1-4");
                 assert!(
-                    k.is_some_and(|k| matches!(&k.status, KernelStatus::Unsupported { what }
-                        if what.contains(why))),
-                    "{file}: {:?}",
-                    k.map(|k| &k.status)
+                    matches!(&status, KernelStatus::Unsupported { what } if what.contains(why)),
+                    "{file}: {status:?}"
                 );
             }
         }
@@ -1981,10 +1975,7 @@ mod tests {
             fn(u32) -> bool,
             Option<RegionEnd>,
         );
-        for (file, wave, block) in [
-            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
-            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
-        ] {
+        for (file, wave, block) in REGION_TARGETS {
             let Names {
                 mask, exec, vcc, ..
             } = Names::of(wave);
@@ -2039,17 +2030,6 @@ mod tests {
                     "{what}: an end one instruction off went unnoticed"
                 );
             }
-            let status = |asm: &str, lines: &str| {
-                let src = format!(
-                    "region:entry:t.hip:{lines} {{ @en = count(); }} \
-                     region:exit:t.hip:{lines} {{ @ex = count(); }}"
-                );
-                let program = warptrace_lang::compile(&src, "t.wt").expect("compiles");
-                let program = warptrace_verifier::verify_program(&program).expect("verifies");
-                let out = instrument(asm, &program).expect("instruments");
-                let k = out.kernels.into_iter().find(|k| k.name == "volume_index");
-                k.expect("kernel").status
-            };
             let asm = with_if(file, "volume_index", wave);
             // Without the `if` (its mask saved by an `s_mov`) and with the loop's break
             // mask not cleared before it, the latch narrows `exec` between the region's
@@ -2061,7 +2041,7 @@ mod tests {
                     &format!("\ts_mov_{mask} {brk}, 0\n"),
                     &format!("\ts_mov_{mask} {brk}, {saved}\n"),
                 );
-            let loop_only = status(&unguarded, "1-3");
+            let loop_only = region_status(&unguarded, "1-3");
             assert!(
                 matches!(&loop_only, KernelStatus::Unsupported { what }
                     if what.contains("the lanes change") && what.contains("s_andn2")),
@@ -2070,7 +2050,7 @@ mod tests {
             // A branch from before the `if` into its loop: lanes that did not pass the
             // `s_and_saveexec` would meet the join, whose mask is then not known.
             let into = asm.replace(&open, &format!("\ts_cbranch_scc1 .LBBt_2\n{open}"));
-            let jumps = status(&into, "1-3");
+            let jumps = region_status(&into, "1-3");
             assert!(
                 matches!(&jumps, KernelStatus::Unsupported { what }
                     if what.contains("the lanes change")),
@@ -2078,7 +2058,7 @@ mod tests {
             );
             let other = Names::sgprs(wave, 8);
             let wrong_join = asm.replace(&join, &join.replace(&saved, &other));
-            let wrong = status(&wrong_join, "1-3");
+            let wrong = region_status(&wrong_join, "1-3");
             assert!(
                 matches!(&wrong, KernelStatus::Unsupported { what }
                     if what.contains("the lanes change") && what.contains(&format!("{exec}, {other}"))),
@@ -2254,10 +2234,7 @@ mod tests {
     fn warp_access_values_are_the_reference_over_the_site_lanes() {
         let program = warptrace_lang::compile(ACCESS_PROGRAM, "t.wt").expect("compiles");
         let program = warptrace_verifier::verify_program(&program).expect("verifies");
-        for (file, wave, block) in [
-            ("hip_grid_gfx942.s", 64, [100, 1, 1]),
-            ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
-        ] {
+        for (file, wave, block) in REGION_TARGETS {
             let emulated = |asm: &str, mutate: &dyn Fn(&str) -> String| {
                 emulate(
                     asm,
