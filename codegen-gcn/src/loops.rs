@@ -323,6 +323,9 @@ pub(crate) fn region_places(
                 ident: ident.unwrap_or(stmt),
             });
         }
+        // In text order, as the sites are listed (stable: the edges of one latch keep
+        // theirs).
+        out.sort_by_key(|p| (p.stmt, p.after));
     }
     Ok(out)
 }
