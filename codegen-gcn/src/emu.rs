@@ -1264,7 +1264,7 @@ mod tests {
     /// partial waves, and leaves what the interpreter computes from the loops' events.
     #[test]
     fn loop_points_run_for_the_lanes_that_take_each_edge() {
-        for (file, wave, block) in REGION_TARGETS {
+        for (file, wave, block) in REWRITE_TARGETS {
             let asm = with_loops(file, "volume_index", wave);
             let program = warptrace_lang::compile(LOOP_PROGRAM, "t.wt").expect("compiles");
             let program = warptrace_verifier::verify_program(&program).expect("verifies");
@@ -1313,7 +1313,7 @@ mod tests {
     /// complement, target or registers are wrong.
     #[test]
     fn long_branches_run_as_the_branches_they_replace() {
-        for (file, wave, block) in REGION_TARGETS {
+        for (file, wave, block) in REWRITE_TARGETS {
             let asm = with_loops(file, "volume_index", wave);
             let m = parse(&asm).expect("parses");
             let k = m.kernel("volume_index").expect("kernel");
@@ -1522,7 +1522,7 @@ mod tests {
                    region:exit:t.hip:2-2 { @ex[lane] = count(); @v[tid.x & 3] = sum(pc + line); }";
         let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
         let program = warptrace_verifier::verify_program(&program).expect("verifies");
-        for (file, wave, block) in REGION_TARGETS {
+        for (file, wave, block) in REWRITE_TARGETS {
             let asm = with_region(file, "volume_index", wave);
             let grid = [2, 1, 1];
             let run = |mutate: &dyn Fn(&str) -> String| {
@@ -1739,9 +1739,9 @@ mod tests {
         )
     }
 
-    /// The kernels the region tests rewrite, their wave and a block of partial waves:
-    /// gfx942 (wave64) and gfx1100 (wave32).
-    const REGION_TARGETS: [(&str, u32, [u32; 3]); 2] = [
+    /// The kernels the tests that rewrite a body (loops, long branches, regions) run, their
+    /// wave and a block of partial waves: gfx942 (wave64) and gfx1100 (wave32).
+    const REWRITE_TARGETS: [(&str, u32, [u32; 3]); 2] = [
         ("hip_grid_gfx942.s", 64, [100, 1, 1]),
         ("hip_grid_gfx1100.s", 32, [45, 1, 1]),
     ];
@@ -1794,7 +1794,7 @@ mod tests {
     /// `Unsupported`.
     #[test]
     fn regions_around_an_early_return_run_their_ends_for_every_lane() {
-        for (file, wave, block) in REGION_TARGETS {
+        for (file, wave, block) in REWRITE_TARGETS {
             let Names { mask, exec, .. } = Names::of(wave);
             let asm = with_early_return(file, "volume_index", wave);
             let saved = Names::sgprs(wave, 6);
@@ -1906,7 +1906,7 @@ mod tests {
     /// a region around it is `Unsupported`.
     #[test]
     fn regions_around_an_if_else_run_their_ends_for_the_lanes_of_each_part() {
-        for (file, wave, block) in REGION_TARGETS {
+        for (file, wave, block) in REWRITE_TARGETS {
             let asm = with_if_else(file, "volume_index", wave);
             let grid = [2, 1, 1];
             // (lines, `pc` and line of the region's place, the lanes that enter).
@@ -1975,7 +1975,7 @@ mod tests {
             fn(u32) -> bool,
             Option<RegionEnd>,
         );
-        for (file, wave, block) in REGION_TARGETS {
+        for (file, wave, block) in REWRITE_TARGETS {
             let Names {
                 mask, exec, vcc, ..
             } = Names::of(wave);
@@ -2234,7 +2234,7 @@ mod tests {
     fn warp_access_values_are_the_reference_over_the_site_lanes() {
         let program = warptrace_lang::compile(ACCESS_PROGRAM, "t.wt").expect("compiles");
         let program = warptrace_verifier::verify_program(&program).expect("verifies");
-        for (file, wave, block) in REGION_TARGETS {
+        for (file, wave, block) in REWRITE_TARGETS {
             let emulated = |asm: &str, mutate: &dyn Fn(&str) -> String| {
                 emulate(
                     asm,

@@ -2061,7 +2061,8 @@ fn smid(abi: &EntryAbi) -> BV {
 
 /// `sreg sp` per `docs/ir.md`, as `docs/gcn.md` maps it to the hardware, in terms of the
 /// entry state `abi` describes (and the instructions' hardware inputs: `hw.memtime`,
-/// `hw.memrealtime`, `hw.HW_REG_HW_ID`, `hw.lane`); `None` for a special no proof covers.
+/// `hw.memrealtime`, `hw.HW_REG_HW_ID`, `hw.HW_REG_XCC_ID`, `hw.lane`); `None` for a
+/// special no proof covers.
 fn gcn_special(sp: warptrace_ir::Special, abi: &EntryAbi) -> Option<Spec> {
     use warptrace_ir::Special;
     let value = |n: &str| abi.value(n);
@@ -5315,7 +5316,8 @@ mod special_tests {
     /// Wrong readings are refuted: `tid.x` from the y field, `lane` counting one lane
     /// more, `ntid.y` from `ntid.x`'s half, `block` without the carry into its high word
     /// (its low word is all `block` keeps: proved anyway), `thread` with `ntid.z` left
-    /// out, `warp` divided by 32 on a wave64 target, `smid` one bit off.
+    /// out, `warp` divided by 32 on a wave64 target, `smid` one bit off, its XCD one bit
+    /// low or left out, gfx90a's `nsmid` on gfx942.
     #[test]
     fn wrong_specials_are_refuted() {
         fn find(c: &mut [Instruction], f: impl Fn(&Instruction) -> bool) -> &mut Instruction {
