@@ -223,6 +223,15 @@ impl Emitter {
         let shl = self.t.s("s_lshl");
         self.ins(format!("{shl} {d}, 1, {scratch}"));
     }
+    /// `d` (a VGPR) = the number of lanes below this one whose bit is set in the lane mask
+    /// whose low and high words are `mask` (`v_mbcnt_lo`, and `_hi` in wave64); with
+    /// `["-1", "-1"]` the lane's index.
+    pub fn lanes_below(&mut self, d: &str, mask: [&str; 2]) {
+        self.ins(format!("v_mbcnt_lo_u32_b32 {d}, {}, 0", mask[0]));
+        if self.t.wave == 64 {
+            self.ins(format!("v_mbcnt_hi_u32_b32 {d}, {}, {d}", mask[1]));
+        }
+    }
     /// `d = s` for lane masks.
     pub fn smov(&mut self, d: &str, s: &str) {
         let op = self.t.s("s_mov");

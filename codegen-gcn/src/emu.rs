@@ -721,11 +721,15 @@ mod tests {
         let module = parse(&asm).expect("parses");
         let wave = wave_of(module.kernel(kernel).expect("kernel"));
         let processor = module.processor.as_deref().expect("a target");
-        let isa = crate::insn::Isa::new(processor, wave, None);
-        let nsmid = crate::special::smid_count(crate::emit::Target::of(processor, &isa));
+        let nsmid = crate::special::smid_count(target(processor, wave));
         let mut sim = SimKernel::new(kernel, |_| Vec::new());
         sim.isa = warptrace_ir::Isa::Gcn;
         (got, interpret(&program, &sim, grid, block, (wave, nsmid)))
+    }
+
+    /// The snippets' target facts of `processor` with `wave` lanes.
+    fn target(processor: &str, wave: u32) -> crate::emit::Target {
+        crate::emit::Target::of(processor, &crate::insn::Isa::new(processor, wave, None))
     }
 
     /// The hardware id registers of a wave of workgroup `block` on `processor`: its `smid`
@@ -733,8 +737,7 @@ mod tests {
     /// (the XCD in `HW_REG_XCC_ID` on gfx940+), the other bits set (wave, SIMD and queue
     /// ids are not zero on hardware either).
     fn hardware_ids(processor: &str, wave: u32, block: u64) -> HashMap<&'static str, u32> {
-        let isa = crate::insn::Isa::new(processor, wave, None);
-        let t = crate::emit::Target::of(processor, &isa);
+        let t = target(processor, wave);
         let smid = (block % u64::from(crate::special::smid_count(t))) as u32;
         let noise = 0xa5a5_a5a5u32;
         let mut ids = HashMap::new();

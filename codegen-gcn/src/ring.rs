@@ -126,13 +126,7 @@ pub(crate) fn append(
         e.ins(format!("v_readfirstlane_b32 {first_hi}, {}", hi(r.old)));
         e.ins(format!("v_mov_b32_e32 {}, {first_lo}", lo(r.tc)));
         e.ins(format!("v_mov_b32_e32 {}, {first_hi}", hi(r.tc)));
-        let rank = lo(r.tb);
-        if t.wave == 64 {
-            e.ins(format!("v_mbcnt_lo_u32_b32 {rank}, exec_lo, 0"));
-            e.ins(format!("v_mbcnt_hi_u32_b32 {rank}, exec_hi, {rank}"));
-        } else {
-            e.ins(format!("v_mbcnt_lo_u32_b32 {rank}, exec_lo, 0"));
-        }
+        e.lanes_below(&lo(r.tb), ["exec_lo", "exec_hi"]);
         e.ins(format!("v_mov_b32_e32 {}, 0", hi(r.tb)));
         e.add64(r.old, r.tc, r.tb);
         e.ins(format!("v_mov_b32_e32 {}, 1", lo(r.one)));

@@ -199,10 +199,7 @@ pub(crate) fn read_special(
             zero_hi(e);
         }
         Special::Lane => {
-            e.ins(format!("v_mbcnt_lo_u32_b32 {l}, -1, 0"));
-            if cx.t.wave == 64 {
-                e.ins(format!("v_mbcnt_hi_u32_b32 {l}, -1, {l}"));
-            }
+            e.lanes_below(&l, ["-1", "-1"]);
             zero_hi(e);
         }
         Special::Active => {
@@ -449,10 +446,7 @@ fn buffer_addr(
     }
     // a0 = index: the lane when ADD_TID_ENABLE.
     e.ins(format!("v_bfe_u32 {d0}, {}, 23, 1", w(3)));
-    e.ins(format!("v_mbcnt_lo_u32_b32 {a0}, -1, 0"));
-    if t.wave == 64 {
-        e.ins(format!("v_mbcnt_hi_u32_b32 {a0}, -1, {a0}"));
-    }
+    e.lanes_below(&a0, ["-1", "-1"]);
     e.sub32(&d0, "0", &d0);
     e.ins(format!("v_and_b32_e32 {a0}, {a0}, {d0}"));
     // a1 = offset.

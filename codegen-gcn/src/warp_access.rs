@@ -59,10 +59,7 @@ pub(crate) fn read(
     match value {
         SiteValue::Run => {
             let lane = lo(r.ta);
-            e.ins(format!("v_mbcnt_lo_u32_b32 {lane}, -1, 0"));
-            if t.wave == 64 {
-                e.ins(format!("v_mbcnt_hi_u32_b32 {lane}, -1, {lane}"));
-            }
+            e.lanes_below(&lane, ["-1", "-1"]);
             if bytes > 64 {
                 return Err(unsupported(format!("`run` of a {bytes}-byte access")));
             }
