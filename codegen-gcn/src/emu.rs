@@ -1788,56 +1788,102 @@ mod tests {
         )
     }
 
+    /// [`with_early_return`] with an `if` inside the early return's that runs to the
+    /// `s_endpgm` too, as clang lowers one whose saved `exec` nothing would read: line 3
+    /// narrows `exec` to the lanes with `tid.x & 3 != 1` (`s_and exec, exec, vcc`, then
+    /// `s_cbranch_execz` to the `s_endpgm`), line 4 is its body, line 5 the `s_endpgm`.
+    fn with_nested_return(file: &str, kernel: &str, wave: u32) -> String {
+        wave_body(
+            file,
+            kernel,
+            wave,
+            "\t.loc 9 1 0\n\
+             \tv_and_b32_e32 v1, 3, v0\n\
+             \tv_cmp_ne_u32_e64 {vcc}, 0, v1\n\
+             \ts_and_saveexec_{mask} {s6}, {vcc}\n\
+             \ts_cbranch_execz .LBBt_9\n\
+             \t.loc 9 2 0\n\
+             \t{add} v2, 1, v1\n\
+             \ts_mov_{mask} {s6}, 0\n\
+             \t.loc 9 3 0\n\
+             \tv_cmp_ne_u32_e64 {vcc}, 1, v1\n\
+             \ts_and_{mask} {exec}, {exec}, {vcc}\n\
+             \ts_cbranch_execz .LBBt_9\n\
+             \t.loc 9 4 0\n\
+             \ts_mov_b32 s10, 0\n\
+             .LBBt_9:\n\
+             \t.loc 9 5 0\n",
+        )
+    }
+
     /// Regions around an early return ([`with_early_return`], `returning_if`): 1-1, 1-2,
     /// 1-3, 1-4 (every lane enters; the lanes the `if` leaves out leave as it opens, the others
-    /// at the region's exit), 2-3 (the `if`'s lanes). Each runs its entry and exit once
-    /// for every lane that enters, as the interpreter does (wave64 and wave32, partial
-    /// waves; `pc` and `line` of the region's place). The exit for the lanes left out run
-    /// for `exec` (its narrowing dropped) is noticed; the same `if` inside another is
-    /// `Unsupported`.
+    /// at the region's exit), 2-3 (the `if`'s lanes); and around one inside it that
+    /// narrows `exec` without saving it ([`with_nested_return`]): 1-5, 1-3, 2-4, 3-3, 3-4
+    /// (the lanes it leaves out leave right before it narrows) and 4-4 (the lanes it
+    /// keeps). Each runs its entry and exit once for every lane that enters, as the
+    /// interpreter does (wave64 and wave32, partial waves; `pc` and `line` of the region's
+    /// place). An exit for the lanes left out run for `exec` (its narrowing dropped) is
+    /// noticed; the early return's `if` inside another is `Unsupported`.
     #[test]
     fn regions_around_an_early_return_run_their_ends_for_every_lane() {
         for (file, wave, block) in REWRITE_TARGETS {
-            let Names { mask, exec, .. } = Names::of(wave);
+            let Names {
+                mask, exec, vcc, ..
+            } = Names::of(wave);
             let asm = with_early_return(file, "volume_index", wave);
             let saved = Names::sgprs(wave, 6);
             let grid = [2, 1, 1];
-            // (lines, the region's place — `pc` and line —, whether a lane enters).
-            type Case = (&'static str, u32, u32, fn(u32) -> bool);
-            let cases: [Case; 5] = [
-                ("1-1", 0, 1, |_| true),
-                ("1-2", 0, 1, |_| true),
-                ("1-3", 0, 1, |_| true),
-                ("1-4", 0, 1, |_| true),
-                ("2-3", 4, 2, |t| t & 3 != 0),
+            // The narrowings of the exits of the lanes each `if` leaves out.
+            let narrowings = [
+                format!("\ts_andn2_{mask} {exec}, {saved}, {exec}\n"),
+                format!("\ts_andn2_{mask} {exec}, {exec}, {vcc}\n"),
             ];
-            for (lines, pc, line, enters) in cases {
-                let (program, expect) = region_run(lines, (pc, line), enters, grid, block, wave);
-                let run = |mutate: &dyn Fn(&str) -> String| {
-                    emulate(&asm, "volume_index", &program, grid, block, mutate, true)
-                };
-                let what = format!("{file} {lines}");
-                assert_eq!(run(&|t| t.to_owned()), expect, "{what}");
-                let narrowing = format!("\ts_andn2_{mask} {exec}, {saved}, {exec}\n");
-                let unnarrowed = |t: &str| t.replacen(&narrowing, "", 1);
-                let instrumented = {
-                    let out = instrument(&asm, &program).expect("instruments");
-                    out.asm
-                };
-                if enters(0) {
-                    assert!(
-                        instrumented.contains(&narrowing),
-                        "{what}: no exit for the lanes left out"
-                    );
-                    assert!(
-                        run(&unnarrowed) != expect,
-                        "{what}: the exit of the lanes left out run for `exec` went unnoticed"
-                    );
-                } else {
-                    assert!(
-                        !instrumented.contains(&narrowing),
-                        "{what}: an exit for lanes that never entered"
-                    );
+            // (lines, the region's place — `pc` and line —, whether a lane enters, whether
+            // each `if` leaves out lanes that entered). 2-4 and 3-4 start at the early
+            // return's `s_cbranch_execz` (pc 3, line 1): the end of the block that
+            // dominates the `s_endpgm` they both reach.
+            type Case = (&'static str, u32, u32, fn(u32) -> bool, [bool; 2]);
+            let early: [Case; 5] = [
+                ("1-1", 0, 1, |_| true, [true, false]),
+                ("1-2", 0, 1, |_| true, [true, false]),
+                ("1-3", 0, 1, |_| true, [true, false]),
+                ("1-4", 0, 1, |_| true, [true, false]),
+                ("2-3", 4, 2, |t| t & 3 != 0, [false, false]),
+            ];
+            let inner: [Case; 6] = [
+                ("1-5", 0, 1, |_| true, [true, true]),
+                ("1-3", 0, 1, |_| true, [true, true]),
+                ("2-4", 3, 1, |t| t & 3 != 0, [false, true]),
+                ("3-3", 6, 3, |t| t & 3 != 0, [false, true]),
+                ("3-4", 3, 1, |t| t & 3 != 0, [false, true]),
+                ("4-4", 9, 4, |t| t & 3 > 1, [false, false]),
+            ];
+            let nested_asm = with_nested_return(file, "volume_index", wave);
+            for (asm, cases) in [(&asm, &early[..]), (&nested_asm, &inner[..])] {
+                for &(lines, pc, line, enters, leaves) in cases {
+                    let (program, expect) =
+                        region_run(lines, (pc, line), enters, grid, block, wave);
+                    let run = |mutate: &dyn Fn(&str) -> String| {
+                        emulate(asm, "volume_index", &program, grid, block, mutate, true)
+                    };
+                    let what = format!("{file} {lines}");
+                    let instrumented = instrument(asm, &program).expect("instruments").asm;
+                    assert_eq!(run(&|t| t.to_owned()), expect, "{what}");
+                    for (narrowing, leaves) in narrowings.iter().zip(leaves) {
+                        assert_eq!(
+                            instrumented.contains(narrowing),
+                            leaves,
+                            "{what}: `{}` for the lanes left out",
+                            narrowing.trim()
+                        );
+                        let unnarrowed = |t: &str| t.replacen(narrowing, "", 1);
+                        assert!(
+                            !leaves || run(&unnarrowed) != expect,
+                            "{what}: the exit of the lanes left out run for `exec` went \
+                             unnoticed"
+                        );
+                    }
                 }
             }
             // The same `if` inside another: the lanes it leaves out would return from the

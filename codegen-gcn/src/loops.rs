@@ -27,7 +27,7 @@
 use crate::insn::{facts, Isa};
 use crate::parse::{Kernel, Module, StmtKind};
 use crate::reg::{Reg, RegFile};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use warptrace_ir::LoopEdge;
 use warptrace_verifier::structure::{Anchor, Block, Code, Edge, EdgeKind, Loops};
 use warptrace_verifier::Flow;
@@ -315,11 +315,11 @@ pub(crate) fn region_places(
         .collect();
     // The lanes an `if` that runs to `s_endpgm` leaves out leave the region as it opens.
     if end == warptrace_ir::RegionEnd::Exit {
-        for (stmt, mask) in returned {
+        for (stmt, Return { after, lanes }) in returned {
             out.push(Place {
                 stmt,
-                after: true,
-                lanes: Some(Lanes::Returned(mask)),
+                after,
+                lanes: Some(lanes),
                 ident: ident.unwrap_or(stmt),
             });
         }
@@ -409,16 +409,42 @@ fn exec_write(x: &crate::parse::Instruction, wave: u32) -> Option<ExecWrite> {
     }
 }
 
-/// The mask `D` of the `s_and_saveexec D, X` at statement `i` of kernel `k` when it opens
-/// an `if` that runs to `s_endpgm`: the next instruction is `s_cbranch_execz L` (no label
-/// between them, so no other path joins there) and `L`'s first instruction is
-/// `s_endpgm`. The lanes the `if` leaves out run nothing more: they return. It is how
-/// clang lowers an early return (`if (i >= n) return;`) and the guard of a kernel's last
-/// statement; the region's flow ([`region_flow`]) checks that no `exec` write gives them
-/// back.
-pub(crate) fn returning_if(module: &Module, k: &Kernel, i: usize, wave: u32) -> Option<Reg> {
-    let Some(ExecWrite::Open(d)) = module.instr(i).and_then(|x| exec_write(x, wave)) else {
-        return None;
+/// Where the lanes an `if` that runs to `s_endpgm` leaves out leave, and which they are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Return {
+    /// Right after the `if`'s `exec` write (`s_and_saveexec D, X`: `D & ~exec`,
+    /// [`Lanes::Returned`]) or right before it (`s_and exec, exec, X`: `exec & ~X`,
+    /// [`Lanes::Drop`]).
+    pub after: bool,
+    /// The lanes.
+    pub lanes: Lanes,
+}
+
+/// How the `exec` write at statement `i` of kernel `k` opens an `if` that runs to
+/// `s_endpgm`, if it does: the next instruction is `s_cbranch_execz L` (no label between
+/// them, so no other path joins there) and `L`'s first instruction is `s_endpgm`. The
+/// lanes the `if` leaves out run nothing more: they return. clang lowers an early return
+/// (`if (i >= n) return;`) and the guard of a kernel's last statements to
+/// `s_and_saveexec D, X`, `D` the lanes before; and such a guard, where the `exec` it
+/// saved would never be read (an `if` inside another that runs to `s_endpgm`), to
+/// `s_and exec, exec, X`. The region's flow ([`region_flow`]) checks that no `exec` write
+/// gives them back.
+pub(crate) fn returning_if(module: &Module, k: &Kernel, i: usize, wave: u32) -> Option<Return> {
+    let x = module.instr(i)?;
+    let exec = Reg::exec(wave);
+    let ret = match (exec_write(x, wave)?, &x.operands[..]) {
+        (ExecWrite::Open(d), _) => Return {
+            after: true,
+            lanes: Lanes::Returned(d),
+        },
+        (ExecWrite::Narrow { removed: None }, [_, a, b]) => {
+            let other = if a.reg == Some(exec) { b } else { a };
+            Return {
+                after: false,
+                lanes: Lanes::Drop(lane_mask(other, wave)?),
+            }
+        }
+        _ => return None,
     };
     let next = (i + 1..k.body.end)
         .find(|&j| !matches!(module.stmts[j].kind, StmtKind::Directive { .. }))?;
@@ -431,7 +457,7 @@ pub(crate) fn returning_if(module: &Module, k: &Kernel, i: usize, wave: u32) -> 
         .clone()
         .find(|&j| matches!(&module.stmts[j].kind, StmtKind::Label(l) if l == target))?;
     let first = (label + 1..k.body.end).find(|&j| module.instr(j).is_some())?;
-    (module.instr(first)?.mnemonic == "s_endpgm").then_some(d)
+    (module.instr(first)?.mnemonic == "s_endpgm").then_some(ret)
 }
 
 /// `s_xor D, exec, D` (either order): with `D` the mask an `if` saved, the lanes that
@@ -700,15 +726,15 @@ fn masked_loops(module: &Module, k: &Kernel, loops: &Loops) -> Vec<MaskedLoop> {
 /// the lanes that entered. An `if` that runs to `s_endpgm` ([`returning_if`]), reached
 /// with nothing open and `exec` all the lanes, opens nothing: the lanes it leaves out
 /// leave the region there (they return), and `exec` is all the lanes that remain. The
-/// statements and masks of those `if`s are returned: each needs an exit for the lanes it
-/// leaves out ([`Lanes::Returned`]).
+/// statements of those `if`s are returned, each with the exit the lanes it leaves out
+/// need ([`Return`]).
 fn region_flow(
     module: &Module,
     k: &Kernel,
     isa: &Isa,
     loops: &Loops,
     placed: &[RegionPlace],
-) -> Result<BTreeSet<(usize, Reg)>, Lost> {
+) -> Result<BTreeMap<usize, Return>, Lost> {
     use warptrace_ir::RegionEnd;
     let masked = masked_loops(module, k, loops);
     let exec = Reg::exec(isa.wave);
@@ -776,7 +802,7 @@ fn region_flow(
     };
     let mut before: HashMap<usize, Nest> = HashMap::new();
     let mut work: Vec<usize> = Vec::new();
-    let mut returned = BTreeSet::new();
+    let mut returned = BTreeMap::new();
     // The lanes before statement `to`, arriving from `from` (`None`: an entry).
     let reach = |before: &mut HashMap<usize, Nest>,
                  work: &mut Vec<usize>,
@@ -895,8 +921,10 @@ fn region_flow(
             }));
         }
         if own.is_none() && f.defs.iter().any(|d| d.overlaps(&exec)) {
+            let returning = returning_if(module, k, i, isa.wave);
             match exec_write(x, isa.wave) {
-                Some(ExecWrite::Open(mask)) if returning_if(module, k, i, isa.wave).is_some() => {
+                // (A narrowing one inside an open `if` narrows it, as below.)
+                Some(_) if returning.is_some_and(|r| r.after || nest.open.is_empty()) => {
                     // The lanes it leaves out must be all that leave: `exec` all the
                     // lanes, in no `if` or loop that could give them back.
                     let around = nest
@@ -913,7 +941,7 @@ fn region_flow(
                     if !nest.whole {
                         return Err(changes(i));
                     }
-                    returned.insert((i, mask));
+                    returned.extend(returning.map(|r| (i, r)));
                 }
                 Some(ExecWrite::Open(mask)) => {
                     nest.open.push(OpenIf {
@@ -1036,7 +1064,7 @@ fn lanes_change(
     loops: &Loops,
     placed: &mut [RegionPlace],
     moves: Moves,
-) -> Result<BTreeSet<(usize, Reg)>, String> {
+) -> Result<BTreeMap<usize, Return>, String> {
     use warptrace_ir::RegionEnd;
     // With `moves.entries`, an entry right after an `if`'s `s_and_saveexec` (and the
     // `s_xor` that makes its mask the `else` lanes) — the end of the block that opens it

@@ -4440,6 +4440,33 @@ mod tests {
         assert_refuted("the exit of the lanes left out run for `exec`", &r);
     }
 
+    /// The exit of the lanes an `if` that narrows `exec` without saving it leaves out
+    /// (`Return { after: false, lanes: Lanes::Drop(vcc) }`): `atomic_ticket`'s
+    /// `if (v > 0.0f)`, inside its early return, is `s_and_b64 exec, exec, vcc` then
+    /// `s_cbranch_execz` to `s_endpgm`, and region 75-75's exit right before it runs for
+    /// `exec & ~vcc` — proved for any lane, so a lane the `if` keeps and one outside
+    /// `exec` are left alone. Without its narrowing it runs for `exec`: refuted.
+    #[test]
+    fn narrowing_return_exits_run_for_the_lanes_left_out() {
+        let code = point_snippet(
+            "atomic_ticket",
+            "region:exit:gcn_kernels.hip:75-75",
+            LOOP_BODY,
+        )
+        .expect("the exit before the `if` narrows");
+        let narrowing = index_of(&code, |x| {
+            x.mnemonic == "s_andn2_b64" && x.operands[2].text == "vcc"
+        });
+        let bit = |name: &str| BV::new_const(name, 64).extract(0, 0).eq(BV::from_u64(1, 1));
+        let left_out = move || Bool::and(&[bit("exec0"), bit("vcc0").not()]);
+        let r = check_lanes(&code, &|a, b| left_out().ite(&a.bvadd(b), a), false);
+        assert!(r.is_ok(), "{r:?}");
+        let mut unnarrowed = code.clone();
+        unnarrowed.remove(narrowing);
+        let r = check_lanes(&unnarrowed, &|a, b| left_out().ite(&a.bvadd(b), a), false);
+        assert_refuted("the exit of the lanes left out run for `exec`", &r);
+    }
+
     /// A loop edge's snippet runs for the lanes that take the edge and no others: the
     /// narrowing of `exec` at a masked latch (`exec & X` leaving, `exec & ~X` going on) and
     /// at a uniform branch (`exec` only when its `scc` condition holds) is proved for any

@@ -377,12 +377,14 @@ fn hist_buckets_come_from_the_leading_zero_count() {
 /// after the join's `s_or exec`, decision 0028), around `block_sum`'s uniform loop (laid
 /// out after the kernel's `s_endpgm`, an `if` in its body), around `if_else`'s `if`/`else`
 /// and each of its parts, around `block_sum`'s last `if` and `many_exits`' early return
-/// (`if`s that run to `s_endpgm`: the lanes they leave out leave as they open), and around
-/// and inside Triton matmul's uniform K loop, each end placed, verified and (with the LLVM
-/// tools) assembled. Where the lanes at an end are some of those that entered — an exit
-/// at `many_exits`' `if (i >= n) return;`, which clang lowers to an `if` that rejoins, a
-/// narrowing of `exec` outside any `if` in `atomic_ticket` — the kernel is `Unsupported`,
-/// with the reason.
+/// (`if`s that run to `s_endpgm`: the lanes they leave out leave as they open), around
+/// `atomic_ticket`'s `if (v > 0.0f)` (inside its early return, it narrows `exec` without
+/// saving it: the lanes it leaves out leave right before), and around and inside Triton
+/// matmul's uniform K loop, each end placed, verified and (with the LLVM tools)
+/// assembled. Where the lanes at an end are some of those that entered — an exit at
+/// `many_exits`' `if (i >= n) return;`, which clang lowers to an `if` that rejoins,
+/// `atomic_ticket`'s compare-and-swap loop, whose latch narrows `exec` and falls through
+/// to its header — the kernel is `Unsupported`, with the reason.
 #[test]
 fn source_line_regions_are_placed_where_their_lanes_are_known() {
     let tools = ["llvm-mc", "ld.lld"]
@@ -460,6 +462,18 @@ fn source_line_regions_are_placed_where_their_lanes_are_known() {
             "43-43",
         ),
         (
+            "hip_kernels_gfx942.s",
+            "atomic_ticket",
+            "gcn_kernels.hip",
+            "75-75",
+        ),
+        (
+            "hip_kernels_gfx90a.s",
+            "atomic_ticket",
+            "gcn_kernels.hip",
+            "72-75",
+        ),
+        (
             "triton_matmul_gfx942.s",
             "matmul",
             "triton_kernels.py",
@@ -505,6 +519,17 @@ fn source_line_regions_are_placed_where_their_lanes_are_known() {
                 "{kernel} {lines}: no exit for the lanes the early return leaves out"
             );
         }
+        if kernel == "atomic_ticket" {
+            // Its `if` narrows `exec` to `exec & vcc`: the lanes it leaves out leave the
+            // region right before, `exec` narrowed to `exec & ~vcc`.
+            let body = &asm[asm.find("\natomic_ticket:").expect("the kernel")..];
+            let left_out = body.find("\ts_andn2_b64 exec, exec, vcc\n");
+            let narrows = body.find("\ts_and_b64 exec, exec, vcc\n");
+            assert!(
+                left_out.zip(narrows).is_some_and(|(l, n)| l < n),
+                "{kernel} {lines}: no exit for the lanes the `if` leaves out"
+            );
+        }
         if tools {
             let arch = if file.contains("gfx90a") {
                 "gfx90a"
@@ -529,7 +554,7 @@ fn source_line_regions_are_placed_where_their_lanes_are_known() {
             "70-70",
             [
                 "the lanes change between its entry and its exits",
-                "`s_and_b64 exec, exec, vcc`",
+                "`s_andn2_b64 exec, exec, s[0:1]`",
             ],
         ),
     ] {
