@@ -241,6 +241,20 @@ def main():
     want = (N // 256) * (9 + 8)
     rows.append(("block_sched", "-", "warp samples in @sched", str(want), str(samples), samples == want))
 
+    # `warpid` (decision 0039): one sample per warp at entry, keyed by the warp's hardware
+    # slot — every warp counted, every slot below the 64 warps an SM holds.
+    wid = "warp kernel:entry { @w[warpid] = count(); @top = max(warpid); }"
+    p, _ = run([wt, "-e", wid, "--", app, f"{work}/nvcc_warpid.bin"], f"{args.out}/nvcc-warpid.log")
+    keys = [(int(m.group(1)), int(m.group(2)))
+            for m in re.finditer(r"^@w\[(\d+)\]: (\d+)$", p.stdout, re.M)]
+    top = re.search(r"^@top: (\d+)$", p.stdout, re.M)
+    warps = sum(n for _, n in keys)
+    want = 2 * (N // 256) * 8
+    ok = (p.returncode == 0 and warps == want and top is not None
+          and all(k < 64 for k, _ in keys) and int(top.group(1)) == max(k for k, _ in keys))
+    rows.append(("warpid", "-", "warps counted by hardware slot; slots < 64",
+                 f"{want} warps", f"{warps} warps over {len(keys)} slots, max {top.group(1) if top else '?'}", ok))
+
     # Device printf: the host formats the records.
     pf = 'kernel:exit:*scale* /ctaid.x == 7 && tid.x < 3/ { printf("blk %d thr %d\\n", ctaid.x, tid.x); }'
     p, _ = run([wt, "-e", pf, "--", app, f"{work}/nvcc_printf.bin"], f"{args.out}/nvcc-printf.log")

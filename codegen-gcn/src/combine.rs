@@ -72,7 +72,7 @@ impl Combining {
 /// every special but the lane's own place (`tid`, `lane`, `thread`). The snippet runs
 /// each IR instruction once, for all the lanes that reach it (`lower.rs`), and these
 /// specials are scalar reads broadcast to the lanes (`special.rs`): the clocks
-/// (`s_memtime`, `s_memrealtime`), `smid` (`s_getreg` of the hardware id), `active` and
+/// (`s_memtime`, `s_memrealtime`), `smid` and `warpid` (`s_getreg` of the hardware id), `active` and
 /// `activemask` (`exec`) — values the PTX rule ([`uniform::special_is_uniform`]) keeps per
 /// lane because lanes of a warp that diverged read them at different times.
 fn scalar_special(sp: Special) -> bool {

@@ -732,22 +732,34 @@ mod tests {
         crate::emit::Target::of(processor, &crate::insn::Isa::new(processor, wave, None))
     }
 
-    /// The hardware id registers of a wave of workgroup `block` on `processor`: its `smid`
-    /// is `block % nsmid`, as the interpreter has it, in the fields `docs/gcn.md` names
-    /// (the XCD in `HW_REG_XCC_ID` on gfx940+), the other bits set (wave, SIMD and queue
-    /// ids are not zero on hardware either).
-    fn hardware_ids(processor: &str, wave: u32, block: u64) -> HashMap<&'static str, u32> {
+    /// The hardware id registers of wave `warp` of workgroup `block` on `processor`: its
+    /// `smid` is `block % nsmid` and its `warpid` (SIMD and slot) `warp`, as the
+    /// interpreter has them, in the fields `docs/gcn.md` names (the XCD in
+    /// `HW_REG_XCC_ID` on gfx940+), the other bits set (queue and pipe ids are not zero on
+    /// hardware either).
+    fn hardware_ids(
+        processor: &str,
+        wave: u32,
+        block: u64,
+        warp: u32,
+    ) -> HashMap<&'static str, u32> {
         let t = target(processor, wave);
         let smid = (block % u64::from(crate::special::smid_count(t))) as u32;
         let noise = 0xa5a5_a5a5u32;
         let mut ids = HashMap::new();
         if t.gfx9 {
-            ids.insert("HW_REG_HW_ID", noise & !(0xff << 8) | (smid & 0xff) << 8);
+            let fields = (0xff << 8) | 0x3f;
+            ids.insert(
+                "HW_REG_HW_ID",
+                noise & !fields | (smid & 0xff) << 8 | warp & 0x3f,
+            );
             if t.gfx940 {
                 ids.insert("HW_REG_XCC_ID", noise & !0xf | smid >> 8);
             }
         } else {
-            ids.insert("HW_REG_HW_ID1", noise & !(0x7ff << 10) | smid << 10);
+            let fields = (0x7ff << 10) | (0x3 << 8) | 0x1f;
+            let warpid = (warp >> 5 & 0x3) << 8 | warp & 0x1f;
+            ids.insert("HW_REG_HW_ID1", noise & !fields | smid << 10 | warpid);
         }
         ids
     }
@@ -919,7 +931,7 @@ mod tests {
                 w = Wave::new(wave);
                 w.mem = mem;
                 w.gfx11 = processor.starts_with("gfx11");
-                w.hwregs = hardware_ids(processor, wave as u32, b);
+                w.hwregs = hardware_ids(processor, wave as u32, b, first / wave as u32);
                 w.s[kernarg] = KERNARG as u32;
                 w.s[kernarg + 1] = (KERNARG >> 32) as u32;
                 for (sgpr, id) in abi.workgroup.iter().zip(id) {
@@ -1005,6 +1017,31 @@ mod tests {
             let (got, expect) = run(file, kernel, src, [300, 1, 1], [1, 1, 1], &|t| t.to_owned());
             assert_eq!(got, expect, "{file}");
             assert_eq!(got.maps[0].entries.len(), ids, "{file}: the smid values");
+        }
+    }
+
+    /// `warpid` reads each wave's SIMD and slot: the emulated hardware gives wave `w` of a
+    /// workgroup the slot `w` (gfx9: SIMD_ID and WAVE_ID, six adjacent bits of
+    /// `HW_REG_HW_ID`; gfx10+: `HW_REG_HW_ID1`'s SIMD_ID above its 5-bit WAVE_ID, the
+    /// queue and pipe bits around them set), as the interpreter has it: 16 values over a
+    /// 1024-lane wave64 workgroup, 32 in wave32, one per wave.
+    #[test]
+    fn warpid_names_each_wave_of_a_workgroup() {
+        let src = "kernel:entry { @w[warpid, warp] = count(); @hi = max(warpid); }";
+        for (file, kernel, waves) in [
+            ("hip_grid_gfx942.s", "volume_index", 16),
+            ("hip_kernels_gfx90a.s", "histogram", 16),
+            ("hip_grid_gfx1100.s", "volume_index", 32),
+        ] {
+            let (got, expect) = run(file, kernel, src, [2, 1, 1], [1024, 1, 1], &|t| {
+                t.to_owned()
+            });
+            assert_eq!(got, expect, "{file}");
+            assert_eq!(
+                got.maps[0].entries.len(),
+                waves,
+                "{file}: the warpid values"
+            );
         }
     }
 

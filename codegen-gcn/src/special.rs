@@ -198,6 +198,22 @@ pub(crate) fn read_special(
             e.ins(format!("v_mov_b32_e32 {l}, 0x{:x}", smid_count(cx.t)));
             zero_hi(e);
         }
+        Special::Warpid => {
+            // The wave's SIMD and slot in its CU. gfx9: WAVE_ID (bits 0-3) and SIMD_ID
+            // (4-5) of HW_REG_HW_ID, adjacent: SIMD · 16 + slot. gfx10+: WAVE_ID (bits
+            // 0-4) and SIMD_ID (8-9) of HW_REG_HW_ID1: SIMD · 32 + slot.
+            let st = r.st.name();
+            if cx.t.gfx9 {
+                e.ins(format!("s_getreg_b32 {st}, hwreg(HW_REG_HW_ID, 0, 6)"));
+                e.ins(format!("v_mov_b32_e32 {l}, {st}"));
+            } else {
+                e.ins(format!("s_getreg_b32 {st}, hwreg(HW_REG_HW_ID1, 8, 2)"));
+                e.ins(format!("v_lshlrev_b32_e64 {l}, 5, {st}"));
+                e.ins(format!("s_getreg_b32 {st}, hwreg(HW_REG_HW_ID1, 0, 5)"));
+                e.ins(format!("v_or_b32_e32 {l}, {st}, {l}"));
+            }
+            zero_hi(e);
+        }
         Special::Lane => {
             e.lanes_below(&l, ["-1", "-1"]);
             zero_hi(e);

@@ -1985,12 +1985,13 @@ fn prove_claims_with(
 
 /// The special registers [`gcn_special`] specifies (the others are listed as not
 /// proved).
-const PROVED_SPECIALS: [warptrace_ir::Special; 21] = [
+const PROVED_SPECIALS: [warptrace_ir::Special; 22] = [
     warptrace_ir::Special::Clock,
     warptrace_ir::Special::Clock64,
     warptrace_ir::Special::GlobalTimer,
     warptrace_ir::Special::Smid,
     warptrace_ir::Special::Nsmid,
+    warptrace_ir::Special::Warpid,
     warptrace_ir::Special::Lane,
     warptrace_ir::Special::TidX,
     warptrace_ir::Special::TidY,
@@ -2059,6 +2060,19 @@ fn smid(abi: &EntryAbi) -> BV {
     }
 }
 
+/// `warpid`: the wave's SIMD id above its slot in the SIMD — gfx9: bits 0–5 of
+/// HW_REG_HW_ID (WAVE_ID 0–3, SIMD_ID 4–5); gfx10+: SIMD_ID (bits 8–9 of HW_REG_HW_ID1)
+/// above WAVE_ID (bits 0–4).
+fn warpid(abi: &EntryAbi) -> BV {
+    let hw = |n: &str| BV::new_const(format!("hw.{n}"), 32);
+    if abi.gfx9 {
+        hw("HW_REG_HW_ID").extract(5, 0)
+    } else {
+        let id = hw("HW_REG_HW_ID1");
+        id.extract(9, 8).concat(id.extract(4, 0))
+    }
+}
+
 /// `sreg sp` per `docs/ir.md`, as `docs/gcn.md` maps it to the hardware, in terms of the
 /// entry state `abi` describes (and the instructions' hardware inputs: `hw.memtime`,
 /// `hw.memrealtime`, `hw.HW_REG_HW_ID`, `hw.HW_REG_XCC_ID`, `hw.lane`); `None` for a
@@ -2100,6 +2114,10 @@ fn gcn_special(sp: warptrace_ir::Special, abi: &EntryAbi) -> Option<Spec> {
         }
         // The number of values `smid` can take: 2 to the power of its width.
         Special::Nsmid => BV::from_u64(1 << smid(abi).get_size(), 64),
+        Special::Warpid => {
+            let id = warpid(abi);
+            id.zero_ext(64 - id.get_size())
+        }
         Special::Lane => BV::new_const("hw.lane", 32).zero_ext(32),
         _ => return None,
     };
@@ -4357,10 +4375,11 @@ mod tests {
 
     /// The lane and grid values of a wave32 kernel (gfx1100's `volume_index`): `lane`
     /// is `v_mbcnt_lo` alone, the grid values come from its entry state as on gfx942,
-    /// `warp` divides by 32, `smid` is bits 10–20 of `HW_REG_HW_ID1`, `globaltimer` ten
-    /// times the `MSG_RTN_GET_REALTIME` count; `active` is the count of `exec_lo`,
-    /// `activemask` `exec_lo` zero-extended (the high half of `exec` is no lane of a
-    /// wave32); a wave64 form (`exec_hi` read) and a `smid` a bit short are refuted.
+    /// `warp` divides by 32, `smid` is bits 10–20 of `HW_REG_HW_ID1`, `warpid` its bits
+    /// 8–9 above bits 0–4, `globaltimer` ten times the `MSG_RTN_GET_REALTIME` count;
+    /// `active` is the count of `exec_lo`, `activemask` `exec_lo` zero-extended (the high
+    /// half of `exec` is no lane of a wave32); a wave64 form (`exec_hi` read), a `smid` a
+    /// bit short and a `warpid` with its SIMD id from the wrong bit are refuted.
     #[test]
     fn wave32_lane_and_grid_values_are_proved() {
         use warptrace_ir::Special;
@@ -4410,6 +4429,19 @@ mod tests {
         x.operands[1].text = "hwreg(HW_REG_HW_ID1, 10, 10)".into();
         let r = special_check(&prologue, &code, &abi, &spec);
         assert_refuted("smid without the SE id's top bit", &r);
+        // gfx11's `warpid` with the SIMD id right above the slot's 5 bits, not at bit 8,
+        // is refuted.
+        let p = entry_program(&["r2 = sreg warpid", "store %a, r2", "exit"]);
+        let (prologue, mut code, abi) = entry_code(GFX1100, &p).expect("code");
+        let spec = gcn_special(Special::Warpid, &abi).expect("a specification");
+        let x = code
+            .iter_mut()
+            .find(|x| x.mnemonic == "s_getreg_b32")
+            .expect("the hardware id read");
+        assert_eq!(x.operands[1].text, "hwreg(HW_REG_HW_ID1, 8, 2)");
+        x.operands[1].text = "hwreg(HW_REG_HW_ID1, 5, 2)".into();
+        let r = special_check(&prologue, &code, &abi, &spec);
+        assert_refuted("warpid with the SIMD id from bit 5", &r);
     }
 
     /// The exit of the lanes an early return leaves out (`Lanes::Returned`): `block_sum`'s
@@ -5291,7 +5323,7 @@ mod special_tests {
             assert!(v.is_proved(), "{}: {v:?}", sp.name());
         }
         // gfx90a has no XCDs: `smid` is the hardware id's 8 bits, `nsmid` 2^8.
-        for sp in [Special::Smid, Special::Nsmid] {
+        for sp in [Special::Smid, Special::Nsmid, Special::Warpid] {
             let v = special_verdict_in(GFX90A, sp);
             assert!(v.is_proved(), "gfx90a {}: {v:?}", sp.name());
         }
@@ -5344,7 +5376,8 @@ mod special_tests {
     /// more, `ntid.y` from `ntid.x`'s half, `block` without the carry into its high word
     /// (its low word is all `block` keeps: proved anyway), `thread` with `ntid.z` left
     /// out, `warp` divided by 32 on a wave64 target, `smid` one bit off, its XCD one bit
-    /// low or left out, gfx90a's `nsmid` on gfx942.
+    /// low or left out, `warpid` without the SIMD id's top bit, gfx90a's `nsmid` on
+    /// gfx942.
     #[test]
     fn wrong_specials_are_refuted() {
         fn find(c: &mut [Instruction], f: impl Fn(&Instruction) -> bool) -> &mut Instruction {
@@ -5415,6 +5448,14 @@ mod special_tests {
                     let x = find(c, |x| x.mnemonic == "v_or_b32_e32");
                     x.mnemonic = "v_mov_b32_e32".into();
                     x.operands.truncate(2);
+                }),
+            ),
+            (
+                Special::Warpid,
+                "warpid without the SIMD id's top bit",
+                Box::new(|c| {
+                    let x = find(c, |x| x.mnemonic == "s_getreg_b32");
+                    x.operands[1].text = "hwreg(HW_REG_HW_ID, 0, 5)".into();
                 }),
             ),
             (

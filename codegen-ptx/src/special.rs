@@ -53,6 +53,7 @@ fn source(sp: Special, imm: &SiteImms) -> Result<Source, PtxError> {
         Special::GlobalTimer => Source::Hw64("%globaltimer"),
         Special::Smid => Source::Hw32("%smid"),
         Special::Nsmid => Source::Hw32("%nsmid"),
+        Special::Warpid => Source::Hw32("%warpid"),
         Special::Lane => Source::Hw32("%laneid"),
         Special::TidX => Source::Hw32("%tid.x"),
         Special::TidY => Source::Hw32("%tid.y"),

@@ -151,6 +151,9 @@ pub enum Special {
     Smid,
     /// `nsmid`: the number of SMs.
     Nsmid,
+    /// `warpid`: the warp's slot on its SM (PTX `%warpid`; on AMD the wave's SIMD and
+    /// wave slot in its CU, from `HW_REG_HW_ID`), below 128.
+    Warpid,
     /// `warp`: the warp's index in its block (linear thread index in the block / 32).
     Warp,
     /// `lane`: the thread's lane in its warp.
@@ -219,12 +222,13 @@ pub enum SpecialSource {
 
 impl Special {
     /// Every special value, in text-form order.
-    pub const ALL: [Special; 28] = [
+    pub const ALL: [Special; 29] = [
         Special::Clock,
         Special::Clock64,
         Special::GlobalTimer,
         Special::Smid,
         Special::Nsmid,
+        Special::Warpid,
         Special::Warp,
         Special::Lane,
         Special::TidX,
@@ -258,6 +262,7 @@ impl Special {
             Special::GlobalTimer => "globaltimer",
             Special::Smid => "smid",
             Special::Nsmid => "nsmid",
+            Special::Warpid => "warpid",
             Special::Warp => "warp",
             Special::Lane => "lane",
             Special::TidX => "tid.x",

@@ -29,9 +29,9 @@ use std::collections::{HashMap, HashSet};
 /// Not uniform: the thread's place (`tid`, `lane`, `thread`); the active set (`activemask`,
 /// `active`: lanes that run an update together may have read it while diverged, at
 /// different times); the clocks (`clock`, `clock64`, `globaltimer`: read per lane, at
-/// different times by lanes that diverged); and `smid`, which the PTX ISA calls volatile —
-/// a warp may be moved to another SM (preemption) between the reads of lanes that had
-/// diverged.
+/// different times by lanes that diverged); and `smid` and `warpid`, which the PTX ISA
+/// calls volatile — a warp may be moved to another SM or slot (preemption) between the
+/// reads of lanes that had diverged.
 pub fn special_is_uniform(sp: Special) -> bool {
     match sp {
         Special::Nsmid
@@ -55,6 +55,7 @@ pub fn special_is_uniform(sp: Special) -> bool {
         | Special::Clock64
         | Special::GlobalTimer
         | Special::Smid
+        | Special::Warpid
         | Special::Lane
         | Special::TidX
         | Special::TidY

@@ -249,7 +249,7 @@ static ATTACH_POINTS: [Entry; 17] = [
     ),
 ];
 
-static BUILTINS: [Entry; 35] = [
+static BUILTINS: [Entry; 36] = [
     special("tid.x", "thread index in the block, x", Special::TidX),
     special("tid.y", "thread index in the block, y", Special::TidY),
     special("tid.z", "thread index in the block, z", Special::TidZ),
@@ -264,6 +264,11 @@ static BUILTINS: [Entry; 35] = [
     special("nctaid.z", "grid size in blocks, z", Special::NctaidZ),
     special("smid", "the SM the thread runs on", Special::Smid),
     special("nsmid", "the number of SMs", Special::Nsmid),
+    special(
+        "warpid",
+        "the warp's slot on its SM (AMD: the wave's SIMD and slot in its CU)",
+        Special::Warpid,
+    ),
     special("clock", "32-bit SM cycle counter", Special::Clock),
     special("clock64", "64-bit SM cycle counter", Special::Clock64),
     special("globaltimer", "GPU-global timer, ns", Special::GlobalTimer),

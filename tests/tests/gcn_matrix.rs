@@ -75,7 +75,11 @@ const SHAPES: &[(&str, &str)] = &[
 
 /// The other map kinds and builtins: (name, program body, attach points).
 const EXTRA: &[(&str, &str, &[&str])] = &[
-    ("ring", "{ @ring = ({bytes}, smid, globaltimer, pc); }", &["mem:*:*"]),
+    (
+        "ring",
+        "{ @ring = ({bytes}, smid, warpid, globaltimer, pc); }",
+        &["mem:*:*"],
+    ),
     (
         "printf",
         "{ printf(\"%d %x %d\\n\", {bytes}, lane, line); }",

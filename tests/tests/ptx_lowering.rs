@@ -139,7 +139,7 @@ fn tags_of_known_keys_are_folded() {
 fn special_registers() {
     let out = run(r#"
         kernel:entry {
-            @a[kernel] = sum(clock + globaltimer + nsmid + warp + lane);
+            @a[kernel] = sum(clock + globaltimer + nsmid + warpid + warp + lane);
             @b[kernel] = sum(ntid.x + ntid.y + ntid.z + nctaid.x + nctaid.y + nctaid.z);
             @c[thread & 255] = count();
             @d[block] = count();
@@ -152,6 +152,7 @@ fn special_registers() {
             "%clock;",
             "%globaltimer;",
             "%nsmid;",
+            "%warpid;",
             "%laneid;",
             "%nctaid.z;",
             "mul.wide.u32",

@@ -106,7 +106,7 @@ const KIND_SHAPES: &[(&str, &str)] = &[
         "array",
         "map @arr: array(per = thread, slots = 2);\n{point} { @arr = (kernel, {bytes}, launch); }",
     ),
-    ("ring", "{point} { @ring = ({bytes}, smid); }"),
+    ("ring", "{point} { @ring = ({bytes}, smid, warpid); }"),
 ];
 
 /// The attach points the array and ring shapes run at.

@@ -401,7 +401,8 @@ impl ThreadView<'_> {
             Special::Clock64 | Special::GlobalTimer => self.clock,
             Special::Smid => t.block % u64::from(self.nsmid.max(1)),
             Special::Nsmid => u64::from(self.nsmid),
-            Special::Warp => u64::from(t.linear_tid / g.warp_size.max(1)),
+            // The simulated SM gives each warp of a block the slot of its index.
+            Special::Warp | Special::Warpid => u64::from(t.linear_tid / g.warp_size.max(1)),
             Special::Lane => u64::from(self.lane),
             Special::TidX => u64::from(t.tid[0]),
             Special::TidY => u64::from(t.tid[1]),

@@ -21,7 +21,8 @@
 //! the launch's result is that buffer through [`MapStore::decode_launch`], the decoder the
 //! runtime uses for the GPU's buffers.
 //!
-//! **Deterministic values.** `smid = block % nsmid` ([`SimConfig::nsmid`]); `clock64`
+//! **Deterministic values.** `smid = block % nsmid` ([`SimConfig::nsmid`]); `warpid = warp`
+//! (each warp of a block in the slot of its index); `clock64`
 //! (and `globaltimer`, `clock` = its low 32 bits) is per warp: `100 × (sites the warp has
 //! run) + 50 in after probes + the index of the reading instruction`, so it does not
 //! depend on how warps are scheduled ([`Schedule`]); `launch` is [`SimConfig::launch`].

@@ -184,6 +184,9 @@ pub(crate) fn special_range(s: Special) -> AbsVal {
         // The reading lane is always active.
         Special::ActiveMask => AbsVal::range(1, u64::MAX),
         Special::Nsmid => AbsVal::range(1, LOW32),
+        // PTX: below `%nwarpid` (at most 64 warps an SM); GCN: a 2-bit SIMD id above a
+        // 4-bit (gfx9) or 5-bit (gfx10+) wave slot.
+        Special::Warpid => AbsVal::range(0, 127),
         _ => AbsVal::bits(s.bits()),
     }
 }

@@ -279,6 +279,7 @@ pub(crate) fn special(sp: Special, imms: &SiteImms) -> Option<(BV, Vec<Bool>)> {
         Special::GlobalTimer => BV::new_const("%globaltimer", 64),
         Special::Smid => z32("%smid"),
         Special::Nsmid => z32("%nsmid"),
+        Special::Warpid => z32("%warpid"),
         Special::Lane => z32("%laneid"),
         Special::ActiveMask => activemask().zero_ext(32),
         Special::Active => popcount64(&activemask()),

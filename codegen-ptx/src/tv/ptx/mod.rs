@@ -128,6 +128,7 @@ const SPECIALS: &[(&str, u32)] = &[
     ("%lanemask_lt", 32),
     ("%smid", 32),
     ("%nsmid", 32),
+    ("%warpid", 32),
     ("%clock", 32),
     ("%clock64", 64),
     ("%globaltimer", 64),
