@@ -161,6 +161,20 @@ pub(crate) fn find_sites(
     let mut sites = Vec::new();
     let mut unplaced = None;
     let mut cfg = None;
+    // Kernarg preloading's compatibility code (the kernel's first 256 bytes, which
+    // hardware that preloads skips) runs, where it runs at all, before the entry point and
+    // the prologue that loads the map argument: none of its instructions is a site or a
+    // line of a region.
+    let preload = k
+        .field(".amdhsa_user_sgpr_kernarg_preload_length")
+        .unwrap_or(0)
+        > 0;
+    let entry = crate::plan::entry_point(module, k, preload);
+    let before_entry = |i: usize| {
+        entry
+            .as_ref()
+            .is_ok_and(|&at| module.line_start(module.stmts[i].line) < at)
+    };
     for (p, probe) in program.probes.iter().enumerate() {
         if !filter.matches(p, &k.name) {
             continue;
@@ -185,26 +199,17 @@ pub(crate) fn find_sites(
                 from,
                 to,
             } => {
-                // Kernarg preloading's compatibility code runs before the entry point
-                // (and the prologue): none of its instructions is a line of a region.
-                let preload = k
-                    .field(".amdhsa_user_sgpr_kernarg_preload_length")
-                    .unwrap_or(0)
-                    > 0;
-                let entry = match crate::plan::entry_point(module, k, preload) {
-                    Ok(at) => at,
-                    Err(e) => {
-                        unplaced.get_or_insert(e.to_string());
-                        continue;
-                    }
-                };
+                if let Err(e) = &entry {
+                    unplaced.get_or_insert(e.to_string());
+                    continue;
+                }
                 let lines: std::collections::BTreeSet<usize> = k
                     .body
                     .clone()
                     .enumerate()
                     .filter(|&(n, i)| {
                         module.instr(i).is_some()
-                            && module.line_start(module.stmts[i].line) >= entry
+                            && !before_entry(i)
                             && locs[n].is_some_and(|(f, l)| {
                                 (from..=to).contains(&l)
                                     && files.get(&f).is_some_and(|p| p.ends_with(file.as_str()))
@@ -223,7 +228,9 @@ pub(crate) fn find_sites(
             _ => {}
         }
         for (n, i) in k.body.clone().enumerate() {
-            let Some(x) = module.instr(i) else { continue };
+            let Some(x) = module.instr(i).filter(|_| !before_entry(i)) else {
+                continue;
+            };
             let m = x.mnemonic.as_str();
             let hit = match &probe.attach.point {
                 AttachPoint::KernelExit => m.starts_with("s_endpgm"),

@@ -372,6 +372,35 @@ fn hist_buckets_come_from_the_leading_zero_count() {
     );
 }
 
+/// Kernarg preloading's compatibility code (Triton's first 256 bytes: `s_load`s of the
+/// preloaded arguments and an `s_branch` to the real entry, which hardware that preloads
+/// starts at) runs before the prologue loads the map argument, where it runs at all: none
+/// of its instructions is a site. `gcn:s_load*` finds none in Triton's `vector_add` (its
+/// only `s_load`s are there), and `line:` over the whole file instruments without the
+/// verifier rejecting a snippet that would read the map buffer before its base is loaded.
+#[test]
+fn kernarg_preloading_compatibility_code_has_no_sites() {
+    let (status, _) = run(
+        "triton_vector_add_gfx942.s",
+        "gcn:s_load* { @n = count(); }",
+        "vector_add",
+    );
+    assert!(matches!(status, KernelStatus::NoSites), "{status:?}");
+    let (status, asm) = run(
+        "triton_vector_add_gfx942.s",
+        "line:triton_kernels.py:1-1000 { @l[line] = count(); }",
+        "vector_add",
+    );
+    assert!(
+        matches!(status, KernelStatus::Instrumented { sites } if sites > 0),
+        "{status:?}"
+    );
+    // The first snippet follows the real entry's label.
+    let entry = asm.find("\n.LBB0_0:\n").expect("the real entry");
+    let first = asm.find("; __wt_snippet 1\n").expect("a snippet");
+    assert!(entry < first, "a snippet in the compatibility code");
+}
+
 /// Source-line regions on corpus kernels: inside `histogram`'s masked loop (one iteration:
 /// the exit before the latch's `s_andn2 exec`), around it and its guard's `if` (the exit
 /// after the join's `s_or exec`, decision 0028), around `block_sum`'s uniform loop (laid
