@@ -15,7 +15,8 @@
 // code object file as argv[1], hipModuleLoadData + hipModuleGetFunction +
 // hipModuleLaunchKernel with kernelParams, with the `extra` buffer, and through a
 // function pointer from dlsym on the library handle (as Triton finds it) and, where the
-// runtime has it, hipGetProcAddress (HIP >= 6.2).
+// runtime has it, hipGetProcAddress (HIP >= 6.2); then the same image loaded again with
+// hipModuleLoadDataEx and launched once.
 #include <hip/hip_runtime_api.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -116,6 +117,13 @@ static void module_launches(const char *path, float *d, int n) {
     printf("hip_app: hipGetProcAddress launch\n");
   }
   CHECK(hipModuleUnload(m));
+  // The same image through hipModuleLoadDataEx, without JIT options: a second module.
+  hipModule_t ex;
+  hipFunction_t g;
+  CHECK(hipModuleLoadDataEx(&ex, image, 0, NULL, NULL));
+  CHECK(hipModuleGetFunction(&g, ex, "_Z5twicePfi"));
+  CHECK(hipModuleLaunchKernel(g, 1, 1, 1, 256, 1, 1, 0, 0, args, NULL));
+  CHECK(hipModuleUnload(ex));
   free(image);
 }
 

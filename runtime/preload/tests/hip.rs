@@ -330,10 +330,18 @@ fn kernarg(code_object: &Path, kernel: &str) -> (u64, u64) {
 /// argument's offset, and each buffer is read back by a host function.
 fn assert_instrumented(o: &Outcome, b: &Built) {
     // The fatbinary's instrumented module is loaded at the first launch (module 1), the
-    // app's own module is module 2 and its instrumented copy module 3.
+    // app's own module is module 2 and its instrumented copy module 3; the same image
+    // loaded by hipModuleLoadDataEx is module 4, its instrumented copy module 5.
     let fatbin = o.modules.join("module-1.hsaco");
     let copy = o.modules.join("module-3.hsaco");
-    for (code, kernel) in [(&fatbin, ADD_ONE), (&fatbin, TWICE), (&copy, TWICE)] {
+    let ex_copy = o.modules.join("module-5.hsaco");
+    assert_eq!(count(o, "hipModuleLoadDataEx module=4"), 1, "{:#?}", o.log);
+    for (code, kernel) in [
+        (&fatbin, ADD_ONE),
+        (&fatbin, TWICE),
+        (&copy, TWICE),
+        (&ex_copy, TWICE),
+    ] {
         let (compiled, _) = kernarg(&b.module, kernel);
         let (size, map) = kernarg(code, kernel);
         assert_eq!(
@@ -350,6 +358,7 @@ fn assert_instrumented(o: &Outcome, b: &Built) {
     let module = |rest: &str| {
         format!("launch api=hipModuleLaunchKernel name={TWICE} module=3 kernarg={twice} instrumented=1 block=256 {rest}")
     };
+    let ex = format!("launch api=hipModuleLaunchKernel name={TWICE} module=5 kernarg={twice} instrumented=1 block=256 params=3 map=live");
     let extra = kernarg(&copy, TWICE).1 + 8;
     assert_eq!(
         launches(o),
@@ -361,20 +370,21 @@ fn assert_instrumented(o: &Outcome, b: &Built) {
             module(&format!("extra={extra} map=live")),
             module("params=3 map=live"), // through dlsym on the library's handle
             module("params=3 map=live"), // through hipGetProcAddress
+            ex,                          // the module hipModuleLoadDataEx loaded
         ],
         "{:#?}",
         o.log
     );
     assert!(o.stdout.contains("hip_app: hipGetProcAddress launch"));
     // Every launch's buffer was allocated, copied back and merged by a host function.
-    assert_eq!(count(o, "hipMallocAsync"), 7);
-    assert_eq!(count(o, "hipMemcpyAsync bytes="), 7);
-    assert_eq!(count(o, "hipLaunchHostFunc"), 7);
+    assert_eq!(count(o, "hipMallocAsync"), 8);
+    assert_eq!(count(o, "hipMemcpyAsync bytes="), 8);
+    assert_eq!(count(o, "hipLaunchHostFunc"), 8);
     let s = &o.report.summary;
     assert_eq!(s.kernels_instrumented, 2, "{s:?}");
     assert_eq!(
         (s.launches_probed, s.launches_unprobed, s.launches_lost),
-        (7, 0, 0)
+        (8, 0, 0)
     );
     assert!(s.reasons.is_empty(), "{s:?}");
 }
@@ -438,7 +448,7 @@ fn clang19_fatbinary_and_module_launches_are_instrumented() {
     assert!(copies > 1, "{copies}");
     let one = warptrace_ir::MapLayout::new(&program.maps).total_bytes;
     let allocated = format!("hipMallocAsync bytes={}", u64::from(copies) * one);
-    assert_eq!(count(&o, &allocated), 7, "{allocated}: {:#?}", o.log);
+    assert_eq!(count(&o, &allocated), 8, "{allocated}: {:#?}", o.log);
 }
 
 /// A module whose snippets push a kernel branch past its 16-bit reach still loads
@@ -505,6 +515,7 @@ fn without_assembly_every_launch_runs_the_original() {
     let module = |rest: &str| {
         format!("launch api=hipModuleLaunchKernel name={TWICE} module=1 kernarg={twice} instrumented=0 block=256{rest}")
     };
+    let ex = format!("launch api=hipModuleLaunchKernel name={TWICE} module=2 kernarg={twice} instrumented=0 block=256 params=2");
     assert_eq!(
         launches(&o),
         [
@@ -515,12 +526,13 @@ fn without_assembly_every_launch_runs_the_original() {
             module(" extra=16"),
             module(" params=2"),
             module(" params=2"),
+            ex,
         ]
     );
     assert_eq!(count(&o, "hipMallocAsync"), 0);
     let s = &o.report.summary;
     assert_eq!((s.kernels_instrumented, s.kernels_skipped), (0, 2), "{s:?}");
-    assert_eq!((s.launches_probed, s.launches_unprobed), (0, 7));
+    assert_eq!((s.launches_probed, s.launches_unprobed), (0, 8));
     assert_eq!(s.reasons.get(&Reason::NoAssembly), Some(&2), "{s:?}");
     let summary = warptrace_runtime::render_summary(&o.report, false);
     assert!(summary.contains("2 skipped (no assembly: 2)"), "{summary}");
@@ -552,7 +564,7 @@ fn a_failed_assembly_load_runs_the_original_and_is_counted() {
         ],
     );
     let l = launches(&o);
-    assert_eq!(l.len(), 7, "{:#?}", o.log);
+    assert_eq!(l.len(), 8, "{:#?}", o.log);
     assert!(
         l[..3].iter().all(|l| !l.contains("Module"))
             && l[3..].iter().all(|l| l.contains("instrumented=0")),
@@ -562,5 +574,5 @@ fn a_failed_assembly_load_runs_the_original_and_is_counted() {
     assert_eq!(count(&o, "hipMallocAsync"), 0);
     let s = &o.report.summary;
     assert_eq!(s.reasons.get(&Reason::JitError), Some(&2), "{s:?}");
-    assert_eq!((s.launches_probed, s.launches_unprobed), (0, 7));
+    assert_eq!((s.launches_probed, s.launches_unprobed), (0, 8));
 }

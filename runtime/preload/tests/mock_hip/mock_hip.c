@@ -204,9 +204,11 @@ static unsigned kd_kernarg(const unsigned char *e, size_t n, const char *name) {
   return 0;
 }
 
-hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
+// Both entry points load through here (not through each other, which the preload library
+// would intercept twice); the log names the one called.
+static hipError_t load_module(hipModule_t *module, const void *image, const char *api) {
   const unsigned char *e = (const unsigned char *)image;
-  if (memcmp(e, "\177ELF", 4)) { logf_("hipModuleLoadData not-elf"); return hipErrorInvalidImage; }
+  if (memcmp(e, "\177ELF", 4)) { logf_("%s not-elf", api); return hipErrorInvalidImage; }
   size_t n = elf_size(e);
   struct mock_module *m = calloc(1, sizeof(*m));
   m->id = ++modules;
@@ -220,14 +222,17 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
     FILE *f = fopen(path, "wb");
     if (f) { fwrite(e, 1, n, f); fclose(f); }
   }
-  logf_("hipModuleLoadData module=%d bytes=%zu", m->id, n);
+  logf_("%s module=%d bytes=%zu", api, m->id, n);
   *module = (hipModule_t)m;
   return hipSuccess;
+}
+hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
+  return load_module(module, image, "hipModuleLoadData");
 }
 hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned int n,
                                hipJitOption *o, void **v) {
   (void)n; (void)o; (void)v;
-  return hipModuleLoadData(module, image);
+  return load_module(module, image, "hipModuleLoadDataEx");
 }
 hipError_t hipModuleUnload(hipModule_t module) {
   logf_("hipModuleUnload module=%d", ((struct mock_module *)module)->id);
