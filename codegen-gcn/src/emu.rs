@@ -1940,6 +1940,68 @@ mod tests {
         }
     }
 
+    /// A kernel of `file` whose body is an early return of the lanes with `tid.x >= 40`
+    /// (line 1: `s_and_saveexec`, then `s_cbranch_execz` to the `s_endpgm`): in a block of
+    /// 100 work-items the waves past the first 40 lanes reach the `s_endpgm` through the
+    /// branch with no lane in `exec`, the first wave with only its first 40.
+    fn with_partial_return(file: &str, kernel: &str, wave: u32) -> String {
+        wave_body(
+            file,
+            kernel,
+            wave,
+            "\t.loc 9 1 0\n\
+             \tv_cmp_gt_u32_e64 {vcc}, 40, v0\n\
+             \ts_and_saveexec_{mask} {s6}, {vcc}\n\
+             \ts_cbranch_execz .LBBt_9\n\
+             \t.loc 9 2 0\n\
+             \t{add} v2, 1, v0\n\
+             .LBBt_9:\n\
+             \t.loc 9 3 0\n",
+        )
+    }
+
+    /// `kernel:exit` runs for every lane of the launch at the `s_endpgm`, however few are
+    /// in `exec` there ([`with_partial_return`]): the lanes an early return left out, and
+    /// a wave that reaches it with `exec` zero — the snippet sets `exec` to the launch's
+    /// lanes, which the prologue saved. Each of the 200 work-items exits once, as the
+    /// interpreter has it (wave64 and wave32); without that `exec` the left-out lanes and
+    /// the empty waves are not counted, and the difference is noticed.
+    #[test]
+    fn kernel_exit_runs_for_the_lanes_left_out_and_for_waves_with_no_lane() {
+        for (file, wave, _) in REWRITE_TARGETS {
+            let Names { mask, exec, .. } = Names::of(wave);
+            let asm = with_partial_return(file, "volume_index", wave);
+            let src = "kernel:exit { @x[tid.x] = count(); @n = count(); }";
+            let program = warptrace_lang::compile(src, "t.wt").expect("compiles");
+            let program = warptrace_verifier::verify_program(&program).expect("verifies");
+            let (grid, block) = ([2, 1, 1], [100, 1, 1]);
+            let mut sim = SimKernel::new("volume_index", |_| Vec::new());
+            sim.isa = warptrace_ir::Isa::Gcn;
+            let expect = interpret(&program, &sim, grid, block, (wave, UNREAD_NSMID));
+            let run = |mutate: &dyn Fn(&str) -> String| {
+                emulate(&asm, "volume_index", &program, grid, block, mutate, true)
+            };
+            assert_eq!(run(&|t| t.to_owned()), expect, "{file}");
+            assert_eq!(expect.maps[0].entries.len(), 100, "{file}");
+            // The launch's lanes, as the prologue (before the first snippet) saves them.
+            let out = instrument(&asm, &program).expect("instruments").asm;
+            let body = &out[out.find("\nvolume_index:").expect("the kernel")..];
+            let prologue = &body[..body.find("; __wt_snippet 1").expect("the exit snippet")];
+            let save = prologue
+                .lines()
+                .find(|l| l.trim_end().ends_with(&format!(", {exec}")))
+                .expect("the launch's exec saved");
+            let launch = save.trim().split([' ', ',']).nth(1).expect("its register");
+            let restore = format!("\ts_mov_{mask} {exec}, {launch}\n");
+            assert!(out.contains(&restore), "{file}: {restore}");
+            let without = |t: &str| t.replacen(&restore, "", 1);
+            assert!(
+                run(&without) != expect,
+                "{file}: an exit snippet without the launch's lanes went unnoticed"
+            );
+        }
+    }
+
     /// A kernel of `file` whose body is an `if`/`else` as clang 19 lowers one, tail
     /// duplication included: line 1 opens the `if` (`tid.x & 3 != 0`) and makes its mask
     /// the `else` lanes (`s_xor`), the `then` (line 2) and the `else` (line 4) are laid out

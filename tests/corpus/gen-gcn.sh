@@ -35,6 +35,10 @@ for arch in gfx942 gfx1100; do
     -cuid=warptrace -O3 -S gcn_buffers.hip -o "$out/hip_buffers_$arch.s")
 done
 
+# clang-19, HIP, RDNA3's matrix instruction (v_wmma, gfx11 only), with line tables.
+(cd "$src" && clang-19 -x hip --offload-arch=gfx1100 --cuda-device-only -nogpuinc -nogpulib \
+  -cuid=warptrace -O3 -gline-tables-only -S gcn_wmma.hip -o "$out/hip_wmma_gfx1100.s")
+
 # clang-19, OpenCL C 2.0 for amdhsa: wave64 on CDNA, wave32 on RDNA3 (gfx1100's default).
 for arch in gfx942 gfx90a gfx1100; do
   (cd "$src" && clang-19 -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu="$arch" -nogpulib \

@@ -49,6 +49,7 @@ const FILES: &[(&str, &[&str], &str, u64)] = &[
         "gfx942",
         64,
     ),
+    ("hip_wmma_gfx1100.s", &["wmma_tile"], "gfx1100", 32),
     (
         "ocl_kernels_gfx1100.s",
         &["generic_bump", "private_table", "nested_loops"],
@@ -68,6 +69,12 @@ const FILES: &[(&str, &[&str], &str, u64)] = &[
         64,
     ),
     (
+        "triton_flash_attn_fwd_gfx90a.s",
+        &["flash_attn_fwd"],
+        "gfx90a",
+        64,
+    ),
+    (
         "triton_flash_attn_fwd_gfx942.s",
         &["flash_attn_fwd"],
         "gfx942",
@@ -75,6 +82,7 @@ const FILES: &[(&str, &[&str], &str, u64)] = &[
     ),
     ("triton_matmul_gfx90a.s", &["matmul"], "gfx90a", 64),
     ("triton_matmul_gfx942.s", &["matmul"], "gfx942", 64),
+    ("triton_softmax_gfx90a.s", &["softmax"], "gfx90a", 64),
     ("triton_softmax_gfx942.s", &["softmax"], "gfx942", 64),
     ("triton_vector_add_gfx90a.s", &["vector_add"], "gfx90a", 64),
     ("triton_vector_add_gfx942.s", &["vector_add"], "gfx942", 64),

@@ -81,6 +81,14 @@ fn a_snippet_that_writes_a_kernel_register_is_rejected() {
     let (asm, out) = instrumented();
     let mutated = mutate(&out, "s_mov_b64 s[", "\ts_mov_b32 s4, 0");
     assert!(rules(&asm, &mutated).contains(&KernelRule::RegisterIsolation));
+    // `m0` (an LDS access's bound, a `global_load_lds`' address) is the kernel's too:
+    // a snippet that writes it and does not restore it is rejected.
+    let start = out.find("; __wt_snippet 1").expect("a snippet");
+    let at = start + out[start..].find("s_mov_b64 s[").expect("a save");
+    let line = &out[at..at + out[at..].find('\n').expect("line end")];
+    let m0 = mutate(&out, line, &format!("\t{line}\n\ts_mov_b32 m0, 0"));
+    let r = rules(&asm, &m0);
+    assert!(r.contains(&KernelRule::RegisterIsolation), "{r:?}");
 }
 
 #[test]

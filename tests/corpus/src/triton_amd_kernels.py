@@ -28,7 +28,7 @@ KERNELS = {
                 {"out_ptr": "*fp32", "in_ptr": "*fp32", "in_row_stride": "i32",
                  "out_row_stride": "i32", "n_rows": "i32", "n_cols": "i32",
                  "BLOCK": "constexpr"},
-                {"BLOCK": 1024}, {"num_warps": 8}, ("gfx942",)),
+                {"BLOCK": 1024}, {"num_warps": 8}, ("gfx942", "gfx90a")),
     "flash_attn_fwd": (flash_attn_fwd,
                        {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp16",
                         "sm_scale": "fp32", "seq_len": "i32",
@@ -37,7 +37,7 @@ KERNELS = {
                         "stride_oh": "i32", "stride_om": "i32",
                         "BM": "constexpr", "BN": "constexpr", "D": "constexpr"},
                        {"BM": 128, "BN": 64, "D": 64}, {"num_warps": 4, "num_stages": 1},
-                       ("gfx942",)),
+                       ("gfx942", "gfx90a")),
 }
 
 
