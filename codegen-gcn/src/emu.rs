@@ -1806,51 +1806,38 @@ mod tests {
     /// which reuses the saved mask's SGPRs (the lanes left out never come back), line 4 the
     /// `s_endpgm`.
     fn with_early_return(file: &str, kernel: &str, wave: u32) -> String {
-        wave_body(
-            file,
-            kernel,
-            wave,
-            "\t.loc 9 1 0\n\
-             \tv_and_b32_e32 v1, 3, v0\n\
-             \tv_cmp_ne_u32_e64 {vcc}, 0, v1\n\
-             \ts_and_saveexec_{mask} {s6}, {vcc}\n\
-             \ts_cbranch_execz .LBBt_9\n\
-             \t.loc 9 2 0\n\
-             \t{add} v2, 1, v1\n\
-             \ts_mov_{mask} {s6}, 0\n\
-             \t.loc 9 3 0\n\
-             \ts_mov_b32 s10, 0\n\
-             .LBBt_9:\n\
-             \t.loc 9 4 0\n",
-        )
+        let tail = "\t.loc 9 3 0\n\
+                    \ts_mov_b32 s10, 0\n\
+                    .LBBt_9:\n\
+                    \t.loc 9 4 0\n";
+        wave_body(file, kernel, wave, &format!("{EARLY_RETURN}{tail}"))
     }
+
+    /// Lines 1 and 2 of [`with_early_return`]: the `if` that runs to `.LBBt_9` and the
+    /// start of its body, which overwrites the saved mask.
+    const EARLY_RETURN: &str = "\t.loc 9 1 0\n\
+                                \tv_and_b32_e32 v1, 3, v0\n\
+                                \tv_cmp_ne_u32_e64 {vcc}, 0, v1\n\
+                                \ts_and_saveexec_{mask} {s6}, {vcc}\n\
+                                \ts_cbranch_execz .LBBt_9\n\
+                                \t.loc 9 2 0\n\
+                                \t{add} v2, 1, v1\n\
+                                \ts_mov_{mask} {s6}, 0\n";
 
     /// [`with_early_return`] with an `if` inside the early return's that runs to the
     /// `s_endpgm` too, as clang lowers one whose saved `exec` nothing would read: line 3
     /// narrows `exec` to the lanes with `tid.x & 3 != 1` (`s_and exec, exec, vcc`, then
     /// `s_cbranch_execz` to the `s_endpgm`), line 4 is its body, line 5 the `s_endpgm`.
     fn with_nested_return(file: &str, kernel: &str, wave: u32) -> String {
-        wave_body(
-            file,
-            kernel,
-            wave,
-            "\t.loc 9 1 0\n\
-             \tv_and_b32_e32 v1, 3, v0\n\
-             \tv_cmp_ne_u32_e64 {vcc}, 0, v1\n\
-             \ts_and_saveexec_{mask} {s6}, {vcc}\n\
-             \ts_cbranch_execz .LBBt_9\n\
-             \t.loc 9 2 0\n\
-             \t{add} v2, 1, v1\n\
-             \ts_mov_{mask} {s6}, 0\n\
-             \t.loc 9 3 0\n\
-             \tv_cmp_ne_u32_e64 {vcc}, 1, v1\n\
-             \ts_and_{mask} {exec}, {exec}, {vcc}\n\
-             \ts_cbranch_execz .LBBt_9\n\
-             \t.loc 9 4 0\n\
-             \ts_mov_b32 s10, 0\n\
-             .LBBt_9:\n\
-             \t.loc 9 5 0\n",
-        )
+        let tail = "\t.loc 9 3 0\n\
+                    \tv_cmp_ne_u32_e64 {vcc}, 1, v1\n\
+                    \ts_and_{mask} {exec}, {exec}, {vcc}\n\
+                    \ts_cbranch_execz .LBBt_9\n\
+                    \t.loc 9 4 0\n\
+                    \ts_mov_b32 s10, 0\n\
+                    .LBBt_9:\n\
+                    \t.loc 9 5 0\n";
+        wave_body(file, kernel, wave, &format!("{EARLY_RETURN}{tail}"))
     }
 
     /// Regions around an early return ([`with_early_return`], `returning_if`): 1-1, 1-2,

@@ -4417,31 +4417,34 @@ mod tests {
         };
         let r = check(&code, &mask);
         assert_refuted(&format!("{r:?}"), &r);
-        // gfx11's `smid` one bit short of the SE id is refuted.
-        let p = entry_program(&["r2 = sreg smid", "store %a, r2", "exit"]);
-        let (prologue, mut code, abi) = entry_code(GFX1100, &p).expect("code");
-        let spec = gcn_special(Special::Smid, &abi).expect("a specification");
-        let x = code
-            .iter_mut()
-            .find(|x| x.mnemonic == "s_getreg_b32")
-            .expect("the hardware id read");
-        assert_eq!(x.operands[1].text, "hwreg(HW_REG_HW_ID1, 10, 11)");
-        x.operands[1].text = "hwreg(HW_REG_HW_ID1, 10, 10)".into();
-        let r = special_check(&prologue, &code, &abi, &spec);
-        assert_refuted("smid without the SE id's top bit", &r);
-        // gfx11's `warpid` with the SIMD id right above the slot's 5 bits, not at bit 8,
-        // is refuted.
-        let p = entry_program(&["r2 = sreg warpid", "store %a, r2", "exit"]);
-        let (prologue, mut code, abi) = entry_code(GFX1100, &p).expect("code");
-        let spec = gcn_special(Special::Warpid, &abi).expect("a specification");
-        let x = code
-            .iter_mut()
-            .find(|x| x.mnemonic == "s_getreg_b32")
-            .expect("the hardware id read");
-        assert_eq!(x.operands[1].text, "hwreg(HW_REG_HW_ID1, 8, 2)");
-        x.operands[1].text = "hwreg(HW_REG_HW_ID1, 5, 2)".into();
-        let r = special_check(&prologue, &code, &abi, &spec);
-        assert_refuted("warpid with the SIMD id from bit 5", &r);
+        // gfx11's `smid` one bit short of the SE id, and its `warpid` with the SIMD id
+        // right above the slot's 5 bits rather than at bit 8, are refuted.
+        let mutants = [
+            (
+                Special::Smid,
+                "hwreg(HW_REG_HW_ID1, 10, 11)",
+                "hwreg(HW_REG_HW_ID1, 10, 10)",
+            ),
+            (
+                Special::Warpid,
+                "hwreg(HW_REG_HW_ID1, 8, 2)",
+                "hwreg(HW_REG_HW_ID1, 5, 2)",
+            ),
+        ];
+        for (sp, field, wrong) in mutants {
+            let text = format!("r2 = sreg {}", sp.name());
+            let p = entry_program(&[&text, "store %a, r2", "exit"]);
+            let (prologue, mut code, abi) = entry_code(GFX1100, &p).expect("code");
+            let spec = gcn_special(sp, &abi).expect("a specification");
+            let x = code
+                .iter_mut()
+                .find(|x| x.mnemonic == "s_getreg_b32")
+                .expect("the hardware id read");
+            assert_eq!(x.operands[1].text, field);
+            x.operands[1].text = wrong.into();
+            let r = special_check(&prologue, &code, &abi, &spec);
+            assert_refuted(&format!("{} from {wrong}", sp.name()), &r);
+        }
     }
 
     /// The exit of the lanes an early return leaves out (`Lanes::Returned`): `block_sum`'s
