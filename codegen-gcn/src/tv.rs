@@ -4447,6 +4447,19 @@ mod tests {
         }
     }
 
+    /// `code`, an exit for the lanes an `if` leaves out, adds `%b` to `%a` exactly for the
+    /// lanes `left_out` names — proved for any lane, in `exec` or not — and without its
+    /// narrowing (instruction `narrowing`) it does not: refuted.
+    fn left_out_lanes_proved(code: &[Instruction], narrowing: usize, left_out: &dyn Fn() -> Bool) {
+        let expect = |a: &BV, b: &BV| left_out().ite(&a.bvadd(b), a);
+        let r = check_lanes(code, &expect, false);
+        assert!(r.is_ok(), "{r:?}");
+        let mut unnarrowed = code.to_vec();
+        unnarrowed.remove(narrowing);
+        let r = check_lanes(&unnarrowed, &expect, false);
+        assert_refuted("the exit of the lanes left out run for `exec`", &r);
+    }
+
     /// The exit of the lanes an early return leaves out (`Lanes::Returned`): `block_sum`'s
     /// last `if` (`s_and_saveexec_b64 s[0:1], vcc`, then `s_cbranch_execz` to `s_endpgm`)
     /// returns the lanes it leaves out, and region 34-34's exit right after it runs for
@@ -4467,12 +4480,7 @@ mod tests {
                 bit(BV::new_const("exec0", 64)).not(),
             ])
         };
-        let r = check_lanes(&code, &|a, b| left_out().ite(&a.bvadd(b), a), false);
-        assert!(r.is_ok(), "{r:?}");
-        let mut unnarrowed = code.clone();
-        unnarrowed.remove(narrowing);
-        let r = check_lanes(&unnarrowed, &|a, b| left_out().ite(&a.bvadd(b), a), false);
-        assert_refuted("the exit of the lanes left out run for `exec`", &r);
+        left_out_lanes_proved(&code, narrowing, &left_out);
     }
 
     /// The exit of the lanes an `if` that narrows `exec` without saving it leaves out
@@ -4494,12 +4502,7 @@ mod tests {
         });
         let bit = |name: &str| BV::new_const(name, 64).extract(0, 0).eq(BV::from_u64(1, 1));
         let left_out = move || Bool::and(&[bit("exec0"), bit("vcc0").not()]);
-        let r = check_lanes(&code, &|a, b| left_out().ite(&a.bvadd(b), a), false);
-        assert!(r.is_ok(), "{r:?}");
-        let mut unnarrowed = code.clone();
-        unnarrowed.remove(narrowing);
-        let r = check_lanes(&unnarrowed, &|a, b| left_out().ite(&a.bvadd(b), a), false);
-        assert_refuted("the exit of the lanes left out run for `exec`", &r);
+        left_out_lanes_proved(&code, narrowing, &left_out);
     }
 
     /// A loop edge's snippet runs for the lanes that take the edge and no others: the
