@@ -71,10 +71,10 @@ fn an_unknown_attach_point_lists_the_valid_ones() {
 
 #[test]
 fn an_unknown_builtin_lists_the_valid_ones() {
-    let out = warptrace(&["compile", "-e", "kernel:entry { @n[warpid] = count(); }"]);
+    let out = warptrace(&["compile", "-e", "kernel:entry { @n[laneid] = count(); }"]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("warpid"), "{err}");
+    assert!(err.contains("laneid"), "{err}");
     for valid in ["tid.x", "ctaid.z", "smid", "clock64", "kernel"] {
         assert!(err.contains(valid), "missing {valid} in:\n{err}");
     }
