@@ -457,6 +457,19 @@ fn every_gcn_corpus_kernel_instruments_verifies_assembles_and_links_at_every_poi
             .collect();
         eprintln!("{f} {k}: {}", row.join(" | "));
     }
+    // The matrix instructions of both families are `tensor:mma` sites: CDNA's `v_mfma`
+    // (two in `mfma_tile`) and RDNA3's `v_wmma` (one in `wmma_tile`).
+    for (file, kernel, want) in [
+        ("hip_kernels_gfx942.s", "mfma_tile", 2),
+        ("hip_wmma_gfx1100.s", "wmma_tile", 1),
+    ] {
+        let n = table.get(&(file.to_owned(), kernel.to_owned(), "tensor:mma"));
+        if n != Some(&want) {
+            failures.push(format!(
+                "{file} {kernel}: tensor:mma sites {n:?}, not {want}"
+            ));
+        }
+    }
     // Every point has a site somewhere in the corpus.
     for point in POINTS {
         let total: u32 = table
