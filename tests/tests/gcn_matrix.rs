@@ -281,18 +281,21 @@ fn run_program(
             return Err(errors);
         }
     };
-    // (Long branches take three more SGPRs: a kernel may run out of them here.)
+    // A kernel's outcome changes here only where the long branches' three more SGPRs
+    // run out; `unsupported` is asked once per kernel whose outcome changed.
     for (k, was) in out.kernels.iter().zip(&before) {
-        let allowed = matches!(&k.status, KernelStatus::Unsupported { what }
-            if unsupported(&k.name, what));
-        if allowed {
-            instrumented.retain(|n| *n != k.name);
-            sites.retain(|(n, _)| *n != k.name);
-        } else if format!("{:?}", k.status) != format!("{:?}", was.status) {
-            errors.push(format!(
+        if format!("{:?}", k.status) == format!("{:?}", was.status) {
+            continue;
+        }
+        match &k.status {
+            KernelStatus::Unsupported { what } if unsupported(&k.name, what) => {
+                instrumented.retain(|n| *n != k.name);
+                sites.retain(|(n, _)| *n != k.name);
+            }
+            _ => errors.push(format!(
                 "{what}: kernel {}: {:?} once assembled, {:?} before",
                 k.name, k.status, was.status
-            ));
+            )),
         }
     }
     // The result parses back with the same kernels.
@@ -620,17 +623,13 @@ fn source_lines_and_their_regions_instrument_on_every_corpus_file() {
     }
     let refused = Mutex::new(Vec::new());
     let results = parallel(&jobs, |(file, asm, src, line)| {
-        let unsupported = |kernel: &str, what: &str| {
-            let region = line.is_some() && what.contains("region:");
-            if region {
-                let line = line.unwrap_or_default();
-                refused.lock().expect("no worker panicked").push((
-                    file.to_string(),
-                    line,
-                    kernel.to_owned(),
-                ));
+        let unsupported = |kernel: &str, what: &str| match line {
+            Some(line) if what.contains("region:") => {
+                let refusal = (file.to_string(), *line, kernel.to_owned());
+                refused.lock().expect("no worker panicked").push(refusal);
+                true
             }
-            region
+            _ => false,
         };
         run_program(file, asm, src, true, &unsupported)
     });
