@@ -33,7 +33,7 @@ pub use insn::{access_bytes, facts, Facts};
 pub use model::PtxKernelModel;
 pub use parse::{
     parse, AddrBase, Address, Body, Function, FunctionKind, Guard, Instruction, Module, Operand,
-    RegDecl, Stmt, StmtKind,
+    RegDecl, RegItem, Stmt, StmtKind,
 };
 pub use raw::{check_raw_probes, instrument_raw, load_probes, RawError, RawReport};
 pub use splice::{splice_raw, splice_raw_with_map, RawSite, RawSnippet, RawSplice};
@@ -206,7 +206,7 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
             Ok(callees) if sites.is_empty() && callees.is_empty() => KernelStatus::NoSites,
             Ok(callees) => {
                 let mut bodies = std::iter::once(f).chain(callees.iter().map(|c| c.function));
-                if let Some(g) = bodies.find(|g| module.function_text(g).contains(lower::PREFIX)) {
+                if let Some(g) = bodies.find(|g| module.names_with_prefix(g, lower::PREFIX)) {
                     return Err(PtxError::ReservedPrefix {
                         kernel: g.name.clone(),
                     });

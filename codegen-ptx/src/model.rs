@@ -55,8 +55,9 @@ impl PtxKernelModel {
             };
             let origin = origin_of(s.span.start);
             if let Some(d) = d {
-                declarations.extend(d.names.iter().map(|n| Declaration {
-                    name: n.clone(),
+                declarations.extend(d.items.iter().map(|n| Declaration {
+                    name: n.base.clone(),
+                    count: n.count,
                     origin,
                     line: s.line,
                 }));
@@ -72,6 +73,7 @@ impl PtxKernelModel {
         // Registers declared without `%` (rare; call sequences of old compilers).
         let plain: HashSet<&str> = declarations
             .iter()
+            .filter(|d| d.count.is_none())
             .map(|d| d.name.as_str())
             .filter(|n| !n.starts_with('%'))
             .collect();
@@ -223,9 +225,10 @@ impl KernelModel for PtxKernelModel {
     }
 
     fn declared_registers(&self) -> Vec<(String, Origin)> {
+        // Ranges as written (`%r<4>`): `declarations` is what the checks read.
         self.declarations
             .iter()
-            .map(|d| (d.name.clone(), d.origin))
+            .map(|d| (d.text(), d.origin))
             .collect()
     }
 
@@ -270,8 +273,9 @@ mod tests {
         });
         assert_eq!(model.map_param(), Some(MAP_PARAM.to_string()));
         let d = model.declarations();
-        assert_eq!(d.len(), 2);
-        assert_eq!((d[1].name.as_str(), d[1].line), ("%r1", 8));
+        assert_eq!(d.len(), 1);
+        assert_eq!((d[0].text().as_str(), d[0].line), ("%r<2>", 8));
+        assert!(d[0].declares("%r1") && !d[0].declares("%r2"));
         let r: Vec<(ResourceKind, &str, u32)> = model
             .resources
             .iter()

@@ -87,16 +87,80 @@ pub enum StmtKind {
     Instr(Instruction),
 }
 
-/// A `.reg` declaration, ranges (`%r<4>`) expanded.
+/// A `.reg` declaration. Ranges (`%r<4>`) stay ranges: a hostile or generated kernel
+/// may declare `%r<100000000>`, which ptxas reads in a second.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RegDecl {
     /// The type as written (`.b32`, `.pred`, …).
     pub ty: String,
-    /// Every register declared.
-    pub names: Vec<String>,
+    /// The names and ranges declared, in order.
+    pub items: Vec<RegItem>,
+}
+
+/// One item of a `.reg` declaration: a name, or a range `base<count>` declaring
+/// `base0` .. `base{count-1}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegItem {
+    /// The name, or the range's base (`%r` of `%r<4>`).
+    pub base: String,
+    /// `Some(n)` for a range of `n` registers.
+    pub count: Option<u32>,
+}
+
+impl RegItem {
+    /// Whether this item declares register `reg`.
+    pub fn declares(&self, reg: &str) -> bool {
+        match self.count {
+            None => self.base == reg,
+            Some(n) => reg
+                .strip_prefix(self.base.as_str())
+                .and_then(range_index)
+                .is_some_and(|i| i < n),
+        }
+    }
+
+    /// Every register declared, in order (a range expanded: use only on small ones).
+    pub fn names(&self) -> impl Iterator<Item = String> + '_ {
+        let n = self.count.unwrap_or(0);
+        let single = self.count.is_none().then(|| self.base.clone());
+        single
+            .into_iter()
+            .chain((0..n).map(move |i| format!("{}{i}", self.base)))
+    }
+
+    /// The item as written: `%r<4>` or `%x`.
+    pub fn text(&self) -> String {
+        match self.count {
+            Some(n) => format!("{}<{n}>", self.base),
+            None => self.base.clone(),
+        }
+    }
+}
+
+/// The index of a range register's suffix: decimal digits, no leading zero (`%r01` is
+/// not `%r1`).
+pub(crate) fn range_index(suffix: &str) -> Option<u32> {
+    let ok = !suffix.is_empty()
+        && suffix.bytes().all(|c| c.is_ascii_digit())
+        && (suffix == "0" || !suffix.starts_with('0'));
+    if ok {
+        suffix.parse().ok()
+    } else {
+        None
+    }
 }
 
 impl RegDecl {
+    /// Whether this declaration declares register `reg`.
+    pub fn declares(&self, reg: &str) -> bool {
+        self.items.iter().any(|i| i.declares(reg))
+    }
+
+    /// Every register declared (ranges expanded: use only on small declarations).
+    pub fn names(&self) -> impl Iterator<Item = String> + '_ {
+        self.items.iter().flat_map(RegItem::names)
+    }
+
     /// Width in bits of a scalar register of this type (`.pred` is 1), if known.
     pub fn bits(&self) -> Option<u32> {
         match self.ty.as_str() {
@@ -265,10 +329,41 @@ impl Module {
         self.src.get(f.span.clone()).unwrap_or("")
     }
 
-    /// The text of one parameter.
+    /// Whether `f` names anything starting with `prefix` (a register, label, parameter
+    /// or symbol token, `%`/`$` sigils aside). Tokens, not substrings: a comment, a
+    /// string or `foo__wt_x` does not count.
+    pub(crate) fn names_with_prefix(&self, f: &Function, prefix: &str) -> bool {
+        let header = f
+            .params
+            .iter()
+            .map(|r| clean(self.src.get(r.clone()).unwrap_or("")));
+        let stmts = f.body.iter().flat_map(|b| &b.stmts).map(|s| s.text.clone());
+        std::iter::once(f.name.clone())
+            .chain(header)
+            .chain(stmts)
+            .any(|text| tokens_outside_strings(&text).any(|t| t.starts_with(prefix)))
+    }
+
+    /// The text of one parameter.    /// The text of one parameter.
     pub fn param_text(&self, f: &Function, i: usize) -> Option<&str> {
         f.params.get(i).and_then(|r| self.src.get(r.clone()))
     }
+}
+
+/// The identifier tokens of comment-free `text` outside string literals, sigils (`%`,
+/// `$`) removed.
+fn tokens_outside_strings(text: &str) -> impl Iterator<Item = &str> {
+    let mut in_string = false;
+    let mut prev = '\0';
+    text.split(move |c: char| {
+        if c == '"' && prev != '\\' {
+            in_string = !in_string;
+        }
+        prev = c;
+        in_string || !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '%')
+    })
+    .map(|t| t.trim_start_matches(['%', '$']))
+    .filter(|t| !t.is_empty())
 }
 
 fn line_of(starts: &[usize], offset: usize) -> u32 {
@@ -317,6 +412,23 @@ pub(crate) fn parse_at(ptx: &str, line_base: u32) -> Result<Module, PtxError> {
     })
 }
 
+/// Reads `text` as the statements of a function body (a raw probe's `before`/`after`
+/// block), with the same lexer as kernels, its first line numbered `line_base`. A `}`
+/// that closes more scopes than the text opens is an error, not the end of the block.
+pub(crate) fn parse_block(text: &str, line_base: u32) -> Result<Vec<Stmt>, PtxError> {
+    let wrapped = format!("{text}\n}}");
+    let mut line_starts = vec![0];
+    line_starts.extend(wrapped.match_indices('\n').map(|(i, _)| i + 1));
+    let mut p = Parser::new(&wrapped, &line_starts, line_base);
+    let mut stmts = Vec::new();
+    let close = p.stmts(0, 0, &mut stmts)?;
+    if close != Some(wrapped.len() - 1) {
+        let at = close.unwrap_or(0);
+        return Err(p.err(at, "unbalanced `}`"));
+    }
+    Ok(stmts)
+}
+
 /// Parses `text` (numbered from `line_base`) as [`parse_at`] does, but reading it in two
 /// halves at once: the second from `split`, an offset that should be a statement start
 /// inside a function body, at the `{ }` depth the braces before it suggest, then on to
@@ -350,7 +462,7 @@ fn halves(text: &str, line_base: u32, split: usize) -> Result<Option<Module>, Pt
         || {
             let mut p = Parser::new(text, &line_starts, line_base);
             p.pos = split;
-            p.skip_trivia().ok()?;
+            p.skip_space().ok()?;
             let begin = p.pos;
             let mut stmts = Vec::new();
             let close = p.stmts(split, depth, &mut stmts).ok()??;
@@ -593,9 +705,15 @@ impl<'a> Parser<'a> {
         } else {
             (Vec::new(), None)
         };
-        // Performance directives (`.reqntid 128`, `.maxnreg 32`, `.noreturn`, …).
+        // Performance directives (`.reqntid 128`, `.maxnreg 32`, `.noreturn`, …) and
+        // `.pragma "…";`, whose `;` ends the pragma, not the function.
         loop {
             self.skip_trivia()?;
+            if self.starts_with(".pragma") {
+                self.word();
+                self.past_semicolon(start)?;
+                continue;
+            }
             match self.peek() {
                 None => return Err(self.err(start, format!("`{name}` has no body or `;`"))),
                 Some(b';') => {
@@ -651,7 +769,9 @@ impl<'a> Parser<'a> {
         stmts: &mut Vec<Stmt>,
     ) -> Result<Option<usize>, PtxError> {
         loop {
-            self.skip_trivia()?;
+            // Whitespace and comments; a string is no trivia here (ptxas rejects one
+            // where a statement starts), it is read as part of the statement.
+            self.skip_space()?;
             let start = self.pos;
             if self.stop.is_some_and(|stop| start >= stop) {
                 self.stopped = Some(depth);
@@ -684,27 +804,31 @@ impl<'a> Parser<'a> {
                     stmts.push(stmt(self, self.pos, StmtKind::ScopeOpen));
                 }
                 Some(b'.') if matches!(self.word(), ".loc" | ".file") => {
-                    // Line-terminated directives.
-                    while self.peek().is_some_and(|c| c != b'\n') {
-                        if !self.skip_comment_or_string()? {
-                            self.pos += 1;
-                        }
+                    // Directives without `;`: they end where their operands end, as
+                    // ptxas reads them, not at the end of the line (an instruction after
+                    // `.loc 1 10 3` on the same line is an instruction).
+                    let file = self.text(start..self.pos) == ".file";
+                    if file {
+                        self.file_operands(start)?;
+                    } else {
+                        self.loc_operands(start)?;
                     }
-                    let end = trim(self.s, start..self.pos).end;
-                    self.pos = end;
+                    let end = self.pos;
                     stmts.push(stmt(self, end, StmtKind::Directive(None)));
                 }
                 Some(_) => {
                     self.pos = start;
                     let name = self.ident();
                     let after = self.pos;
-                    while self.peek().is_some_and(|c| c == b' ' || c == b'\t') {
-                        self.pos += 1;
-                    }
-                    if !name.is_empty() && self.peek() == Some(b':') {
-                        self.pos += 1;
-                        stmts.push(stmt(self, self.pos, StmtKind::Label(name.into())));
-                        continue;
+                    // A label's `:` may follow any whitespace and comments, line breaks
+                    // included, as ptxas's tokens do.
+                    if !name.is_empty() && !name.starts_with('%') {
+                        self.skip_space()?;
+                        if self.peek() == Some(b':') && self.s.get(self.pos + 1) != Some(&b':') {
+                            self.pos += 1;
+                            stmts.push(stmt(self, self.pos, StmtKind::Label(name.into())));
+                            continue;
+                        }
                     }
                     self.pos = after;
                     let end = self.past_semicolon(start)?;
@@ -720,6 +844,104 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// Skips trivia within a directive's operands; a string is an operand, not trivia.
+    fn skip_space(&mut self) -> Result<(), PtxError> {
+        loop {
+            match self.peek() {
+                Some(c) if c.is_ascii_whitespace() => self.pos += 1,
+                Some(b'/') if self.starts_with("//") || self.starts_with("/*") => {
+                    self.skip_comment_or_string()?;
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// One integer token (decimal or hex) of the directive at `start`.
+    fn int_token(&mut self, start: usize, what: &str) -> Result<(), PtxError> {
+        self.skip_space()?;
+        let from = self.pos;
+        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
+            self.pos += 1;
+        }
+        if parse_int(self.text(from..self.pos)).is_none() {
+            return Err(self.err(start, format!("malformed `{what}`: expected an integer")));
+        }
+        Ok(())
+    }
+
+    /// `.loc file line column` and its optional `, function_name label [+ offset]` and
+    /// `, inlined_at file line column` parts (PTX ISA, debugging directives).
+    fn loc_operands(&mut self, start: usize) -> Result<(), PtxError> {
+        for _ in 0..3 {
+            self.int_token(start, ".loc")?;
+        }
+        loop {
+            let end = self.pos;
+            self.skip_space()?;
+            if self.peek() != Some(b',') {
+                self.pos = end;
+                return Ok(());
+            }
+            self.pos += 1;
+            self.skip_space()?;
+            match self.ident() {
+                "function_name" => {
+                    self.skip_space()?;
+                    if self.ident().is_empty() {
+                        return Err(
+                            self.err(start, "malformed `.loc`: `function_name` needs a label")
+                        );
+                    }
+                    let end = self.pos;
+                    self.skip_space()?;
+                    if self.peek() == Some(b'+') {
+                        self.pos += 1;
+                        self.int_token(start, ".loc")?;
+                    } else {
+                        self.pos = end;
+                    }
+                }
+                "inlined_at" => {
+                    for _ in 0..3 {
+                        self.int_token(start, ".loc")?;
+                    }
+                }
+                other => {
+                    return Err(self.err(
+                        start,
+                        format!("malformed `.loc`: unknown attribute `{other}`"),
+                    ))
+                }
+            }
+        }
+    }
+
+    /// `.file index "name"` with an optional `, timestamp, size`.
+    fn file_operands(&mut self, start: usize) -> Result<(), PtxError> {
+        self.int_token(start, ".file")?;
+        self.skip_space()?;
+        if self.peek() != Some(b'"') {
+            return Err(self.err(start, "malformed `.file`: expected a file name string"));
+        }
+        self.skip_comment_or_string()?;
+        let end = self.pos;
+        self.skip_space()?;
+        if self.peek() == Some(b',') {
+            self.pos += 1;
+            self.int_token(start, ".file")?;
+            self.skip_space()?;
+            if self.peek() != Some(b',') {
+                return Err(self.err(start, "malformed `.file`: expected `, size`"));
+            }
+            self.pos += 1;
+            self.int_token(start, ".file")?;
+        } else {
+            self.pos = end;
+        }
+        Ok(())
     }
 
     /// Advances past the `;` ending the statement at `start`; returns the end offset.
@@ -858,7 +1080,7 @@ fn clean_chars(text: &str) -> String {
 fn reg_decl(text: &str) -> Option<RegDecl> {
     let rest = text.strip_prefix(".reg")?.trim_end_matches(';');
     let mut ty = String::new();
-    let mut names = Vec::new();
+    let mut items = Vec::new();
     let mut words = rest.split_whitespace().peekable();
     while let Some(w) = words.next_if(|w| w.starts_with('.')) {
         if w == ".align" || w.starts_with(".v") {
@@ -878,12 +1100,18 @@ fn reg_decl(text: &str) -> Option<RegDecl> {
         match item.split_once('<') {
             Some((base, n)) => {
                 let n: u32 = n.trim_end_matches('>').trim().parse().ok()?;
-                names.extend((0..n).map(|i| format!("{}{i}", base.trim())));
+                items.push(RegItem {
+                    base: base.trim().to_owned(),
+                    count: Some(n),
+                });
             }
-            None => names.push(item.split('[').next().unwrap_or(item).trim().to_owned()),
+            None => items.push(RegItem {
+                base: item.split('[').next().unwrap_or(item).trim().to_owned(),
+                count: None,
+            }),
         }
     }
-    Some(RegDecl { ty, names })
+    Some(RegDecl { ty, items })
 }
 
 /// Splits on commas outside brackets.
@@ -914,19 +1142,30 @@ pub(crate) fn parse_instruction(text: &str) -> Option<Instruction> {
     let mut rest = text.trim().trim_end_matches(';').trim();
     let mut guard = None;
     if let Some(g) = rest.strip_prefix('@') {
-        let n = g.find(char::is_whitespace)?;
-        let (reg, negated) = match g[..n].strip_prefix('!') {
-            Some(r) => (r, true),
-            None => (&g[..n], false),
+        // `@`, an optional `!`, the predicate register: tokens, whitespace between them
+        // optional.
+        let g = g.trim_start();
+        let (g, negated) = match g.strip_prefix('!') {
+            Some(r) => (r.trim_start(), true),
+            None => (g, false),
         };
+        let n = g
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '%')))
+            .unwrap_or(g.len());
+        if n == 0 {
+            return None;
+        }
         guard = Some(Guard {
-            reg: reg.into(),
+            reg: g[..n].into(),
             negated,
         });
         rest = g[n..].trim_start();
     }
+    // The opcode is one token: letters, digits, `_`, `.` and the `::` of qualifiers
+    // (`ld.global.L1::evict_last`). Whatever follows starts the operands, glued or not
+    // (`setp.eq.u32%p5, 1, 0;` is `setp.eq.u32` of `%p5, 1, 0` to ptxas).
     let n = rest
-        .find(|c: char| c.is_whitespace() || matches!(c, '{' | '[' | '('))
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':')))
         .unwrap_or(rest.len());
     let opcode = Name::from(&rest[..n]);
     if opcode.is_empty() {
@@ -1170,11 +1409,72 @@ mod tests {
     #[test]
     fn reg_declarations_expand() {
         let d = reg_decl(".reg .b64 %rd<3>;").expect("decl");
-        assert_eq!(d.names, ["%rd0", "%rd1", "%rd2"]);
+        assert_eq!(d.names().collect::<Vec<_>>(), ["%rd0", "%rd1", "%rd2"]);
         assert_eq!(d.bits(), Some(64));
+        assert!(d.declares("%rd2") && !d.declares("%rd3") && !d.declares("%rd01"));
         let d = reg_decl(".reg .pred %p, %q;").expect("decl");
-        assert_eq!(d.names, ["%p", "%q"]);
+        assert_eq!(d.names().collect::<Vec<_>>(), ["%p", "%q"]);
         assert_eq!(d.bits(), Some(1));
+        // A range is kept as a range, however large.
+        let d = reg_decl(".reg .b32 %r<100000000>;").expect("decl");
+        assert_eq!(d.items.len(), 1);
+        assert!(d.declares("%r99999999") && !d.declares("%r100000000"));
+    }
+
+    /// Statements as ptxas's tokens delimit them: an instruction after a `.loc` or
+    /// `.file` on the same line, an opcode glued to its first operand, a label whose `:`
+    /// is on the next line, a guard with spaces, a `.pragma` between the parameters and
+    /// the body.
+    #[test]
+    fn statements_end_where_ptxas_ends_them() {
+        let src = ".visible .entry k(.param .u32 a)\n.pragma \"nounroll\";\n{\n\
+            .loc 1 10 3 add.u32 %r1, %r1, 7;\n\
+            .loc 1 11 2, function_name $L__info, inlined_at 1 4 5 mov.u32 %r2, 1;\n\
+            .file 2 \"a.cu\", 1, 2 sub.u32 %r3, %r3, 1;\n\
+            setp.eq.u32%p5, 1, 0;\n\
+            name\n  /* c */ : bra name;\n\
+            @ ! %p5 ret;\n}\n";
+        let m = parse(src).expect("parses");
+        let f = m.kernel("k").expect("a kernel, not a declaration");
+        let body = f.body.as_ref().expect("body");
+        let texts: Vec<&str> = body.stmts.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                ".loc 1 10 3",
+                "add.u32 %r1, %r1, 7;",
+                ".loc 1 11 2, function_name $L__info, inlined_at 1 4 5",
+                "mov.u32 %r2, 1;",
+                ".file 2 \"a.cu\", 1, 2",
+                "sub.u32 %r3, %r3, 1;",
+                "setp.eq.u32%p5, 1, 0;",
+                "name : ",
+                "bra name;",
+                "@ ! %p5 ret;",
+            ]
+            .map(|t| t.trim_end())
+        );
+        let StmtKind::Instr(setp) = &body.stmts[6].kind else {
+            panic!("not an instruction")
+        };
+        assert_eq!(setp.opcode, "setp.eq.u32");
+        assert_eq!(setp.operands[0], Operand::Reg("%p5".into()));
+        assert!(matches!(&body.stmts[7].kind, StmtKind::Label(n) if n == "name"));
+        let StmtKind::Instr(ret) = &body.stmts[9].kind else {
+            panic!("not an instruction")
+        };
+        assert_eq!(
+            ret.guard,
+            Some(Guard {
+                reg: "%p5".into(),
+                negated: true
+            })
+        );
+        assert_eq!(ret.opcode, "ret");
+        assert_eq!(m.to_text(), src);
+        // A malformed `.loc` is a located error, not a silent skip.
+        let bad = ".entry k()\n{\n.loc 1 x\nret;\n}\n";
+        assert!(matches!(parse(bad), Err(PtxError::Syntax { line: 3, .. })));
     }
 
     #[test]

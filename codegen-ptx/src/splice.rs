@@ -233,17 +233,45 @@ fn flush_at_exit(layout: &MapLayout, rings: &[u32], exit: &Instruction, snippet:
     e.finish()
 }
 
+/// Width in bits of each register declared in a function: names looked up, ranges
+/// (`%r<N>`, however large) matched by their base and index.
+#[derive(Debug, Default)]
+pub(crate) struct RegWidths {
+    names: HashMap<String, u32>,
+    ranges: Vec<(crate::parse::RegItem, u32)>,
+}
+
+impl RegWidths {
+    /// The width of `reg`, if declared with a known type.
+    pub(crate) fn get(&self, reg: &str) -> Option<u32> {
+        self.names.get(reg).copied().or_else(|| {
+            self.ranges
+                .iter()
+                .rev()
+                .find(|(item, _)| item.declares(reg))
+                .map(|&(_, bits)| bits)
+        })
+    }
+}
+
 /// Width in bits of each register declared in `f`.
-pub(crate) fn reg_widths(f: &Function) -> HashMap<String, u32> {
-    let mut m = HashMap::new();
+pub(crate) fn reg_widths(f: &Function) -> RegWidths {
+    let mut w = RegWidths::default();
     for s in f.body.iter().flat_map(|b| &b.stmts) {
         if let StmtKind::Directive(Some(d)) = &s.kind {
             if let Some(bits) = d.bits() {
-                m.extend(d.names.iter().map(|n| (n.clone(), bits)));
+                for item in &d.items {
+                    match item.count {
+                        None => {
+                            w.names.insert(item.base.clone(), bits);
+                        }
+                        Some(_) => w.ranges.push((item.clone(), bits)),
+                    }
+                }
             }
         }
     }
-    m
+    w
 }
 
 /// Whose body a plan instruments.
@@ -278,7 +306,7 @@ pub(crate) fn plan_body(
         return Ok(Vec::new());
     };
     let widths = reg_widths(f);
-    let reg_bits = |r: &str| widths.get(r).copied();
+    let reg_bits = |r: &str| widths.get(r);
     let entry = entry_point(body);
     let entry_offset = body.stmts.get(entry).map_or(body.close, |s| s.span.start);
     let insns = || sites.iter().flat_map(|s| &program.probes[s.probe].insns);

@@ -147,9 +147,9 @@ fn case(ptx: &str, kernel: &str, snippets: Vec<RawSnippet>) -> Case {
     for s in &f.body.as_ref().expect("body").stmts {
         match &s.kind {
             StmtKind::Directive(Some(d)) => match d.ty.as_str() {
-                ".pred" => preds.extend(d.names.iter().cloned()),
-                ".b64" | ".u64" | ".s64" => wide.extend(d.names.iter().cloned()),
-                _ => regs.extend(d.names.iter().cloned()),
+                ".pred" => preds.extend(d.names()),
+                ".b64" | ".u64" | ".s64" => wide.extend(d.names()),
+                _ => regs.extend(d.names()),
             },
             StmtKind::Label(l) => labels.push(l.to_string()),
             _ => {}

@@ -49,10 +49,18 @@ fn rule_named(name: &str) -> KernelRule {
     }
 }
 
+/// What an attack file expects: a verifier rule, or `Denied` (default deny: the probe
+/// file is refused when loaded, at the marked line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    Rule(KernelRule),
+    Denied,
+}
+
 /// An attack file's header: the rule, the corpus file and the kernel, and the 1-based
 /// lines marked `// attack`.
 struct Attack {
-    rule: KernelRule,
+    rule: Expect,
     ptx_file: String,
     kernel: String,
     marked: Vec<u32>,
@@ -64,7 +72,10 @@ fn attack(name: &str, text: &str) -> Attack {
     let rest = first
         .strip_prefix("# reject: ")
         .unwrap_or_else(|| panic!("{name}: first line is not `# reject: <Rule>: <why>`"));
-    let rule = rule_named(rest.split(':').next().unwrap_or_default().trim());
+    let rule = match rest.split(':').next().unwrap_or_default().trim() {
+        "Denied" => Expect::Denied,
+        other => Expect::Rule(rule_named(other)),
+    };
     let kernel_line = text
         .lines()
         .find_map(|l| l.strip_prefix("# kernel: "))
@@ -95,6 +106,17 @@ fn every_attack_is_rejected_for_its_named_rule_at_its_line() {
         let a = attack(name, text);
         assert!(!a.marked.is_empty(), "{name}: no line marked `// attack`");
         let ptx = corpus_file(&a.ptx_file);
+        let rule = match a.rule {
+            Expect::Denied => {
+                match check_raw_probes(text, &ptx) {
+                    Err(RawError::Denied { line, .. }) if a.marked.contains(&line) => {}
+                    other => panic!("{name}: not denied at {:?}: {other:?}", a.marked),
+                }
+                *by_rule.entry("Denied".to_string()).or_insert(0) += 1;
+                continue;
+            }
+            Expect::Rule(rule) => rule,
+        };
         let report = check_raw_probes(text, &ptx).unwrap_or_else(|e| panic!("{name}: {e}"));
         let k = report
             .kernels
@@ -113,7 +135,7 @@ fn every_attack_is_rejected_for_its_named_rule_at_its_line() {
         for r in rejections {
             assert_eq!(
                 r.rule,
-                a.rule,
+                rule,
                 "{name}: another rule fired:\n{}",
                 show(rejections)
             );
@@ -135,7 +157,7 @@ fn every_attack_is_rejected_for_its_named_rule_at_its_line() {
                 "{name}: names nothing it corrupts: {r}"
             );
         }
-        *by_rule.entry(format!("{:?}", a.rule)).or_insert(0) += 1;
+        *by_rule.entry(format!("{rule:?}")).or_insert(0) += 1;
         // A rejected kernel is left as it was.
         let out = instrument_raw(text, &ptx).expect("instruments");
         let (before, after) = (

@@ -206,15 +206,62 @@ pub enum Item {
     Instr(Instr),
 }
 
-/// One register declaration, located.
+/// One register declaration, located: a name, or a range of `count` names `name0` ..
+/// `name{count-1}` (PTX's `%r<4>`), kept as a range however large it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Declaration {
-    /// The register (a range `%r<4>` is four declarations).
+    /// The register, or the range's base (`%r` of `%r<4>`).
     pub name: String,
+    /// `Some(n)` for a range of `n` registers.
+    pub count: Option<u32>,
     /// Who declared it.
     pub origin: Origin,
     /// 1-based line of the declaration; 0 when the back end does not know it.
     pub line: u32,
+}
+
+impl Declaration {
+    /// Whether this declaration declares register `reg`.
+    pub fn declares(&self, reg: &str) -> bool {
+        match self.count {
+            None => self.name == reg,
+            Some(n) => reg
+                .strip_prefix(self.name.as_str())
+                .and_then(range_index)
+                .is_some_and(|i| i < n),
+        }
+    }
+
+    /// The declaration as written: `%r<4>` or `%x`.
+    pub fn text(&self) -> String {
+        match self.count {
+            Some(n) => format!("{}<{n}>", self.name),
+            None => self.name.clone(),
+        }
+    }
+
+    /// Whether this declaration and `other` declare a common register.
+    pub fn overlaps(&self, other: &Declaration) -> bool {
+        match (self.count, other.count) {
+            (None, _) => other.declares(&self.name),
+            (_, None) => self.declares(&other.name),
+            // Both ranges start at index 0.
+            (Some(a), Some(b)) => self.name == other.name && a > 0 && b > 0,
+        }
+    }
+}
+
+/// The index of a range register's suffix: decimal digits without a leading zero
+/// (`%r01` is not `%r1`).
+fn range_index(suffix: &str) -> Option<u32> {
+    let ok = !suffix.is_empty()
+        && suffix.bytes().all(|c| c.is_ascii_digit())
+        && (suffix == "0" || !suffix.starts_with('0'));
+    if ok {
+        suffix.parse().ok()
+    } else {
+        None
+    }
 }
 
 /// A declaration or directive that sizes a launch's on-chip resources: a shared variable
@@ -277,6 +324,7 @@ pub trait KernelModel {
             .into_iter()
             .map(|(name, origin)| Declaration {
                 name,
+                count: None,
                 origin,
                 line: 0,
             })

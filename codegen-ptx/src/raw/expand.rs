@@ -376,8 +376,14 @@ impl Expansion<'_, '_> {
         self.record = true;
         let mut offset = self.saved;
         self.out.emit(origin, |e| {
+            // Every `SAVE` computes its record's address and bounds itself, from the
+            // row and the index alone: a probe branch that skips an earlier `SAVE` of
+            // the snippet leaves no stale address or predicate for a later one to use
+            // (the address of another probe's record, a bound of another map).
             if first {
                 e.comment(&format!("SAVE: one record of @{}", self.probe.name));
+            }
+            {
                 if per == Per::Warp {
                     special::warp_leader(e, &p1);
                 }
@@ -642,7 +648,7 @@ mod tests {
         let (line, why) = err("thread:16", "SAVE.u32 {%a};\nSAVE.u64 {%a};");
         assert_eq!(line, 7);
         assert!(why.contains("not 8-byte aligned"), "{why}");
-        let (_, why) = err("thread:16", "mov.u64 %a, 0; SAVE.u64 {}");
+        let (_, why) = err("thread:16", "mov.u64 %a, 0; SAVE.u64 {};");
         assert!(why.contains("nothing"), "{why}");
     }
 

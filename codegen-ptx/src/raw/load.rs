@@ -6,8 +6,9 @@
 //! `after` (at least one), and `no_pred`. `registers` (the AMD form) and `dynamic = true`
 //! / a `count` capacity (sizes from a counting pre-run) are refused as unsupported.
 
+use super::deny::canonical;
 use super::{AsmLine, Datamodel, Position, ProbeFile, RawError, RawProbe};
-use crate::parse::clean;
+use crate::parse::parse_block;
 use std::ops::Range;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
@@ -94,7 +95,7 @@ fn probe(src: &str, name: &str, line: u32, table: &DeTable<'_>) -> Result<RawPro
             }
             "before" | "after" => {
                 let (text, span) = string(name, k, value, src)?;
-                let lines = asm_lines(src, text, span);
+                let lines = asm_lines(name, src, text, span)?;
                 if k == "before" {
                     before = Some(lines);
                 } else {
@@ -233,9 +234,16 @@ fn parse_positions(probe: &str, text: &str, line: u32) -> Result<Vec<Position>, 
     Ok(out)
 }
 
-/// The assembly lines of a `before`/`after` string, each with its line in the file:
-/// comments removed, whitespace collapsed, blank lines dropped.
-fn asm_lines(src: &str, value: &str, span: Range<usize>) -> Vec<AsmLine> {
+/// The statements of a `before`/`after` string, each with its line in the file: read
+/// with the kernel parser's lexer (statements end at `;`, not at line ends; comments of
+/// both kinds anywhere; labels with their `:` anywhere after the name), each refused or
+/// printed canonically by [`deny::canonical`](super::deny::canonical).
+fn asm_lines(
+    probe: &str,
+    src: &str,
+    value: &str,
+    span: Range<usize>,
+) -> Result<Vec<AsmLine>, RawError> {
     let raw = src.get(span.clone()).unwrap_or("");
     let first = line_at(src, span.start);
     // Where the content starts: after the opening delimiter, and after the newline that
@@ -253,25 +261,31 @@ fn asm_lines(src: &str, value: &str, span: Range<usize>) -> Vec<AsmLine> {
         }
     }
     let raw_newlines = raw.matches('\n').count();
-    let value_lines: Vec<&str> = value.split('\n').collect();
+    let value_lines = value.split('\n').count();
     // Escapes (`\n` in a basic string, line-ending backslashes) break the one-to-one
-    // correspondence; every line is then located at the value's first content line.
+    // correspondence of the value's lines with the file's; every statement is then
+    // located at the value's first content line.
     let trimmed_newline = usize::from(content_line > first);
-    let one_to_one = multi && value_lines.len() == raw_newlines - trimmed_newline + 1;
-    value_lines
+    let one_to_one = multi && value_lines == raw_newlines - trimmed_newline + 1;
+    let located = |line: u32| if one_to_one { line } else { content_line };
+    let stmts = parse_block(value, content_line).map_err(|e| match e {
+        crate::PtxError::Syntax { line, message } => RawError::Denied {
+            probe: probe.to_string(),
+            line: located(line),
+            why: message,
+        },
+        other => RawError::Ptx(other),
+    })?;
+    stmts
         .iter()
-        .enumerate()
-        .filter_map(|(i, l)| {
-            let text = clean(l);
-            if text.is_empty() {
-                return None;
-            }
-            let line = if one_to_one {
-                content_line + i as u32
-            } else {
-                content_line
-            };
-            Some(AsmLine { text, line })
+        .map(|stmt| {
+            let line = located(stmt.line);
+            let text = canonical(stmt).map_err(|why| RawError::Denied {
+                probe: probe.to_string(),
+                line,
+                why,
+            })?;
+            Ok(AsmLine { text, line })
         })
         .collect()
 }

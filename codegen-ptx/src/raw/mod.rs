@@ -23,6 +23,8 @@
 //! the report. `docs/raw-probes.md` describes the format and the mapping of `datamodel`
 //! onto warptrace's array maps.
 
+mod bounds;
+mod deny;
 mod expand;
 mod load;
 mod locate;
@@ -207,6 +209,18 @@ pub enum RawError {
         /// What is wrong.
         why: String,
     },
+    /// A probe statement the model does not define (an unmodelled opcode, the carry
+    /// flag, a vector component write, a directive other than `.reg`, a scope, a
+    /// malformed operand) or that does not lex as PTX: refused by name (default deny).
+    #[error("line {line}: probe `{probe}`: denied: {why}")]
+    Denied {
+        /// The probe.
+        probe: String,
+        /// Line.
+        line: u32,
+        /// What is refused and why.
+        why: String,
+    },
     /// A probe line uses warptrace's reserved prefix `__wt_`.
     #[error("line {line}: probe `{probe}` uses the reserved prefix `__wt_`")]
     ReservedName {
@@ -366,7 +380,7 @@ pub fn instrument_raw(toml: &str, ptx: &str) -> Result<RawInstrumented, RawError
             });
             continue;
         }
-        if module.function_text(f).contains(crate::lower::PREFIX) {
+        if module.names_with_prefix(f, crate::lower::PREFIX) {
             return Err(PtxError::ReservedPrefix {
                 kernel: f.name.clone(),
             }
@@ -377,7 +391,7 @@ pub fn instrument_raw(toml: &str, ptx: &str) -> Result<RawInstrumented, RawError
             file: &file,
             layout: &layout,
             map_of: &map_of,
-            reg_bits: &|r: &str| widths.get(r).copied(),
+            reg_bits: &|r: &str| widths.get(r),
             kernel: &f.name,
         };
         let mut snippets = vec![prologue::prologue(&ctx)?];
@@ -391,7 +405,16 @@ pub fn instrument_raw(toml: &str, ptx: &str) -> Result<RawInstrumented, RawError
         let planned: Vec<(At, Vec<String>)> =
             snippets.iter().map(|s| (s.at, s.lines.clone())).collect();
         let plan = plan_raw(&module, f, &planned, true, f.line + added)?;
-        let status = match verify_kernel(&plan.original, &plan.spliced) {
+        let verdict = verify_kernel(&plan.original, &plan.spliced).and_then(|()| {
+            use warptrace_verifier::KernelModel;
+            let found = bounds::check(&plan.spliced.items_ref(), &layout, &f.name);
+            if found.is_empty() {
+                Ok(())
+            } else {
+                Err(warptrace_verifier::KernelErrors(found))
+            }
+        });
+        let status = match verdict {
             Ok(()) => {
                 added += crate::splice::added_lines(&plan.insertions);
                 accepted.extend(plan.insertions);

@@ -133,12 +133,12 @@ fn describe_original(item: &Item) -> String {
     }
 }
 
-/// The names a body declares with kernel origin, in order.
-fn kernel_declared<'b>(body: &'b Body<'_>) -> impl Iterator<Item = &'b str> {
+/// The names and ranges a body declares with kernel origin, in order.
+fn kernel_declared<'b>(body: &'b Body<'_>) -> impl Iterator<Item = (&'b str, Option<u32>)> {
     body.declared
         .iter()
         .filter(|d| d.origin == Origin::Kernel)
-        .map(|d| d.name.as_str())
+        .map(|d| (d.name.as_str(), d.count))
 }
 
 fn check_declarations(original: &Body<'_>, spliced: &Body<'_>, out: &mut Violations) {
@@ -150,7 +150,7 @@ fn check_declarations(original: &Body<'_>, spliced: &Body<'_>, out: &mut Violati
         body.declared
             .iter()
             .filter(|d| d.origin == Origin::Kernel)
-            .map(|d| (d.name.clone(), d.line))
+            .map(|d| (d.text(), d.line))
             .collect()
     };
     let before = declared(original);

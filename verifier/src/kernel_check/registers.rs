@@ -12,34 +12,65 @@
 //! restore (`KernelModel::restorable`) are `restored.rs`'s to check.
 
 use super::{snippet_of, Body, Finding, Violations};
-use crate::{Item, KernelRule, Origin};
+use crate::{Declaration, Item, KernelRule, Origin};
 use foldhash::HashSet;
 
-/// The registers of the original kernel (hashed: a long kernel names thousands, mostly
-/// the same few again; sorting them all was a tenth of verifying a flash-attention
-/// kernel).
-pub(super) fn kernel_registers<'b>(original: &'b Body<'_>) -> HashSet<&'b str> {
-    let mut set: HashSet<&str> = original
-        .declared
-        .iter()
-        .filter(|d| d.origin == Origin::Kernel)
+/// The registers of the original kernel: names in a hash set (a long kernel names
+/// thousands, mostly the same few again; sorting them all was a tenth of verifying a
+/// flash-attention kernel), declared ranges (`%r<N>`) kept as ranges.
+pub(super) struct KernelRegisters<'b> {
+    names: HashSet<&'b str>,
+    ranges: Vec<&'b Declaration>,
+}
+
+impl KernelRegisters<'_> {
+    /// Whether `reg` is one of the kernel's.
+    pub(super) fn contains(&self, reg: &str) -> bool {
+        self.names.contains(reg) || self.ranges.iter().any(|d| d.declares(reg))
+    }
+
+    /// Whether declaration `d` declares one of the kernel's registers.
+    fn overlaps(&self, d: &Declaration) -> bool {
+        match d.count {
+            None => self.contains(&d.name),
+            Some(_) => {
+                self.names.iter().any(|n| d.declares(n))
+                    || self.ranges.iter().any(|r| r.overlaps(d))
+            }
+        }
+    }
+}
+
+pub(super) fn kernel_registers<'b>(original: &'b Body<'_>) -> KernelRegisters<'b> {
+    let kernel = || {
+        original
+            .declared
+            .iter()
+            .filter(|d| d.origin == Origin::Kernel)
+    };
+    let mut names: HashSet<&str> = kernel()
+        .filter(|d| d.count.is_none())
         .map(|d| d.name.as_str())
         .collect();
     for item in original.items.iter() {
         if let Item::Instr(x) = item {
             if x.origin == Origin::Kernel {
-                set.extend(x.defs.iter().chain(&x.uses).map(crate::Name::as_str));
+                names.extend(x.defs.iter().chain(&x.uses).map(crate::Name::as_str));
             }
         }
     }
-    set
+    KernelRegisters {
+        names,
+        ranges: kernel().filter(|d| d.count.is_some()).collect(),
+    }
 }
 
 pub(super) fn check(original: &Body<'_>, spliced: &Body<'_>, out: &mut Violations) {
     let mut kernel = kernel_registers(original);
     if !original.aliases.is_empty() {
         // Overlapping names (GCN tuples) are compared by their machine registers.
-        kernel = kernel
+        kernel.names = kernel
+            .names
             .into_iter()
             .flat_map(|r| original.aliases.parts(r))
             .collect();
@@ -74,12 +105,15 @@ pub(super) fn check(original: &Body<'_>, spliced: &Body<'_>, out: &mut Violation
         let Some(snippet) = snippet_of(d.origin) else {
             continue;
         };
-        if spliced
-            .aliases
-            .parts(&d.name)
-            .iter()
-            .any(|p| kernel.contains(p))
-        {
+        let clashes = match d.count {
+            None => spliced
+                .aliases
+                .parts(&d.name)
+                .iter()
+                .any(|p| kernel.contains(p)),
+            Some(_) => kernel.overlaps(d),
+        };
+        if clashes {
             let (line, at) = if d.line > 0 {
                 (d.line, "")
             } else {
@@ -92,12 +126,12 @@ pub(super) fn check(original: &Body<'_>, spliced: &Body<'_>, out: &mut Violation
                 rule: KernelRule::RegisterIsolation,
                 snippet: Some(snippet),
                 line,
-                text: &format!("declaration of {}", d.name),
+                text: &format!("declaration of {}", d.text()),
                 message: format!(
                     "snippet {snippet} redeclares kernel register `{}`{at}",
-                    d.name
+                    d.text()
                 ),
-                corrupts: Some(d.name.clone()),
+                corrupts: Some(d.text()),
             });
         }
     }
