@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs, idempotently and into the project-local folder .tools/, every external tool
-# the tests need: the CUDA 13.0 toolchain from PyPI (nvcc, ptxas, fatbinary; no GPU needed)
+# the tests need: the CUDA 13.0 toolchain from PyPI (nvcc, ptxas, fatbinary; no GPU needed),
+# the SASS disassemblers nvdisasm and cuobjdump from PyPI (13.2: the first on PyPI; they
+# read 13.0 cubins)
 # and Triton 3.6 in a virtualenv (compiles real kernels to PTX on the CPU); and, from the
 # distribution, libz3 (the verifier's SMT solver, linked by the build), LLVM 19 (AMDGPU)
 # and Debian's HIP.
@@ -46,6 +48,22 @@ fi
 cuda_home="$cuda/nvidia/cu13"
 [ -x "$cuda_home/bin/ptxas" ] || { echo "setup: ptxas not found under $cuda_home/bin" >&2; exit 1; }
 
+# nvdisasm and cuobjdump: a separate target, since their wheels start at 13.2 and share the
+# nvidia/cu13 layout with the 13.0 toolchain's.
+SASS_VER=13.2.86
+sass="$tools/sass"
+if [ ! -f "$sass/.installed-$SASS_VER" ]; then
+  echo "setup: installing nvdisasm and cuobjdump $SASS_VER (PyPI) into $sass"
+  rm -rf "$sass"
+  # One `pip install --target` call, as above.
+  python3 -m pip install -q --disable-pip-version-check --no-cache-dir --target "$sass" \
+    "nvidia-cuda-nvdisasm==$SASS_VER" "nvidia-cuda-cuobjdump==$SASS_VER"
+  touch "$sass/.installed-$SASS_VER"
+fi
+sass_bin="$sass/nvidia/cu13/bin"
+[ -x "$sass_bin/nvdisasm" ] || { echo "setup: nvdisasm not found under $sass_bin" >&2; exit 1; }
+"$sass_bin/nvdisasm" --version >/dev/null || { echo "setup: nvdisasm does not run" >&2; exit 1; }
+
 venv="$tools/venv"
 if [ ! -f "$venv/.installed-triton-$TRITON_VER" ]; then
   echo "setup: installing Triton $TRITON_VER into $venv"
@@ -59,7 +77,9 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
 cat > "$tools/env.sh" <<ENV
 export WARPTRACE_CUDA_HOME="$cuda_home"
-export PATH="$cuda_home/bin:\$PATH"
+export PATH="$cuda_home/bin:$sass_bin:\$PATH"
+export WARPTRACE_NVDISASM="$sass_bin/nvdisasm"
+export WARPTRACE_CUOBJDUMP="$sass_bin/cuobjdump"
 export WARPTRACE_PYTHON="$venv/bin/python"
 ENV
 echo "setup: done; source $tools/env.sh"

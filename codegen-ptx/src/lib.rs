@@ -15,6 +15,7 @@ mod clones;
 mod combine;
 mod hashmap;
 mod insn;
+mod labels;
 mod loops;
 mod lower;
 mod model;

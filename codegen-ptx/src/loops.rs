@@ -25,18 +25,17 @@
 
 use crate::attach::entry_point;
 use crate::insn::facts;
+use crate::labels::{branch_targets, Scopes};
 use crate::parse::{Body, Instruction, Name, StmtKind};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use warptrace_verifier::structure::Code;
 pub(crate) use warptrace_verifier::structure::{Anchor, Block, Edge, EdgeKind, Loops};
-
-/// A label's definition: its name and the scope it is declared in.
-type LabelKey<'a> = (usize, &'a str);
 
 /// Analyses `body`. An error names a branch whose target cannot be resolved (a label
 /// not defined in a visible scope, a `brx.idx` table that is not a `.branchtargets`).
 pub(crate) fn analyze(body: &Body) -> Result<Loops, String> {
-    let (blocks, scope_of, parent) = cut_blocks(body);
+    let blocks = cut_blocks(body);
+    let scopes = Scopes::of(body);
     let block_of_stmt = {
         let mut v = vec![None; body.stmts.len()];
         for (b, block) in blocks.iter().enumerate() {
@@ -46,23 +45,8 @@ pub(crate) fn analyze(body: &Body) -> Result<Loops, String> {
         }
         v
     };
-    let mut labels: HashMap<LabelKey<'_>, usize> = HashMap::new();
-    for (i, s) in body.stmts.iter().enumerate() {
-        if let StmtKind::Label(name) = &s.kind {
-            labels.entry((scope_of[i], name.as_str())).or_insert(i);
-        }
-    }
     // The statement of label `name` as seen from statement `at`.
-    let resolve = |name: &str, at: usize| -> Option<usize> {
-        let mut scope = Some(scope_of[at]);
-        while let Some(s) = scope {
-            if let Some(&l) = labels.get(&(s, name)) {
-                return Some(l);
-            }
-            scope = parent[s];
-        }
-        None
-    };
+    let resolve = |name: &str, at: usize| scopes.resolve(name, at);
     let block_at = |label: usize| -> Result<usize, String> {
         block_of_stmt[label].ok_or_else(|| {
             format!(
@@ -197,28 +181,8 @@ impl Terminator {
     }
 }
 
-/// The labels of the `.branchtargets` directive that follows label statement `label`.
-fn branch_targets(body: &Body, label: usize) -> Option<Vec<String>> {
-    let s = body.stmts.get(label + 1)?;
-    let StmtKind::Directive(None) = s.kind else {
-        return None;
-    };
-    let list = s.text.strip_prefix(".branchtargets")?;
-    Some(
-        list.trim_end_matches(';')
-            .split(',')
-            .map(|t| t.trim().to_owned())
-            .filter(|t| !t.is_empty())
-            .collect(),
-    )
-}
-
-/// The blocks of `body`, the scope of every statement, and each scope's parent (scope 0
-/// is the body's).
-fn cut_blocks(body: &Body) -> (Vec<Block>, Vec<usize>, Vec<Option<usize>>) {
-    let mut parent = vec![None];
-    let mut stack = vec![0usize];
-    let mut scope_of = Vec::with_capacity(body.stmts.len());
+/// The blocks of `body`.
+fn cut_blocks(body: &Body) -> Vec<Block> {
     let mut blocks: Vec<Block> = Vec::new();
     // Whether the current block is open (instructions may join it).
     let mut open = false;
@@ -236,19 +200,6 @@ fn cut_blocks(body: &Body) -> (Vec<Block>, Vec<usize>, Vec<Option<usize>>) {
         });
     };
     for (i, s) in body.stmts.iter().enumerate() {
-        match s.kind {
-            StmtKind::ScopeOpen => {
-                parent.push(stack.last().copied());
-                stack.push(parent.len() - 1);
-            }
-            StmtKind::ScopeClose if stack.len() > 1 => {
-                stack.pop();
-            }
-            _ => {}
-        }
-        // A `{` counts in the scope it opens, a `}` in the enclosing one (neither is a
-        // label or a branch, so either would do).
-        scope_of.push(stack.last().copied().unwrap_or(0));
         if i < entry {
             continue;
         }
@@ -282,7 +233,7 @@ fn cut_blocks(body: &Body) -> (Vec<Block>, Vec<usize>, Vec<Option<usize>>) {
     if let Some(b) = blocks.last_mut() {
         b.end = body.stmts.len();
     }
-    (blocks, scope_of, parent)
+    blocks
 }
 
 #[cfg(test)]

@@ -1,12 +1,15 @@
 //! The verifier's [`KernelModel`] for a parsed PTX kernel.
 
 use crate::insn::facts;
-use crate::parse::{clean, Function, Stmt, StmtKind};
+use crate::labels::{branch_targets, Scopes};
+use crate::parse::{clean, Body, Function, Instruction, Name, Stmt, StmtKind};
 use crate::MAP_PARAM;
 use std::borrow::Cow;
 use std::collections::HashSet;
 use warptrace_verifier::parallel;
-use warptrace_verifier::{Declaration, Instr, Item, KernelModel, Origin, Resource, ResourceKind};
+use warptrace_verifier::{
+    Declaration, Flow, Instr, Item, KernelModel, Origin, Resource, ResourceKind,
+};
 
 /// A PTX kernel (or device function) as the verifier sees it: labels and instructions in
 /// program order with their facts and origin, the registers declared in the body (with
@@ -78,17 +81,27 @@ impl PtxKernelModel {
             .filter(|n| !n.starts_with('%'))
             .collect();
         let is_reg = |name: &str| !plain.is_empty() && plain.contains(name);
-        let items_of = |stmts: &[Stmt]| -> Vec<Item> {
+        // Labels and branch targets as PTX scopes them (`labels.rs`).
+        let scopes = f.body.as_ref().map(Scopes::of);
+        let body = f.body.as_ref();
+        let items_of = |first: usize, stmts: &[Stmt]| -> Vec<Item> {
             let mut items = Vec::with_capacity(stmts.len());
-            for s in stmts {
+            for (n, s) in stmts.iter().enumerate() {
+                let at = first + n;
                 let origin = origin_of(s.span.start);
                 match &s.kind {
                     StmtKind::Label(name) => items.push(Item::Label {
-                        name: name.clone(),
+                        name: match &scopes {
+                            Some(sc) if sc.ambiguous(name) => sc.model_name(name, at).into(),
+                            _ => name.clone(),
+                        },
                         origin,
                     }),
                     StmtKind::Instr(i) => {
-                        let x = facts(i, &is_reg);
+                        let mut x = facts(i, &is_reg);
+                        if let (Some(sc), Some(body)) = (&scopes, body) {
+                            x.flow = resolved_flow(x.flow, i, at, sc, body);
+                        }
                         items.push(Item::Instr(Instr {
                             origin,
                             defs: x.defs,
@@ -109,12 +122,13 @@ impl PtxKernelModel {
         // Each statement's item depends on that statement alone: a long body (a spliced
         // kernel) is read in two halves at once.
         let items = if stmts.len() >= PARALLEL_STMTS {
-            let (a, b) = stmts.split_at(stmts.len() / 2);
-            let (mut first, second) = parallel::join(|| items_of(a), || items_of(b));
+            let half = stmts.len() / 2;
+            let (a, b) = stmts.split_at(half);
+            let (mut first, second) = parallel::join(|| items_of(0, a), || items_of(half, b));
             first.extend(second);
             first
         } else {
-            items_of(stmts)
+            items_of(0, stmts)
         };
         let params: Vec<(String, Origin)> = f
             .params
@@ -136,6 +150,41 @@ impl PtxKernelModel {
             params,
             resources,
         }
+    }
+}
+
+/// A branch's flow with its target resolved as ptxas resolves it: the innermost visible
+/// label of the name (by its model name), and for `brx.idx` every label of its
+/// `.branchtargets` table. A table that cannot be read keeps the branch to the table's
+/// name, an unknown target for the control-flow graph.
+fn resolved_flow(flow: Flow, i: &Instruction, at: usize, scopes: &Scopes, body: &Body) -> Flow {
+    let Flow::Branch {
+        target,
+        conditional,
+    } = flow
+    else {
+        return flow;
+    };
+    if i.root() == "brx" {
+        let targets = scopes.resolve(&target, at).and_then(|table| {
+            let names = branch_targets(body, table)?;
+            names
+                .iter()
+                .map(|t| scopes.target(t, table).map(Name::from))
+                .collect::<Option<Vec<_>>>()
+        });
+        return match targets {
+            Some(targets) => Flow::Switch { targets },
+            None => Flow::Branch {
+                target,
+                conditional,
+            },
+        };
+    }
+    let target = scopes.target(&target, at).map_or(target, Name::from);
+    Flow::Branch {
+        target,
+        conditional,
     }
 }
 

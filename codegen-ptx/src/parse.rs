@@ -375,6 +375,7 @@ fn line_of(starts: &[usize], offset: usize) -> u32 {
 
 /// Parses a PTX module.
 pub fn parse(ptx: &str) -> Result<Module, PtxError> {
+    check_bytes(ptx)?;
     if ptx.len() < SPLIT_PARSE_BYTES {
         return parse_at(ptx, 1);
     }
@@ -397,6 +398,25 @@ pub fn parse(ptx: &str) -> Result<Module, PtxError> {
     }
 }
 
+/// ptxas reads ASCII only: a non-ASCII byte anywhere (a comment included), a NUL (its
+/// end of file) or a control character other than tab, line feed, carriage return and
+/// form feed makes it reject the module, so the model refuses it too.
+fn check_bytes(text: &str) -> Result<(), PtxError> {
+    let bad = text.bytes().position(|c| {
+        !c.is_ascii() || (c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r' | 0x0c)) || c == 0x7f
+    });
+    match bad {
+        None => Ok(()),
+        Some(at) => Err(PtxError::Syntax {
+            line: text[..at].matches('\n').count() as u32 + 1,
+            message: format!(
+                "byte 0x{:02x} is not accepted by ptxas (PTX is ASCII)",
+                text.as_bytes()[at]
+            ),
+        }),
+    }
+}
+
 /// Texts of at least this many bytes are parsed in two halves at once.
 pub(crate) const SPLIT_PARSE_BYTES: usize = 32 * 1024;
 
@@ -416,6 +436,13 @@ pub(crate) fn parse_at(ptx: &str, line_base: u32) -> Result<Module, PtxError> {
 /// block), with the same lexer as kernels, its first line numbered `line_base`. A `}`
 /// that closes more scopes than the text opens is an error, not the end of the block.
 pub(crate) fn parse_block(text: &str, line_base: u32) -> Result<Vec<Stmt>, PtxError> {
+    check_bytes(text).map_err(|e| match e {
+        PtxError::Syntax { line, message } => PtxError::Syntax {
+            line: line + line_base - 1,
+            message,
+        },
+        other => other,
+    })?;
     let wrapped = format!("{text}\n}}");
     let mut line_starts = vec![0];
     line_starts.extend(wrapped.match_indices('\n').map(|(i, _)| i + 1));
@@ -566,9 +593,9 @@ impl<'a> Parser<'a> {
             let start = self.pos;
             self.pos += 1;
             loop {
+                // ptxas strings have no escapes: a `\` is a character, `"` ends the string.
                 match self.peek() {
                     None => return Err(self.err(start, "unterminated string")),
-                    Some(b'\\') => self.pos += 2,
                     Some(b'"') => {
                         self.pos += 1;
                         break;
@@ -804,15 +831,16 @@ impl<'a> Parser<'a> {
                     stmts.push(stmt(self, self.pos, StmtKind::ScopeOpen));
                 }
                 Some(b'.') if matches!(self.word(), ".loc" | ".file") => {
-                    // Directives without `;`: they end where their operands end, as
-                    // ptxas reads them, not at the end of the line (an instruction after
-                    // `.loc 1 10 3` on the same line is an instruction).
-                    let file = self.text(start..self.pos) == ".file";
-                    if file {
-                        self.file_operands(start)?;
-                    } else {
-                        self.loc_operands(start)?;
+                    if self.text(start..self.pos) == ".file" {
+                        return Err(self.err(
+                            start,
+                            "`.file` inside a function body (ptxas accepts it at module scope only)",
+                        ));
                     }
+                    // A directive without `;`: it ends where its operands end, as ptxas
+                    // reads it, not at the end of the line (an instruction after
+                    // `.loc 1 10 3` on the same line is an instruction).
+                    self.loc_operands(start)?;
                     let end = self.pos;
                     stmts.push(stmt(self, end, StmtKind::Directive(None)));
                 }
@@ -846,14 +874,32 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Skips trivia within a directive's operands; a string is an operand, not trivia.
+    /// Skips trivia before a statement or within a directive's operands: whitespace,
+    /// comments, `#line` line markers (which ptxas reads as trivia, see
+    /// [`linemarker_end`]) and one `\` (ptxas ignores a single backslash before an
+    /// opcode; two are an error). A string is an operand, not trivia.
     fn skip_space(&mut self) -> Result<(), PtxError> {
+        let mut backslash = false;
         loop {
             match self.peek() {
                 Some(c) if c.is_ascii_whitespace() => self.pos += 1,
                 Some(b'/') if self.starts_with("//") || self.starts_with("/*") => {
                     self.skip_comment_or_string()?;
                 }
+                Some(b'#') => match linemarker_end(self.s, self.pos) {
+                    Some(end) => self.pos = end,
+                    None => {
+                        return Err(self.err(
+                            self.pos,
+                            "a `#` line that is not a line marker (ptxas runs no preprocessor)",
+                        ))
+                    }
+                },
+                Some(b'\\') if !backslash => {
+                    backslash = true;
+                    self.pos += 1;
+                }
+                Some(b'\\') => return Err(self.err(self.pos, "two backslashes before a statement")),
                 _ => return Ok(()),
             }
         }
@@ -919,37 +965,16 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `.file index "name"` with an optional `, timestamp, size`.
-    fn file_operands(&mut self, start: usize) -> Result<(), PtxError> {
-        self.int_token(start, ".file")?;
-        self.skip_space()?;
-        if self.peek() != Some(b'"') {
-            return Err(self.err(start, "malformed `.file`: expected a file name string"));
-        }
-        self.skip_comment_or_string()?;
-        let end = self.pos;
-        self.skip_space()?;
-        if self.peek() == Some(b',') {
-            self.pos += 1;
-            self.int_token(start, ".file")?;
-            self.skip_space()?;
-            if self.peek() != Some(b',') {
-                return Err(self.err(start, "malformed `.file`: expected `, size`"));
-            }
-            self.pos += 1;
-            self.int_token(start, ".file")?;
-        } else {
-            self.pos = end;
-        }
-        Ok(())
-    }
-
     /// Advances past the `;` ending the statement at `start`; returns the end offset.
     fn past_semicolon(&mut self, start: usize) -> Result<usize, PtxError> {
         loop {
-            // Only `;`, a comment's `/` or a string's `"` can matter: skip to the next.
+            // Only `;`, a comment's `/`, a string's `"` or a line marker's `#` can matter:
+            // skip to the next.
             let rest = &self.s[self.pos..];
-            match rest.iter().position(|&c| matches!(c, b';' | b'/' | b'"')) {
+            match rest
+                .iter()
+                .position(|&c| matches!(c, b';' | b'/' | b'"' | b'#'))
+            {
                 None => {
                     self.pos = self.s.len();
                     return Err(self.err(start, "statement without `;`"));
@@ -959,6 +984,17 @@ impl<'a> Parser<'a> {
             if self.skip_comment_or_string()? {
                 continue;
             }
+            if self.peek() == Some(b'#') {
+                // A line marker on a line of its own inside a statement is trivia to
+                // ptxas; `clean` removes it from the statement's text.
+                match linemarker_end(self.s, self.pos) {
+                    Some(end) => {
+                        self.pos = end;
+                        continue;
+                    }
+                    None => return Err(self.err(self.pos, "a `#` that is not a line marker")),
+                }
+            }
             if self.peek() == Some(b';') {
                 self.pos += 1;
                 return Ok(self.pos);
@@ -966,6 +1002,36 @@ impl<'a> Parser<'a> {
             self.pos += 1; // a `/` that starts no comment
         }
     }
+}
+
+/// The end (the line break) of the line marker at `pos`: `#line N "file"` or
+/// `# N "file" [flags…]`, alone on the rest of its line, as ptxas accepts them anywhere
+/// (even between the tokens of a statement); `None` for any other `#`, which ptxas
+/// rejects.
+fn linemarker_end(s: &[u8], pos: usize) -> Option<usize> {
+    let line_end = s[pos..]
+        .iter()
+        .position(|&c| c == b'\n' || c == b'\r')
+        .map_or(s.len(), |n| pos + n);
+    let text = std::str::from_utf8(&s[pos + 1..line_end]).ok()?;
+    let text = text.trim_start();
+    let text = match text.strip_prefix("line") {
+        Some(rest) if rest.starts_with([' ', '\t']) => rest.trim_start(),
+        Some(_) => return None,
+        None => text,
+    };
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let rest = text[digits..].trim_start();
+    let name = rest.strip_prefix('"')?;
+    let close = name.find('"')?;
+    let flags = name[close + 1..].trim();
+    flags
+        .split_whitespace()
+        .all(|f| f.bytes().all(|c| c.is_ascii_digit()))
+        .then_some(line_end)
 }
 
 fn trim(s: &[u8], r: Range<usize>) -> Range<usize> {
@@ -1005,6 +1071,15 @@ pub(crate) fn clean(text: &str) -> String {
             space = true;
             continue;
         }
+        if c == b'#' {
+            // A line marker the lexer let through: trivia to its line's end.
+            i = b[i..]
+                .iter()
+                .position(|&c| c == b'\n' || c == b'\r')
+                .map_or(b.len(), |n| i + n);
+            space = true;
+            continue;
+        }
         i += 1;
         if c.is_ascii_whitespace() || c == 0x0b {
             space = true;
@@ -1026,7 +1101,7 @@ fn is_clean(b: &[u8]) -> bool {
     let mut after_space = true; // a leading space is removed
     for &c in b {
         match c {
-            b'/' => return false,
+            b'/' | b'#' => return false,
             b' ' if after_space => return false,
             b' ' => after_space = true,
             c if c.is_ascii_whitespace() || c == 0x0b => return false,
@@ -1058,6 +1133,12 @@ fn clean_chars(text: &str) -> String {
         }
         if rest.starts_with("/*") {
             let n = rest.find("*/").map_or(rest.len(), |n| n + 2);
+            rest = &rest[n..];
+            space = true;
+            continue;
+        }
+        if rest.starts_with('#') {
+            let n = rest.find(['\n', '\r']).unwrap_or(rest.len());
             rest = &rest[n..];
             space = true;
             continue;
@@ -1155,11 +1236,23 @@ pub(crate) fn parse_instruction(text: &str) -> Option<Instruction> {
         if n == 0 {
             return None;
         }
+        // The opcode is a separate token: `@%p1add` is the register `%p1add` to ptxas.
+        if !g[n..].starts_with(char::is_whitespace) {
+            return None;
+        }
         guard = Some(Guard {
             reg: g[..n].into(),
             negated,
         });
         rest = g[n..].trim_start();
+        // ptxas ignores one backslash before the opcode.
+        if let Some(r) = rest.strip_prefix('\\') {
+            rest = r.trim_start();
+        }
+    }
+    // Anywhere else a backslash is an error to ptxas.
+    if rest.contains('\\') {
+        return None;
     }
     // The opcode is one token: letters, digits, `_`, `.` and the `::` of qualifiers
     // (`ld.global.L1::evict_last`). Whatever follows starts the operands, glued or not
@@ -1223,13 +1316,18 @@ fn regs_in(s: &str) -> Vec<Name> {
     regs
 }
 
+/// An integer literal; a sign may be followed by spaces (`+ 16` of `[%rd1 + 16]`), the
+/// digits may not (`0x5a5a 17` is two tokens to ptxas, not one number).
 pub(crate) fn parse_int(s: &str) -> Option<i64> {
-    let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    let s = s.trim();
     let (neg, digits) = match s.strip_prefix('-') {
         Some(d) => (true, d),
-        None => (false, s.strip_prefix('+').unwrap_or(&s)),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
     };
-    let digits = digits.trim_end_matches(['U', 'u']);
+    let digits = digits.trim_start().trim_end_matches(['U', 'u']);
+    if digits.contains(|c: char| c.is_whitespace()) {
+        return None;
+    }
     let v = match digits
         .strip_prefix("0x")
         .or_else(|| digits.strip_prefix("0X"))
@@ -1430,7 +1528,7 @@ mod tests {
         let src = ".visible .entry k(.param .u32 a)\n.pragma \"nounroll\";\n{\n\
             .loc 1 10 3 add.u32 %r1, %r1, 7;\n\
             .loc 1 11 2, function_name $L__info, inlined_at 1 4 5 mov.u32 %r2, 1;\n\
-            .file 2 \"a.cu\", 1, 2 sub.u32 %r3, %r3, 1;\n\
+            .loc 2 3 4 sub.u32 %r3, %r3, 1;\n\
             setp.eq.u32%p5, 1, 0;\n\
             name\n  /* c */ : bra name;\n\
             @ ! %p5 ret;\n}\n";
@@ -1445,7 +1543,7 @@ mod tests {
                 "add.u32 %r1, %r1, 7;",
                 ".loc 1 11 2, function_name $L__info, inlined_at 1 4 5",
                 "mov.u32 %r2, 1;",
-                ".file 2 \"a.cu\", 1, 2",
+                ".loc 2 3 4",
                 "sub.u32 %r3, %r3, 1;",
                 "setp.eq.u32%p5, 1, 0;",
                 "name : ",
@@ -1475,6 +1573,25 @@ mod tests {
         // A malformed `.loc` is a located error, not a silent skip.
         let bad = ".entry k()\n{\n.loc 1 x\nret;\n}\n";
         assert!(matches!(parse(bad), Err(PtxError::Syntax { line: 3, .. })));
+        // What ptxas rejects is refused: `.file` in a body, a `#` that is no line
+        // marker, a non-ASCII byte in a comment, a glued guard, a split constant.
+        for bad in [
+            ".entry k()\n{\n.file 1 \"a.cu\"\nret;\n}\n",
+            ".entry k()\n{\n#define X 1\nret;\n}\n",
+            ".entry k()\n{\n// \u{e9}\nret;\n}\n",
+            ".entry k()\n{\n@%p1ret;\n}\n",
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(parse_int("0x5a5a 17"), None);
+        assert_eq!(parse_int("+ 16"), Some(16));
+        // A line marker is trivia, even inside a statement; a string has no escapes.
+        let ok =
+            ".entry k()\n{\nadd.u32 %r1,\n#line 5 \"x.cu\"\n %r1, 1;\n.pragma \"a\\\"; ret;\n}\n";
+        let m = parse(ok).expect("parses");
+        let body = m.kernel("k").and_then(|f| f.body.as_ref()).expect("body");
+        let texts: Vec<&str> = body.stmts.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(texts, ["add.u32 %r1, %r1, 1;", ".pragma \"a\\\";", "ret;"]);
     }
 
     #[test]

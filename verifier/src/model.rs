@@ -33,6 +33,12 @@ pub enum Flow {
         /// Predicated/conditional: may also fall through.
         conditional: bool,
     },
+    /// An indexed branch to one of several labels (PTX `brx.idx` through a
+    /// `.branchtargets` table); never falls through unless guarded.
+    Switch {
+        /// The labels' names, in table order.
+        targets: Vec<Name>,
+    },
     /// Leaves the kernel or function (`ret`, `exit`, `s_endpgm`).
     Exit,
     /// Calls a function.

@@ -104,6 +104,12 @@ impl Cfg {
                         succ.push(fall);
                     }
                 }
+                Flow::Switch { targets } => {
+                    succ.extend(targets.iter().map(|t| target_node(t)));
+                    if x.guard.is_some() {
+                        succ.push(fall);
+                    }
+                }
                 Flow::Exit | Flow::Trap => {
                     succ.push(exit);
                     if x.guard.is_some() {

@@ -42,6 +42,10 @@ pub(super) fn check(spliced: &Body<'_>, out: &mut Violations) {
             (Flow::Branch { target, .. }, None) => {
                 kernel_branch(&labels, target).map(|(s, m)| (s, m, Some(x.text.clone())))
             }
+            (Flow::Switch { targets }, None) => targets
+                .iter()
+                .find_map(|t| kernel_branch(&labels, t))
+                .map(|(s, m)| (s, m, Some(x.text.clone()))),
             (flow, Some(_)) => Some((snippet, forbidden_flow(flow), next_kernel(spliced, pos))),
             (_, None) => None,
         };
@@ -125,6 +129,7 @@ fn forbidden_flow(flow: &Flow) -> String {
         Flow::Call => "calls a function",
         Flow::Trap => "traps",
         Flow::Barrier => "synchronizes the block at a barrier",
+        Flow::Switch { .. } => "branches through a table",
         Flow::Next | Flow::Branch { .. } | Flow::WarpCollective => "changes control flow",
     };
     format!("inserted instruction {what}; probes may only fall through or branch forward within their snippet")
