@@ -181,6 +181,26 @@ fn newlines(text: &str) -> u32 {
     text.matches('\n').count() as u32
 }
 
+/// Where an insertion goes and how many lines it adds: what the line numbers of the
+/// final text need, its newlines counted once (a module of thousands of kernels would
+/// otherwise count every accepted insertion's again for each kernel).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Placed {
+    pub offset: usize,
+    pub order: u32,
+    pub lines: u32,
+}
+
+impl Placed {
+    pub(crate) fn of(i: &Insertion) -> Placed {
+        Placed {
+            offset: i.offset,
+            order: i.order,
+            lines: newlines(&i.text),
+        }
+    }
+}
+
 /// What became of one kernel: its status, the insertions to apply if it is
 /// instrumented, and its clones.
 #[derive(Debug)]
@@ -205,14 +225,15 @@ struct ClonePlan<'m> {
 
 /// Instruments kernel `k` (ordinal `ordinal`) with `sites` and clones of `callees`,
 /// verifies the kernel and its clones together, and says what became of it. `accepted`
-/// are the insertions of the kernels accepted so far (for line numbers).
+/// are where the insertions of the kernels accepted so far go and how many lines each
+/// adds (for line numbers).
 pub(crate) fn instrument_kernel(
     cx: &Cx<'_>,
     ordinal: usize,
     k: &Function,
     sites: &[Site],
     callees: &[Callee<'_>],
-    accepted: &[Insertion],
+    accepted: &[Placed],
 ) -> Result<KernelPlan, PtxError> {
     let src = cx.module.source();
     let names: HashMap<&str, String> = callees
@@ -302,16 +323,17 @@ pub(crate) fn instrument_kernel(
     }
     let protos = prototypes(cx, ordinal, k, &clones)?;
     // Line numbers of the final text (as if this kernel is accepted).
-    let pending: Vec<&Insertion> = accepted
+    let pending: Vec<Placed> = accepted
         .iter()
-        .chain(protos.iter())
-        .chain(clones.iter().map(|c| &c.emitted))
+        .copied()
+        .chain(protos.iter().map(Placed::of))
+        .chain(clones.iter().map(|c| Placed::of(&c.emitted)))
         .collect();
     let kernel_line = cx.line(k.span.start)
         + pending
             .iter()
             .filter(|i| i.offset <= k.span.start)
-            .map(|i| newlines(&i.text))
+            .map(|i| i.lines)
             .sum::<u32>();
     let (kernel_original, kernel_spliced) =
         splice::splice_function(cx.module, k, &kernel_ins, kernel_line)?;
@@ -322,9 +344,9 @@ pub(crate) fn instrument_kernel(
             + pending
                 .iter()
                 .copied()
-                .chain(&kernel_ins)
+                .chain(kernel_ins.iter().map(Placed::of))
                 .filter(|i| (i.offset, i.order) < at)
-                .map(|i| newlines(&i.text))
+                .map(|i| i.lines)
                 .sum::<u32>()
             + newlines(&c.emitted.text[..c.lead]);
         let parsed = splice::parse_spliced(&c.text, &c.ranges, line)?;

@@ -100,7 +100,12 @@ impl WarpCaps {
     fn of_directives(src: &str) -> WarpCaps {
         let mut version = None;
         let mut sm = None;
+        // `.version` and `.target` open a module: stop once both are read (this runs
+        // for every kernel of a module of thousands).
         for line in src.lines().map(str::trim) {
+            if version.is_some() && sm.is_some() {
+                break;
+            }
             if let Some(v) = line.strip_prefix(".version") {
                 let (major, minor) = v.trim().split_once('.').unwrap_or((v.trim(), "0"));
                 let digits = |s: &str| -> Option<u32> {

@@ -175,7 +175,7 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
     let module = parse(ptx)?;
     let layout = MapLayout::new(&program.maps);
     let filter = attach::KernelFilter::new(program)?;
-    let files = site::file_table(module.source());
+    let files = module.files();
     let graph = clones::CallGraph::new(&module);
     let cx = clones::Cx {
         module: &module,
@@ -189,18 +189,19 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
             .collect(),
     };
     let mut accepted = Vec::new();
+    let mut placed = Vec::new();
     let mut kernels = Vec::new();
     let entries = module
         .functions()
         .iter()
         .filter(|f| f.kind == FunctionKind::Entry && f.body.is_some());
     for (ordinal, f) in entries.enumerate() {
-        let sites = attach::find_sites(f, program, &filter, &files);
-        let unsupported = attach::unsupported(program, &filter, f, &files);
+        let sites = attach::find_sites(f, program, &filter, files);
+        let unsupported = attach::unsupported(program, &filter, f, files);
         let mut functions = Vec::new();
         let callees = match unsupported {
             Some(what) => Err(what),
-            None => clones::callees(&graph, f, program, &filter, &files),
+            None => clones::callees(&graph, f, program, &filter, files),
         };
         let status = match callees {
             Err(what) => KernelStatus::Unsupported { what },
@@ -212,7 +213,8 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
                         kernel: g.name.clone(),
                     });
                 }
-                let plan = clones::instrument_kernel(&cx, ordinal, f, &sites, &callees, &accepted)?;
+                let plan = clones::instrument_kernel(&cx, ordinal, f, &sites, &callees, &placed)?;
+                placed.extend(plan.insertions.iter().map(clones::Placed::of));
                 accepted.extend(plan.insertions);
                 functions = plan.functions;
                 plan.status
@@ -260,13 +262,13 @@ pub fn list_sites(
 ) -> Result<Vec<SiteListing>, PtxError> {
     let module = parse(ptx)?;
     let filter = attach::KernelFilter::new(program)?;
-    let files = site::file_table(module.source());
+    let files = module.files();
     let mut out = Vec::new();
     for f in module.functions() {
         let Some(body) = f.body.as_ref().filter(|_| f.kind == FunctionKind::Entry) else {
             continue;
         };
-        let sites = attach::find_sites(f, program, &filter, &files);
+        let sites = attach::find_sites(f, program, &filter, files);
         let loops = sites
             .iter()
             .any(|s| matches!(s.place, attach::Place::Loop(_)))

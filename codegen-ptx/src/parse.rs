@@ -8,6 +8,7 @@
 //! (guard, opcode with modifiers, operands). Everything else stays verbatim.
 
 use crate::PtxError;
+use std::collections::HashMap;
 use std::ops::Range;
 pub use warptrace_verifier::Name;
 
@@ -16,6 +17,8 @@ pub use warptrace_verifier::Name;
 pub struct Module {
     src: String,
     functions: Vec<Function>,
+    /// The `.file` table, read once (every kernel's sites look their files up in it).
+    files: std::sync::OnceLock<HashMap<u32, String>>,
 }
 
 /// Whether a function is a kernel or a device function.
@@ -294,6 +297,11 @@ impl Module {
         &self.src
     }
 
+    /// The module's `.file` table: index → path, read on first use.
+    pub(crate) fn files(&self) -> &HashMap<u32, String> {
+        self.files.get_or_init(|| file_table(&self.src))
+    }
+
     /// Prints the module back: the text between functions, each function's header, and
     /// its body statement by statement with the trivia between them. Byte-identical to
     /// the input for an unmodified module.
@@ -366,6 +374,30 @@ fn tokens_outside_strings(text: &str) -> impl Iterator<Item = &str> {
     .filter(|t| !t.is_empty())
 }
 
+/// The `.file` table of a module: index → path.
+fn file_table(src: &str) -> HashMap<u32, String> {
+    let mut files = HashMap::new();
+    for line in src.lines() {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix(".file") else {
+            continue;
+        };
+        if !rest.starts_with(|c: char| c.is_whitespace()) {
+            continue;
+        }
+        let rest = rest.trim_start();
+        let idx: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let (Ok(idx), Some(open)) = (idx.parse::<u32>(), rest.find('"')) else {
+            continue;
+        };
+        let Some(len) = rest[open + 1..].find('"') else {
+            continue;
+        };
+        files.insert(idx, rest[open + 1..open + 1 + len].to_owned());
+    }
+    files
+}
+
 fn line_of(starts: &[usize], offset: usize) -> u32 {
     match starts.binary_search(&offset) {
         Ok(i) => i as u32 + 1,
@@ -429,6 +461,7 @@ pub(crate) fn parse_at(ptx: &str, line_base: u32) -> Result<Module, PtxError> {
     Ok(Module {
         src: ptx.to_owned(),
         functions,
+        files: Default::default(),
     })
 }
 
@@ -505,6 +538,7 @@ fn halves(text: &str, line_base: u32, split: usize) -> Result<Option<Module>, Pt
         return Ok(Some(Module {
             src: text.to_owned(),
             functions,
+            files: Default::default(),
         }));
     };
     if let Some((begin, stmts, close, rest)) = second {
@@ -518,6 +552,7 @@ fn halves(text: &str, line_base: u32, split: usize) -> Result<Option<Module>, Pt
                 return Ok(Some(Module {
                     src: text.to_owned(),
                     functions,
+                    files: Default::default(),
                 }));
             }
         }

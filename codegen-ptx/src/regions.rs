@@ -66,8 +66,8 @@ mod tests {
         );
         let m = parse(&src).expect("parses");
         let b = m.functions()[0].body.as_ref().expect("body");
-        let files = crate::site::file_table(m.source());
-        let locs = crate::site::positions(b, &files).0;
+        let files = m.files();
+        let locs = crate::site::positions(b, files).0;
         let lines = line_instrs(b, &locs, "a.cu", from, to);
         let cfg = crate::loops::analyze(b).expect("analyzes");
         let sites = super::sites(&cfg, b, &lines)?;
@@ -442,8 +442,8 @@ mod tests {
             );
             let m = crate::parse::parse(&src).expect("parses");
             let b = m.functions()[0].body.as_ref().expect("body");
-            let files = crate::site::file_table(m.source());
-            let locs = crate::site::positions(b, &files).0;
+            let files = m.files();
+            let locs = crate::site::positions(b, files).0;
             let lines = line_instrs(b, &locs, "a.cu", from, from + len);
             let cfg = crate::loops::analyze(b).expect("analyzes");
             let Ok(sites) = super::sites(&cfg, b, &lines) else {

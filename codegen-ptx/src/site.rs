@@ -25,30 +25,6 @@ use crate::PtxError;
 use std::collections::HashMap;
 use warptrace_ir::{kernel_id, MemOp};
 
-/// The `.file` table of a module: index → path.
-pub(crate) fn file_table(src: &str) -> HashMap<u32, String> {
-    let mut files = HashMap::new();
-    for line in src.lines() {
-        let t = line.trim_start();
-        let Some(rest) = t.strip_prefix(".file") else {
-            continue;
-        };
-        if !rest.starts_with(|c: char| c.is_whitespace()) {
-            continue;
-        }
-        let rest = rest.trim_start();
-        let idx: String = rest.chars().take_while(char::is_ascii_digit).collect();
-        let (Ok(idx), Some(open)) = (idx.parse::<u32>(), rest.find('"')) else {
-            continue;
-        };
-        let Some(len) = rest[open + 1..].find('"') else {
-            continue;
-        };
-        files.insert(idx, rest[open + 1..open + 1 + len].to_owned());
-    }
-    files
-}
-
 /// The source position of an instruction: the `.file` index, its path (if declared) and
 /// the line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -372,7 +348,8 @@ mod tests {
 
     #[test]
     fn files_and_locs() {
-        let f = file_table("\t.file\t1 \"/a/b.cu\"\n.file 2 \"c.py\", 1, 2\n");
+        let m = crate::parse("\t.file\t1 \"/a/b.cu\"\n.file 2 \"c.py\", 1, 2\n").expect("parses");
+        let f = m.files();
         assert_eq!(f.get(&1).map(String::as_str), Some("/a/b.cu"));
         assert_eq!(f.get(&2).map(String::as_str), Some("c.py"));
         assert_eq!(parse_loc(".loc 1 12 5"), Some((1, 12)));

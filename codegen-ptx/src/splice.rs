@@ -365,8 +365,8 @@ pub(crate) fn plan_body(
         text,
         origin: Origin::Inserted { snippet: 0 },
     });
-    let files = crate::site::file_table(src);
-    let (locs, pcs) = positions(body, &files);
+    let files = module.files();
+    let (locs, pcs) = positions(body, files);
     let is_reg = |_: &str| false;
     let warp = crate::combine::WarpCaps::of_module(src);
     for (n, site) in sites.iter().enumerate() {
@@ -489,8 +489,8 @@ pub(crate) fn site_imms(
     let Some(body) = &f.body else {
         return Vec::new();
     };
-    let files = crate::site::file_table(module.source());
-    let (locs, pcs) = positions(body, &files);
+    let files = module.files();
+    let (locs, pcs) = positions(body, files);
     sites
         .iter()
         .map(|site| {

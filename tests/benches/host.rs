@@ -68,6 +68,35 @@ fn bench_instrument(c: &mut Criterion) {
         b.iter(|| warptrace_codegen_ptx::instrument(black_box(&ptx), &program))
     });
     group.finish();
+    // Time must grow linearly with the kernels of a module (3,000 in under 3x the time of
+    // 1,000): per-kernel work once scanned the whole module and every kernel accepted
+    // before it.
+    let mut group = c.benchmark_group("ptx/instrument_kernels");
+    group.sample_size(10);
+    for n in [1000, 3000] {
+        let ptx = many_kernels(n);
+        group.bench_function(format!("{n}"), |b| {
+            b.iter(|| warptrace_codegen_ptx::instrument(black_box(&ptx), &program))
+        });
+    }
+    group.finish();
+}
+
+/// A module of `n` small kernels, each with a guarded global load and store.
+fn many_kernels(n: usize) -> String {
+    let mut out = String::from(".version 8.0\n.target sm_90\n.address_size 64\n");
+    for i in 0..n {
+        out.push_str(&format!(
+            ".visible .entry k{i}(.param .u64 p)\n{{\n\
+             .reg .pred %p<2>;\n.reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n\
+             ld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd2, %rd1;\n\
+             mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 64;\n@%p1 bra $L_end;\n\
+             mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd3, %rd2, %rd3;\n\
+             ld.global.u32 %r2, [%rd3];\nadd.u32 %r2, %r2, {i};\nst.global.u32 [%rd3], %r2;\n\
+             $L_end:\nret;\n}}\n"
+        ));
+    }
+    out
 }
 
 /// A latency probe whose divisor only z3 proves non-zero (the tid < ntid relation).
