@@ -107,7 +107,14 @@ pub(super) type Denied = String;
 pub(super) fn canonical(stmt: &Stmt) -> Result<String, Denied> {
     match &stmt.kind {
         StmtKind::Label(name) => {
-            if is_ident(name) {
+            let helper = name
+                .bytes()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_');
+            if helper {
+                Err(format!(
+                    "label `{name}` is named like a helper (helpers are replaced)"
+                ))
+            } else if is_ident(name) {
                 Ok(format!("{name}:"))
             } else {
                 Err(format!("label `{name}` is not a plain name"))
@@ -134,9 +141,19 @@ fn is_ident(s: &str) -> bool {
         && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '$')
 }
 
-/// `%name` or `name` (a register of the kernel or the probe).
+/// `%name` or `name` (a register of the kernel or the probe), whose numeric suffix names
+/// no other register: ptxas reads the digits after a range's base as a number modulo
+/// 2^32, so `%rd06` is `%rd6` and `%r4294967297` is `%r1` — names the model would take
+/// for registers of their own.
 fn is_reg_name(s: &str) -> bool {
-    is_ident(s.strip_prefix('%').unwrap_or(s))
+    is_ident(s.strip_prefix('%').unwrap_or(s)) && !aliases_another(s)
+}
+
+/// Whether a name's numeric suffix has a leading zero or does not fit 32 bits.
+fn aliases_another(name: &str) -> bool {
+    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let suffix = &name[name.len() - digits..];
+    (digits > 1 && suffix.starts_with('0')) || (digits > 0 && suffix.parse::<u32>().is_err())
 }
 
 /// A register read: a name, or a special register's component (`%tid.x`).
@@ -227,10 +244,23 @@ fn operand(op: &Operand, dest: bool) -> Result<String, Denied> {
                     "writes the vector component `{r}`: component writes are not modelled"
                 ));
             }
+            let base = r.split('.').next().unwrap_or(r);
+            if aliases_another(base) {
+                return Err(format!(
+                    "`{r}`: ptxas reads a register's index as a 32-bit number, so this name \
+                     is another register's (`%rd06` is `%rd6`)"
+                ));
+            }
             if !is_reg_read(r) {
                 return Err(format!("`{r}` is not a register"));
             }
             r.to_string()
+        }
+        Operand::Symbol(s) if aliases_another(s) => {
+            return Err(format!(
+                "`{s}`: ptxas reads a register's index as a 32-bit number, so this name is \
+                 another register's"
+            ))
         }
         Operand::Symbol(s) => {
             if !is_ident(s) {
@@ -421,6 +451,11 @@ mod tests {
             ("and.pred %p, %q, !%r;", "negated"),
             ("mov.u32 %a, 1+2;", "not a numeric literal"),
             ("ld.global.u32 %a, [%rd1, {%r1}];", "compound address"),
+            ("add.s64 %rd06, %rd05, 1;", "another register"),
+            ("mov.u32 %r4294967297, 0;", "another register"),
+            ("setp.eq.u32 %p01|%p2, 1, 1;", "not a pair"),
+            (".reg .b32 %x01;", "plain registers"),
+            ("BYTES: mov.u32 %a, 1;", "named like a helper"),
         ] {
             let got = canon(text);
             let err = got

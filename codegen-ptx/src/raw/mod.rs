@@ -386,6 +386,7 @@ pub fn instrument_raw(toml: &str, ptx: &str) -> Result<RawInstrumented, RawError
             }
             .into());
         }
+        shadows(&file, &module, f)?;
         let widths = reg_widths(f);
         let ctx = expand::Ctx {
             file: &file,
@@ -443,6 +444,87 @@ pub fn instrument_raw(toml: &str, ptx: &str) -> Result<RawInstrumented, RawError
             kernels,
         },
     })
+}
+
+/// Refuses a probe register or label named like a parameter, variable or function the
+/// kernel refers to: hoisted to the kernel's scope, a `.reg global_smem` would shadow
+/// the shared variable in the kernel's own instructions, and a label named like a
+/// parameter makes ptxas reject the module. (A name the kernel declares as a register or
+/// a label is the verifier's: `RegisterIsolation`, `ControlFlow`.)
+fn shadows(
+    file: &ProbeFile,
+    module: &crate::parse::Module,
+    f: &crate::parse::Function,
+) -> Result<(), RawError> {
+    use crate::parse::{AddrBase, Operand};
+    let mut symbols: std::collections::HashSet<String> = (0..f.params.len())
+        .filter_map(|i| module.param_text(f, i))
+        .filter_map(|t| {
+            t.split_whitespace()
+                .last()
+                .map(|n| n.trim_end_matches(',').to_string())
+        })
+        .collect();
+    let stmts = f.body.iter().flat_map(|b| &b.stmts);
+    let mut labels = std::collections::HashSet::new();
+    let mut decls = Vec::new();
+    fn collect(op: &Operand, out: &mut std::collections::HashSet<String>) {
+        match op {
+            Operand::Symbol(s) => {
+                out.insert(s.to_string());
+            }
+            Operand::Addr(a) => {
+                if let AddrBase::Symbol(s) = &a.base {
+                    out.insert(s.to_string());
+                }
+            }
+            Operand::Vector(v) | Operand::Group(v) => v.iter().for_each(|o| collect(o, out)),
+            _ => {}
+        }
+    }
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Label(l) => {
+                labels.insert(l.to_string());
+            }
+            StmtKind::Directive(Some(d)) => decls.push(d),
+            StmtKind::Instr(i) => i.operands.iter().for_each(|o| collect(o, &mut symbols)),
+            _ => {}
+        }
+    }
+    symbols.retain(|n| !labels.contains(n) && !decls.iter().any(|d| d.declares(n)));
+    for probe in &file.probes {
+        for l in [&probe.before, &probe.after]
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let names: Vec<&str> = match l.text.strip_suffix(':') {
+                Some(label) => vec![label],
+                None => match l.text.strip_prefix(".reg ") {
+                    Some(rest) => rest
+                        .trim_end_matches(';')
+                        .split_whitespace()
+                        .skip(1)
+                        .map(|n| n.trim_end_matches(',').split('<').next().unwrap_or(n))
+                        .collect(),
+                    None => Vec::new(),
+                },
+            };
+            if let Some(n) = names.iter().find(|n| symbols.contains(**n)) {
+                return Err(RawError::Denied {
+                    probe: probe.name.clone(),
+                    line: l.line,
+                    why: format!(
+                        "`{n}` is a parameter, variable or function of kernel `{}`: a probe \
+                         name would shadow it (or clash with it) in the kernel's scope",
+                        f.name
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One array map per probe with a datamodel, named after the probe: `per` and
