@@ -23,6 +23,12 @@ EXAMPLES:
     warptrace verify probe.wt --cert probe.cert.json
     warptrace --require-cert probe.cert.json probe.wt -- ./app
 
+  NEUTRINO-format raw PTX probes (FILE.toml, docs/raw-probes.md), checked by the same
+  kernel verifier; a rejected kernel is left unchanged and named, with the rule and line:
+    warptrace instrument --ptx kernel.ptx -p block_sched.toml -o out.ptx
+    warptrace verify gmem_bytes.toml --ptx kernel.ptx --cert gmem_bytes.cert.json
+    warptrace --require-cert gmem_bytes.cert.json -p gmem_bytes.toml -- ./app
+
   What the language offers, and where a probe attaches in a kernel:
     warptrace -l            (or -l 'mem*')
     warptrace -l -e 'mem:global:load { @n = count(); }' --ptx kernel.ptx   (or --gcn kernel.s)
@@ -60,12 +66,14 @@ pub struct ProgramArgs {
     /// Probe program text, e.g. 'kernel:entry { @n[kernel] = count(); }'.
     #[arg(short = 'e', value_name = "PROGRAM")]
     pub expr: Option<String>,
-    /// Probe program file (.wt).
+    /// Probe program file (.wt), or a raw PTX probe file in NEUTRINO's TOML format (.toml,
+    /// docs/raw-probes.md).
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
     /// A probe of the shipped library by name (`warptrace -l` lists them), e.g.
-    /// `-p block_sched`.
-    #[arg(short = 'p', long = "probe", value_name = "NAME")]
+    /// `-p block_sched`, or a raw PTX probe file in NEUTRINO's TOML format, e.g.
+    /// `-p block_sched.toml` (docs/raw-probes.md).
+    #[arg(short = 'p', long = "probe", value_name = "NAME|FILE.toml")]
     pub probe: Option<String>,
 }
 
@@ -74,8 +82,9 @@ pub struct ProgramArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub program: ProgramArgs,
-    /// List attach points, builtins and functions (matching GLOB); with a program and
-    /// --ptx or --gcn, list the instructions each probe attaches to.
+    /// List attach points, builtins, functions, library probes and raw probe helpers
+    /// (matching GLOB); with a program and --ptx or --gcn, list the instructions each
+    /// probe attaches to (a raw probe file: each kernel's sites and verdict).
     #[arg(short = 'l', long = "list", value_name = "GLOB", num_args = 0..=1, default_missing_value = "*")]
     pub list: Option<String>,
     /// With -l and a program: the PTX file whose attach sites to list.
@@ -116,7 +125,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "MHZ", value_parser = positive_mhz)]
     pub clock_mhz: Option<f64>,
     /// Refuse to run unless this certificate (from `warptrace verify --cert`) proves
-    /// this exact program safe for this warptrace version.
+    /// this exact program (or raw probe file) safe for this warptrace version.
     #[arg(long, value_name = "CERT")]
     pub require_cert: Option<PathBuf>,
     /// Pass over the first N launches of the selected kernels (after --sample), as
@@ -177,7 +186,10 @@ pub enum Command {
     /// operation forms the program uses, listing any it has no proof for), and, with
     /// --ptx or --gcn, the kernel-level checks on each kernel it instruments. Prints a
     /// report; --cert writes it as a JSON certificate (`--require-cert` accepts PTX
-    /// ones). Exit status 2 when anything is not proved.
+    /// ones). A raw probe file (FILE.toml) is checked on the kernels of its --ptx modules:
+    /// each one Accepted, NoSites or Rejected with every rejection; its certificate holds
+    /// the SHA-256 of the file and of each module. Exit status 2 when anything is not
+    /// proved.
     Verify {
         #[command(flatten)]
         program: ProgramArgs,
@@ -197,7 +209,8 @@ pub enum Command {
     },
     /// Instrument the kernels of a PTX module or an AMDGPU assembly file and write the
     /// spliced text (each kernel's outcome on stderr); with --gcn and --code-object, also
-    /// the code object a HIP program would load.
+    /// the code object a HIP program would load. A raw probe file (FILE.toml) instruments
+    /// --ptx modules; exit status 1 when the verifier rejected a kernel.
     Instrument {
         #[command(flatten)]
         program: ProgramArgs,

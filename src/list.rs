@@ -14,7 +14,7 @@ pub fn list(args: &RunArgs) -> Result<ExitCode> {
         if args.ptx.is_some() || args.gcn.is_some() {
             bail!(
                 "--ptx and --gcn list where a program's probes attach: give the program with \
-                 -e, a file or -p NAME"
+                 -e, a file, -p NAME or a raw probe FILE.toml"
             );
         }
         let glob = args.list.as_deref().unwrap_or("*");
@@ -24,6 +24,9 @@ pub fn list(args: &RunArgs) -> Result<ExitCode> {
         }
         print!("{text}");
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(probe) = crate::raw::raw_probe(&args.program)? {
+        return crate::raw::list(&probe, args.ptx.as_deref(), args.gcn.is_some());
     }
     let (path, what) = match (&args.ptx, &args.gcn) {
         (Some(p), _) => (p, "PTX"),
@@ -72,6 +75,33 @@ pub fn list(args: &RunArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The positions and helpers of raw probe files (`docs/raw-probes.md`), for `-l`.
+const RAW_HELPERS: &[(&str, &str)] = &[
+    (
+        "kernel",
+        "position: `before` at the kernel's entry, `after` before every ret/exit",
+    ),
+    (
+        "ld.global",
+        "position (any opcode pattern, `:`-separated): before/after each matching instruction",
+    ),
+    (
+        "SAVE.u64",
+        "store 8-byte items into the probe's datamodel record",
+    ),
+    (
+        "SAVE.u32",
+        "store 4-byte items into the probe's datamodel record",
+    ),
+    ("ADDR", "the site's effective address, 64-bit"),
+    ("BYTES", "the bytes the site accesses"),
+    ("OUT", "the site instruction's operand 0, as written"),
+    (
+        "IN1",
+        "the site instruction's operand 1 (IN2, IN3: operands 2, 3)",
+    ),
+];
+
 /// The attach points, builtins and functions whose names match `glob`, by section.
 fn language(glob: &str) -> Result<String> {
     let matcher = globset::Glob::new(glob)
@@ -106,6 +136,21 @@ fn language(glob: &str) -> Result<String> {
         let _ = writeln!(out, "library probes (warptrace -p NAME -- cmd):");
         for (name, summary) in probes {
             let _ = writeln!(out, "  {name:width$}  {summary}");
+        }
+    }
+    let helpers: Vec<&(&str, &str)> = RAW_HELPERS
+        .iter()
+        .filter(|(name, _)| matcher.is_match(name))
+        .collect();
+    if !helpers.is_empty() {
+        let width = helpers.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "raw PTX probe helpers (NEUTRINO's TOML format, docs/raw-probes.md; \
+             warptrace instrument --ptx K.ptx -p FILE.toml, warptrace -p FILE.toml -- cmd):"
+        );
+        for (name, doc) in helpers {
+            let _ = writeln!(out, "  {name:width$}  {doc}");
         }
     }
     Ok(out)

@@ -14,6 +14,7 @@ mod host;
 mod library;
 mod list;
 mod outputs;
+mod raw;
 mod run;
 mod verify;
 
@@ -59,12 +60,18 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             gcn,
             output,
             code_object,
-        }) => match (ptx, gcn) {
-            (Some(ptx), _) => instrument(&program, &ptx, output.as_deref()),
-            (None, Some(gcn)) => {
+        }) => match (ptx, gcn, raw::raw_probe(&program)?) {
+            (Some(ptx), _, Some(probe)) => raw::instrument(&probe, &ptx, output.as_deref()),
+            (Some(ptx), _, None) => instrument(&program, &ptx, output.as_deref()),
+            (None, Some(_), Some(probe)) => bail!(
+                "{} is a raw PTX probe: its lines are PTX, so it instruments --ptx modules \
+                 only (NEUTRINO's GCN `registers` form is not supported)",
+                probe.name()
+            ),
+            (None, Some(gcn), None) => {
                 instrument_gcn(&program, &gcn, output.as_deref(), code_object.as_deref())
             }
-            (None, None) => bail!("give the file to instrument: --ptx FILE or --gcn FILE"),
+            (None, None, _) => bail!("give the file to instrument: --ptx FILE or --gcn FILE"),
         },
         Some(Command::Verify {
             program,
@@ -72,9 +79,15 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             cert,
             ptx,
             gcn,
-        }) => verify::verify(&program, target, cert.as_deref(), &ptx, &gcn),
+        }) => match raw::raw_probe(&program)? {
+            Some(probe) => raw::verify(&probe, target, cert.as_deref(), &ptx, &gcn),
+            None => verify::verify(&program, target, cert.as_deref(), &ptx, &gcn),
+        },
         None if cli.run.list.is_some() => list::list(&cli.run),
         None => {
+            if let Some(probe) = raw::raw_probe(&cli.run.program)? {
+                return run::run_raw(probe, &cli.run);
+            }
             let Some((source, verified)) = compile(&cli.run.program)? else {
                 return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
             };
@@ -109,6 +122,10 @@ pub(crate) fn compile(args: &ProgramArgs) -> Result<Option<(String, VerifiedProg
 /// Reads and compiles the probe program (source, file name, IR); `Ok(None)` means
 /// diagnostics were printed.
 pub(crate) fn compile_unverified(args: &ProgramArgs) -> Result<Option<(String, String, Program)>> {
+    // A `.toml` file is a raw probe, never parsed as a program.
+    if let Some(path) = raw::raw_path(args) {
+        return Err(raw::not_a_program(&path));
+    }
     let (source, file_name) = match (&args.expr, &args.file, &args.probe) {
         (Some(expr), None, None) => (expr.clone(), "stdin".to_string()),
         (None, Some(path), None) => (
@@ -120,12 +137,15 @@ pub(crate) fn compile_unverified(args: &ProgramArgs) -> Result<Option<(String, S
             Some(src) => (src.to_string(), format!("probes/{name}.wt")),
             None => bail!(
                 "no library probe named `{name}`; the library has: {} (`warptrace -l` \
-                 describes each)",
+                 describes each); a raw PTX probe file goes as -p FILE.toml",
                 library::names()
             ),
         },
         (None, None, None) => {
-            bail!("no probe program: use -e 'PROGRAM', a .wt file or -p NAME (see --help)")
+            bail!(
+                "no probe program: use -e 'PROGRAM', a .wt file, -p NAME or a raw probe \
+                 FILE.toml (see --help)"
+            )
         }
         _ => bail!("give the probe program one way: -e, a file, or -p NAME"),
     };

@@ -3,6 +3,8 @@
 use crate::cli::{OutputFormat, RunArgs};
 use crate::host::Host;
 use crate::outputs::{json_summary, Outputs};
+use crate::raw::RawProbeFile;
+use crate::EXIT_BAD_PROGRAM;
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -10,13 +12,40 @@ use std::process::ExitCode;
 use warptrace_ir::{Bundle, HostEvent, Program};
 use warptrace_runtime::{
     Report, ENV_CACHE_DIR, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_NO_CACHE, ENV_PER_LAUNCH_BUFFERS,
-    ENV_SAMPLE,
+    ENV_RAW_PROBES, ENV_SAMPLE,
 };
 
 /// The runtime library's file name, built by the `warptrace-preload` crate.
 const PRELOAD_NAME: &str = "libwarptrace_preload.so";
 
+/// `warptrace -p FILE.toml -- CMD…`: runs the program with the runtime instrumenting
+/// every module it loads with the raw probe file; the maps are the file's datamodels'
+/// arrays (`docs/raw-probes.md`).
+pub fn run_raw(probe: RawProbeFile, args: &RunArgs) -> Result<ExitCode> {
+    if args.command.is_empty() {
+        bail!(
+            "no command to run: raw probes need one after `--`, e.g. `warptrace -p {} -- ./app`",
+            probe.name()
+        );
+    }
+    let Some(program) = crate::raw::program(&probe)? else {
+        return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
+    };
+    if let Some(cert) = &args.require_cert {
+        if !crate::raw::admitted(&probe, cert)? {
+            return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
+        }
+    }
+    run_bundle(probe.text, program, args, true)
+}
+
 pub fn run(source: String, program: Program, args: &RunArgs) -> Result<ExitCode> {
+    run_bundle(source, program, args, false)
+}
+
+/// Runs the command under `program` (whose `source` goes into the bundle); `raw`: the
+/// source is a raw probe file the runtime instruments with, the program its maps.
+fn run_bundle(source: String, program: Program, args: &RunArgs, raw: bool) -> Result<ExitCode> {
     if args.command.is_empty() && !program.probes.is_empty() {
         bail!(
             "no command to run: device probes need one after `--`, e.g. \
@@ -37,7 +66,7 @@ pub fn run(source: String, program: Program, args: &RunArgs) -> Result<ExitCode>
     let mut code = ExitCode::SUCCESS;
     let mut report = None;
     if !stopped && !args.command.is_empty() {
-        let (merged, status) = trace(source, &program, args)?;
+        let (merged, status) = trace(source, &program, args, raw)?;
         host.add_device(&merged);
         // The device's printf output (and lost events) after `begin`'s, before `end`'s.
         host.print_device_events()?;
@@ -59,12 +88,13 @@ pub fn run(source: String, program: Program, args: &RunArgs) -> Result<ExitCode>
     Ok(code)
 }
 
-/// Runs the command with the runtime preloaded; returns the merged report of every
-/// process it started and its exit status.
+/// Runs the command with the runtime preloaded (`raw`: the bundle holds a raw probe
+/// file); returns the merged report of every process it started and its exit status.
 fn trace(
     source: String,
     program: &Program,
     args: &RunArgs,
+    raw: bool,
 ) -> Result<(Report, std::process::ExitStatus)> {
     let preload = preload_library(args.preload.as_deref())?;
     let work = tempfile::Builder::new()
@@ -96,6 +126,11 @@ fn trace(
         .env(ENV_SAMPLE, args.sample.to_string());
     if args.per_launch_buffers {
         command.env(ENV_PER_LAUNCH_BUFFERS, "1");
+    }
+    if raw {
+        command.env(ENV_RAW_PROBES, "1");
+    } else {
+        command.env_remove(ENV_RAW_PROBES);
     }
     match args.launch_count {
         Some(m) => command.env(ENV_LAUNCH_COUNT, m.to_string()),

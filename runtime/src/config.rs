@@ -1,7 +1,7 @@
 //! The environment: `WARPTRACE_BUNDLE`, `WARPTRACE_RESULTS`, `WARPTRACE_VERBOSE`,
 //! `WARPTRACE_FAULT`, `WARPTRACE_LAUNCH_SKIP`, `WARPTRACE_LAUNCH_COUNT`,
 //! `WARPTRACE_SAMPLE`, `WARPTRACE_CACHE_DIR`, `WARPTRACE_NO_CACHE`,
-//! `WARPTRACE_PER_LAUNCH_BUFFERS`; set once by [`init`]
+//! `WARPTRACE_PER_LAUNCH_BUFFERS`, `WARPTRACE_RAW_PROBES`; set once by [`init`]
 //! from the preload library's constructor.
 
 use crate::cache::{self, DiskCache};
@@ -31,6 +31,9 @@ pub const ENV_SAMPLE: &str = "WARPTRACE_SAMPLE";
 pub const ENV_CACHE_DIR: &str = "WARPTRACE_CACHE_DIR";
 /// `1`: no on-disk module cache (`--no-cache`).
 pub const ENV_NO_CACHE: &str = "WARPTRACE_NO_CACHE";
+/// `1`: the bundle's source is a NEUTRINO raw probe file (`docs/raw-probes.md`) and its
+/// program declares only that file's maps: every kernel is instrumented with the file.
+pub const ENV_RAW_PROBES: &str = "WARPTRACE_RAW_PROBES";
 /// `1`: every probed launch gets its own zeroed map buffer, read back after it, even
 /// where launches could share a resident one (`--per-launch-buffers`; decision 0014).
 pub const ENV_PER_LAUNCH_BUFFERS: &str = "WARPTRACE_PER_LAUNCH_BUFFERS";
@@ -68,6 +71,9 @@ pub struct Config {
     /// Whether launches that may share a resident map buffer do (not
     /// [`ENV_PER_LAUNCH_BUFFERS`]).
     pub resident: bool,
+    /// The raw probe file (TOML) every module is instrumented with, when
+    /// [`ENV_RAW_PROBES`] is set; `program` then declares its maps and has no probes.
+    pub raw: Option<String>,
 }
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
@@ -123,9 +129,9 @@ pub fn init() -> bool {
             let bundle = Bundle::from_json(&text).map_err(|e| e.to_string())?;
             let program = warptrace_verifier::verify_program(&bundle.program)
                 .map_err(|e| format!("probe program rejected: {e}"))?;
-            Ok((program, cache::bundle_hash(text.as_bytes())))
+            Ok((program, cache::bundle_hash(text.as_bytes()), bundle.source))
         });
-    let (program, bundle_hash) = match loaded {
+    let (program, bundle_hash, source) = match loaded {
         Ok(b) => b,
         Err(e) => {
             warn(format_args!(
@@ -153,8 +159,12 @@ pub fn init() -> bool {
         number(ENV_LAUNCH_COUNT),
         number(ENV_SAMPLE).unwrap_or(1),
     );
+    let raw = (std::env::var(ENV_RAW_PROBES).as_deref() == Ok("1")).then_some(source);
     let config = Config {
-        selector: KernelSelector::new(program.program()),
+        selector: match raw {
+            Some(_) => KernelSelector::every(),
+            None => KernelSelector::new(program.program()),
+        },
         results: std::env::var_os(ENV_RESULTS).map(PathBuf::from),
         fault,
         launches,
@@ -164,6 +174,7 @@ pub fn init() -> bool {
         bundle_hash,
         codegen_env: cache::codegen_env(std::env::vars_os()),
         resident: std::env::var(ENV_PER_LAUNCH_BUFFERS).as_deref() != Ok("1"),
+        raw,
     };
     crate::state::init_maps(config.program.program().maps.len());
     if CONFIG.set(config).is_ok() {
@@ -172,6 +183,12 @@ pub fn init() -> bool {
             "bundle loaded from {}",
             path.to_string_lossy()
         ));
+        if CONFIG.get().is_some_and(|c| c.raw.is_some()) {
+            verbose(format_args!(
+                "the bundle holds a raw probe file ({ENV_RAW_PROBES}): every kernel is \
+                 instrumented with it"
+            ));
+        }
         match CONFIG.get().and_then(|c| c.cache.as_ref()) {
             Some(c) => verbose(format_args!("module cache in {}", c.dir().display())),
             None => verbose(format_args!(

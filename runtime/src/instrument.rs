@@ -113,23 +113,29 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
         let layout = codegen::buffer_layout(cfg.program.program());
         return Ok(module(cfg, hit.module, layout, &hit.kernels));
     }
-    let out = codegen::instrument(&ptx, &cfg.program)
-        .map_err(|e| (Reason::ParseError, first_line(&e.to_string())))?;
-    let kernels: Vec<CachedKernel> = out
-        .kernels
-        .iter()
-        .map(|k| CachedKernel {
-            name: k.name.clone(),
-            id: k.id,
-            params: k.params,
-            state: outcome(&k.status),
-        })
-        .collect();
+    let (out_ptx, out_layout, kernels) = match &cfg.raw {
+        Some(toml) => raw_module(cfg.program.program(), toml, &ptx)?,
+        None => {
+            let out = codegen::instrument(&ptx, &cfg.program)
+                .map_err(|e| (Reason::ParseError, first_line(&e.to_string())))?;
+            let kernels: Vec<CachedKernel> = out
+                .kernels
+                .iter()
+                .map(|k| CachedKernel {
+                    name: k.name.clone(),
+                    id: k.id,
+                    params: k.params,
+                    state: outcome(&k.status),
+                })
+                .collect();
+            (out.ptx, out.layout, kernels)
+        }
+    };
     let any = kernels
         .iter()
         .any(|k| matches!(k.state, KernelState::Instrumented { .. }));
     let jitted = if any {
-        let j = jit::jit(d, cfg, &out.ptx, key.is_some() && module_cache::writable());
+        let j = jit::jit(d, cfg, &out_ptx, key.is_some() && module_cache::writable());
         let micros = j.as_ref().map_or(0, |j| j.micros);
         state::tables().cache.jit_us += micros;
         Some(j?)
@@ -149,9 +155,51 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
     Ok(module(
         cfg,
         jitted.map_or(0, |j| j.module),
-        out.layout,
+        out_layout,
         &kernels,
     ))
+}
+
+/// A module instrumented with the raw probe file `toml` (`Config::raw`): its PTX, its
+/// map buffer's layout (`RawReport::layout`, which decodes with `program`, the bundle's:
+/// its maps must be the file's) and each kernel's outcome.
+fn raw_module(
+    program: &warptrace_ir::Program,
+    toml: &str,
+    ptx: &str,
+) -> Result<(String, MapLayout, Vec<CachedKernel>), Failure> {
+    let failed = |e: &dyn std::fmt::Display| (Reason::ParseError, first_line(&e.to_string()));
+    let out = codegen::instrument_raw(toml, ptx).map_err(|e| failed(&e))?;
+    if out.report.maps != program.maps {
+        return Err((
+            Reason::ParseError,
+            "the raw probe file's maps are not the bundle's".into(),
+        ));
+    }
+    let module = codegen::parse(ptx).map_err(|e| failed(&e))?;
+    let kernels = out
+        .report
+        .kernels
+        .iter()
+        .map(|k| {
+            let skipped = |reason, detail| KernelState::Skipped { reason, detail };
+            let state = match &k.status {
+                codegen::RawStatus::Accepted => KernelState::Instrumented { sites: k.sites },
+                codegen::RawStatus::NoSites => skipped(Reason::NoSites, String::new()),
+                codegen::RawStatus::Rejected(r) => skipped(
+                    Reason::VerifierRejection,
+                    r.first().map_or_else(String::new, ToString::to_string),
+                ),
+            };
+            CachedKernel {
+                name: k.name.clone(),
+                id: warptrace_ir::kernel_id(&k.name),
+                params: module.kernel(&k.name).map_or(0, |f| f.params.len() as u32),
+                state,
+            }
+        })
+        .collect();
+    Ok((out.ptx, out.report.layout, kernels))
 }
 
 /// What the launch path does with a kernel, from the code generator's verdict.
@@ -176,6 +224,8 @@ fn module(cfg: &Config, handle: usize, layout: MapLayout, kernels: &[CachedKerne
     for k in kernels {
         t.kernel_id(k.id, &k.name);
         let status = match &k.state {
+            // A raw probe's maps are arrays, a buffer per launch, one copy.
+            KernelState::Instrumented { sites } if cfg.raw.is_some() => Ok((*sites, false, 1)),
             KernelState::Instrumented { sites } => Ok((
                 *sites,
                 cfg.resident && codegen::accumulates(program, k.id),
@@ -309,4 +359,64 @@ pub(crate) fn reads_launch(program: &warptrace_ir::Program) -> bool {
             }
         )
     })
+}
+
+#[cfg(test)]
+mod raw_tests {
+    use super::*;
+
+    fn corpus(name: &str) -> String {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
+        std::fs::read_to_string(dir.join(name)).expect("corpus file")
+    }
+
+    #[test]
+    fn a_raw_probe_file_instruments_a_module_as_the_launch_path_needs_it() {
+        let toml = corpus("accept/raw/block_sched.toml");
+        let ptx = corpus("ptx/nvcc_app.ptx");
+        let report = warptrace_codegen_ptx::check_raw_probes(&toml, &ptx).expect("loads");
+        let program = warptrace_ir::Program {
+            maps: report.maps.clone(),
+            ..Default::default()
+        };
+        let (out, layout, kernels) = raw_module(&program, &toml, &ptx).expect("instruments");
+        assert!(out.contains(warptrace_codegen_ptx::MAP_PARAM));
+        // The buffer decodes with the bundle's program, as a cache hit lays it out.
+        assert_eq!(layout, report.layout);
+        assert_eq!(layout, codegen::buffer_layout(&program));
+        // Ids and parameter counts as the language path gives them for the same module.
+        let lang = warptrace_verifier::verify_program(&warptrace_ir::Program::default())
+            .expect("empty program verifies");
+        let plain = codegen::instrument(&ptx, &lang).expect("instruments");
+        assert_eq!(kernels.len(), plain.kernels.len());
+        for (raw, plain) in kernels.iter().zip(&plain.kernels) {
+            assert_eq!(
+                (&raw.name, raw.id, raw.params),
+                (&plain.name, plain.id, plain.params)
+            );
+            assert!(
+                matches!(raw.state, KernelState::Instrumented { sites } if sites > 0),
+                "{}: {:?}",
+                raw.name,
+                raw.state
+            );
+        }
+        // Maps that are not the file's are refused rather than decoded wrongly.
+        let other = warptrace_ir::Program::default();
+        let (reason, _) = raw_module(&other, &toml, &ptx).expect_err("maps differ");
+        assert_eq!(reason, Reason::ParseError);
+    }
+
+    #[test]
+    fn a_rejected_kernel_is_skipped_with_its_rejection() {
+        let toml = corpus("reject/raw/21-st-global-kernel-pointer.toml");
+        let ptx = corpus("ptx/triton_vector_add.ptx");
+        let (_, _, kernels) =
+            raw_module(&warptrace_ir::Program::default(), &toml, &ptx).expect("instruments");
+        let KernelState::Skipped { reason, detail } = &kernels[0].state else {
+            panic!("{:?}", kernels[0].state);
+        };
+        assert_eq!(*reason, Reason::VerifierRejection);
+        assert!(detail.contains("MemorySafety"), "{detail}");
+    }
 }

@@ -37,6 +37,14 @@ impl KernelSelector {
         }
     }
 
+    /// The selector of a raw probe file, whose positions apply to every kernel.
+    pub fn every() -> KernelSelector {
+        KernelSelector {
+            all: true,
+            globs: GlobSet::empty(),
+        }
+    }
+
     /// Whether a kernel of this mangled name is probed.
     pub fn selects(&self, mangled: &str) -> bool {
         if self.all {
