@@ -290,6 +290,17 @@ pub fn parse(text: &str) -> Result<Module, GcnError> {
         _ => None,
     });
     let (kernels, functions) = find_kernels(&stmts)?;
+    // A code object's kernels are described by its metadata note: kernels without the
+    // block are a file cut short (which llvm-mc would reject), not kernels to skip.
+    if let (Some(k), None) = (kernels.first(), &metadata) {
+        return Err(GcnError::Syntax {
+            line: lines.len() as u32,
+            message: format!(
+                "kernel `{}` has a descriptor but the module has no `.amdgpu_metadata` block                  (is the file truncated?)",
+                k.name
+            ),
+        });
+    }
     Ok(Module {
         source: text.to_owned(),
         lines,
