@@ -7,20 +7,8 @@ const SKELETON: &str =
     "kernel:entry /tid.x == 0 && tid.y == 0 && tid.z == 0/ { @blocks[kernel] = count(); } \
                         mem:global:load { @ldbytes[kernel] = sum(bytes); }";
 
-fn warptrace(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_warptrace"))
-        .args(args)
-        .output()
-        .expect("warptrace runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod cli_common;
+use cli_common::{stderr, stdout, warptrace};
 
 fn corpus(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -5,7 +5,7 @@
 //! and every probe added to `tests/corpus/accept/raw/` is run through the real binary.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -24,20 +24,8 @@ const RULES: &[&str] = &[
     "CallRewrite",
 ];
 
-fn warptrace<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_warptrace"))
-        .args(args)
-        .output()
-        .expect("warptrace runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod cli_common;
+use cli_common::{stderr, stdout, warptrace};
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")

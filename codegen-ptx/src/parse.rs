@@ -140,18 +140,7 @@ impl RegItem {
     }
 }
 
-/// The index of a range register's suffix: decimal digits, no leading zero (`%r01` is
-/// not `%r1`).
-pub(crate) fn range_index(suffix: &str) -> Option<u32> {
-    let ok = !suffix.is_empty()
-        && suffix.bytes().all(|c| c.is_ascii_digit())
-        && (suffix == "0" || !suffix.starts_with('0'));
-    if ok {
-        suffix.parse().ok()
-    } else {
-        None
-    }
-}
+pub(crate) use warptrace_verifier::range_index;
 
 impl RegDecl {
     /// Whether this declaration declares register `reg`.

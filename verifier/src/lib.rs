@@ -23,8 +23,8 @@ pub use cert::{program_hash, CertError, Certificate, Check, CERT_FORMAT};
 pub use cost::{probe_costs, ProbeCost};
 pub use maps::{prove_launch, LaunchShape};
 pub use model::{
-    Access, Addr, CallSite, Compute, Declaration, Flow, Instr, Item, KernelModel, Mask, MemRef,
-    Name, Origin, Resource, ResourceKind, Space,
+    range_index, Access, Addr, CallSite, Compute, Declaration, Flow, Instr, Item, KernelModel,
+    Mask, MemRef, Name, Origin, Resource, ResourceKind, Space,
 };
 pub use obligation::{Method, Obligation, Verdict};
 pub use smt::{solver, SOLVER_RLIMIT};

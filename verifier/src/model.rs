@@ -258,8 +258,9 @@ impl Declaration {
 }
 
 /// The index of a range register's suffix: decimal digits without a leading zero
-/// (`%r01` is not `%r1`).
-fn range_index(suffix: &str) -> Option<u32> {
+/// (`%r01` is refused, not read as `%r1`: a raw probe's reader denies such names, see
+/// `codegen-ptx/src/raw/deny.rs`).
+pub fn range_index(suffix: &str) -> Option<u32> {
     let ok = !suffix.is_empty()
         && suffix.bytes().all(|c| c.is_ascii_digit())
         && (suffix == "0" || !suffix.starts_with('0'));
