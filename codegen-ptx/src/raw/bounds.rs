@@ -124,10 +124,25 @@ pub(super) fn check(items: &[Item], layout: &MapLayout, kernel: &str) -> Vec<Ker
                 out.push(violation(why));
             }
         }
-        // The values the instruction defines.
+        // The values the instruction defines, and every fact derived from them: a new
+        // record index voids the bounds proved of the old one and the addresses computed
+        // from it, a new row the addresses.
         for d in &x.defs {
             state.vals.remove(d.as_str());
             state.preds.remove(d.as_str());
+            if let Some(k) = numbered(d, "c") {
+                state
+                    .vals
+                    .retain(|_, v| !matches!(v, Val::Record { k: vk, .. } if *vk == k));
+                for imp in state.preds.values_mut() {
+                    imp.bounds.retain(|(bk, _)| *bk != k);
+                }
+            }
+            if let Some(k) = numbered(d, "row") {
+                state
+                    .vals
+                    .retain(|_, v| !matches!(v, Val::Record { k: vk, .. } if *vk == k));
+            }
         }
         if i.guard.is_some() {
             continue;
@@ -241,5 +256,83 @@ fn access(
             Ok(())
         }
         _ => Err("the address is not derived from the map buffer".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PtxKernelModel;
+    use warptrace_ir::{KeyType, MapDecl, MapKind, Per, ValueKind};
+    use warptrace_verifier::KernelModel;
+
+    /// A spliced kernel whose statements after `// inserted` are snippet 1's, with one
+    /// per-thread array of 4 records of 16 bytes (+ its 8-byte seq word).
+    fn violations(snippet: &str) -> Vec<KernelViolation> {
+        let layout = MapLayout::new(&[MapDecl {
+            name: "a".into(),
+            kind: MapKind::Array {
+                per: Per::Thread,
+                slots: 4,
+            },
+            keys: Vec::new(),
+            value: ValueKind::Record(vec![KeyType::Int { signed: false }; 2]),
+        }]);
+        let slot = layout.regions[0].slot_bytes();
+        let text = format!(
+            ".visible .entry k(.param .u64 p)\n{{\n.reg .b64 %rd<2>;\nmov.u64 %rd1, 0;\n\
+             // inserted\n{}\nret;\n}}\n",
+            snippet.replace("SLOT", &slot.to_string())
+        );
+        let m = crate::parse(&text).expect("parses");
+        let f = m.kernel("k").expect("kernel");
+        let at = text.find("// inserted").expect("marker");
+        let end = text.rfind("ret;").expect("ret");
+        let model = PtxKernelModel::build(m.source(), f, &|o| {
+            if (at..end).contains(&o) {
+                Origin::Inserted { snippet: 1 }
+            } else {
+                Origin::Kernel
+            }
+        });
+        check(&model.items(), &layout, "k")
+    }
+
+    #[test]
+    fn a_bounded_record_store_is_proved_and_every_broken_step_is_not() {
+        let ok = "setp.lt.u64 %__wt_p2, %__wt_c0, 4;\n\
+                  mad.lo.u64 %__wt_t4, %__wt_c0, SLOT, %__wt_row0;\n\
+                  @%__wt_p2 st.global.b64 [%__wt_t4+8], %__wt_t5;";
+        assert_eq!(violations(ok), []);
+        for (what, bad) in [
+            (
+                "index changed after its bound",
+                ok.replace("mad.lo", "mov.b64 %__wt_c0, 99;\nmad.lo"),
+            ),
+            ("past the record", ok.replace("+8]", "+SLOT]")),
+            ("unguarded", ok.replace("@%__wt_p2 st", "st")),
+            ("bound above the records", ok.replace(", 4;", ", 5;")),
+            ("stride not the record's", ok.replace("SLOT", "8")),
+            (
+                "a label between",
+                ok.replace("@%__wt_p2 st", "L:\n@%__wt_p2 st"),
+            ),
+            (
+                "another array's row",
+                ok.replace("%__wt_row0", "%__wt_row1"),
+            ),
+        ] {
+            let v = violations(&bad);
+            assert_eq!(v.len(), 1, "{what}: {v:?}");
+            assert_eq!(v[0].rule, KernelRule::MemorySafety, "{what}");
+        }
+        // The header: the drop counter, inside; past the header, outside.
+        assert_eq!(violations("red.global.add.u64 [%__wt_base+0], 1;"), []);
+        assert_eq!(
+            violations("red.global.add.u64 [%__wt_base+100000], 1;").len(),
+            1
+        );
+        // Only the prologue may write the base.
+        assert!(!violations("mov.b64 %__wt_base, %rd1;").is_empty());
     }
 }
