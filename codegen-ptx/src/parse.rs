@@ -350,13 +350,12 @@ impl Module {
 /// The identifier tokens of comment-free `text` outside string literals, sigils (`%`,
 /// `$`) removed.
 fn tokens_outside_strings(text: &str) -> impl Iterator<Item = &str> {
+    // As the lexer reads strings: no escapes, every `"` opens or closes one.
     let mut in_string = false;
-    let mut prev = '\0';
     text.split(move |c: char| {
-        if c == '"' && prev != '\\' {
+        if c == '"' {
             in_string = !in_string;
         }
-        prev = c;
         in_string || !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '%')
     })
     .map(|t| t.trim_start_matches(['%', '$']))
