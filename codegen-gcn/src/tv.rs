@@ -320,7 +320,7 @@ impl Lane {
                         let solver = warptrace_verifier::solver();
                         solver.assert(f);
                         solver.assert(active.not());
-                        solver.check() == SatResult::Unsat
+                        warptrace_verifier::proof_cache::check(&solver) == SatResult::Unsat
                     })
                 };
                 let v = match active.as_bool() {
@@ -1879,7 +1879,7 @@ fn array_check(
     // At twenty times the limit, as the memory goals: with three workgroup ids (gfx1100's
     // `volume_index`) the per-warp linear block was decided at the verifier's limit or
     // not depending on the terms the thread's z3 context already held.
-    prove_claims_with(&r, claims, memory_solver)?;
+    prove_claims_with(&r, claims, MEMORY_RLIMIT)?;
 
     // The memory operations.
     let off = tag(6);
@@ -1943,17 +1943,13 @@ fn array_check(
 /// Proves each claim over the run's inputs, the lane active and the run's assumptions
 /// held: the first that fails gives its counterexample (or "unknown").
 fn prove_claims(r: &Run, claims: Vec<Claim>) -> Result<(), String> {
-    prove_claims_with(r, claims, warptrace_verifier::solver)
+    prove_claims_with(r, claims, warptrace_verifier::SOLVER_RLIMIT)
 }
 
-/// [`prove_claims`] with each goal's solver from `solver`.
-fn prove_claims_with(
-    r: &Run,
-    claims: Vec<Claim>,
-    solver: fn() -> z3::Solver,
-) -> Result<(), String> {
+/// [`prove_claims`] with each goal's solver at resource limit `rlimit`.
+fn prove_claims_with(r: &Run, claims: Vec<Claim>, rlimit: u32) -> Result<(), String> {
     for (what, goal, sides) in claims {
-        let solver = solver();
+        let solver = solver_at(rlimit);
         solver.assert(&r.active);
         for a in &r.assume {
             solver.assert(a);
@@ -1961,7 +1957,7 @@ fn prove_claims_with(
         // Simplified: z3's normal form orders commutative operands the same way on both
         // sides whatever order the terms were built in.
         solver.assert(goal.not().simplify());
-        match solver.check() {
+        match warptrace_verifier::check_with_retry(&solver, rlimit) {
             SatResult::Unsat => {}
             SatResult::Sat => {
                 let m = solver.get_model().ok_or("no model")?;
@@ -2535,7 +2531,7 @@ fn check_lanes(
         solver.assert(&r.active);
     }
     solver.assert(Bool::and(&[r.got.eq(&want), r.restored.clone()]).not());
-    match solver.check() {
+    match warptrace_verifier::proof_cache::check(&solver) {
         SatResult::Unsat => Ok(()),
         SatResult::Sat => {
             let m = solver.get_model().ok_or("no model")?;
@@ -2736,9 +2732,17 @@ fn ring_check_lane(
 /// hash update's late probes carry the conditions of the earlier ones; at five times, a
 /// three-key update's last address goal was decided in some runs and not in others).
 fn memory_solver() -> z3::Solver {
+    solver_at(MEMORY_RLIMIT)
+}
+
+/// [`memory_solver`]'s resource limit.
+const MEMORY_RLIMIT: u32 = 20 * warptrace_verifier::SOLVER_RLIMIT;
+
+/// A solver at resource limit `rlimit`.
+fn solver_at(rlimit: u32) -> z3::Solver {
     let solver = z3::Solver::new();
     let mut params = z3::Params::new();
-    params.set_u32("rlimit", 20 * warptrace_verifier::SOLVER_RLIMIT);
+    params.set_u32("rlimit", rlimit);
     solver.set_params(&params);
     solver
 }
@@ -2764,7 +2768,7 @@ fn compare(r: &Run, want: Vec<Expected>, name: &str, shown: &BV) -> Result<(), S
             solver.assert(a);
         }
         solver.assert(g);
-        solver.check() == SatResult::Unsat
+        warptrace_verifier::proof_cache::check(&solver) == SatResult::Unsat
     };
     let got: Vec<&MemEffect> = got.into_iter().filter(|e| !never(&e.guard)).collect();
     let want: Vec<Expected> = want.into_iter().filter(|e| !never(&e.guard)).collect();
@@ -2817,7 +2821,7 @@ fn compare(r: &Run, want: Vec<Expected>, name: &str, shown: &BV) -> Result<(), S
             solver.assert(a);
         }
         solver.assert(goal.not().simplify());
-        let result = solver.check();
+        let result = warptrace_verifier::proof_cache::check(&solver);
         let shown = match result {
             SatResult::Sat => {
                 let m = solver.get_model().ok_or("no model")?;
@@ -3052,7 +3056,7 @@ fn schoolbook_lemma(carry_term: bool) -> Result<(), String> {
     let b = &bh * &w + &bl;
     solver.assert((a * b).eq(&u * &w2 + &p));
     solver.assert(p.eq(&hi * &w + &lo).not());
-    match solver.check() {
+    match warptrace_verifier::proof_cache::check(&solver) {
         SatResult::Unsat => Ok(()),
         SatResult::Sat => Err("the schoolbook form differs from the product".into()),
         SatResult::Unknown => Err("z3 gave up on the schoolbook identity".into()),
@@ -3561,7 +3565,7 @@ fn prove_equal(what: &str, r: &Run, snippet: &BV, ir: &BV) -> Result<(), String>
     let solver = warptrace_verifier::solver();
     solver.assert(&r.active);
     solver.assert(snippet.eq(ir).not());
-    match solver.check() {
+    match warptrace_verifier::proof_cache::check(&solver) {
         SatResult::Unsat => Ok(()),
         SatResult::Sat => Err(format!("counterexample ({what})")),
         SatResult::Unknown => Err(format!("unknown ({what})")),

@@ -279,7 +279,7 @@ pub(super) fn prove_round(body: &[Instruction], l: &DivLoop) -> Result<(), Strin
     for (what, goal) in goals {
         let solver = warptrace_verifier::solver();
         solver.assert(goal.not());
-        match solver.check() {
+        match warptrace_verifier::proof_cache::check(&solver) {
             SatResult::Unsat => {}
             SatResult::Sat => {
                 return Err(format!(
@@ -309,7 +309,7 @@ pub(super) fn lemma(skip_borrow: bool) -> Result<(), String> {
             solver.assert(h);
         }
         solver.assert(goal.not());
-        match solver.check() {
+        match warptrace_verifier::proof_cache::check(&solver) {
             SatResult::Unsat => Ok(()),
             SatResult::Sat => Err(format!("the restoring division's {what} does not hold")),
             SatResult::Unknown => Err(format!("z3 gave up on the restoring division's {what}")),

@@ -689,7 +689,7 @@ fn prove_all(hyps: &[Bool], goals: Vec<Goal>, e: &BV, r: &BV) -> Result<(), Stri
             solver.assert(h);
         }
         solver.assert(goal.not());
-        match solver.check() {
+        match warptrace_verifier::proof_cache::check(&solver) {
             SatResult::Unsat => {}
             SatResult::Sat => {
                 let shown = solver.get_model().map_or("?".into(), |m| {

@@ -15,6 +15,7 @@ mod maps;
 mod model;
 mod obligation;
 pub mod parallel;
+pub mod proof_cache;
 pub mod semantics;
 mod smt;
 pub mod structure;
@@ -27,7 +28,7 @@ pub use model::{
     Mask, MemRef, Name, Origin, Resource, ResourceKind, Space,
 };
 pub use obligation::{Method, Obligation, Verdict};
-pub use smt::{solver, SOLVER_RLIMIT};
+pub use smt::{check_with_retry, solver, RETRY_RLIMIT, SOLVER_RLIMIT};
 
 use std::fmt;
 use warptrace_ir::Program;

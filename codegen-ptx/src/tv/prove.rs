@@ -223,7 +223,7 @@ pub(crate) fn prove_in(
                         s.assert(p);
                     }
                     s.assert(abs_claim.not());
-                    let r = s.check();
+                    let r = warptrace_verifier::proof_cache::check(s);
                     s.pop(1);
                     r == SatResult::Unsat
                 });
@@ -281,7 +281,7 @@ fn abstracted_holds(pre: &[Bool], claim: &Bool) -> bool {
         s.assert(p);
     }
     s.assert(abs_claim.not());
-    s.check() == SatResult::Unsat
+    warptrace_verifier::proof_cache::check(&s) == SatResult::Unsat
 }
 
 /// Whether `claim` names another lane's value (a constant `NAME@lane` of the warp
@@ -304,9 +304,6 @@ fn names_lanes(claim: &Bool) -> bool {
     false
 }
 
-/// The resource limit of a query's second try (see [`check`]).
-const RETRY_RLIMIT: u32 = 4 * warptrace_verifier::SOLVER_RLIMIT;
-
 /// One query: inputs satisfying `pre` where `claim` fails.
 fn check(
     pre: &[Bool],
@@ -320,17 +317,9 @@ fn check(
         s.assert(p);
     }
     s.assert(claim.not());
-    let mut result = s.check();
-    if result == SatResult::Unknown {
-        // z3's resource count for the same query varies between runs (the warp model's
-        // hardest collectives came within 2x of the limit on one run and past it on
-        // another): a query that gave up is asked once more with a larger limit.
-        let mut params = z3::Params::new();
-        params.set_u32("rlimit", RETRY_RLIMIT);
-        s.set_params(&params);
-        result = s.check();
-    }
-    match result {
+    // Asked again with a larger limit if z3 gives up: the warp model's hardest
+    // collectives came within 2x of the limit on one run and past it on another.
+    match warptrace_verifier::check_with_retry(&s, warptrace_verifier::SOLVER_RLIMIT) {
         SatResult::Unsat => TvOutcome::Proved,
         SatResult::Unknown => TvOutcome::Unknown {
             reason: s.get_reason_unknown().unwrap_or_else(|| "unknown".into()),

@@ -1,0 +1,172 @@
+//! Proofs remembered by content: with `WARPTRACE_PROOF_CACHE=DIR`, a query z3 proved
+//! (its assertions unsatisfiable) is written to `DIR` under the SHA-256 of its SMT-LIB
+//! text, and the same query asked again — by another test, another `warptrace verify`,
+//! another process of the same run — is answered from there without the solver.
+//!
+//! Invariant: the cache answers only `unsat`, and only for a text equal to one z3 proved
+//! unsatisfiable. The text is the solver's whole benchmark (`Z3_benchmark_to_smtlib_string`:
+//! every declaration with its sort, every assertion), prefixed by the z3 version and this
+//! format's name, so two queries share an entry only if z3 was given the same formula. A
+//! proof holds whatever resource limit found it, so the limit is not part of the key; a
+//! satisfiable or undecided query is never stored and is asked of z3 every time, so a
+//! counterexample is always z3's own.
+//!
+//! The cache is as trustworthy as its directory: whoever can write there can make a
+//! verifier accept. It is off unless the variable is set. Printing a query for its key
+//! perturbs z3's later search (docs/decisions/0041-proof-cache.md, measured): the test
+//! command does not set it.
+
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use z3::{SatResult, Solver};
+
+/// The environment variable naming the cache's directory.
+pub const PROOF_CACHE_VAR: &str = "WARPTRACE_PROOF_CACHE";
+
+/// The name of the key's format: a change to what a key covers changes it.
+const FORMAT: &str = "warptrace-proof-cache 1";
+
+/// Queries answered from the cache, and queries asked of z3, by this process.
+static HITS: AtomicU64 = AtomicU64::new(0);
+static MISSES: AtomicU64 = AtomicU64::new(0);
+
+/// `solver.check()`, answered `Unsat` without z3 when the cache holds a proof of the
+/// solver's assertions; a fresh `Unsat` is stored. Input and output errors of the cache
+/// only cost the solver's time: they never change an answer.
+pub fn check(solver: &Solver) -> SatResult {
+    check_in(directory(), solver)
+}
+
+/// [`check`] with the cache in `dir`, or none.
+fn check_in(dir: Option<&Path>, solver: &Solver) -> SatResult {
+    let Some(dir) = dir else {
+        return solver.check();
+    };
+    let entry = dir.join(key(solver));
+    if entry.is_file() {
+        HITS.fetch_add(1, Ordering::Relaxed);
+        return SatResult::Unsat;
+    }
+    MISSES.fetch_add(1, Ordering::Relaxed);
+    let result = solver.check();
+    if result == SatResult::Unsat {
+        store(dir, &entry);
+    }
+    result
+}
+
+/// How many queries of this process the cache answered, and how many went to z3 while it
+/// was on.
+pub fn stats() -> (u64, u64) {
+    (HITS.load(Ordering::Relaxed), MISSES.load(Ordering::Relaxed))
+}
+
+fn directory() -> Option<&'static Path> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = PathBuf::from(std::env::var_os(PROOF_CACHE_VAR)?);
+        (!dir.as_os_str().is_empty()).then_some(dir)
+    })
+    .as_deref()
+}
+
+/// The entry's file name: the hex SHA-256 of the format, z3's version and the benchmark.
+fn key(solver: &Solver) -> String {
+    let mut hash = Sha256::new();
+    hash.update(FORMAT);
+    hash.update([0]);
+    hash.update(z3::full_version());
+    hash.update([0]);
+    hash.update(solver.to_smt2());
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Writes an entry as a whole (a temporary file renamed into place), so that a process
+/// reading the directory while another writes sees an entry complete or not at all.
+fn store(dir: &Path, entry: &Path) {
+    static N: AtomicU64 = AtomicU64::new(0);
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let tmp = dir.join(format!(
+        ".tmp-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    if std::fs::write(&tmp, "unsat\n").is_ok() && std::fs::rename(&tmp, entry).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use z3::ast::BV;
+
+    fn solver_for(x_plus_one_eq_x: bool) -> Solver {
+        let s = Solver::new();
+        let x = BV::new_const("x", 32);
+        if x_plus_one_eq_x {
+            s.assert(x.bvadd(BV::from_u64(1, 32)).eq(&x));
+        } else {
+            s.assert(x.bvadd(BV::from_u64(0, 32)).eq(&x));
+        }
+        s
+    }
+
+    /// The key is the formula's: equal assertions share one, a changed constant, a
+    /// changed sort or a changed name does not.
+    #[test]
+    fn keys_follow_the_formula() {
+        assert_eq!(key(&solver_for(true)), key(&solver_for(true)));
+        assert_ne!(key(&solver_for(true)), key(&solver_for(false)));
+        let wide = Solver::new();
+        let x = BV::new_const("x", 64);
+        wide.assert(x.bvadd(BV::from_u64(1, 64)).eq(&x));
+        assert_ne!(key(&solver_for(true)), key(&wide));
+        let renamed = Solver::new();
+        let y = BV::new_const("y", 32);
+        renamed.assert(y.bvadd(BV::from_u64(1, 32)).eq(&y));
+        assert_ne!(key(&solver_for(true)), key(&renamed));
+    }
+
+    /// A proof is stored and answers the same query again; a satisfiable query is not
+    /// stored, and without a directory nothing is.
+    #[test]
+    fn only_proofs_are_remembered() {
+        let dir = std::env::temp_dir().join(format!("wt-proof-only-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(check_in(None, &solver_for(true)), SatResult::Unsat);
+        assert!(!dir.exists());
+        assert_eq!(check_in(Some(&dir), &solver_for(false)), SatResult::Sat);
+        assert!(!dir.exists(), "a satisfiable query left an entry");
+        let (hits, _) = stats();
+        assert_eq!(check_in(Some(&dir), &solver_for(true)), SatResult::Unsat);
+        assert!(dir.join(key(&solver_for(true))).is_file());
+        assert_eq!(check_in(Some(&dir), &solver_for(true)), SatResult::Unsat);
+        assert!(
+            stats().0 > hits,
+            "the second query was not answered from the cache"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Stored entries are whole files named by the key; a second store of the same entry
+    /// leaves one file and no temporary ones.
+    #[test]
+    fn entries_are_written_whole() {
+        let dir = std::env::temp_dir().join(format!("wt-proof-cache-{}", std::process::id()));
+        let entry = dir.join(key(&solver_for(true)));
+        store(&dir, &entry);
+        store(&dir, &entry);
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .expect("cache directory")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, vec![key(&solver_for(true))]);
+        assert_eq!(std::fs::read_to_string(&entry).expect("entry"), "unsat\n");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
