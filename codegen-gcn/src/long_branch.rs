@@ -127,10 +127,11 @@ pub(crate) fn find(
     body: std::ops::Range<usize>,
     origin: &dyn Fn(usize) -> Origin,
 ) -> Vec<LongBranch> {
+    let branches = Branches::of(module, body.clone());
     let found: Vec<LongBranch> = body
         .clone()
         .filter(|&i| module.instr(i).is_some_and(|x| x.mnemonic == "s_setpc_b64"))
-        .filter_map(|i| read(module, body.clone(), origin, i))
+        .filter_map(|i| read(module, body.clone(), &branches, origin, i))
         .collect();
     // Control enters a group only at its start: no long branch goes to its labels.
     let label = |i: usize| match &module.stmts[i].kind {
@@ -154,6 +155,7 @@ pub(crate) fn find(
 fn read(
     module: &Module,
     body: std::ops::Range<usize>,
+    branches: &Branches<'_>,
     origin: &dyn Fn(usize) -> Origin,
     setpc: usize,
 ) -> Option<LongBranch> {
@@ -212,7 +214,7 @@ fn read(
         && imm(restore, 1) == Some(0)
         && reg(jump, 0) == Some(pc)
         && is_label(target);
-    if !shape || branches_to(module, body.clone(), at) != 0 {
+    if !shape || branches.to(at) != 0 {
         return None;
     }
     // Conditional: the complement's branch just before, to the label just after.
@@ -222,7 +224,7 @@ fn read(
         let ok = skip.operands.len() == 1
             && skip.modifiers.is_empty()
             && text(skip, 0) == Some(past)
-            && branches_to(module, body.clone(), past) == 1;
+            && branches.to(past) == 1;
         ok.then_some((c, setpc - 7, setpc + 1))
     });
     let (mnemonic, skipped) = match cond {
@@ -246,15 +248,40 @@ fn is_label(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$'))
 }
 
-/// The branches of `body` to label `name`, long ones not counted.
-pub(crate) fn branches_to(module: &Module, body: std::ops::Range<usize>, name: &str) -> usize {
-    body.filter(|&i| {
-        module.instr(i).is_some_and(|x| {
-            (x.mnemonic.starts_with("s_branch") || x.mnemonic.starts_with("s_cbranch"))
-                && x.operands.first().is_some_and(|t| t.text == name)
-        })
-    })
-    .count()
+/// The short branches of a body by target label (long ones not counted): each label's
+/// branch positions, in order. Built in one pass, so that asking about every label of a
+/// body is linear in it, not quadratic.
+pub(crate) struct Branches<'m> {
+    by_target: std::collections::HashMap<&'m str, Vec<usize>>,
+}
+
+impl<'m> Branches<'m> {
+    /// The branches of `body`.
+    pub(crate) fn of(module: &'m Module, body: std::ops::Range<usize>) -> Branches<'m> {
+        let mut by_target: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+        for i in body {
+            let Some(x) = module.instr(i) else { continue };
+            if x.mnemonic.starts_with("s_branch") || x.mnemonic.starts_with("s_cbranch") {
+                if let Some(t) = x.operands.first() {
+                    by_target.entry(t.text.as_str()).or_default().push(i);
+                }
+            }
+        }
+        Branches { by_target }
+    }
+
+    /// How many branches go to `name`.
+    pub(crate) fn to(&self, name: &str) -> usize {
+        self.by_target.get(name).map_or(0, Vec::len)
+    }
+
+    /// Whether a branch after statement `at` goes to `name`.
+    pub(crate) fn to_after(&self, name: &str, at: usize) -> bool {
+        self.by_target
+            .get(name)
+            .and_then(|v| v.last())
+            .is_some_and(|&last| last > at)
+    }
 }
 
 #[cfg(test)]

@@ -121,7 +121,8 @@ impl GcnKernelModel {
             _ => Default::default(),
         };
         let long = long_branch::find(module, k.body.clone(), origin);
-        let bounded = bounded_loops_with(module, k.body.clone(), origin, &isa, &long);
+        let branches = long_branch::Branches::of(module, k.body.clone());
+        let bounded = bounded_loops_with(module, k.body.clone(), origin, &isa, &long, &branches);
         // The inserted instruction just before, for a 64-bit scalar add (`add64`).
         let mut previous: Option<&crate::parse::Instruction> = None;
         for i in k.body.clone() {
@@ -138,7 +139,7 @@ impl GcnKernelModel {
                     let bounded_loop = bounded.iter().any(|w| w.label == i);
                     if i != k.body.start
                         && !bounded_loop
-                        && targeted_from_below(module, k.body.clone(), &long, i, l)
+                        && targeted_from_below(&branches, &long, i, l)
                     {
                         kernarg_intact = false;
                     }
@@ -253,16 +254,19 @@ pub(crate) fn bounded_loops(
     isa: &Isa,
 ) -> Vec<BoundedLoop> {
     let long = long_branch::find(module, body.clone(), origin);
-    bounded_loops_with(module, body, origin, isa, &long)
+    let branches = long_branch::Branches::of(module, body.clone());
+    bounded_loops_with(module, body, origin, isa, &long, &branches)
 }
 
-/// [`bounded_loops`] of a body whose long branches are `long` (`long_branch::find`).
+/// [`bounded_loops`] of a body whose long branches are `long` (`long_branch::find`) and
+/// short ones `branches`.
 fn bounded_loops_with(
     module: &Module,
     body: std::ops::Range<usize>,
     origin: &dyn Fn(usize) -> Origin,
     isa: &Isa,
     long: &[LongBranch],
+    branches: &long_branch::Branches<'_>,
 ) -> Vec<BoundedLoop> {
     // The statements of the body that are not directives, nor the wait states a snippet
     // puts between the instructions of a loop's shape (`hazard.rs`).
@@ -290,7 +294,7 @@ fn bounded_loops_with(
         else {
             continue;
         };
-        if branches_to(module, body.clone(), long, name) == 1 {
+        if branches_to(branches, long, name) == 1 {
             out.push(BoundedLoop {
                 label,
                 branch: stmts[at + end],
@@ -423,28 +427,19 @@ fn round_step(x: &crate::parse::Instruction, isa: &Isa, kept: &[Reg]) -> bool {
         && !f.defs.iter().any(|d| kept.iter().any(|k| d.overlaps(k)))
 }
 
-/// The branches of `body` to label `name`, the long ones (`long`) included.
-fn branches_to(
-    module: &Module,
-    body: std::ops::Range<usize>,
-    long: &[LongBranch],
-    name: &str,
-) -> usize {
-    long_branch::branches_to(module, body, name)
-        + long.iter().filter(|b| b.target() == name).count()
+/// The branches to label `name`, the long ones (`long`) included.
+fn branches_to(branches: &long_branch::Branches<'_>, long: &[LongBranch], name: &str) -> usize {
+    branches.to(name) + long.iter().filter(|b| b.target() == name).count()
 }
 
-/// Whether a branch after statement `at` of `body`, long ones (`long`) included, targets
-/// label `l`.
+/// Whether a branch after statement `at`, long ones (`long`) included, targets label `l`.
 fn targeted_from_below(
-    module: &Module,
-    body: std::ops::Range<usize>,
+    branches: &long_branch::Branches<'_>,
     long: &[LongBranch],
     at: usize,
     l: &str,
 ) -> bool {
-    long_branch::branches_to(module, at + 1..body.end, l) > 0
-        || long.iter().any(|b| b.setpc > at && b.target() == l)
+    branches.to_after(l, at) || long.iter().any(|b| b.setpc > at && b.target() == l)
 }
 
 /// A 64-bit scalar add of inserted code, `s_add_u32 dLo, pLo, X` right before
