@@ -23,7 +23,6 @@
 //! Under `CI=true` a missing LLVM tool fails the test.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -31,7 +30,7 @@ use warptrace_codegen_gcn::{
     added_hazards, assemble, assemble_instrumented, build, hazards, instrument, llvm_tool, notes,
     parse, KernelStatus, TargetId, ToolError,
 };
-use warptrace_tests::gcn_corpus;
+use warptrace_tests::{gcn_corpus, parallel};
 
 /// Whether the LLVM tools are installed; under `CI=true` their absence fails.
 fn tools() -> bool {
@@ -366,31 +365,6 @@ fn notes_have_map_arg(notes: &str, name: &str, offset: u64) -> bool {
             .any(|l| *l == format!(".kernarg_segment_size: {}", offset + 8));
         named && arg && size
     })
-}
-
-fn parallel<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..jobs.len()).map(|_| None).collect());
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(2)
-        .max(2);
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = jobs.get(i) else { break };
-                let r = f(job);
-                results.lock().expect("no worker panicked")[i] = Some(r);
-            });
-        }
-    });
-    results
-        .into_inner()
-        .expect("no worker panicked")
-        .into_iter()
-        .map(|r| r.expect("every job ran"))
-        .collect()
 }
 
 #[test]

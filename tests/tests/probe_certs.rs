@@ -119,28 +119,34 @@ fn matches(name: &str, committed: &str, now: &Certificate) -> Result<(), String>
 fn every_committed_certificate_is_what_verify_proves_now() {
     let probes = warptrace_tests::library_probes();
     let certs = warptrace_tests::probes_dir().join("certs");
-    let mut failures = Vec::new();
-    for (name, src) in &probes {
-        for target in ["ptx", "gcn"] {
-            let path = certs.join(format!("{name}.{target}.json"));
-            let Ok(committed) = std::fs::read_to_string(&path) else {
-                failures.push(format!(
-                    "probes/certs/{name}.{target}.json is missing: create it with \
-                     `bash scripts/probe-certs.sh {name}`"
-                ));
-                continue;
-            };
-            let now = certificate_now(name, src, target);
-            if let Some(why) = unverified_why(&now) {
-                failures.push(format!(
-                    "probes/{name}.wt does not verify for {target} any more: {why}"
-                ));
-            }
-            if let Err(e) = matches(name, &committed, &now) {
-                failures.push(e);
-            }
+    // The certificates are independent: one a worker, on every core.
+    let jobs: Vec<(&String, &String, &str)> = probes
+        .iter()
+        .flat_map(|(name, src)| ["ptx", "gcn"].map(|target| (name, src, target)))
+        .collect();
+    let mut failures: Vec<String> = warptrace_tests::parallel(&jobs, |&(name, src, target)| {
+        let path = certs.join(format!("{name}.{target}.json"));
+        let Ok(committed) = std::fs::read_to_string(&path) else {
+            return vec![format!(
+                "probes/certs/{name}.{target}.json is missing: create it with \
+                 `bash scripts/probe-certs.sh {name}`"
+            )];
+        };
+        let now = certificate_now(name, src, target);
+        let mut failures = Vec::new();
+        if let Some(why) = unverified_why(&now) {
+            failures.push(format!(
+                "probes/{name}.wt does not verify for {target} any more: {why}"
+            ));
         }
-    }
+        if let Err(e) = matches(name, &committed, &now) {
+            failures.push(e);
+        }
+        failures
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     // Nothing else in probes/certs: no certificate of a removed probe, no other target.
     for entry in std::fs::read_dir(&certs).expect("probes/certs/") {
         let file = entry

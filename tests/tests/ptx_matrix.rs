@@ -15,14 +15,12 @@
 //! few corpus kernels are pinned (`LOOPS`), so the analysis can fail.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use warptrace_codegen_ptx::{
     instrument, parse, KernelStatus, Module, Operand, StmtKind, MAP_PARAM,
 };
-use warptrace_tests::{assemble, corpus, corpus_archs, programs, retarget};
+use warptrace_tests::{assemble, corpus, corpus_archs, parallel, programs, retarget};
 
 /// The attach points the PTX back end matches and lowers today, each with every shape.
 /// (`line:` is written per file, see [`point_for`].)
@@ -219,32 +217,6 @@ fn run_cell(file: &str, ptx: &str, point: &str, shape: &str) -> Cell {
     } else {
         Err(errors)
     }
-}
-
-/// Runs `jobs` on worker threads (as many as the machine has cores, at least two).
-fn parallel<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..jobs.len()).map(|_| None).collect());
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(2)
-        .max(2);
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = jobs.get(i) else { break };
-                let r = f(job);
-                results.lock().expect("no worker panicked")[i] = Some(r);
-            });
-        }
-    });
-    results
-        .into_inner()
-        .expect("no worker panicked")
-        .into_iter()
-        .map(|r| r.expect("every job ran"))
-        .collect()
 }
 
 #[test]
