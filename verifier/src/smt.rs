@@ -34,9 +34,9 @@ pub const RETRY_RLIMIT: u32 = 4 * SOLVER_RLIMIT;
 /// One query ([`crate::proof_cache::check`]), asked once more with [`RETRY_RLIMIT`] when
 /// z3 gives up at the solver's own limit. z3's resource count for the same query varies
 /// with what its context did before — other queries of the thread, the printing of a
-/// cache key — so a query near the limit is decided in one run and not in the next; the
-/// second try at four times the limit decides it in every run measured. `rlimit` is the
-/// limit the solver was set up with: one at least as high is not asked again.
+/// cache key — so a query near the limit is decided in one run and not in the next
+/// (translation validation's claims; the program obligations keep one try). `rlimit` is
+/// the limit the solver was set up with: one at least as high is not asked again.
 pub fn check_with_retry(solver: &Solver, rlimit: u32) -> SatResult {
     let result = crate::proof_cache::check(solver);
     if result != SatResult::Unknown || rlimit >= RETRY_RLIMIT {
@@ -89,7 +89,7 @@ fn query(negated: &[Bool], values: impl FnOnce(&Model) -> Vec<(String, u64)>) ->
         solver.assert(b);
     }
     dump(&solver);
-    let outcome = match check_with_retry(&solver, SOLVER_RLIMIT) {
+    let outcome = match crate::proof_cache::check(&solver) {
         SatResult::Unsat => Outcome::Proved,
         SatResult::Sat => match solver.get_model() {
             Some(model) => Outcome::Counterexample(values(&model)),
