@@ -120,18 +120,18 @@ impl LongBranch {
     }
 }
 
-/// The long branches in `body`: inserted code of one snippet of exactly the module
-/// docs' shape, whose labels nothing else branches to.
+/// The long branches in `body` (whose short branches are `branches`): inserted code of
+/// one snippet of exactly the module docs' shape, whose labels nothing else branches to.
 pub(crate) fn find(
     module: &Module,
     body: std::ops::Range<usize>,
+    branches: &Branches<'_>,
     origin: &dyn Fn(usize) -> Origin,
 ) -> Vec<LongBranch> {
-    let branches = Branches::of(module, body.clone());
     let found: Vec<LongBranch> = body
         .clone()
         .filter(|&i| module.instr(i).is_some_and(|x| x.mnemonic == "s_setpc_b64"))
-        .filter_map(|i| read(module, body.clone(), &branches, origin, i))
+        .filter_map(|i| read(module, body.clone(), branches, origin, i))
         .collect();
     // Control enters a group only at its start: no long branch goes to its labels.
     let label = |i: usize| match &module.stmts[i].kind {
@@ -305,7 +305,9 @@ mod tests {
     /// The model's reading of `code`, all of it inserted code of snippet 1.
     fn read_all(code: &str) -> Vec<(String, Vec<usize>)> {
         let m = parse(code).expect("parses");
-        find(&m, 0..m.stmts.len(), &|_| Origin::Inserted { snippet: 1 })
+        let body = 0..m.stmts.len();
+        let branches = Branches::of(&m, body.clone());
+        find(&m, body, &branches, &|_| Origin::Inserted { snippet: 1 })
             .into_iter()
             .map(|b| (b.text, b.skipped))
             .collect()

@@ -120,8 +120,8 @@ impl GcnKernelModel {
             (Some(_), Some(meta)) => crate::grid::readable_dwords(meta),
             _ => Default::default(),
         };
-        let long = long_branch::find(module, k.body.clone(), origin);
         let branches = long_branch::Branches::of(module, k.body.clone());
+        let long = long_branch::find(module, k.body.clone(), &branches, origin);
         let bounded = bounded_loops_with(module, k.body.clone(), origin, &isa, &long, &branches);
         // The inserted instruction just before, for a 64-bit scalar add (`add64`).
         let mut previous: Option<&crate::parse::Instruction> = None;
@@ -253,8 +253,8 @@ pub(crate) fn bounded_loops(
     origin: &dyn Fn(usize) -> Origin,
     isa: &Isa,
 ) -> Vec<BoundedLoop> {
-    let long = long_branch::find(module, body.clone(), origin);
     let branches = long_branch::Branches::of(module, body.clone());
+    let long = long_branch::find(module, body.clone(), &branches, origin);
     bounded_loops_with(module, body, origin, isa, &long, &branches)
 }
 

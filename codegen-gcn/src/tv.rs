@@ -1949,7 +1949,7 @@ fn prove_claims(r: &Run, claims: Vec<Claim>) -> Result<(), String> {
 /// [`prove_claims`] with each goal's solver at resource limit `rlimit`.
 fn prove_claims_with(r: &Run, claims: Vec<Claim>, rlimit: u32) -> Result<(), String> {
     for (what, goal, sides) in claims {
-        let solver = solver_at(rlimit);
+        let solver = warptrace_verifier::solver_at(rlimit);
         solver.assert(&r.active);
         for a in &r.assume {
             solver.assert(a);
@@ -2732,20 +2732,11 @@ fn ring_check_lane(
 /// hash update's late probes carry the conditions of the earlier ones; at five times, a
 /// three-key update's last address goal was decided in some runs and not in others).
 fn memory_solver() -> z3::Solver {
-    solver_at(MEMORY_RLIMIT)
+    warptrace_verifier::solver_at(MEMORY_RLIMIT)
 }
 
 /// [`memory_solver`]'s resource limit.
 const MEMORY_RLIMIT: u32 = 20 * warptrace_verifier::SOLVER_RLIMIT;
-
-/// A solver at resource limit `rlimit`.
-fn solver_at(rlimit: u32) -> z3::Solver {
-    let solver = z3::Solver::new();
-    let mut params = z3::Params::new();
-    params.set_u32("rlimit", rlimit);
-    solver.set_params(&params);
-    solver
-}
 
 /// One goal of [`compare`]: what it says, the claim, and the snippet's and the IR's terms
 /// a counterexample shows.

@@ -56,7 +56,8 @@ pub fn verify_spliced(
             .unwrap_or(0),
     };
     // Long branches (`long_branch.rs`) stand for the kernel branch they replace.
-    let long = crate::long_branch::find(&after, k1.body.clone(), &inserted);
+    let branches = crate::long_branch::Branches::of(&after, k1.body.clone());
+    let long = crate::long_branch::find(&after, k1.body.clone(), &branches, &inserted);
     let mut j = 0;
     let mut origins = vec![Origin::Kernel; after.stmts.len()];
     for i in k1.body.clone() {

@@ -28,7 +28,7 @@ pub use model::{
     Mask, MemRef, Name, Origin, Resource, ResourceKind, Space,
 };
 pub use obligation::{Method, Obligation, Verdict};
-pub use smt::{check_with_retry, solver, RETRY_RLIMIT, SOLVER_RLIMIT};
+pub use smt::{check_with_retry, solver, solver_at, RETRY_RLIMIT, SOLVER_RLIMIT};
 
 use std::fmt;
 use warptrace_ir::Program;

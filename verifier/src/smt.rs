@@ -21,9 +21,15 @@ pub const SOLVER_RLIMIT: u32 = 20_000_000;
 
 /// A solver configured as every warptrace proof uses it ([`SOLVER_RLIMIT`]).
 pub fn solver() -> Solver {
+    solver_at(SOLVER_RLIMIT)
+}
+
+/// A solver with resource limit `rlimit` (z3 `rlimit`, no timer), for the claims that
+/// need more than [`SOLVER_RLIMIT`].
+pub fn solver_at(rlimit: u32) -> Solver {
     let solver = Solver::new();
     let mut params = Params::new();
-    params.set_u32("rlimit", SOLVER_RLIMIT);
+    params.set_u32("rlimit", rlimit);
     solver.set_params(&params);
     solver
 }
