@@ -32,6 +32,7 @@ mod metadata;
 mod model;
 mod parse;
 mod plan;
+mod proved;
 mod reg;
 mod ring;
 mod special;

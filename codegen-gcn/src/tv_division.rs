@@ -29,9 +29,9 @@
 
 use super::{Lane, LABEL};
 use crate::parse::Instruction;
-use crate::tv_waterfall::{code_text, once};
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use crate::proved::{once, Proofs};
+use crate::tv_waterfall::code_text;
+use std::sync::OnceLock;
 use warptrace_ir::{BinOp, Width};
 use z3::ast::{Ast, Bool, Int, BV};
 use z3::{FuncDecl, SatResult, Sort};
@@ -294,8 +294,7 @@ pub(super) fn prove_round(body: &[Instruction], l: &DivLoop) -> Result<(), Strin
 
 /// [`prove_round`], once per round text and registers in the process.
 fn prove_round_cached(body: &[Instruction], l: &DivLoop) -> Result<(), String> {
-    type Proofs = HashMap<(String, [u32; 5]), Result<(), String>>;
-    static PROVED: OnceLock<Mutex<Proofs>> = OnceLock::new();
+    static PROVED: Proofs<(String, [u32; 5]), Result<(), String>> = Proofs::new();
     let key = (code_text(body), [l.rr, l.n, l.dv, l.count, l.rounds]);
     once(&PROVED, key, || prove_round(body, l))
 }

@@ -36,10 +36,10 @@
 //! run.
 
 use crate::parse::{Instruction, Operand};
+use crate::proved::{once, Proofs};
 use crate::reg::{Reg, RegFile};
 use crate::tv::{with_half, LABEL};
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{Mutex, OnceLock};
+use std::collections::BTreeMap;
 use warptrace_ir::SiteValue;
 use z3::ast::{Bool, Dynamic, BV};
 use z3::{FuncDecl, SatResult, Sort, Symbol};
@@ -709,26 +709,62 @@ fn prove_all(hyps: &[Bool], goals: Vec<Goal>, e: &BV, r: &BV) -> Result<(), Stri
     Ok(())
 }
 
-/// [`prove_round`], once per loop text, value and wave size in the process (every site
-/// and probe with the same loop shares the proof).
+/// [`prove_round`], once per loop shape, value and wave size in the process: every site
+/// and probe whose loop is the same up to where its registers start shares the proof.
+/// The snippets of different sites allocate the same loop from different free registers
+/// (`s[22:23]` at one site is `s[20:21]` at another), and the wave model uses a
+/// register's number only to tell registers apart and to take the next one of a pair,
+/// both kept by shifting every SGPR (every VGPR) by one amount ([`shape_text`]). A
+/// refused loop is not kept: its reason names its own registers, found again.
 pub(crate) fn prove_round_cached(
     value: Waterfall,
     body: &[Instruction],
     lanes: u32,
 ) -> Result<LoopRegs, String> {
-    type Proofs = HashMap<(Waterfall, String, u32), Result<LoopRegs, String>>;
-    static PROVED: OnceLock<Mutex<Proofs>> = OnceLock::new();
-    once(&PROVED, (value, code_text(body), lanes), || {
-        prove_round(value, body, lanes)
-    })
+    static PROVED: Proofs<(Waterfall, String, u32), Result<(), String>> = Proofs::new();
+    let key = (value, shape_text(body), lanes);
+    let proved = once(&PROVED, key, || prove_round(value, body, lanes).map(|_| ()));
+    match proved {
+        // The registers of this loop, not of the one first proved.
+        Ok(()) => loop_regs(value, body),
+        Err(_) => prove_round(value, body, lanes),
+    }
 }
 
 /// `code` as text, one instruction a line (a proof cache's key).
 pub(crate) fn code_text(code: &[Instruction]) -> String {
+    text_with(code, &|o| o.text.clone())
+}
+
+/// `code` as text with each SGPR and VGPR operand written as its register file, its
+/// first register less the lowest of its file in `code`, its count and its text without
+/// digits (what modifies it: `-`, `|…|`, the range's brackets): the same for two loops
+/// that differ only by a shift of their registers, file by file.
+pub(crate) fn shape_text(code: &[Instruction]) -> String {
+    let lowest = |file: RegFile| {
+        code.iter()
+            .flat_map(|x| &x.operands)
+            .filter_map(|o| o.reg.filter(|r| r.file == file).map(|r| r.first))
+            .min()
+            .unwrap_or(0)
+    };
+    let (s, v) = (lowest(RegFile::Sgpr), lowest(RegFile::Vgpr));
+    text_with(code, &|o| match o.reg {
+        Some(r) if matches!(r.file, RegFile::Sgpr | RegFile::Vgpr) => {
+            let from = if r.file == RegFile::Sgpr { s } else { v };
+            let bare: String = o.text.chars().filter(|c| !c.is_ascii_digit()).collect();
+            format!("{:?}{}+{}{bare}", r.file, r.first - from, r.count)
+        }
+        _ => o.text.clone(),
+    })
+}
+
+/// `code` as text, each operand written by `operand`.
+fn text_with(code: &[Instruction], operand: &dyn Fn(&Operand) -> String) -> String {
     let lines: Vec<String> = code
         .iter()
         .map(|x| {
-            let ops: Vec<&str> = x.operands.iter().map(|o| o.text.as_str()).collect();
+            let ops: Vec<String> = x.operands.iter().map(operand).collect();
             format!(
                 "{} {} {}",
                 x.mnemonic,
@@ -738,23 +774,6 @@ pub(crate) fn code_text(code: &[Instruction]) -> String {
         })
         .collect();
     lines.join("\n")
-}
-
-/// `prove()`'s outcome for `key`, computed once in the process and kept in `cache`.
-pub(crate) fn once<K: std::hash::Hash + Eq, V: Clone>(
-    cache: &OnceLock<Mutex<HashMap<K, V>>>,
-    key: K,
-    prove: impl FnOnce() -> V,
-) -> V {
-    let proofs = cache.get_or_init(Mutex::default);
-    if let Some(done) = proofs.lock().ok().and_then(|p| p.get(&key).cloned()) {
-        return done;
-    }
-    let done = prove();
-    if let Ok(mut p) = proofs.lock() {
-        p.insert(key, done.clone());
-    }
-    done
 }
 
 /// The key pair (the VGPR pair the round's first `v_readfirstlane` reads) and the output
@@ -869,6 +888,34 @@ mod tests {
         for (from, to, why) in cases {
             let r = prove_round(Waterfall::Sectors, &round(from, to), 64);
             assert!(r.as_ref().is_err_and(|e| e.contains(why)), "{to}: {r:?}");
+        }
+    }
+
+    /// The cache's key keeps what the proof depends on: the round moved to other
+    /// registers, file by file, has the key of the round; one whose registers move
+    /// relative to each other (the key pair's halves crossed, a mask written over the
+    /// compare's), whose immediate or whose modifier differs does not.
+    #[test]
+    fn a_round_s_shape_is_its_text_up_to_a_shift_of_its_registers() {
+        let shifted = "\tv_readfirstlane_b32 s20, v10\n\tv_readfirstlane_b32 s21, v11\n\
+                       \tv_cmp_eq_u64_e64 s[18:19], s[20:21], v[10:11]\n\
+                       \ts_mov_b64 s[14:15], exec\n\ts_add_u32 s25, s25, 1\n\
+                       \ts_andn2_b64 exec, s[14:15], s[18:19]\n";
+        let m = crate::parse::parse(shifted).expect("parses");
+        let shifted: Vec<Instruction> = (0..m.stmts.len())
+            .filter_map(|i| m.instr(i).cloned())
+            .collect();
+        let base = shape_text(&round("", ""));
+        assert_ne!(code_text(&shifted), code_text(&round("", "")));
+        assert_eq!(shape_text(&shifted), base);
+        for (from, to) in [
+            ("s[24:25], v[14:15]", "s[24:25], v[15:16]"),
+            ("s_mov_b64 s[18:19], exec", "s_mov_b64 s[22:23], exec"),
+            ("s29, s29, 1", "s29, s29, 2"),
+            ("s[24:25], v[14:15]", "s[24:25], -v[14:15]"),
+            ("s_andn2_b64 exec, s[18:19]", "s_andn2_b64 vcc, s[18:19]"),
+        ] {
+            assert_ne!(shape_text(&round(from, to)), base, "{to}");
         }
     }
 
