@@ -1949,11 +1949,7 @@ fn prove_claims(r: &Run, claims: Vec<Claim>) -> Result<(), String> {
 /// [`prove_claims`] with each goal's solver at resource limit `rlimit`.
 fn prove_claims_with(r: &Run, claims: Vec<Claim>, rlimit: u32) -> Result<(), String> {
     for (what, goal, sides) in claims {
-        let solver = warptrace_verifier::solver_at(rlimit);
-        solver.assert(&r.active);
-        for a in &r.assume {
-            solver.assert(a);
-        }
+        let solver = r.solver(rlimit);
         // Simplified: z3's normal form orders commutative operands the same way on both
         // sides whatever order the terms were built in.
         solver.assert(goal.not().simplify());
@@ -2316,6 +2312,19 @@ struct Run {
     loop_claims: Vec<(String, Bool)>,
     /// [`Lane::firsts`] at the end.
     firsts: Vec<(u32, BV)>,
+}
+
+impl Run {
+    /// A solver at resource limit `rlimit` holding what every claim about the run
+    /// assumes: the lane active, and [`Run::assume`].
+    fn solver(&self, rlimit: u32) -> z3::Solver {
+        let solver = warptrace_verifier::solver_at(rlimit);
+        solver.assert(&self.active);
+        for a in &self.assume {
+            solver.assert(a);
+        }
+        solver
+    }
 }
 
 fn run(code: &[Instruction]) -> Result<Run, String> {
@@ -2728,14 +2737,9 @@ fn ring_check_lane(
     compare(&r, want, "n", &n)
 }
 
-/// A solver for one goal of [`compare`]: twenty times the verifier's resource limit (a
-/// hash update's late probes carry the conditions of the earlier ones; at five times, a
+/// The resource limit of one goal of [`compare`]: twenty times the verifier's (a hash
+/// update's late probes carry the conditions of the earlier ones; at five times, a
 /// three-key update's last address goal was decided in some runs and not in others).
-fn memory_solver() -> z3::Solver {
-    warptrace_verifier::solver_at(MEMORY_RLIMIT)
-}
-
-/// [`memory_solver`]'s resource limit.
 const MEMORY_RLIMIT: u32 = 20 * warptrace_verifier::SOLVER_RLIMIT;
 
 /// One goal of [`compare`]: what it says, the claim, and the snippet's and the IR's terms
@@ -2752,30 +2756,23 @@ fn compare(r: &Run, want: Vec<Expected>, name: &str, shown: &BV) -> Result<(), S
     let ops = |v: &mut dyn Iterator<Item = &'static str>| v.collect::<Vec<_>>().join(", ");
     // Operations whose guard is false for an active lane are no operations of it: each
     // guard asked of one solver holding the run's facts (asserted once, not once a
-    // guard), and of a fresh one should z3 give up there (its resource count grows with
-    // every query the context has answered).
-    let facts = warptrace_verifier::solver();
-    facts.assert(&r.active);
-    for a in &r.assume {
-        facts.assert(a);
-    }
+    // guard), and of a fresh one should z3 give up there (a solver that has answered
+    // other queries may give up on one a fresh solver decides).
+    let facts = r.solver(warptrace_verifier::SOLVER_RLIMIT);
     let never = |g: &Bool| {
         facts.push();
         facts.assert(g);
         let shared = warptrace_verifier::proof_cache::check(&facts);
         facts.pop(1);
-        match shared {
+        let answered = match shared {
             SatResult::Unknown => {
-                let solver = warptrace_verifier::solver();
-                solver.assert(&r.active);
-                for a in &r.assume {
-                    solver.assert(a);
-                }
+                let solver = r.solver(warptrace_verifier::SOLVER_RLIMIT);
                 solver.assert(g);
-                warptrace_verifier::proof_cache::check(&solver) == SatResult::Unsat
+                warptrace_verifier::proof_cache::check(&solver)
             }
-            answered => answered == SatResult::Unsat,
-        }
+            answered => answered,
+        };
+        answered == SatResult::Unsat
     };
     let got: Vec<&MemEffect> = got.into_iter().filter(|e| !never(&e.guard)).collect();
     let want: Vec<Expected> = want.into_iter().filter(|e| !never(&e.guard)).collect();
@@ -2822,11 +2819,7 @@ fn compare(r: &Run, want: Vec<Expected>, name: &str, shown: &BV) -> Result<(), S
     // One query a goal: their conjunction (a dozen 64-bit address products for a wide
     // record) is more than z3 decides within its limit.
     for (what, goal, sides) in goals {
-        let solver = memory_solver();
-        solver.assert(&r.active);
-        for a in &r.assume {
-            solver.assert(a);
-        }
+        let solver = r.solver(MEMORY_RLIMIT);
         solver.assert(goal.not().simplify());
         let result = warptrace_verifier::proof_cache::check(&solver);
         let shown = match result {
@@ -4126,7 +4119,8 @@ pub fn translation_checks(program: &Program) -> Translation {
     }
     // A form's name says all its proof depends on (the obligations above are built from
     // what the name spells), so a form is proved once in the process, for every program
-    // that uses it: the library's probes share most of theirs.
+    // that uses it: the library's probes share most of theirs. Its `micros` are that
+    // proof's.
     static PROVED: crate::proved::Proofs<String, (Verdict, u64)> = crate::proved::Proofs::new();
     let checks = obligations
         .into_iter()

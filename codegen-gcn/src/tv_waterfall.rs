@@ -723,11 +723,19 @@ pub(crate) fn prove_round_cached(
 ) -> Result<LoopRegs, String> {
     static PROVED: Proofs<(Waterfall, String, u32), Result<(), String>> = Proofs::new();
     let key = (value, shape_text(body), lanes);
-    let proved = once(&PROVED, key, || prove_round(value, body, lanes).map(|_| ()));
-    match proved {
+    // The proof made here, if this call made it, is this loop's own answer.
+    let mut made = None;
+    let proved = once(&PROVED, key, || {
+        let r = prove_round(value, body, lanes);
+        let kept = r.as_ref().map(|_| ()).map_err(Clone::clone);
+        made = Some(r);
+        kept
+    });
+    match (made, proved) {
+        (Some(r), _) => r,
         // The registers of this loop, not of the one first proved.
-        Ok(()) => loop_regs(value, body),
-        Err(_) => prove_round(value, body, lanes),
+        (None, Ok(())) => loop_regs(value, body),
+        (None, Err(_)) => prove_round(value, body, lanes),
     }
 }
 
@@ -842,6 +850,14 @@ fn loop_regs(value: Waterfall, body: &[Instruction]) -> Result<LoopRegs, String>
 mod tests {
     use super::*;
 
+    /// The instructions of `text`.
+    fn instructions(text: &str) -> Vec<Instruction> {
+        let m = crate::parse::parse(text).expect("parses");
+        (0..m.stmts.len())
+            .filter_map(|i| m.instr(i).cloned())
+            .collect()
+    }
+
     /// The round of `sectors` as the lowering emits it on gfx942, with `change` applied to
     /// its text first.
     fn round(change: &str, with: &str) -> Vec<Instruction> {
@@ -850,10 +866,7 @@ mod tests {
                     \ts_mov_b64 s[18:19], exec\n\ts_add_u32 s29, s29, 1\n\
                     \ts_andn2_b64 exec, s[18:19], s[22:23]\n"
             .replace(change, with);
-        let m = crate::parse::parse(&text).expect("parses");
-        (0..m.stmts.len())
-            .filter_map(|i| m.instr(i).cloned())
-            .collect()
+        instructions(&text)
     }
 
     /// The proof rests on the keys being opaque: a round that does arithmetic on a key
@@ -897,14 +910,12 @@ mod tests {
     /// compare's), whose immediate or whose modifier differs does not.
     #[test]
     fn a_round_s_shape_is_its_text_up_to_a_shift_of_its_registers() {
-        let shifted = "\tv_readfirstlane_b32 s20, v10\n\tv_readfirstlane_b32 s21, v11\n\
-                       \tv_cmp_eq_u64_e64 s[18:19], s[20:21], v[10:11]\n\
-                       \ts_mov_b64 s[14:15], exec\n\ts_add_u32 s25, s25, 1\n\
-                       \ts_andn2_b64 exec, s[14:15], s[18:19]\n";
-        let m = crate::parse::parse(shifted).expect("parses");
-        let shifted: Vec<Instruction> = (0..m.stmts.len())
-            .filter_map(|i| m.instr(i).cloned())
-            .collect();
+        let shifted = instructions(
+            "\tv_readfirstlane_b32 s20, v10\n\tv_readfirstlane_b32 s21, v11\n\
+             \tv_cmp_eq_u64_e64 s[18:19], s[20:21], v[10:11]\n\
+             \ts_mov_b64 s[14:15], exec\n\ts_add_u32 s25, s25, 1\n\
+             \ts_andn2_b64 exec, s[14:15], s[18:19]\n",
+        );
         let base = shape_text(&round("", ""));
         assert_ne!(code_text(&shifted), code_text(&round("", "")));
         assert_eq!(shape_text(&shifted), base);
