@@ -47,6 +47,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 
@@ -1390,8 +1391,37 @@ def check_triton_source_lines(args, rows, work, wt):
                  f"{lines} ({why(p) if p.returncode else 'exit 0'})", ok))
 
 
+def check_resources(args, rows, work, wt):
+    """tests/workloads/wide_blocks.cu under tests/corpus/hostile/register_pressure.toml (a
+    raw probe the verifier accepts that takes wide_scale to 255 registers a thread): the
+    1024-thread launch runs the original, counted as "block too large for the instrumented
+    form", the 256-thread launch is probed, and the output equals a plain run's."""
+    app = os.path.join(args.bin, "wide_blocks")
+    probe = os.path.join("tests", "corpus", "hostile", "register_pressure.toml")
+    ref, out = f"{work}/wide_ref.bin", f"{work}/wide_wt.bin"
+    plain, _ = run_t([app, ref], args.out, timeout=60)
+    p, _ = run_t([wt, "-v", "-p", probe, "--", app, out], args.out, timeout=120)
+    ok = plain.returncode == 0 and p.returncode == 0 and same_bytes(ref, out)
+    rows.append(("resources", "wide_scale", "exit 0, output bit-identical to plain", "yes",
+                 "yes" if ok else f"no (plain {why(plain)}; traced {why(p)})", ok))
+    counts = summary_counts(p.stderr) or {}
+    got = re.search(r"block too large for the instrumented form: (\d+)", p.stderr)
+    ok = counts.get("probed") == 1 and counts.get("unprobed") == 1 and got and got.group(1) == "1"
+    rows.append(("resources", "wide_scale", "launches probed / unprobed (block too large)", "1 / 1 (1)",
+                 f"{counts.get('probed')} / {counts.get('unprobed')} ({got.group(1) if got else 'none'})",
+                 bool(ok)))
+    figures = re.search(r"wide_scale\w*: instrumented, \d+ sites; (\d+) registers a thread \(was (\d+)\), "
+                        r"(\d+) bytes local \(was (\d+)\), blocks up to (\d+) threads \(was (\d+)\)", p.stderr)
+    ok = (bool(figures) and int(figures.group(5)) < 1024 <= int(figures.group(6))
+          and int(figures.group(2)) < int(figures.group(1)))
+    rows.append(("resources", "wide_scale", "driver: more registers, block limit < 1024 <= original's",
+                 "yes", figures.group(0).split("; ", 1)[1] if figures else "no figures in -v output", ok))
+    print("[resources]", summary_text(p.stderr))
+
+
 CHECKS = (
     ("outputs", check_outputs),
+    ("resources", check_resources),
     ("access patterns", check_access_patterns),
     ("coalescing", check_coalescing),
     ("loop timing", check_loop_timing),
@@ -1420,3 +1450,29 @@ def run_all(args, rows, work, wt):
             traceback.print_exc(file=sys.stdout)
             rows.append((label, "-", "check ran", "no exception", f"{type(e).__name__}: {e}"[:200], False))
         print(f"[more] {label}: {time.monotonic() - t0:.1f} s, {BUDGET.left():.0f} s of the budget left", flush=True)
+
+
+if __name__ == "__main__":
+    # The checks alone, e.g. `python3 scripts/gpu_e2e_more.py --bin .gpu --out $OUT
+    # --only resources`: their rows, then how many failed.
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--only", default="", help="comma-separated check labels (default: all)")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    wanted = {x.strip() for x in a.only.split(",") if x.strip()}
+    unknown = wanted - {label for label, _ in CHECKS}
+    if unknown:
+        sys.exit(f"unknown checks: {', '.join(sorted(unknown))}")
+    if wanted:
+        CHECKS = tuple(c for c in CHECKS if c[0] in wanted)
+    scratch = tempfile.mkdtemp(prefix="wt-more-")
+    table = []
+    run_all(a, table, scratch, os.path.join(a.bin, "warptrace"))
+    for row in table:
+        print(" | ".join(str(x) for x in row))
+    failed = sum(1 for r in table if not r[-1])
+    print(f"{len(table) - failed}/{len(table)} checks passed")
+    sys.exit(1 if failed else 0)

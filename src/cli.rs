@@ -229,6 +229,12 @@ pub enum Command {
         /// the written assembly is the one assembled.
         #[arg(long, value_name = "FILE", requires = "gcn")]
         code_object: Option<PathBuf>,
+        /// With --ptx: assemble the module and its instrumented form with `ptxas -v` and
+        /// compare each instrumented kernel's registers, stack and largest block; a kernel
+        /// whose instrumented form cannot take a block the original takes is said
+        /// UNSUPPORTED for those blocks (a run serves them with the original).
+        #[arg(long, requires = "ptx")]
+        resources: bool,
     },
 }
 

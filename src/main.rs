@@ -15,6 +15,7 @@ mod library;
 mod list;
 mod outputs;
 mod raw;
+mod resources;
 mod run;
 mod verify;
 
@@ -60,9 +61,12 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             gcn,
             output,
             code_object,
+            resources,
         }) => match (ptx, gcn, raw::raw_probe(&program)?) {
-            (Some(ptx), _, Some(probe)) => raw::instrument(&probe, &ptx, output.as_deref()),
-            (Some(ptx), _, None) => instrument(&program, &ptx, output.as_deref()),
+            (Some(ptx), _, Some(probe)) => {
+                raw::instrument(&probe, &ptx, output.as_deref(), resources)
+            }
+            (Some(ptx), _, None) => instrument(&program, &ptx, output.as_deref(), resources),
             (None, Some(_), Some(probe)) => bail!(
                 "{} is a raw PTX probe: its lines are PTX, so it instruments --ptx modules \
                  only (NEUTRINO's GCN `registers` form is not supported)",
@@ -278,6 +282,7 @@ fn instrument(
     args: &ProgramArgs,
     ptx_path: &std::path::Path,
     output: Option<&std::path::Path>,
+    resources: bool,
 ) -> Result<ExitCode> {
     let Some((_, verified)) = compile(args)? else {
         return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
@@ -341,6 +346,20 @@ fn instrument(
         Some(path) => std::fs::write(path, &result.ptx)
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => std::io::stdout().write_all(result.ptx.as_bytes())?,
+    }
+    if resources {
+        let kernels: Vec<&str> = result
+            .kernels
+            .iter()
+            .filter(|k| {
+                matches!(
+                    k.status,
+                    warptrace_codegen_ptx::KernelStatus::Instrumented { .. }
+                )
+            })
+            .map(|k| k.name.as_str())
+            .collect();
+        resources::compare(&ptx, &result.ptx, &kernels)?;
     }
     Ok(if rejected == 0 {
         ExitCode::SUCCESS

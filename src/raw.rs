@@ -177,6 +177,7 @@ pub(crate) fn instrument(
     probe: &RawProbeFile,
     ptx_path: &Path,
     output: Option<&Path>,
+    resources: bool,
 ) -> Result<ExitCode> {
     let ptx = std::fs::read_to_string(ptx_path)
         .with_context(|| format!("cannot read PTX file {}", ptx_path.display()))?;
@@ -208,6 +209,16 @@ pub(crate) fn instrument(
         Some(path) => std::fs::write(path, &out.ptx)
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => std::io::stdout().write_all(out.ptx.as_bytes())?,
+    }
+    if resources {
+        let kernels: Vec<&str> = out
+            .report
+            .kernels
+            .iter()
+            .filter(|k| k.status == RawStatus::Accepted)
+            .map(|k| k.name.as_str())
+            .collect();
+        crate::resources::compare(&ptx, &out.ptx, &kernels)?;
     }
     let files = [(ptx_path.display().to_string(), out.report.kernels)];
     Ok(match rejected_summary(&files) {

@@ -687,3 +687,88 @@ fn list_shows_each_kernels_sites_and_the_helpers() {
         "{help}"
     );
 }
+
+/// Runs `warptrace` with `args`, `ptxas` on its PATH (`None` when there is none to give).
+fn warptrace_with_ptxas(args: &[std::ffi::OsString]) -> Option<std::process::Output> {
+    let ptxas = warptrace_tests::ptxas()?;
+    let dir = ptxas.parent().expect("ptxas is in a folder");
+    Some(
+        Command::new(env!("CARGO_BIN_EXE_warptrace"))
+            .args(args)
+            .env_remove("WARPTRACE_CUDA_HOME")
+            .env("PATH", dir)
+            .output()
+            .expect("warptrace runs"),
+    )
+}
+
+/// The (original, instrumented) registers and block limits of `kernel` in the
+/// `--resources` line of `err`.
+fn resources_line(err: &str, kernel: &str) -> Option<[u32; 4]> {
+    let line = err
+        .lines()
+        .find(|l| l.starts_with(&format!("warptrace: {kernel}: resources (ptxas -v, ")))?;
+    let (_, figures) = line.split_once("): ")?;
+    let n: Vec<u32> = figures
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    // Registers, stack and block limits, before and after.
+    match n.as_slice() {
+        [r0, r1, _, _, b0, b1] => Some([*r0, *r1, *b0, *b1]),
+        _ => None,
+    }
+}
+
+#[test]
+fn resources_compares_both_forms_with_ptxas_and_names_a_shrunken_block_limit() {
+    let module = ptx("nvcc_app.ptx");
+    let pressure = corpus_dir().join("hostile/register_pressure.toml");
+    let args = |probe: &Path| -> Vec<std::ffi::OsString> {
+        vec![
+            "instrument".into(),
+            "--ptx".into(),
+            module.clone().into(),
+            "-p".into(),
+            probe.into(),
+            "--resources".into(),
+        ]
+    };
+    let Some(out) = warptrace_with_ptxas(&args(&pressure)) else {
+        return;
+    };
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    for kernel in ["_Z9block_sumPKfPfi", "_Z9scale_addPKfPffi"] {
+        let [r0, r1, b0, b1] = resources_line(&err, kernel).unwrap_or_else(|| panic!("{err}"));
+        // The probe's 160 live 64-bit values take the kernel to the register ceiling.
+        assert!(r0 < 32 && r1 == 255, "{kernel}: {r0} -> {r1}\n{err}");
+        assert_eq!((b0, b1), (1024, 256), "{err}");
+        assert!(
+            err.contains(&format!(
+                "warptrace: {kernel}: UNSUPPORTED for blocks of more than 256 threads: the \
+                 instrumented form takes 255 registers a thread (the original {r0})"
+            )),
+            "{err}"
+        );
+    }
+    // A light probe leaves every block the original takes.
+    let light = raw("accept", "block_sched.toml");
+    let out = warptrace_with_ptxas(&args(&light)).expect("ptxas was found above");
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    let [_, _, b0, b1] =
+        resources_line(&err, "_Z9scale_addPKfPffi").unwrap_or_else(|| panic!("{err}"));
+    assert_eq!((b0, b1), (1024, 1024), "{err}");
+    assert!(!err.contains("UNSUPPORTED"), "{err}");
+    // Without ptxas the check cannot be made, and says so.
+    let out = Command::new(env!("CARGO_BIN_EXE_warptrace"))
+        .args(args(&light))
+        .env_remove("WARPTRACE_CUDA_HOME")
+        .env("PATH", "")
+        .output()
+        .expect("warptrace runs");
+    let err = stderr(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("no ptxas was found"), "{err}");
+}

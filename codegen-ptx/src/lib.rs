@@ -22,6 +22,7 @@ mod model;
 mod parse;
 pub mod raw;
 mod regions;
+pub mod resources;
 mod ring;
 mod site;
 mod special;

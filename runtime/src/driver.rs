@@ -103,6 +103,7 @@ driver_fns! {
     cuKernelGetName: c"cuKernelGetName" => fn(*mut *const c_char, CUkernel);
     cuKernelGetFunction: c"cuKernelGetFunction" => fn(*mut CUfunction, CUkernel);
     cuFuncSetAttribute: c"cuFuncSetAttribute" => fn(CUfunction, c_int, c_int);
+    cuFuncGetAttribute: c"cuFuncGetAttribute" => fn(*mut c_int, c_int, CUfunction);
     cuFuncSetCacheConfig: c"cuFuncSetCacheConfig" => fn(CUfunction, c_int);
     cuKernelSetAttribute: c"cuKernelSetAttribute" => fn(c_int, c_int, CUkernel, CUdevice);
     cuLaunchKernel: c"cuLaunchKernel" => fn(CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream, *mut *mut c_void, *mut *mut c_void);

@@ -28,6 +28,9 @@ pub struct Probed {
     pub layout: Arc<MapLayout>,
     /// Its launches may share one resident map buffer (`codegen::accumulates`).
     pub resident: bool,
+    /// Its and the original's registers, local memory and block limit, when the driver
+    /// gives them.
+    pub resources: Option<crate::resources::Pair>,
 }
 
 type Failure = (Reason, String);
@@ -271,7 +274,12 @@ fn function(
     let attrs = state::tables().attrs_for(handle);
     mirror(d, func as usize, &attrs);
     state::tables().kernel_status(&info.name, KernelState::Instrumented { sites });
-    config::verbose(format_args!("{}: instrumented, {sites} sites", info.name));
+    let resources = crate::resources::pair(d, handle, func as usize);
+    let figures = resources.map_or_else(String::new, |p| format!("; {}", p.describe()));
+    config::verbose(format_args!(
+        "{}: instrumented, {sites} sites{figures}",
+        info.name
+    ));
     // The instrumented code offsets its map base to its block's copy of the tables: the
     // buffer holds them all, and each decodes on its own.
     let layout = if replicas > 1 {
@@ -284,6 +292,7 @@ fn function(
         params: *params,
         layout,
         resident,
+        resources,
     }))
 }
 

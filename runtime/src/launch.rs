@@ -289,6 +289,9 @@ fn prepare(
         }
     }
     let probed = instrument::probed(d, cfg, l.func as usize, info).map_err(|_| None)?;
+    let shape = l.shape();
+    let threads = shape.block.iter().fold(1u32, |a, &b| a.saturating_mul(b));
+    crate::resources::admit(&info.name, probed.resources.as_ref(), threads).map_err(Some)?;
     if probed.params > 0 && l.params.is_null() {
         return Err(Some(Reason::ExtraParams));
     }
@@ -297,7 +300,7 @@ fn prepare(
         cfg.reads_launch,
         probed.func,
         &probed.layout,
-        l.shape(),
+        shape,
     )
     .map_err(Some)?;
     let bytes = usize::try_from(bytes).map_err(|_| Some(Reason::MapAlloc))?;
@@ -414,7 +417,12 @@ unsafe fn execute(d: &Driver, l: &Launch, name: &str, plan: Plan) -> CuResult {
             "{name}: instrumented launch failed (CUresult {rc})"
         ));
         // Its zeroing may still be queued: the buffer is not reused (see `MapBuf`).
-        state::tables().launch(name, false, Some(Reason::LaunchError));
+        let reason = if rc == crate::resources::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES {
+            Reason::Resources
+        } else {
+            Reason::LaunchError
+        };
+        state::tables().launch(name, false, Some(reason));
         // SAFETY: forwarding.
         return unsafe { l.original(d) };
     }

@@ -24,6 +24,7 @@ mod module_cache;
 mod output;
 mod report;
 mod resident;
+mod resources;
 mod select;
 mod signals;
 mod state;

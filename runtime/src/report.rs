@@ -246,6 +246,9 @@ pub enum Reason {
     /// An AMD kernel whose assembly could not be found (the HIP hook instruments GCN
     /// assembly, never a disassembled code object; docs/decisions/0009).
     NoAssembly,
+    /// The launch's block is one the original takes and the instrumented form cannot
+    /// (its registers or local memory; `warptrace_codegen_ptx::resources`).
+    Resources,
 }
 
 impl Reason {
@@ -259,6 +262,7 @@ impl Reason {
                 | Reason::LaunchError
                 | Reason::ArrayBounds
                 | Reason::NotSelected
+                | Reason::Resources
         )
     }
 
@@ -278,6 +282,7 @@ impl Reason {
             Reason::ArrayBounds => "array regions too large",
             Reason::NotSelected => "not selected (--launch-skip/--launch-count/--sample)",
             Reason::NoAssembly => "no assembly",
+            Reason::Resources => "block too large for the instrumented form",
         }
     }
 }

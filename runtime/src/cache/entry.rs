@@ -170,7 +170,7 @@ fn decode_kernels(meta: &[u8]) -> Result<Vec<CachedKernel>, CacheError> {
 }
 
 /// [`Reason`]s by their code in entries ([`reason_code`]; never renumber, only add).
-const REASONS: [Reason; 13] = [
+const REASONS: [Reason; 14] = [
     Reason::NoPtx,
     Reason::Unsupported,
     Reason::ParseError,
@@ -184,6 +184,7 @@ const REASONS: [Reason; 13] = [
     Reason::ArrayBounds,
     Reason::NotSelected,
     Reason::NoAssembly,
+    Reason::Resources,
 ];
 
 fn reason_code(r: Reason) -> u8 {
@@ -202,6 +203,7 @@ fn reason_code(r: Reason) -> u8 {
         Reason::ArrayBounds => 10,
         Reason::NotSelected => 11,
         Reason::NoAssembly => 12,
+        Reason::Resources => 13,
     }
 }
 

@@ -39,29 +39,12 @@ const PROBES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Registers per kernel (mangled name) from `ptxas -v` output: the `Used N registers` line
-/// that follows `Function properties for NAME`.
+/// Registers per kernel (mangled name) from `ptxas -v` output.
 fn parse_registers(out: &str) -> HashMap<String, u32> {
-    let mut regs = HashMap::new();
-    let mut current: Option<String> = None;
-    for line in out.lines() {
-        if let Some(i) = line.find("Function properties for ") {
-            current = Some(
-                line[i + "Function properties for ".len()..]
-                    .trim()
-                    .to_owned(),
-            );
-        } else if let Some(i) = line.find("Used ") {
-            let n = line[i + 5..]
-                .split_whitespace()
-                .next()
-                .and_then(|w| w.parse().ok());
-            if let (Some(name), Some(n)) = (current.take(), n) {
-                regs.insert(name, n);
-            }
-        }
-    }
-    regs
+    warptrace_codegen_ptx::resources::parse_ptxas_verbose(out)
+        .into_iter()
+        .map(|(name, usage)| (name, usage.registers))
+        .collect()
 }
 
 /// The `release …` part of `ptxas --version`.
