@@ -545,6 +545,12 @@ fn flow(i: &Instruction) -> Flow {
                     Operand::Symbol(s) => Some(s.clone()),
                     _ => None,
                 })
+                // Not a name (`bra %rd1`, `bra 0x40`, which ptxas refuses): named as
+                // written, so a rejection says what the branch targets; no label has it.
+                .or_else(|| match i.operands.last() {
+                    Some(Operand::Reg(s) | Operand::Imm(s)) => Some(s.clone()),
+                    _ => None,
+                })
                 .unwrap_or_default();
             Flow::Branch {
                 target,
@@ -895,6 +901,13 @@ mod tests {
                 conditional: false
             }
         );
+        // What is not a label is named as written: no label has that name.
+        for (text, target) in [("@%p1 bra 0x40;", "0x40"), ("bra %rd1;", "%rd1")] {
+            assert!(
+                matches!(f(text).flow, Flow::Branch { target: ref t, .. } if t.as_str() == target),
+                "{text}"
+            );
+        }
         assert_eq!(f("@%p1 ret;").flow, Flow::Exit);
         assert_eq!(f("exit;").flow, Flow::Exit);
         assert_eq!(f("trap;").flow, Flow::Trap);
