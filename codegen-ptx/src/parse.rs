@@ -113,13 +113,7 @@ pub struct RegItem {
 impl RegItem {
     /// Whether this item declares register `reg`.
     pub fn declares(&self, reg: &str) -> bool {
-        match self.count {
-            None => self.base == reg,
-            Some(n) => reg
-                .strip_prefix(self.base.as_str())
-                .and_then(range_index)
-                .is_some_and(|i| i < n),
-        }
+        warptrace_verifier::declares_register(&self.base, self.count, reg)
     }
 
     /// Every register declared, in order (a range expanded: use only on small ones).
@@ -133,10 +127,7 @@ impl RegItem {
 
     /// The item as written: `%r<4>` or `%x`.
     pub fn text(&self) -> String {
-        match self.count {
-            Some(n) => format!("{}<{n}>", self.base),
-            None => self.base.clone(),
-        }
+        warptrace_verifier::declaration_text(&self.base, self.count)
     }
 }
 

@@ -24,8 +24,8 @@ pub use cert::{program_hash, CertError, Certificate, Check, CERT_FORMAT};
 pub use cost::{probe_costs, ProbeCost};
 pub use maps::{prove_launch, LaunchShape};
 pub use model::{
-    range_index, Access, Addr, CallSite, Compute, Declaration, Flow, Instr, Item, KernelModel,
-    Mask, MemRef, Name, Origin, Resource, ResourceKind, Space,
+    declaration_text, declares_register, range_index, Access, Addr, CallSite, Compute, Declaration,
+    Flow, Instr, Item, KernelModel, Mask, MemRef, Name, Origin, Resource, ResourceKind, Space,
 };
 pub use obligation::{Method, Obligation, Verdict};
 pub use smt::{check_with_retry, solver, solver_at, RETRY_RLIMIT, SOLVER_RLIMIT};

@@ -229,21 +229,12 @@ pub struct Declaration {
 impl Declaration {
     /// Whether this declaration declares register `reg`.
     pub fn declares(&self, reg: &str) -> bool {
-        match self.count {
-            None => self.name == reg,
-            Some(n) => reg
-                .strip_prefix(self.name.as_str())
-                .and_then(range_index)
-                .is_some_and(|i| i < n),
-        }
+        declares_register(&self.name, self.count, reg)
     }
 
     /// The declaration as written: `%r<4>` or `%x`.
     pub fn text(&self) -> String {
-        match self.count {
-            Some(n) => format!("{}<{n}>", self.name),
-            None => self.name.clone(),
-        }
+        declaration_text(&self.name, self.count)
     }
 
     /// Whether this declaration and `other` declare a common register.
@@ -254,6 +245,26 @@ impl Declaration {
             // Both ranges start at index 0.
             (Some(a), Some(b)) => self.name == other.name && a > 0 && b > 0,
         }
+    }
+}
+
+/// Whether the declaration of `name` (`count` registers `name0`…, or the one register
+/// `name` when `None`) declares `reg`: a range as a range, never expanded.
+pub fn declares_register(name: &str, count: Option<u32>, reg: &str) -> bool {
+    match count {
+        None => name == reg,
+        Some(n) => reg
+            .strip_prefix(name)
+            .and_then(range_index)
+            .is_some_and(|i| i < n),
+    }
+}
+
+/// A declaration's item as written: `%r<4>` or `%x`.
+pub fn declaration_text(name: &str, count: Option<u32>) -> String {
+    match count {
+        Some(n) => format!("{name}<{n}>"),
+        None => name.to_string(),
     }
 }
 
