@@ -35,6 +35,10 @@ nvcc -arch=sm_90a -ptx -lineinfo "$here/src/nvcc_wgmma.cu" -o "$out/nvcc_wgmma.p
 # (sm_90a only).
 nvcc -arch=sm_90a -ptx -lineinfo "$here/src/nvcc_bulk.cu" -o "$out/nvcc_bulk.ptx"
 
+# nvcc 13.0 with CCCL 3.0.1's cub: DeviceReduce, DeviceScan and DeviceSelect kernels, kept
+# beside the hostile kernels (tests/tests/hostile_kernels.rs), out of the corpus's matrix.
+nvcc -arch=sm_90a -ptx -lineinfo "$here/src/cccl_algorithms.cu" -o "$here/hostile/cccl_algorithms.ptx"
+
 # Numba and CuPy: a generation-time virtualenv, pinned (each install is idempotent).
 venv="$root/.tools/corpus-venv"
 pins=(numba-cuda==0.30.4 numba==0.68.1 llvmlite==0.50.0 cuda-bindings==13.5.0

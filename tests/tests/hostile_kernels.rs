@@ -5,6 +5,8 @@
 //!   loops whose labels are defined in two `{ }` scopes, `cp.async.bulk`, a `brx.idx`
 //!   switch, a `.pragma` before the body, a comment naming `__wt_maps`): every library
 //!   probe instruments it without a rejection, and `ptxas` assembles the result;
+//! - `cccl_algorithms.ptx`, nvcc's kernels of cub's DeviceReduce, DeviceScan and
+//!   DeviceSelect: the same, on each of its 8 kernels;
 //! - a kernel declaring `.reg .b32 %r<100000000>` instruments (the range stays a range:
 //!   expanded, it was 10^8 names);
 //! - the model resolves a branch to a label defined in two scopes to the innermost one,
@@ -27,14 +29,17 @@ fn verified(name: &str, src: &str) -> warptrace_verifier::VerifiedProgram {
         .unwrap_or_else(|e| panic!("{name} does not verify: {e:?}"))
 }
 
-#[test]
-fn every_library_probe_instruments_a_warp_specialized_hopper_kernel() {
-    let ptx = hostile("hopper_ws.ptx");
-    let mut failures = Vec::new();
-    let mut instrumented = 0;
-    for (name, src) in warptrace_tests::library_probes() {
+/// Every library probe on the module `file`, on every core: each kernel it selects is
+/// instrumented without a rejection, and `ptxas` (`sm_90a`) assembles the result; the
+/// number of (probe, kernel) pairs instrumented.
+fn every_library_probe_instruments(file: &str) -> usize {
+    let ptx = hostile(file);
+    let probes = warptrace_tests::library_probes();
+    let outcomes = warptrace_tests::parallel(&probes, |(name, src)| {
         let out =
-            instrument(&ptx, &verified(&name, &src)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            instrument(&ptx, &verified(name, src)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut failures = Vec::new();
+        let mut instrumented = 0;
         for k in &out.kernels {
             match &k.status {
                 KernelStatus::Rejected(errors) => {
@@ -49,11 +54,37 @@ fn every_library_probe_instruments_a_warp_specialized_hopper_kernel() {
                 failures.push(format!("{name}: ptxas: {e}"));
             }
         }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+        (failures, instrumented)
+    });
+    let failures: Vec<String> = outcomes.iter().flat_map(|(f, _)| f.clone()).collect();
+    assert!(failures.is_empty(), "{file}:\n{}", failures.join("\n\n"));
+    outcomes.iter().map(|(_, n)| n).sum()
+}
+
+#[test]
+fn every_library_probe_instruments_a_warp_specialized_hopper_kernel() {
+    let instrumented = every_library_probe_instruments("hopper_ws.ptx");
     assert!(
         instrumented >= 10,
         "only {instrumented} probes instrument it"
+    );
+}
+
+#[test]
+fn every_library_probe_instruments_cccl_s_device_algorithms() {
+    // 8 kernels: DeviceReduce::Sum's, DeviceScan::ExclusiveSum's, DeviceSelect::Flagged's.
+    let kernels = warptrace_codegen_ptx::parse(&hostile("cccl_algorithms.ptx"))
+        .expect("parses")
+        .functions()
+        .iter()
+        .filter(|f| f.kind == warptrace_codegen_ptx::FunctionKind::Entry && f.body.is_some())
+        .count();
+    assert_eq!(kernels, 8);
+    let instrumented = every_library_probe_instruments("cccl_algorithms.ptx");
+    // Every probe but tensorop_count (no tensor-core instruction here) selects some kernel.
+    assert!(
+        instrumented >= 8 * 10,
+        "only {instrumented} (probe, kernel) pairs instrumented"
     );
 }
 
