@@ -102,6 +102,7 @@ impl PtxKernelModel {
                         if let (Some(sc), Some(body)) = (&scopes, body) {
                             x.flow = resolved_flow(x.flow, i, at, sc, body);
                         }
+                        implicit_state(i, &mut x.defs, &mut x.uses);
                         items.push(Item::Instr(Instr {
                             origin,
                             defs: x.defs,
@@ -152,6 +153,51 @@ impl PtxKernelModel {
         }
     }
 }
+
+/// State an instruction reads or writes without naming it, as the registers the model
+/// calls [`CARRY`], [`STACK_POINTER`] and [`REGISTER_BUDGET`] (no PTX identifier has two
+/// `%`), and a write of a vector register's component (`%v.y`) as a write of the vector
+/// register too. The kernel rules then treat them as registers: inserted code may not
+/// write one the kernel uses (`RegisterIsolation`), so a snippet between the kernel's
+/// `add.cc` and `addc` cannot change its carry.
+fn implicit_state(i: &Instruction, defs: &mut Vec<Name>, uses: &mut Vec<Name>) {
+    let root = i.root();
+    let sets_carry = i.modifiers().any(|m| m == "cc");
+    if matches!(root, "addc" | "subc" | "madc") {
+        uses.push(CARRY.into());
+    }
+    if sets_carry {
+        defs.push(CARRY.into());
+    }
+    match root {
+        "alloca" | "stackrestore" => {
+            uses.push(STACK_POINTER.into());
+            defs.push(STACK_POINTER.into());
+        }
+        "stacksave" => uses.push(STACK_POINTER.into()),
+        "setmaxnreg" => {
+            uses.push(REGISTER_BUDGET.into());
+            defs.push(REGISTER_BUDGET.into());
+        }
+        _ => {}
+    }
+    let vectors: Vec<Name> = defs
+        .iter()
+        .filter_map(|d| {
+            let (base, part) = d.rsplit_once('.')?;
+            let component = matches!(part, "x" | "y" | "z" | "w" | "r" | "g" | "b" | "a");
+            (component && base.starts_with('%')).then(|| Name::from(base))
+        })
+        .collect();
+    defs.extend(vectors);
+}
+
+/// The carry flag `add.cc` writes and `addc` reads, as the model names it.
+const CARRY: &str = "%%carry";
+/// The stack pointer `alloca` and `stackrestore` move, as the model names it.
+const STACK_POINTER: &str = "%%stack";
+/// The warp's register budget `setmaxnreg` changes, as the model names it.
+const REGISTER_BUDGET: &str = "%%maxnreg";
 
 /// A branch's flow with its target resolved as ptxas resolves it: the innermost visible
 /// label of the name (by its model name), and for `brx.idx` every label of its

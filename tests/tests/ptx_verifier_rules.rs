@@ -160,3 +160,85 @@ fn instrumented_kernels_pass_the_verifier_and_unknown_kernels_are_errors() {
     assert_eq!(s.ptx, ptx);
     assert!(verify_kernel(&s.original, &s.spliced).is_ok());
 }
+
+/// A kernel adding two 64-bit values in 32-bit halves through the carry flag, with a
+/// vector register, a dynamic stack allocation and a register budget: state the model
+/// names as registers (`%%carry`, `%%stack`, `%%maxnreg`, `%v` for `%v.y`).
+const IMPLICIT_STATE: &str = ".version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry wide_add(.param .u64 wide_add_param_0)
+{
+\t.reg .b32 %r<6>;
+\t.reg .b64 %rd<4>;
+\t.reg .v2 .b32 %v;
+\tld.param.u64 %rd1, [wide_add_param_0];
+\tcvta.to.global.u64 %rd2, %rd1;
+\tsetmaxnreg.inc.sync.aligned.u32 232;
+\talloca.u64 %rd3, 16;
+\tmov.u32 %r1, %tid.x;
+\tmov.u32 %r2, %ctaid.x;
+\tadd.cc.u32 %r3, %r1, -1;
+\taddc.u32 %r4, %r2, 0;
+\tmov.v2.b32 %v, {%r3, %r4};
+\tst.global.v2.u32 [%rd2], %v;
+\tret;
+}
+";
+
+/// The rules snippet 0 breaks, spliced before `before` in [`IMPLICIT_STATE`], and what
+/// each finding says it corrupts.
+fn implicit_state_rules(before: &str, lines: &[&str]) -> Vec<(KernelRule, Option<String>)> {
+    let line = line_of(IMPLICIT_STATE, before, 0);
+    let snippet = RawSnippet {
+        site: RawSite::BeforeLine(line),
+        lines: lines.iter().map(|l| l.to_string()).collect(),
+    };
+    let s = splice_raw(IMPLICIT_STATE, "wide_add", &[snippet]).expect("splices");
+    match verify_kernel(&s.original, &s.spliced) {
+        Ok(()) => Vec::new(),
+        Err(e) => {
+            e.0.iter()
+                .filter(|v| v.snippet == Some(0))
+                .map(|v| (v.rule, v.corrupts.clone()))
+                .collect()
+        }
+    }
+}
+
+#[test]
+fn implicit_state_the_kernel_uses_is_a_register_inserted_code_may_not_write() {
+    let isolation = |corrupts: &str| vec![(KernelRule::RegisterIsolation, Some(corrupts.into()))];
+    // Between the kernel's add.cc and addc, a snippet's own add.cc changes the kernel's sum.
+    assert_eq!(
+        implicit_state_rules(
+            "addc.u32",
+            &["\t.reg .b32 %__wt_a;", "\tadd.cc.u32 %__wt_a, %__wt_a, 1;"]
+        ),
+        isolation("%%carry")
+    );
+    // One that touches no carry passes where the carry is live.
+    assert_eq!(
+        implicit_state_rules(
+            "addc.u32",
+            &["\t.reg .b32 %__wt_a;", "\tadd.u32 %__wt_a, %__wt_a, 1;"]
+        ),
+        []
+    );
+    assert_eq!(
+        implicit_state_rules("st.global.v2", &["\tmov.b32 %v.y, 0;"]),
+        isolation("%v")
+    );
+    assert_eq!(
+        implicit_state_rules("mov.u32 %r1", &["\tstackrestore.u64 %rd1;"]),
+        isolation("%%stack")
+    );
+    // (A warp-collective rule names it too: it must be reached by the whole warp.)
+    let budget = implicit_state_rules("mov.u32 %r1", &["\tsetmaxnreg.dec.sync.aligned.u32 24;"]);
+    assert!(budget.contains(&isolation("%%maxnreg")[0]), "{budget:?}");
+    // The kernel is one ptxas assembles.
+    if let Some(Err(e)) = warptrace_tests::assemble(IMPLICIT_STATE, "sm_90a", &[]) {
+        panic!("ptxas rejects the kernel:\n{e}");
+    }
+}

@@ -18,6 +18,11 @@
 //! - labels with plain names.
 //!
 //! The printed instruction is read back and must parse to the same model.
+//!
+//! Behind this gate, the kernel rules model the state these would touch (`model.rs`'s
+//! `implicit_state`): the carry flag, the stack pointer, the register budget and a
+//! vector register's components are registers inserted code may not write where the
+//! kernel uses them, whatever path the code came by.
 
 use crate::parse::{parse_instruction, AddrBase, Address, Instruction, Operand, RegDecl};
 use crate::parse::{Stmt, StmtKind};
@@ -348,8 +353,9 @@ fn instruction(text: &str, i: &Instruction) -> Result<String, Denied> {
         }
         if i.modifiers().any(|m| m == "cc") {
             return Err(format!(
-                "`{opcode}` uses the carry flag, which the model does not track: a probe \
-                 between the kernel's `add.cc` and `addc` would change its sum"
+                "`{opcode}` uses the carry flag: probes may not (a probe between the \
+                 kernel's `add.cc` and `addc` would change its sum; the kernel rules treat \
+                 the carry as a kernel register)"
             ));
         }
     }
