@@ -247,6 +247,7 @@ pub(crate) fn instrument_kernel(
         .module
         .functions()
         .iter()
+        .filter(|_| !names.is_empty())
         .find(|f| names.values().any(|n| *n == f.name))
     {
         return Err(PtxError::ReservedPrefix {
@@ -323,15 +324,16 @@ pub(crate) fn instrument_kernel(
     }
     let protos = prototypes(cx, ordinal, k, &clones)?;
     // Line numbers of the final text (as if this kernel is accepted).
-    let pending: Vec<Placed> = accepted
+    // Read in place: a copy of every accepted placement for each kernel made a module's
+    // time grow with the square of its kernels.
+    let own: Vec<Placed> = protos
         .iter()
-        .copied()
-        .chain(protos.iter().map(Placed::of))
+        .map(Placed::of)
         .chain(clones.iter().map(|c| Placed::of(&c.emitted)))
         .collect();
+    let pending = || accepted.iter().chain(&own).copied();
     let kernel_line = cx.line(k.span.start)
-        + pending
-            .iter()
+        + pending()
             .filter(|i| i.offset <= k.span.start)
             .map(|i| i.lines)
             .sum::<u32>();
@@ -341,9 +343,7 @@ pub(crate) fn instrument_kernel(
     for c in &clones {
         let at = (c.emitted.offset, c.emitted.order);
         let line = cx.line(c.emitted.offset)
-            + pending
-                .iter()
-                .copied()
+            + pending()
                 .chain(kernel_ins.iter().map(Placed::of))
                 .filter(|i| (i.offset, i.order) < at)
                 .map(|i| i.lines)
