@@ -201,6 +201,60 @@ impl Placed {
     }
 }
 
+/// The lines the accepted insertions add before each place of the module: a Fenwick tree
+/// over byte offsets, so that each kernel's line numbers cost a logarithm, not a pass over
+/// every insertion of the kernels before it (a module of thousands of kernels).
+#[derive(Debug)]
+pub(crate) struct Placements {
+    /// `tree[i]` sums the lines of a range of offsets ending at `i - 1`.
+    tree: Vec<u32>,
+    /// The insertions at each offset, by order: those at one offset are ordered.
+    at: HashMap<usize, Vec<(u32, u32)>>,
+}
+
+impl Placements {
+    /// None yet, in a module of `len` bytes.
+    pub(crate) fn new(len: usize) -> Self {
+        Placements {
+            tree: vec![0; len + 2],
+            at: HashMap::new(),
+        }
+    }
+
+    pub(crate) fn add(&mut self, p: Placed) {
+        let mut i = p.offset.min(self.tree.len() - 2) + 1;
+        while i < self.tree.len() {
+            self.tree[i] += p.lines;
+            i += i & i.wrapping_neg();
+        }
+        self.at
+            .entry(p.offset)
+            .or_default()
+            .push((p.order, p.lines));
+    }
+
+    /// Lines inserted at offsets up to and including `offset`.
+    fn through(&self, offset: usize) -> u32 {
+        let mut i = (offset.min(self.tree.len() - 2) + 1).min(self.tree.len() - 1);
+        let mut sum = 0;
+        while i > 0 {
+            sum += self.tree[i];
+            i -= i & i.wrapping_neg();
+        }
+        sum
+    }
+
+    /// Lines inserted before `(offset, order)`: at smaller offsets, or at `offset` with a
+    /// smaller order.
+    fn before(&self, offset: usize, order: u32) -> u32 {
+        let below = offset.checked_sub(1).map_or(0, |o| self.through(o));
+        let here = self.at.get(&offset).map_or(0, |v| {
+            v.iter().filter(|(o, _)| *o < order).map(|(_, l)| l).sum()
+        });
+        below + here
+    }
+}
+
 /// What became of one kernel: its status, the insertions to apply if it is
 /// instrumented, and its clones.
 #[derive(Debug)]
@@ -233,7 +287,7 @@ pub(crate) fn instrument_kernel(
     k: &Function,
     sites: &[Site],
     callees: &[Callee<'_>],
-    accepted: &[Placed],
+    accepted: &Placements,
 ) -> Result<KernelPlan, PtxError> {
     let src = cx.module.source();
     let names: HashMap<&str, String> = callees
@@ -324,16 +378,15 @@ pub(crate) fn instrument_kernel(
     }
     let protos = prototypes(cx, ordinal, k, &clones)?;
     // Line numbers of the final text (as if this kernel is accepted).
-    // Read in place: a copy of every accepted placement for each kernel made a module's
-    // time grow with the square of its kernels.
     let own: Vec<Placed> = protos
         .iter()
         .map(Placed::of)
         .chain(clones.iter().map(|c| Placed::of(&c.emitted)))
         .collect();
-    let pending = || accepted.iter().chain(&own).copied();
     let kernel_line = cx.line(k.span.start)
-        + pending()
+        + accepted.through(k.span.start)
+        + own
+            .iter()
             .filter(|i| i.offset <= k.span.start)
             .map(|i| i.lines)
             .sum::<u32>();
@@ -343,7 +396,10 @@ pub(crate) fn instrument_kernel(
     for c in &clones {
         let at = (c.emitted.offset, c.emitted.order);
         let line = cx.line(c.emitted.offset)
-            + pending()
+            + accepted.before(at.0, at.1)
+            + own
+                .iter()
+                .copied()
                 .chain(kernel_ins.iter().map(Placed::of))
                 .filter(|i| (i.offset, i.order) < at)
                 .map(|i| i.lines)

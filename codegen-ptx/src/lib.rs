@@ -190,7 +190,7 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
             .collect(),
     };
     let mut accepted = Vec::new();
-    let mut placed = Vec::new();
+    let mut placed = clones::Placements::new(ptx.len());
     let mut kernels = Vec::new();
     let entries = module
         .functions()
@@ -215,7 +215,9 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
                     });
                 }
                 let plan = clones::instrument_kernel(&cx, ordinal, f, &sites, &callees, &placed)?;
-                placed.extend(plan.insertions.iter().map(clones::Placed::of));
+                for i in &plan.insertions {
+                    placed.add(clones::Placed::of(i));
+                }
                 accepted.extend(plan.insertions);
                 functions = plan.functions;
                 plan.status

@@ -332,7 +332,7 @@ impl Module {
             .any(|text| tokens_outside_strings(&text).any(|t| t.starts_with(prefix)))
     }
 
-    /// The text of one parameter.    /// The text of one parameter.
+    /// The text of one parameter.
     pub fn param_text(&self, f: &Function, i: usize) -> Option<&str> {
         f.params.get(i).and_then(|r| self.src.get(r.clone()))
     }

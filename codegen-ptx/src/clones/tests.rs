@@ -2,6 +2,7 @@
 //! ×3, and → `accumulate`): what is cloned for which probe, fail-open when a clone is
 //! rejected (the clone text tampered with through [`tamper`]), and what is unsupported.
 
+use super::{Placed, Placements};
 use crate::{instrument, KernelStatus};
 use std::cell::RefCell;
 use std::ops::Range;
@@ -213,4 +214,39 @@ probe 0: kernel:exit:*calls_noinline*
     assert!(matches!(k.status, KernelStatus::Instrumented { sites: 1 }));
     assert!(k.functions.is_empty());
     assert!(!out.ptx.contains("__wt_4_"));
+}
+
+#[test]
+fn placements_count_the_lines_before_a_place_as_a_pass_over_them_does() {
+    let placed: Vec<Placed> = (0..200u32)
+        .map(|i| Placed {
+            offset: (i as usize * 7919) % 1000,
+            order: i % 3,
+            lines: 1 + i % 4,
+        })
+        .collect();
+    let mut p = Placements::new(1000);
+    for x in &placed {
+        p.add(*x);
+    }
+    for offset in [0, 1, 7, 500, 998, 999, 1000, 5000] {
+        let through: u32 = placed
+            .iter()
+            .filter(|x| x.offset <= offset)
+            .map(|x| x.lines)
+            .sum();
+        assert_eq!(p.through(offset), through, "through {offset}");
+        for order in 0..4 {
+            let before: u32 = placed
+                .iter()
+                .filter(|x| (x.offset, x.order) < (offset, order))
+                .map(|x| x.lines)
+                .sum();
+            assert_eq!(
+                p.before(offset, order),
+                before,
+                "before ({offset}, {order})"
+            );
+        }
+    }
 }
