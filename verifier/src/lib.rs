@@ -16,6 +16,7 @@ mod model;
 mod obligation;
 pub mod parallel;
 pub mod proof_cache;
+mod proof_key;
 pub mod semantics;
 mod smt;
 pub mod structure;

@@ -1,20 +1,21 @@
 //! Proofs remembered by content: with `WARPTRACE_PROOF_CACHE=DIR`, a query z3 proved
-//! (its assertions unsatisfiable) is written to `DIR` under the SHA-256 of its SMT-LIB
-//! text, and the same query asked again — by another test, another `warptrace verify`,
-//! another process of the same run — is answered from there without the solver.
+//! (its assertions unsatisfiable) is written to `DIR` under the SHA-256 of its terms, and
+//! the same query asked again — by another test, another `warptrace verify`, another
+//! process of the same run — is answered from there without the solver.
 //!
-//! Invariant: the cache answers only `unsat`, and only for a text equal to one z3 proved
-//! unsatisfiable. The text is the solver's whole benchmark (`Z3_benchmark_to_smtlib_string`:
-//! every declaration with its sort, every assertion), prefixed by the z3 version and this
-//! format's name, so two queries share an entry only if z3 was given the same formula. A
-//! proof holds whatever resource limit found it, so the limit is not part of the key; a
-//! satisfiable or undecided query is never stored and is asked of z3 every time, so a
-//! counterexample is always z3's own.
+//! Invariant: the cache answers only `unsat`, and only for assertions equal, term by term,
+//! to ones z3 proved unsatisfiable. The key is the digest of the solver's assertions walked
+//! as terms (`proof_key.rs`: every declaration with its parameters and sorts, every
+//! numeral, shared subterms once), prefixed by the z3 version and this format's name; a
+//! query with a term the walk does not cover has no key and is asked of z3. A proof holds
+//! whatever resource limit found it, so the limit is not part of the key; a satisfiable or
+//! undecided query is never stored and is asked of z3 every time, so a counterexample is
+//! always z3's own.
 //!
 //! The cache is as trustworthy as its directory: whoever can write there can make a
-//! verifier accept. It is off unless the variable is set. Printing a query for its key
-//! perturbs z3's later search (docs/decisions/0041-proof-cache.md, measured): the test
-//! command does not set it.
+//! verifier accept. It is off unless the variable is set; the test command sets it to a
+//! directory of the build (`scripts/test.sh`), so the processes of one test run share
+//! their proofs (docs/decisions/0042-proof-cache-by-terms.md).
 
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -26,7 +27,7 @@ use z3::{SatResult, Solver};
 pub const PROOF_CACHE_VAR: &str = "WARPTRACE_PROOF_CACHE";
 
 /// The name of the key's format: a change to what a key covers changes it.
-const FORMAT: &str = "warptrace-proof-cache 1";
+const FORMAT: &str = "warptrace-proof-cache 2 (terms)";
 
 /// `solver.check()`, answered `Unsat` without z3 when the cache holds a proof of the
 /// solver's assertions; a fresh `Unsat` is stored. Input and output errors of the cache
@@ -40,7 +41,10 @@ fn check_in(dir: Option<&Path>, solver: &Solver) -> SatResult {
     let Some(dir) = dir else {
         return solver.check();
     };
-    let entry = dir.join(key(solver));
+    let Some(key) = key(solver) else {
+        return solver.check();
+    };
+    let entry = dir.join(key);
     if entry.is_file() {
         return SatResult::Unsat;
     }
@@ -60,15 +64,16 @@ fn directory() -> Option<&'static Path> {
     .as_deref()
 }
 
-/// The entry's file name: the hex SHA-256 of the format, z3's version and the benchmark.
-fn key(solver: &Solver) -> String {
+/// The entry's file name: the hex SHA-256 of the format, z3's version and the solver's
+/// assertions as terms; `None` when a term is of a kind the walk does not cover.
+fn key(solver: &Solver) -> Option<String> {
     let mut hash = Sha256::new();
     hash.update(FORMAT);
     hash.update([0]);
     hash.update(z3::full_version());
     hash.update([0]);
-    hash.update(solver.to_smt2());
-    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    crate::proof_key::digest(solver, &mut hash)?;
+    Some(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Writes an entry as a whole (a temporary file renamed into place), so that a process
@@ -133,9 +138,9 @@ mod tests {
         assert_eq!(check_in(Some(&dir), &solver_for(false)), SatResult::Sat);
         assert!(!dir.exists(), "a satisfiable query left an entry");
         assert_eq!(check_in(Some(&dir), &solver_for(true)), SatResult::Unsat);
-        assert!(dir.join(key(&solver_for(true))).is_file());
+        assert!(dir.join(key(&solver_for(true)).expect("a key")).is_file());
         assert_eq!(check_in(Some(&dir), &solver_for(true)), SatResult::Unsat);
-        store(&dir, &dir.join(key(&solver_for(false))));
+        store(&dir, &dir.join(key(&solver_for(false)).expect("a key")));
         assert_eq!(
             check_in(Some(&dir), &solver_for(false)),
             SatResult::Unsat,
@@ -149,14 +154,14 @@ mod tests {
     #[test]
     fn entries_are_written_whole() {
         let dir = std::env::temp_dir().join(format!("wt-proof-cache-{}", std::process::id()));
-        let entry = dir.join(key(&solver_for(true)));
+        let entry = dir.join(key(&solver_for(true)).expect("a key"));
         store(&dir, &entry);
         store(&dir, &entry);
         let names: Vec<String> = std::fs::read_dir(&dir)
             .expect("cache directory")
             .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
             .collect();
-        assert_eq!(names, vec![key(&solver_for(true))]);
+        assert_eq!(names, vec![key(&solver_for(true)).expect("a key")]);
         assert_eq!(std::fs::read_to_string(&entry).expect("entry"), "unsat\n");
         let _ = std::fs::remove_dir_all(&dir);
     }
