@@ -36,8 +36,7 @@ fn every_library_probe_instruments(file: &str) -> usize {
     let ptx = hostile(file);
     let probes = warptrace_tests::library_probes();
     let outcomes = warptrace_tests::parallel(&probes, |(name, src)| {
-        let out =
-            instrument(&ptx, &verified(name, src)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let out = instrument(&ptx, &verified(name, src)).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut failures = Vec::new();
         let mut instrumented = 0;
         for k in &out.kernels {
