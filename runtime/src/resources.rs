@@ -121,3 +121,49 @@ pub fn admit(name: &str, pair: Option<&Pair>, threads: u32) -> Result<(), Reason
     ));
     Err(Reason::Resources)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: Resources = Resources {
+        registers: 10,
+        local_bytes: 0,
+        max_threads: 1024,
+    };
+    const HEAVY: Resources = Resources {
+        registers: 255,
+        local_bytes: 528,
+        max_threads: 256,
+    };
+
+    #[test]
+    fn a_block_the_instrumented_form_cannot_take_runs_the_original() {
+        let pair = Pair {
+            original: Some(SMALL),
+            instrumented: HEAVY,
+        };
+        assert_eq!(admit("k", Some(&pair), 256), Ok(()));
+        assert_eq!(admit("k", Some(&pair), 1024), Err(Reason::Resources));
+        // Without the driver's figures every launch is tried (a refused one runs the
+        // original, counted in launch.rs).
+        assert_eq!(admit("k", None, 1024), Ok(()));
+        // An original without figures is taken to take any block.
+        let unknown = Pair {
+            original: None,
+            instrumented: HEAVY,
+        };
+        assert_eq!(admit("k", Some(&unknown), 512), Err(Reason::Resources));
+        assert_eq!(admit("k", Some(&unknown), 128), Ok(()));
+        assert!(
+            unknown.describe().contains("(was not known)"),
+            "{}",
+            unknown.describe()
+        );
+        assert_eq!(
+            pair.describe(),
+            "255 registers a thread (was 10), 528 bytes local (was 0), blocks up to 256 \
+             threads (was 1024)"
+        );
+    }
+}
