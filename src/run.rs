@@ -215,7 +215,8 @@ fn preload_library(explicit: Option<&Path>) -> Result<PathBuf> {
         };
     }
     bail!(
-        "cannot find {PRELOAD_NAME} next to {}: build the workspace (`cargo build --release`) \
+        "cannot find {PRELOAD_NAME} next to {}: build it (`cargo build --release -p \
+         warptrace-preload`, or `cargo build --release` in the repository, which builds both) \
          or pass --preload PATH",
         exe.display()
     )
@@ -247,6 +248,42 @@ fn exit_code(status: std::process::ExitStatus) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The README's GPU-machine step, `cargo build --release`, builds the runtime library
+    /// the CLI looks for next to itself: it is a default member of the workspace.
+    #[test]
+    fn a_plain_build_makes_the_runtime_library() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let out = std::process::Command::new(cargo)
+            .args([
+                "metadata",
+                "--format-version",
+                "1",
+                "--no-deps",
+                "--offline",
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("cargo metadata runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let members: Vec<&str> = meta["workspace_default_members"]
+            .as_array()
+            .expect("default members")
+            .iter()
+            .filter_map(|m| m.as_str())
+            .collect();
+        for package in ["#warptrace@", "#warptrace-preload@"] {
+            assert!(
+                members.iter().any(|m| m.contains(package)),
+                "{package} is not built by a plain `cargo build`: {members:?}"
+            );
+        }
+    }
 
     #[test]
     fn cache_flags_become_the_runtimes_environment() {
