@@ -53,9 +53,9 @@ fn usage(ptxas: &Path, arch: &str, ptx: &str, what: &str) -> Result<HashMap<Stri
 }
 
 /// Compares the resources of each of `kernels` (mangled names, instrumented) in
-/// `original` and `instrumented`, printing a line per kernel on stderr; the kernels that
-/// are UNSUPPORTED for some blocks.
-pub(crate) fn compare(original: &str, instrumented: &str, kernels: &[&str]) -> Result<Vec<String>> {
+/// `original` and `instrumented`, printing a line per kernel on stderr, and an
+/// UNSUPPORTED line for each that cannot take some block its original takes.
+pub(crate) fn compare(original: &str, instrumented: &str, kernels: &[&str]) -> Result<()> {
     let Some(ptxas) = ptxas() else {
         bail!(
             "--resources assembles both forms with `ptxas -v`, and no ptxas was found: set \
@@ -74,7 +74,6 @@ pub(crate) fn compare(original: &str, instrumented: &str, kernels: &[&str]) -> R
     let before = before.map_err(|_| anyhow::anyhow!("ptxas thread panicked"))??;
     let after = after?;
     let module = warptrace_codegen_ptx::parse(original).context("cannot parse the module")?;
-    let mut short = Vec::new();
     for &name in kernels {
         let (Some(o), Some(i)) = (before.get(name), after.get(name)) else {
             eprintln!("warptrace: {name}: resources: ptxas reports no figures for it");
@@ -100,10 +99,9 @@ pub(crate) fn compare(original: &str, instrumented: &str, kernels: &[&str]) -> R
                  time such a launch runs the original, counted",
                 i.max_threads
             );
-            short.push(name.to_string());
         }
     }
-    Ok(short)
+    Ok(())
 }
 
 #[cfg(test)]

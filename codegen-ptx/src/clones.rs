@@ -221,8 +221,13 @@ impl Placements {
         }
     }
 
+    /// The tree's index of `offset` (an insertion past the end counts at the end).
+    fn index(&self, offset: usize) -> usize {
+        offset.min(self.tree.len() - 2) + 1
+    }
+
     pub(crate) fn add(&mut self, p: Placed) {
-        let mut i = p.offset.min(self.tree.len() - 2) + 1;
+        let mut i = self.index(p.offset);
         while i < self.tree.len() {
             self.tree[i] += p.lines;
             i += i & i.wrapping_neg();
@@ -235,7 +240,7 @@ impl Placements {
 
     /// Lines inserted at offsets up to and including `offset`.
     fn through(&self, offset: usize) -> u32 {
-        let mut i = (offset.min(self.tree.len() - 2) + 1).min(self.tree.len() - 1);
+        let mut i = self.index(offset);
         let mut sum = 0;
         while i > 0 {
             sum += self.tree[i];

@@ -237,7 +237,7 @@ pub(crate) fn header(
 ) -> Result<Header, Reason> {
     let dims = LaunchDims {
         blocks: shape.grid.iter().map(|&g| u64::from(g)).product(),
-        threads_per_block: shape.block.iter().fold(1u32, |a, &b| a.saturating_mul(b)),
+        threads_per_block: shape.threads_per_block(),
     };
     let launch = layout.for_launch(dims);
     let mut words: Vec<(u64, u64)> = layout
@@ -290,8 +290,12 @@ fn prepare(
     }
     let probed = instrument::probed(d, cfg, l.func as usize, info).map_err(|_| None)?;
     let shape = l.shape();
-    let threads = shape.block.iter().fold(1u32, |a, &b| a.saturating_mul(b));
-    crate::resources::admit(&info.name, probed.resources.as_ref(), threads).map_err(Some)?;
+    crate::resources::admit(
+        &info.name,
+        probed.resources.as_ref(),
+        shape.threads_per_block(),
+    )
+    .map_err(Some)?;
     if probed.params > 0 && l.params.is_null() {
         return Err(Some(Reason::ExtraParams));
     }

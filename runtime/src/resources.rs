@@ -101,15 +101,11 @@ pub fn admit(name: &str, pair: Option<&Pair>, threads: u32) -> Result<(), Reason
         max_threads: MAX_BLOCK,
         ..i
     });
-    if Shortfall::of(original, i, Some(threads)).is_none() {
+    let Some(short) = Shortfall::of(original, i, Some(threads)) else {
         return Ok(());
-    }
+    };
     let why = match p.original {
-        Some(o) => Shortfall {
-            original: o,
-            instrumented: i,
-        }
-        .to_string(),
+        Some(_) => short.to_string(),
         None => format!(
             "the instrumented form takes {} registers a thread and {} bytes of local memory: \
              blocks of at most {} threads",

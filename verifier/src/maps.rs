@@ -29,6 +29,13 @@ pub struct LaunchShape {
     pub grid: [u32; 3],
 }
 
+impl LaunchShape {
+    /// Threads a block, saturating at `u32::MAX` (more than any GPU allows).
+    pub fn threads_per_block(&self) -> u32 {
+        self.block.iter().fold(1u32, |a, &b| a.saturating_mul(b))
+    }
+}
+
 /// The maps device probes write, each with the distinct aggregations it receives and
 /// its first write `(probe, insn)`.
 fn written_maps(program: &Program) -> Vec<(usize, Vec<Aggregation>, (usize, usize))> {

@@ -233,26 +233,36 @@ impl Walk<'_> {
     /// The number of term `root`, every subterm's record written first (an explicit
     /// stack: a chain of thousands of additions is as deep).
     fn term(&mut self, root: Z3_ast) -> Option<u32> {
-        let mut stack: Vec<(Z3_ast, bool)> = vec![(root, false)];
+        // A term is pushed again above its children with them, read once.
+        let mut stack: Vec<(Z3_ast, Option<Vec<Z3_ast>>)> = vec![(root, None)];
         while let Some((t, expanded)) = stack.pop() {
             // SAFETY: a term of this context, alive while the solver holds its assertion.
             let id = unsafe { z3_sys::Z3_get_ast_id(self.ctx, t) };
             if self.nodes.contains_key(&id) {
                 continue;
             }
-            let children = self.children(t)?;
-            if !expanded
-                && children.iter().any(|c| {
-                    // SAFETY: as above.
-                    !self
-                        .nodes
-                        .contains_key(&unsafe { z3_sys::Z3_get_ast_id(self.ctx, *c) })
-                })
-            {
-                stack.push((t, true));
-                stack.extend(children.iter().rev().map(|&c| (c, false)));
-                continue;
-            }
+            let children = match expanded {
+                Some(children) => children,
+                None => {
+                    let children = self.children(t)?;
+                    let pending: Vec<Z3_ast> = children
+                        .iter()
+                        .copied()
+                        .filter(|c| {
+                            // SAFETY: as above.
+                            !self
+                                .nodes
+                                .contains_key(&unsafe { z3_sys::Z3_get_ast_id(self.ctx, *c) })
+                        })
+                        .collect();
+                    if !pending.is_empty() {
+                        stack.push((t, Some(children)));
+                        stack.extend(pending.into_iter().rev().map(|c| (c, None)));
+                        continue;
+                    }
+                    children
+                }
+            };
             self.record(t, &children)?;
             let n = self.nodes.len() as u32;
             self.nodes.insert(id, n);
