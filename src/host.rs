@@ -43,46 +43,32 @@ impl<'p> Host<'p> {
         self.program.host.iter().any(|b| b.event == event)
     }
 
-    /// Runs the blocks of `event` and prints what they print; true if one called `exit()`.
+    /// Runs the blocks of `event` and prints what they print, each `print` rendered at
+    /// the moment of the call (so `print(@m); clear(@m);` prints the entries); true if
+    /// one called `exit()`.
     pub fn run(&mut self, event: HostEvent) -> Result<bool> {
-        let effects = self
-            .interpreter
-            .run_host(event, &mut self.store)
-            .map_err(|e| anyhow!("in a `{}` block: {e}", event.name()))?;
+        let (program, kernels, format) = (self.program, &self.kernels, self.format);
         let mut exit = false;
         let mut out = String::new();
-        for effect in effects {
-            match effect {
+        self.interpreter
+            .run_host(event, &mut self.store, &mut |effect, store| match effect {
                 HostEffect::Print { map } => {
-                    if let Some(m) = store_output(self.program, &self.store, map, &self.kernels) {
-                        out.push_str(&match self.format {
-                            OutputFormat::Text => text::map(&m, Default::default()),
-                            OutputFormat::Json => json::map(&m, Default::default()),
-                        });
-                    } else if let Some(r) =
-                        ring_output(self.program, &self.store, map, &self.kernels)
-                    {
-                        out.push_str(&match self.format {
-                            OutputFormat::Text => text::ring(&r),
-                            OutputFormat::Json => json::ring(&r),
-                        });
-                    }
+                    out.push_str(&print_text(program, store, map, kernels, format));
                 }
-                HostEffect::Printf { format, args } => {
-                    let fmt = self
-                        .program
+                HostEffect::Printf { format: id, args } => {
+                    let fmt = program
                         .formats
-                        .get(format.0 as usize)
+                        .get(id.0 as usize)
                         .map_or("", String::as_str);
-                    let s = printf_text(fmt, &args, &self.kernels);
-                    out.push_str(&match self.format {
+                    let s = printf_text(fmt, &args, kernels);
+                    out.push_str(&match format {
                         OutputFormat::Text => s,
                         OutputFormat::Json => json::printf(&s),
                     });
                 }
                 HostEffect::Exit => exit = true,
-            }
-        }
+            })
+            .map_err(|e| anyhow!("in a `{}` block: {e}", event.name()))?;
         let mut stdout = std::io::stdout().lock();
         stdout.write_all(out.as_bytes())?;
         stdout.flush()?;
@@ -127,6 +113,29 @@ impl<'p> Host<'p> {
     /// Every map and ring as bpftrace prints its maps when a program ends.
     pub fn exit_text(&self) -> String {
         exit_text(self.program, &self.store, &self.kernels, self.format)
+    }
+}
+
+/// What a host block's `print(@m)` prints: the map (or ring) as `store` holds it now.
+fn print_text(
+    program: &Program,
+    store: &MapStore,
+    map: warptrace_ir::MapId,
+    kernels: &BTreeMap<u64, String>,
+    format: OutputFormat,
+) -> String {
+    if let Some(m) = store_output(program, store, map, kernels) {
+        match format {
+            OutputFormat::Text => text::map(&m, Default::default()),
+            OutputFormat::Json => json::map(&m, Default::default()),
+        }
+    } else if let Some(r) = ring_output(program, store, map, kernels) {
+        match format {
+            OutputFormat::Text => text::ring(&r),
+            OutputFormat::Json => json::ring(&r),
+        }
+    } else {
+        String::new()
     }
 }
 

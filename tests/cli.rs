@@ -330,6 +330,27 @@ fn begin_prints_bpftraces_histogram_byte_for_byte() {
     assert_eq!(stdout(&out), format!("{HIST_5_100}\n\n{HIST_5_100}"));
 }
 
+/// The language reference's `print(@m); clear(@m);` (issue 38): a `print` renders the map
+/// at the moment of the call, before the `clear` after it runs, as bpftrace's does.
+#[test]
+fn print_then_clear_prints_the_entries() {
+    let out = warptrace(&[
+        "-e",
+        "begin { @c = 5; @h[1] = 2; @h[2] = 3; print(@c); print(@h); clear(@h); } \
+         end { @e[4] = 1; print(@e); clear(@e); }",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("@c: 5\n@h[1]: 2\n@h[2]: 3\n"),
+        "begin's prints: {text:?}"
+    );
+    assert!(text.contains("@e[4]: 1\n"), "end's print: {text:?}");
+    // Cleared before exit: the maps at exit hold nothing of what was printed.
+    assert_eq!(text.matches("@h[1]: 2").count(), 1, "{text:?}");
+    assert_eq!(text.matches("@e[4]: 1").count(), 1, "{text:?}");
+}
+
 #[test]
 fn end_blocks_and_printf_run_on_the_host() {
     let out = warptrace(&[

@@ -469,6 +469,42 @@ probe 1: region:exit:kernel.cu:20-30
         .contains("probe 1: region:exit:kernel.cu:20-30\n"));
 }
 
+/// Runs `event`'s host blocks and collects their effects in order.
+fn host_effects(
+    interp: &Interpreter<'_>,
+    event: HostEvent,
+    store: &mut MapStore,
+) -> Result<Vec<HostEffect>, Error> {
+    let mut effects = Vec::new();
+    interp.run_host(event, store, &mut |e, _| effects.push(e))?;
+    Ok(effects)
+}
+
+#[test]
+fn a_print_sees_the_store_of_its_moment() {
+    // `print(@c); clear(@c);`: the store handed with the print still holds the entry.
+    let p = program(
+        "map @c: hash(keys = 64) [u64] -> value u64
+host 0: begin
+  0: map.update @c[1] assign 7
+  1: host.print @c
+  2: host.clear @c
+  3: host.print @c
+  4: exit
+",
+    );
+    let mut seen = Vec::new();
+    let mut store = MapStore::new(&p);
+    Interpreter::new(&p)
+        .run_host(HostEvent::Begin, &mut store, &mut |e, s| {
+            seen.push((e, s.maps[0].entries.len()));
+        })
+        .expect("begin");
+    let print = HostEffect::Print { map: MapId(0) };
+    assert_eq!(seen, [(print.clone(), 1), (print, 0)]);
+    assert!(store.maps[0].entries.is_empty());
+}
+
 #[test]
 fn host_blocks_return_effects_and_change_the_store() {
     // `tests/golden/aggregations.ir`'s host blocks, with `@lat` unkeyed (there it has a
@@ -496,9 +532,7 @@ host 1: end
     );
     let interp = Interpreter::new(&p);
     let mut store = MapStore::new(&p);
-    let effects = interp
-        .run_host(HostEvent::Begin, &mut store)
-        .expect("begin");
+    let effects = host_effects(&interp, HostEvent::Begin, &mut store).expect("begin");
     assert_eq!(effects, [HostEffect::Print { map: MapId(0) }]);
     let h = value(&store, 0, &[]);
     assert_eq!(
@@ -521,16 +555,19 @@ host 1: end
     store
         .update(MapId(1), &[1], warptrace_ir::Update::Lhist(9))
         .expect("ok");
-    let effects = interp.run_host(HostEvent::End, &mut store).expect("end");
+    let effects = host_effects(&interp, HostEvent::End, &mut store).expect("end");
     assert_eq!(effects, [HostEffect::Exit]);
     assert_eq!(store.maps[6].entries.keys().collect::<Vec<_>>(), [&vec![4]]);
     assert_eq!(value(&store, 5, &[]), [0, 0]);
     assert!(store.maps[1].entries.is_empty());
 
     let p = golden("events.ir");
-    let effects = Interpreter::new(&p)
-        .run_host(HostEvent::LaunchComplete, &mut MapStore::default())
-        .expect("launch:complete");
+    let effects = host_effects(
+        &Interpreter::new(&p),
+        HostEvent::LaunchComplete,
+        &mut MapStore::default(),
+    )
+    .expect("launch:complete");
     assert_eq!(
         effects,
         [HostEffect::Printf {
@@ -540,9 +577,12 @@ host 1: end
     );
 
     let p = program("host 0: begin\n  0: r0 = sreg clock64\n  1: exit\n");
-    let err = Interpreter::new(&p)
-        .run_host(HostEvent::Begin, &mut MapStore::default())
-        .expect_err("fails");
+    let err = host_effects(
+        &Interpreter::new(&p),
+        HostEvent::Begin,
+        &mut MapStore::default(),
+    )
+    .expect_err("fails");
     assert!(matches!(
         err,
         Error::Trap(Trap {

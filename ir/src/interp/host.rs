@@ -1,6 +1,7 @@
 //! Host blocks (`begin`, `end`, `launch:complete`): they run on a [`MapStore`] directly;
-//! what only the caller can do (print, printf, stop tracing) comes back as
-//! [`HostEffect`]s, in order.
+//! what only the caller can do (print, printf, stop tracing) is handed to the caller as a
+//! [`HostEffect`] at the moment the block asks for it, with the store as it is then — so
+//! `print(@m); clear(@m);` prints the map's entries, as bpftrace does.
 
 use super::step::{Env, HostOp};
 use super::{Fault, TrapKind};
@@ -11,8 +12,8 @@ use crate::{
 /// What a host block asks of its caller, in the order it asked.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum HostEffect {
-    /// `host.print @m`: print the map as it is now (the IR's `print` has no `top`/`div`;
-    /// the caller prints the whole map).
+    /// `host.print @m`: print the map as the store handed with this effect holds it (the
+    /// IR's `print` has no `top`/`div`; the caller prints the whole map).
     Print {
         /// The map.
         map: MapId,
@@ -31,7 +32,8 @@ pub enum HostEffect {
 pub(crate) struct HostEnv<'a> {
     pub program: &'a Program,
     pub store: &'a mut MapStore,
-    pub effects: Vec<HostEffect>,
+    /// Called with each effect and the store at that moment.
+    pub on_effect: &'a mut dyn FnMut(HostEffect, &MapStore),
 }
 
 fn trap(kind: TrapKind) -> Fault {
@@ -50,6 +52,10 @@ impl From<StoreError> for Fault {
 }
 
 impl HostEnv<'_> {
+    fn effect(&mut self, effect: HostEffect) {
+        (self.on_effect)(effect, self.store);
+    }
+
     fn check_keys(&self, map: MapId, got: usize) -> Result<(), Fault> {
         let decl = self
             .program
@@ -99,7 +105,7 @@ impl Env for HostEnv<'_> {
         if self.program.format(format).is_none() {
             return Err(trap(TrapKind::UnknownFormat(format)));
         }
-        self.effects.push(HostEffect::Printf {
+        self.effect(HostEffect::Printf {
             format,
             args: args.to_vec(),
         });
@@ -112,7 +118,7 @@ impl Env for HostEnv<'_> {
                 if self.store.map(map).is_none() {
                     return Err(trap(TrapKind::UnknownMap(map)));
                 }
-                self.effects.push(HostEffect::Print { map });
+                self.effect(HostEffect::Print { map });
             }
             HostOp::Clear(map) => self.store.clear(map)?,
             HostOp::Zero(map) => self.store.zero(map)?,
@@ -120,7 +126,7 @@ impl Env for HostEnv<'_> {
                 self.check_keys(map, keys.len())?;
                 self.store.delete(map, &keys)?;
             }
-            HostOp::StopTracing => self.effects.push(HostEffect::Exit),
+            HostOp::StopTracing => self.effect(HostEffect::Exit),
         }
         Ok(())
     }

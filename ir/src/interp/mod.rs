@@ -4,9 +4,9 @@
 //! ```text
 //! let interp = Interpreter::new(&program);
 //! let mut store = MapStore::new(&program);
-//! interp.run_host(HostEvent::Begin, &mut store)?;             // effects: print, printf, exit
+//! interp.run_host(HostEvent::Begin, &mut store, &mut |effect, store| …)?; // print, printf, exit
 //! store.merge(interp.run_kernel(&kernel, &Grid::linear(4, 256))?);   // one launch
-//! interp.run_host(HostEvent::End, &mut store)?;
+//! interp.run_host(HostEvent::End, &mut store, &mut |effect, store| …)?;
 //! ```
 //!
 //! **The device.** A [`SimKernel`] gives each thread's sequence of site [`Event`]s. Each
@@ -237,13 +237,16 @@ impl<'p> Interpreter<'p> {
         &self.layout
     }
 
-    /// Runs every host block of `event`, in program order, on `store`; returns their
-    /// effects in order. `host.exit` does not end its block (the `exit` after it does).
+    /// Runs every host block of `event`, in program order, on `store`, and hands each
+    /// effect to `on_effect` when the block asks for it, with the store as it is at that
+    /// moment (a `print` before a `clear` sees the entries). `host.exit` does not end its
+    /// block (the `exit` after it does).
     pub fn run_host(
         &self,
         event: HostEvent,
         store: &mut MapStore,
-    ) -> Result<Vec<HostEffect>, Error> {
+        on_effect: &mut dyn FnMut(HostEffect, &MapStore),
+    ) -> Result<(), Error> {
         if store.maps.len() < self.program.maps.len() {
             let fresh = MapStore::new(self.program);
             store
@@ -253,7 +256,7 @@ impl<'p> Interpreter<'p> {
         let mut env = host::HostEnv {
             program: self.program,
             store,
-            effects: Vec::new(),
+            on_effect,
         };
         for (i, block) in self.program.host.iter().enumerate() {
             if block.event != event {
@@ -262,7 +265,7 @@ impl<'p> Interpreter<'p> {
             step::run_body(&block.insns, &mut env)
                 .map_err(|(insn, f)| fault(f, Body::Host(i as u32), insn, None))?;
         }
-        Ok(env.effects)
+        Ok(())
     }
 
     /// Runs one launch of `kernel` over `grid` and returns its maps, decoded from the
