@@ -50,7 +50,8 @@ impl<'p> Host<'p> {
         let (program, kernels, format) = (self.program, &self.kernels, self.format);
         let mut exit = false;
         let mut out = String::new();
-        self.interpreter
+        let ran = self
+            .interpreter
             .run_host(event, &mut self.store, &mut |effect, store| match effect {
                 HostEffect::Print { map } => {
                     out.push_str(&print_text(program, store, map, kernels, format));
@@ -67,11 +68,12 @@ impl<'p> Host<'p> {
                     });
                 }
                 HostEffect::Exit => exit = true,
-            })
-            .map_err(|e| anyhow!("in a `{}` block: {e}", event.name()))?;
+            });
+        // What the blocks printed before a fault is still printed, as bpftrace's would be.
         let mut stdout = std::io::stdout().lock();
         stdout.write_all(out.as_bytes())?;
         stdout.flush()?;
+        ran.map_err(|e| anyhow!("in a `{}` block: {e}", event.name()))?;
         Ok(exit)
     }
 
