@@ -37,6 +37,10 @@ Kernels whose probes need what the PTX back end cannot lower (e.g. `bytes` at a 
 copy, whose size lives in the tensor map) run unchanged and are counted as \"not
 supported yet\" in the summary.
 
+Exit status: the traced program's own; 1 when it exited 0 but no process it started
+loaded a CUDA module (no GPU or driver reachable, not a CUDA program), so nothing was
+probed; 2 when the probe program is refused.
+
 Results print when the program exits, as bpftrace prints maps; a one-line summary on
 stderr counts the kernels instrumented and skipped (-v explains each), with a line per
 process when the program started several (torchrun, multiprocessing). -o DIR also writes

@@ -65,12 +65,22 @@ fn run_bundle(source: String, program: Program, args: &RunArgs, raw: bool) -> Re
     let stopped = host.run(HostEvent::Begin)?;
     let mut code = ExitCode::SUCCESS;
     let mut report = None;
+    // Said last, after the summary: the run's outcome.
+    let mut nothing = None;
     if !stopped && !args.command.is_empty() {
         let (merged, status) = trace(source, &program, args, raw)?;
         host.add_device(&merged);
         // The device's printf output (and lost events) after `begin`'s, before `end`'s.
         host.print_device_events()?;
         code = exit_code(status);
+        if (raw || !program.probes.is_empty()) && merged.summary.images_loaded == 0 {
+            nothing = Some(nothing_traced(&merged, &args.command));
+            if status.success() {
+                code = ExitCode::from(EXIT_NOTHING_TRACED);
+            }
+        } else if merged.pids.is_empty() {
+            eprintln!("warptrace: warning: {NO_REPORT}");
+        }
         report = Some(merged);
     }
     host.run(HostEvent::End)?;
@@ -85,7 +95,33 @@ fn run_bundle(source: String, program: Program, args: &RunArgs, raw: bool) -> Re
         );
     }
     outputs.write(&program, report.as_ref(), host.store())?;
+    if let Some(why) = nothing {
+        eprintln!("{why}");
+    }
     Ok(code)
+}
+
+/// The exit status of a run whose program exited 0 but where no traced process loaded a
+/// CUDA module: nothing was probed, and a script should not take that for a clean run.
+const EXIT_NOTHING_TRACED: u8 = 1;
+
+const NO_REPORT: &str = "the traced program wrote no report (it made no CUDA call, was \
+                         killed, or is statically linked so LD_PRELOAD could not reach it)";
+
+/// Why a run traced nothing: no process it started handed the CUDA driver a module.
+fn nothing_traced(report: &Report, command: &[String]) -> String {
+    let processes = match report.pids.len() {
+        0 => NO_REPORT.to_string(),
+        1 => "the traced process loaded no CUDA module".to_string(),
+        n => format!("none of the {n} traced processes loaded a CUDA module"),
+    };
+    format!(
+        "warptrace: error: nothing was traced: {processes}, so no kernel could be \
+         instrumented. Is `{}` a CUDA program, and does it see a GPU and its driver here \
+         (nvidia-smi)? A program linked statically against libcuda cannot be reached \
+         through LD_PRELOAD.",
+        command.join(" ")
+    )
 }
 
 /// Runs the command with the runtime preloaded (`raw`: the bundle holds a raw probe
@@ -183,12 +219,6 @@ fn collect(results: &Path) -> Result<Report> {
                 .with_context(|| format!("malformed runtime report {}", path.display()))?;
             reports.push(report);
         }
-    }
-    if reports.is_empty() {
-        eprintln!(
-            "warptrace: warning: the traced program wrote no report (it made no CUDA call, \
-             was killed, or is statically linked so LD_PRELOAD could not reach it)"
-        );
     }
     Ok(Report::merge(reports))
 }

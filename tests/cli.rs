@@ -8,7 +8,7 @@ const SKELETON: &str =
                         mem:global:load { @ldbytes[kernel] = sum(bytes); }";
 
 mod cli_common;
-use cli_common::{stderr, stdout, warptrace};
+use cli_common::{assert_traced_nothing, stderr, stdout, warptrace};
 
 fn corpus(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -131,6 +131,33 @@ fn a_program_without_cuda_runs_unchanged_under_the_runtime() {
     assert_eq!(stdout(&out).lines().next(), Some("traced-output"), "{err}");
     assert!(err.contains("to-stderr"), "{err}");
     assert!(err.contains("warptrace:"), "no summary line in:\n{err}");
+    // What it traced is said, and the program's own failure is its exit status.
+    assert!(
+        err.contains("nothing was traced: the traced process loaded no CUDA module"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_run_that_loads_no_cuda_module_says_so_and_fails() {
+    let out = warptrace(&["-e", SKELETON, "--", "true"]);
+    assert_traced_nothing(&out);
+    let err = stderr(&out);
+    assert!(err.contains("Is `true` a CUDA program"), "{err}");
+    // The summary still comes first, so the counters are there to read.
+    let summary = err.find("kernels instrumented").expect("summary line");
+    assert!(
+        summary < err.find("nothing was traced").expect("error"),
+        "{err}"
+    );
+    // A host-only program runs its command without complaint.
+    let host = warptrace(&["-e", "begin { @n = 1; }", "--", "true"]);
+    assert!(host.status.success(), "{}", stderr(&host));
+    assert!(
+        !stderr(&host).contains("nothing was traced"),
+        "{}",
+        stderr(&host)
+    );
 }
 
 #[test]
@@ -278,7 +305,7 @@ fn library_certificates_admit_their_probes_by_name() {
     };
     for name in library_names() {
         let out = run(&name, &name);
-        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        assert_traced_nothing(&out);
         assert_eq!(
             stdout(&out).lines().next(),
             Some("ran"),
@@ -721,7 +748,7 @@ fn require_cert_admits_the_certified_program_and_refuses_others() {
         ])
     };
     let ok = run(&probe);
-    assert!(ok.status.success(), "{}", stderr(&ok));
+    assert_traced_nothing(&ok);
     assert_eq!(stdout(&ok).lines().next(), Some("ran"));
 
     // A different program (one more probe) is refused before anything runs.
@@ -924,7 +951,11 @@ fn children_report_and_the_merged_output_names_every_pid() {
         !err.contains("cannot find libwarptrace_preload.so"),
         "build the runtime library first: cargo build -p warptrace-preload\n{err}"
     );
-    assert!(run.status.success(), "{err}");
+    assert_traced_nothing(&run);
+    assert!(
+        err.contains("none of the 3 traced processes loaded a CUDA module"),
+        "{err}"
+    );
     let text = stdout(&run);
     let mut lines = text.lines();
     let mut pids: Vec<u64> = lines
@@ -1009,7 +1040,7 @@ fn dmat_png_is_checked_before_the_run() {
         stderr(&out)
     );
     let out = warptrace(&["--dmat", &p, "-p", "dmat", "--", "true"]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert_traced_nothing(&out);
     assert!(
         stderr(&out).contains("d.png not written: @dmat holds no records"),
         "{}",

@@ -307,6 +307,10 @@ pub struct Summary {
     /// nothing was instrumented.
     #[serde(default, skip_serializing_if = "CacheSummary::is_empty")]
     pub cache: CacheSummary,
+    /// CUDA modules and libraries loaded (every image the driver was handed, whether or
+    /// not a probe selected a kernel of it); 0 in a process that never used CUDA.
+    #[serde(default)]
+    pub images_loaded: u64,
 }
 
 /// Most explanations a report keeps ([`CacheSummary::notes`]); the counters go on.
@@ -467,6 +471,7 @@ impl Report {
             s.launches_probed += r.summary.launches_probed;
             s.launches_unprobed += r.summary.launches_unprobed;
             s.launches_lost += r.summary.launches_lost;
+            s.images_loaded += r.summary.images_loaded;
             for (reason, n) in r.summary.reasons {
                 *s.reasons.entry(reason).or_insert(0) += n;
             }

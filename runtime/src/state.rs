@@ -85,6 +85,8 @@ pub struct Tables {
     reasons: HashMap<Reason, u64>,
     /// What the on-disk module cache did.
     pub cache: CacheSummary,
+    /// Modules and libraries the process loaded through the driver, selected or not.
+    pub images_loaded: u64,
 }
 
 impl Tables {
@@ -220,6 +222,7 @@ pub fn report(program: &warptrace_ir::Program) -> Report {
     };
     summary.reasons = t.reasons.iter().map(|(&r, &n)| (r, n)).collect();
     summary.cache = t.cache.clone();
+    summary.images_loaded = t.images_loaded;
     let mut kernel_status: Vec<KernelReport> = t
         .kernels
         .iter()

@@ -20,3 +20,15 @@ pub fn stderr(o: &Output) -> String {
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
+
+/// A run where no process loaded a CUDA module (no GPU, or not a CUDA program) exits 1
+/// and says why, when the program itself succeeded.
+pub fn assert_traced_nothing(out: &Output) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("warptrace: error: nothing was traced:")
+            && (err.contains("loaded no CUDA module") || err.contains("loaded a CUDA module")),
+        "{err}"
+    );
+}

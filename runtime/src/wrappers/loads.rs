@@ -17,6 +17,7 @@ use std::sync::Arc;
 /// Records the PTX of a freshly loaded image, when it has a selected kernel.
 fn on_image(d: &Driver, owner: Owner, image: Option<&[u8]>) {
     let Some(cfg) = config::config() else { return };
+    state::tables().images_loaded += 1;
     let found = match image {
         Some(bytes) => find_ptx(bytes, d.compute_capability()),
         None => Err(ImageError::NoPtx("unreadable image".into())),
