@@ -4119,16 +4119,24 @@ pub fn translation_checks(program: &Program) -> Translation {
     }
     // A form's name says all its proof depends on (the obligations above are built from
     // what the name spells), so a form is proved once in the process, for every program
-    // that uses it: the library's probes share most of theirs. Its `micros` are that
+    // that uses it: the library's probes share most of theirs; and with a proof cache,
+    // once for every process of the same source (`named_proofs`). Its `micros` are that
     // proof's.
     static PROVED: crate::proved::Proofs<String, (Verdict, u64)> = crate::proved::Proofs::new();
     let checks = obligations
         .into_iter()
         .map(|(name, prove)| {
             let (verdict, micros) = crate::proved::once(&PROVED, name.clone(), || {
-                let start = std::time::Instant::now();
-                let verdict = prove();
-                (verdict, start.elapsed().as_micros() as u64)
+                warptrace_verifier::named_proofs::proved_once(
+                    "gcn",
+                    env!("WARPTRACE_SOURCE_DIGEST"),
+                    &name,
+                    || {
+                        let start = std::time::Instant::now();
+                        let verdict = prove();
+                        (verdict, start.elapsed().as_micros() as u64)
+                    },
+                )
             });
             Check {
                 level: "translation".into(),

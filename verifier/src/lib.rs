@@ -13,6 +13,7 @@ mod ir_check;
 mod kernel_check;
 mod maps;
 mod model;
+pub mod named_proofs;
 mod obligation;
 pub mod parallel;
 pub mod proof_cache;

@@ -13,9 +13,9 @@
 //! always z3's own.
 //!
 //! The cache is as trustworthy as its directory: whoever can write there can make a
-//! verifier accept. It is off unless the variable is set; the test command sets it to a
-//! directory of the build (`scripts/test.sh`), so the processes of one test run share
-//! their proofs (docs/decisions/0042-proof-cache-by-terms.md).
+//! verifier accept. It is off unless the variable is set
+//! (docs/decisions/0042-proof-cache-by-terms.md); the same directory holds the back
+//! ends' named proofs (`named_proofs.rs`).
 
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -29,11 +29,24 @@ pub const PROOF_CACHE_VAR: &str = "WARPTRACE_PROOF_CACHE";
 /// The name of the key's format: a change to what a key covers changes it.
 const FORMAT: &str = "warptrace-proof-cache 2 (terms)";
 
+/// What an entry of a proved query holds.
+const UNSAT: &str = "unsat\n";
+
 /// `solver.check()`, answered `Unsat` without z3 when the cache holds a proof of the
 /// solver's assertions; a fresh `Unsat` is stored. Input and output errors of the cache
 /// only cost the solver's time: they never change an answer.
 pub fn check(solver: &Solver) -> SatResult {
-    check_in(directory(), solver)
+    check_in(directory().filter(|_| terms_on()), solver)
+}
+
+/// The environment variable that turns the term-keyed layer off (`off`) while the
+/// named proofs stay on: the test command's setting, where the term keys' cost on GCN
+/// queries outweighs their hits (docs/decisions/0043-named-proofs.md).
+pub const PROOF_CACHE_TERMS_VAR: &str = "WARPTRACE_PROOF_CACHE_TERMS";
+
+fn terms_on() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os(PROOF_CACHE_TERMS_VAR).is_none_or(|v| v != "off"))
 }
 
 /// [`check`] with the cache in `dir`, or none.
@@ -50,12 +63,13 @@ fn check_in(dir: Option<&Path>, solver: &Solver) -> SatResult {
     }
     let result = solver.check();
     if result == SatResult::Unsat {
-        store(dir, &entry);
+        store(dir, &entry, UNSAT);
     }
     result
 }
 
-fn directory() -> Option<&'static Path> {
+/// The cache's directory, from [`PROOF_CACHE_VAR`] (read once); `None` when unset or empty.
+pub(crate) fn directory() -> Option<&'static Path> {
     static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = PathBuf::from(std::env::var_os(PROOF_CACHE_VAR)?);
@@ -76,9 +90,10 @@ fn key(solver: &Solver) -> Option<String> {
     Some(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// Writes an entry as a whole (a temporary file renamed into place), so that a process
-/// reading the directory while another writes sees an entry complete or not at all.
-fn store(dir: &Path, entry: &Path) {
+/// Writes an entry holding `text` as a whole (a temporary file renamed into place), so
+/// that a process reading the directory while another writes sees an entry complete or
+/// not at all.
+pub(crate) fn store(dir: &Path, entry: &Path, text: &str) {
     static N: AtomicU64 = AtomicU64::new(0);
     if std::fs::create_dir_all(dir).is_err() {
         return;
@@ -88,7 +103,7 @@ fn store(dir: &Path, entry: &Path) {
         std::process::id(),
         N.fetch_add(1, Ordering::Relaxed)
     ));
-    if std::fs::write(&tmp, "unsat\n").is_ok() && std::fs::rename(&tmp, entry).is_err() {
+    if std::fs::write(&tmp, text).is_ok() && std::fs::rename(&tmp, entry).is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
 }
@@ -140,7 +155,11 @@ mod tests {
         assert_eq!(check_in(Some(&dir), &solver_for(true)), SatResult::Unsat);
         assert!(dir.join(key(&solver_for(true)).expect("a key")).is_file());
         assert_eq!(check_in(Some(&dir), &solver_for(true)), SatResult::Unsat);
-        store(&dir, &dir.join(key(&solver_for(false)).expect("a key")));
+        store(
+            &dir,
+            &dir.join(key(&solver_for(false)).expect("a key")),
+            UNSAT,
+        );
         assert_eq!(
             check_in(Some(&dir), &solver_for(false)),
             SatResult::Unsat,
@@ -155,8 +174,8 @@ mod tests {
     fn entries_are_written_whole() {
         let dir = std::env::temp_dir().join(format!("wt-proof-cache-{}", std::process::id()));
         let entry = dir.join(key(&solver_for(true)).expect("a key"));
-        store(&dir, &entry);
-        store(&dir, &entry);
+        store(&dir, &entry, UNSAT);
+        store(&dir, &entry, UNSAT);
         let names: Vec<String> = std::fs::read_dir(&dir)
             .expect("cache directory")
             .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
