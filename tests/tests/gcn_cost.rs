@@ -36,9 +36,10 @@ fn the_gcn_cost_bounds_every_snippet_of_the_corpus_closely() {
             .enumerate()
             .map(|(i, p)| (format!("program {i}"), (*p).to_owned())),
     );
-    let mut failures = Vec::new();
-    let mut snippets = 0;
-    for (name, src) in &programs {
+    // One program a job: each instruments the whole corpus twice, on every core.
+    let measured = warptrace_tests::parallel(&programs, |(name, src)| {
+        let mut failures = Vec::new();
+        let mut snippets = 0;
         let program = warptrace_lang::compile(src, &format!("{name}.wt"))
             .unwrap_or_else(|e| panic!("{name} does not compile:\n{}", e.render()));
         let verified = warptrace_tests::programs::verified(&program);
@@ -94,7 +95,10 @@ fn the_gcn_cost_bounds_every_snippet_of_the_corpus_closely() {
                 ));
             }
         }
-    }
+        (snippets, failures)
+    });
+    let snippets: usize = measured.iter().map(|(n, _)| n).sum();
+    let failures: Vec<String> = measured.into_iter().flat_map(|(_, f)| f).collect();
     assert!(snippets > 1000, "only {snippets} snippets were measured");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

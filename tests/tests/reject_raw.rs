@@ -101,8 +101,8 @@ fn attack(name: &str, text: &str) -> Attack {
 fn every_attack_is_rejected_for_its_named_rule_at_its_line() {
     let attacks = files("reject");
     assert!(attacks.len() >= 18, "only {} attack files", attacks.len());
-    let mut by_rule = std::collections::BTreeMap::new();
-    for (name, text) in &attacks {
+    // One attack a job, on every core; each gives the rule it was rejected for.
+    let rules = warptrace_tests::parallel(&attacks, |(name, text)| {
         let a = attack(name, text);
         assert!(!a.marked.is_empty(), "{name}: no line marked `// attack`");
         let ptx = corpus_file(&a.ptx_file);
@@ -112,8 +112,7 @@ fn every_attack_is_rejected_for_its_named_rule_at_its_line() {
                     Err(RawError::Denied { line, .. }) if a.marked.contains(&line) => {}
                     other => panic!("{name}: not denied at {:?}: {other:?}", a.marked),
                 }
-                *by_rule.entry("Denied".to_string()).or_insert(0) += 1;
-                continue;
+                return "Denied".to_string();
             }
             Expect::Rule(rule) => rule,
         };
@@ -157,7 +156,6 @@ fn every_attack_is_rejected_for_its_named_rule_at_its_line() {
                 "{name}: names nothing it corrupts: {r}"
             );
         }
-        *by_rule.entry(format!("{rule:?}")).or_insert(0) += 1;
         // A rejected kernel is left as it was.
         let out = instrument_raw(text, &ptx).expect("instruments");
         let (before, after) = (
@@ -169,6 +167,11 @@ fn every_attack_is_rejected_for_its_named_rule_at_its_line() {
             m.source()[f.span.clone()].to_string()
         };
         assert_eq!(text_of(&after), text_of(&before), "{name}");
+        format!("{rule:?}")
+    });
+    let mut by_rule = std::collections::BTreeMap::new();
+    for rule in rules {
+        *by_rule.entry(rule).or_insert(0) += 1;
     }
     eprintln!("attacks per rule: {by_rule:?}");
 }
@@ -177,7 +180,7 @@ fn every_attack_is_rejected_for_its_named_rule_at_its_line() {
 fn accepted_probes_verify_and_assemble_on_every_corpus_kernel() {
     let probes = files("accept");
     assert!(probes.len() >= 3, "only {} accepted probes", probes.len());
-    for (name, toml) in &probes {
+    warptrace_tests::parallel(&probes, |(name, toml)| {
         let file = load_probes(toml).unwrap_or_else(|e| panic!("{name}: {e}"));
         let at_instructions = file
             .probes
@@ -236,7 +239,7 @@ fn accepted_probes_verify_and_assemble_on_every_corpus_kernel() {
             );
         }
         eprintln!("{name}: {instrumented} kernels, {instruction_snippets} instruction snippets");
-    }
+    });
 }
 
 #[test]
