@@ -1,12 +1,3 @@
-//! The source digest the GCN back end's named proofs are keyed by.
+//! The source digest the GCN back end's named proofs are keyed by
+//! (`verifier/build/source_digest.rs`).
 include!("../verifier/build/source_digest.rs");
-
-fn main() {
-    emit_source_digest(&[
-        "src",
-        "Cargo.toml",
-        "../ir/src",
-        "../verifier/src",
-        "../Cargo.lock",
-    ]);
-}

@@ -1,5 +1,6 @@
-// Included by the back ends' build scripts (`include!`): the digest of the source a back
-// end's proofs are built from, as `WARPTRACE_SOURCE_DIGEST` for `env!`. A named proof
+// The back ends' build script (each package's build.rs is an `include!` of this file):
+// the digest of the source a back end's proofs are built from, as
+// `WARPTRACE_SOURCE_DIGEST` for `env!`. A named proof
 // (`warptrace_verifier::named_proofs`) is keyed by it, so a change to any of these files
 // — the back end, the IR, the verifier, the locked dependencies — is another key.
 
@@ -38,4 +39,9 @@ fn emit_source_digest(roots: &[&str]) {
         digest.push_str(&format!("{:016x}", h.finish()));
     }
     println!("cargo:rustc-env=WARPTRACE_SOURCE_DIGEST={digest}");
+}
+
+fn main() {
+    // Relative to the including package: its own source, then what both back ends share.
+    emit_source_digest(&["src", "Cargo.toml", "../ir/src", "../verifier/src", "../Cargo.lock"]);
 }
