@@ -156,6 +156,19 @@ pub struct RunArgs {
     /// back once at exit, so its launches add no memset or copy to the stream.
     #[arg(long)]
     pub per_launch_buffers: bool,
+    /// The most records each traced process keeps of each ring or array map (e.g.
+    /// `loop_timing`'s per-iteration records over a long run): its first N, read back
+    /// in launch order. The rest are counted in the summary, and neither decoded nor
+    /// kept, so a long run's memory stays bounded.
+    #[arg(long, value_name = "N", default_value_t = warptrace_runtime::DEFAULT_MAX_RECORDS)]
+    pub max_records: u64,
+    /// Device memory (and as much pinned host memory) the map buffers of a traced
+    /// process's launches may hold at once, e.g. 512M or 8G. A launch that would need
+    /// more while earlier launches are still being read back waits for them (up to 10
+    /// s), then runs unprobed, counted as `map memory` in the summary. Matters for
+    /// probes with per-thread or per-warp arrays, whose buffers grow with the grid.
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = byte_size)]
+    pub map_memory: u64,
     /// The runtime library to preload (default: libwarptrace_preload.so next to this
     /// executable; also $WARPTRACE_PRELOAD).
     #[arg(long, value_name = "PATH")]
@@ -163,6 +176,32 @@ pub struct RunArgs {
     /// The program to run and its arguments.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
+}
+
+/// `--map-memory`: bytes, or a number with K, M, G or T (powers of 1024).
+fn byte_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => return Err(format!("`{text}`: the unit is K, M, G or T (e.g. 512M)")),
+            };
+            (&t[..i], shift)
+        }
+        _ => (t, 0),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .filter(|&n| n > 0)
+        .and_then(|n| n.checked_mul(1 << shift))
+        .ok_or_else(|| {
+            format!("`{text}` is not a size (a positive number of bytes, or e.g. 512M, 8G)")
+        })
 }
 
 /// `--clock-mhz`: a finite, positive number.

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use warptrace_ir::{Bundle, HostEvent, Program};
 use warptrace_runtime::{
-    Report, ENV_CACHE_DIR, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_NO_CACHE, ENV_PER_LAUNCH_BUFFERS,
-    ENV_RAW_PROBES, ENV_SAMPLE,
+    Report, ENV_CACHE_DIR, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_MAP_MEMORY, ENV_MAX_RECORDS,
+    ENV_NO_CACHE, ENV_PER_LAUNCH_BUFFERS, ENV_RAW_PROBES, ENV_SAMPLE,
 };
 
 /// The runtime library's file name, built by the `warptrace-preload` crate.
@@ -159,7 +159,9 @@ fn trace(
         .env("WARPTRACE_RESULTS", &results)
         .env("WARPTRACE_VERBOSE", if args.verbose { "1" } else { "0" })
         .env(ENV_LAUNCH_SKIP, args.launch_skip.to_string())
-        .env(ENV_SAMPLE, args.sample.to_string());
+        .env(ENV_SAMPLE, args.sample.to_string())
+        .env(ENV_MAX_RECORDS, args.max_records.to_string())
+        .env(ENV_MAP_MEMORY, args.map_memory.to_string());
     if args.per_launch_buffers {
         command.env(ENV_PER_LAUNCH_BUFFERS, "1");
     }

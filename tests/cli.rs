@@ -160,6 +160,48 @@ fn a_run_that_loads_no_cuda_module_says_so_and_fails() {
     );
 }
 
+/// `--max-records` and `--map-memory` reach the runtime (defaults 1000000 and 4 GiB; sizes
+/// with K/M/G/T), and a bad size is refused before anything runs, naming the flag.
+#[test]
+fn record_and_map_memory_limits_reach_the_runtime() {
+    let echo = "echo $WARPTRACE_MAX_RECORDS $WARPTRACE_MAP_MEMORY";
+    let out = warptrace(&["-e", SKELETON, "--", "sh", "-c", echo]);
+    assert_eq!(
+        stdout(&out).lines().next(),
+        Some("1000000 4294967296"),
+        "{}",
+        stderr(&out)
+    );
+    let out = warptrace(&[
+        "-e",
+        SKELETON,
+        "--max-records",
+        "50",
+        "--map-memory",
+        "512M",
+        "--",
+        "sh",
+        "-c",
+        echo,
+    ]);
+    assert_eq!(
+        stdout(&out).lines().next(),
+        Some("50 536870912"),
+        "{}",
+        stderr(&out)
+    );
+    for bad in ["0", "12X", "1.5G", "99999999T"] {
+        let out = warptrace(&["-e", SKELETON, "--map-memory", bad, "--", "true"]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("--map-memory") && stderr(&out).contains("is not a size")
+                || stderr(&out).contains("the unit is K, M, G or T"),
+            "{bad}: {}",
+            stderr(&out)
+        );
+    }
+}
+
 #[test]
 fn launch_selection_reaches_the_runtime_and_bad_values_are_refused() {
     let out = warptrace(&[

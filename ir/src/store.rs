@@ -45,6 +45,10 @@ pub struct StoredMap {
     /// the records accepted: dropped, overwritten or torn; an array record whose `seq` is
     /// wrong). For a ring this includes the drops.
     pub lost: u64,
+    /// Rings and arrays: records the host got but did not keep, because the map already
+    /// held as many as it may ([`MapStore::decode_launch_within`]'s room; the runtime's
+    /// `--max-records`). Not part of `lost`: the device lost nothing.
+    pub over_limit: u64,
 }
 
 /// One ring or array record (also the runtime report's JSON form of it).
@@ -234,6 +238,7 @@ impl StoredMap {
             records: Vec::new(),
             drops: 0,
             lost: 0,
+            over_limit: 0,
         }
     }
 
@@ -245,6 +250,18 @@ impl StoredMap {
         self.records.extend(other.records);
         self.drops = self.drops.wrapping_add(other.drops);
         self.lost = self.lost.wrapping_add(other.lost);
+        self.over_limit = self.over_limit.wrapping_add(other.over_limit);
+    }
+
+    /// Keeps the first `room` records, counting the rest in `over_limit`.
+    fn keep_first(&mut self, room: u64) {
+        let room = usize::try_from(room).unwrap_or(usize::MAX);
+        if self.records.len() > room {
+            self.over_limit = self
+                .over_limit
+                .wrapping_add((self.records.len() - room) as u64);
+            self.records.truncate(room);
+        }
     }
 
     fn insert(&mut self, keys: Vec<u64>, value: Vec<u64>) {
@@ -294,6 +311,22 @@ impl MapStore {
         dims: Option<LaunchDims>,
         buf: &[u8],
     ) -> MapStore {
+        MapStore::decode_launch_within(program, layout, dims, buf, &[])
+    }
+
+    /// [`MapStore::decode_launch`] keeping at most `room[m]` records of map `m` (a map
+    /// past the end of `room` has no limit): a ring's first appends, an array's first
+    /// records in (block, row, slot) order. The valid records past that are counted in
+    /// [`StoredMap::over_limit`] and never built, so a launch of millions of records
+    /// costs no more memory than the room it is given.
+    pub fn decode_launch_within(
+        program: &Program,
+        layout: &MapLayout,
+        dims: Option<LaunchDims>,
+        buf: &[u8],
+        room: &[u64],
+    ) -> MapStore {
+        let room_of = |m: usize| room.get(m).copied().unwrap_or(u64::MAX);
         if layout.replicas > 1 {
             // Each copy of the fixed part is a table of its own: decode and merge them.
             // Copy `c`'s `n`-th ring append becomes append `n * copies + c`, so records
@@ -305,7 +338,7 @@ impl MapStore {
                 .max(1);
             let mut store = MapStore::new(program);
             for (c, copy) in (0u64..).zip(buf.chunks(size).take(layout.replicas as usize)) {
-                let mut part = MapStore::decode_launch(program, &one, dims, copy);
+                let mut part = MapStore::decode_launch_within(program, &one, dims, copy, room);
                 for r in part.maps.iter_mut().flat_map(|m| &mut m.records) {
                     if let RecordOrigin::Ring { index, .. } = &mut r.origin {
                         *index = index.saturating_mul(copies).saturating_add(c);
@@ -313,8 +346,9 @@ impl MapStore {
                 }
                 store.merge(part);
             }
-            for m in &mut store.maps {
+            for (i, m) in store.maps.iter_mut().enumerate() {
                 m.records.sort_by_key(|r| r.origin);
+                m.keep_first(room_of(i));
             }
             return store;
         }
@@ -385,6 +419,7 @@ impl MapStore {
                     };
                     map.lost = appends.saturating_sub(found.len() as u64);
                     map.records = found;
+                    map.keep_first(room_of(m));
                 }
                 MapKind::Array { per, slots } => {
                     let Some((dims, lay)) = &arrays else { continue };
@@ -395,6 +430,7 @@ impl MapStore {
                     if rows == 0 || slots == 0 {
                         continue;
                     }
+                    let room = room_of(m);
                     'blocks: for block in 0..dims.blocks {
                         for row in 0..rows {
                             for slot in 0..slots {
@@ -409,20 +445,25 @@ impl MapStore {
                                 if seq == 0 {
                                     continue;
                                 }
-                                let fields = words(buf, at + 8, region.value_words);
-                                match fields {
-                                    Some(fields) if seq == u64::from(slot) + 1 => {
-                                        map.records.push(Record {
-                                            origin: RecordOrigin::Array {
-                                                launch,
-                                                block,
-                                                row,
-                                                slot,
-                                            },
-                                            fields,
-                                        })
-                                    }
-                                    _ => map.lost += 1,
+                                let end = (at + 8)
+                                    .checked_add(8 * u64::from(region.value_words))
+                                    .and_then(|e| usize::try_from(e).ok());
+                                let whole = end.is_some_and(|e| e <= buf.len());
+                                if seq != u64::from(slot) + 1 || !whole {
+                                    map.lost += 1;
+                                } else if map.records.len() as u64 >= room {
+                                    map.over_limit += 1;
+                                } else if let Some(fields) = words(buf, at + 8, region.value_words)
+                                {
+                                    map.records.push(Record {
+                                        origin: RecordOrigin::Array {
+                                            launch,
+                                            block,
+                                            row,
+                                            slot,
+                                        },
+                                        fields,
+                                    });
                                 }
                             }
                         }

@@ -158,8 +158,9 @@ map @printf: ring(capacity = 4, overflow = drop) -> printf(2)
 format 0: \"%d %d\\n\"
 ";
 
-#[test]
-fn decodes_rings_and_arrays() {
+/// One launch of [`RECORDS`]: @drop 6 appends (4 kept), @over 6 (3 kept), @arr 2 valid
+/// records and one with a wrong seq, @printf one.
+fn records_launch() -> (Program, MapLayout, LaunchDims, Vec<u8>) {
     let p = program(RECORDS);
     let layout = MapLayout::new(&p.maps);
     let dims = LaunchDims {
@@ -198,6 +199,12 @@ fn decodes_rings_and_arrays() {
     put(&mut buf, pr.slot_offset(0), 1);
     put(&mut buf, pr.slot_offset(0) + 16, 7);
 
+    (p, layout, dims, buf)
+}
+
+#[test]
+fn decodes_rings_and_arrays() {
+    let (p, layout, dims, buf) = records_launch();
     let s = MapStore::decode_launch(&p, &layout, Some(dims), &buf);
     let fields = |m: usize| -> Vec<Vec<u64>> {
         s.maps[m].records.iter().map(|r| r.fields.clone()).collect()
@@ -237,6 +244,34 @@ fn decodes_rings_and_arrays() {
     assert!(MapStore::decode_launch(&p, &layout, None, &buf).maps[2]
         .records
         .is_empty());
+}
+
+/// With room for fewer records than a launch holds, a ring keeps its first appends and an
+/// array its first records in (block, row, slot) order; the rest are counted as over the
+/// limit, apart from what the device lost; a map without room keeps none.
+#[test]
+fn records_past_the_room_are_counted_not_kept() {
+    let (p, layout, dims, buf) = records_launch();
+    let all = MapStore::decode_launch(&p, &layout, Some(dims), &buf);
+    let s = MapStore::decode_launch_within(&p, &layout, Some(dims), &buf, &[3, 0, 1]);
+    assert_eq!(s.maps[0].records, all.maps[0].records[..3]);
+    assert_eq!(s.maps[0].over_limit, 1);
+    assert!(s.maps[1].records.is_empty());
+    assert_eq!(s.maps[1].over_limit, 3);
+    assert_eq!(s.maps[2].records, all.maps[2].records[..1]);
+    assert_eq!(s.maps[2].over_limit, 1);
+    // What the device lost is the same; @printf, past the end of the room, is whole.
+    for m in 0..3 {
+        assert_eq!(
+            (s.maps[m].lost, s.maps[m].drops),
+            (all.maps[m].lost, all.maps[m].drops)
+        );
+    }
+    assert_eq!(s.maps[3], all.maps[3]);
+    // Merging adds the counts.
+    let mut twice = s.clone();
+    twice.merge(s);
+    assert_eq!(twice.maps[1].over_limit, 6);
 }
 
 proptest! {

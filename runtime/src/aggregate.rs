@@ -5,20 +5,40 @@ use crate::report::{store_reports, MapReport};
 use warptrace_ir::{LaunchDims, MapLayout, MapStore, Program};
 
 /// The merged contents of every map over all launches read back so far.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Aggregator {
     store: MapStore,
+    /// The most records each ring or array map keeps (`--max-records`): a long-running
+    /// program's records cost bounded memory, and the ones past it are counted.
+    max_records: u64,
+}
+
+/// `--max-records`' default: about 200 MB of a process's memory for a map of 8-field
+/// records, kept once more in its report.
+pub const DEFAULT_MAX_RECORDS: u64 = 1_000_000;
+
+impl Default for Aggregator {
+    fn default() -> Aggregator {
+        Aggregator::new(0, DEFAULT_MAX_RECORDS)
+    }
 }
 
 impl Aggregator {
-    /// An empty aggregator; `maps` (the program's map count) only sizes it: each map's
-    /// kind comes from the program at the first read-back.
-    pub fn new(maps: usize) -> Aggregator {
+    /// An empty aggregator keeping at most `max_records` records of each ring or array
+    /// map; `maps` (the program's map count) only sizes it: each map's kind comes from
+    /// the program at the first read-back.
+    pub fn new(maps: usize, max_records: u64) -> Aggregator {
         Aggregator {
             store: MapStore {
                 maps: Vec::with_capacity(maps),
             },
+            max_records,
         }
+    }
+
+    /// The most records each ring or array map keeps.
+    pub fn max_records(&self) -> u64 {
+        self.max_records
     }
 
     /// Merges one launch's buffer, decoded with the program of the loaded bundle (no
@@ -32,8 +52,9 @@ impl Aggregator {
     /// Merges one launch's buffer of `program`'s maps: hash values combine per value kind
     /// (counters add, min/max keep the extreme, an assigned value is the last launch's),
     /// drop counters add, ring records append, and array records (placed by `dims`, the
-    /// launch's grid) append in (block, row, slot) order. A buffer shorter than the layout
-    /// is read as far as it goes.
+    /// launch's grid) append in (block, row, slot) order, each map's up to the aggregator's
+    /// `max_records` (the rest counted, never decoded into records). A buffer shorter than
+    /// the layout is read as far as it goes.
     pub fn merge_launch(
         &mut self,
         program: &Program,
@@ -41,8 +62,15 @@ impl Aggregator {
         dims: Option<LaunchDims>,
         buf: &[u8],
     ) {
-        self.store
-            .merge(MapStore::decode_launch(program, layout, dims, buf));
+        let room: Vec<u64> = (0..program.maps.len())
+            .map(|m| {
+                let held = self.store.maps.get(m).map_or(0, |s| s.records.len() as u64);
+                self.max_records.saturating_sub(held)
+            })
+            .collect();
+        self.store.merge(MapStore::decode_launch_within(
+            program, layout, dims, buf, &room,
+        ));
     }
 
     /// The maps as report entries, named after `program`'s declarations, keys sorted;
@@ -122,7 +150,7 @@ mod tests {
         let p = program();
         let layout = MapLayout::new(&p.maps);
         assert_eq!(MapLayout::tag(&[0]), 0, "key 0 must be the extra-slot key");
-        let mut agg = Aggregator::new(p.maps.len());
+        let mut agg = Aggregator::new(p.maps.len(), DEFAULT_MAX_RECORDS);
         agg.merge_launch(&p, &layout, None, &buffer(&layout, -3, 8));
         agg.merge_launch(&p, &layout, None, &buffer(&layout, 5, 2));
         let r = agg.to_reports(&p);
@@ -178,7 +206,7 @@ mod tests {
             }
             buf
         };
-        let mut agg = Aggregator::new(1);
+        let mut agg = Aggregator::new(1, DEFAULT_MAX_RECORDS);
         agg.merge_launch(&p, &layout, None, &launch(10));
         agg.merge_launch(&p, &layout, None, &launch(20));
         let report = &agg.to_reports(&p)[0];
@@ -189,12 +217,49 @@ mod tests {
         assert_eq!(report.drops, 4);
     }
 
+    /// The ring above under a limit of 6 records: the first launch's 4 are kept, then 2
+    /// of the second's, none of the third's; the rest are counted, apart from `lost`.
+    #[test]
+    fn records_stop_at_the_limit_and_the_rest_are_counted() {
+        let p = Program {
+            maps: vec![MapDecl {
+                name: "trace".into(),
+                kind: MapKind::Ring {
+                    capacity: 4,
+                    overflow: Overflow::Drop,
+                },
+                keys: vec![],
+                value: ValueKind::Record(vec![KeyType::Int { signed: false }; 1]),
+            }],
+            ..Program::default()
+        };
+        let layout = MapLayout::new(&p.maps);
+        let r = layout.regions[0];
+        let launch = |first: u64| {
+            let mut buf = vec![0u8; layout.total_bytes as usize];
+            put(&mut buf, r.slots_offset, 4);
+            for i in 0..4u32 {
+                put(&mut buf, r.slot_offset(i), u64::from(i) + 1);
+                put(&mut buf, r.slot_offset(i) + 8, first + u64::from(i));
+            }
+            buf
+        };
+        let mut agg = Aggregator::new(1, 6);
+        for first in [10, 20, 30] {
+            agg.merge_launch(&p, &layout, None, &launch(first));
+        }
+        let report = &agg.to_reports(&p)[0];
+        let firsts: Vec<u64> = report.records.iter().map(|r| r.fields[0]).collect();
+        assert_eq!(firsts, [10, 11, 12, 13, 20, 21]);
+        assert_eq!((report.over_limit, report.lost, report.drops), (6, 0, 0));
+    }
+
     #[test]
     fn short_buffers_do_not_panic() {
         let p = program();
         let layout = MapLayout::new(&p.maps);
         let full = buffer(&layout, 1, 1);
-        let mut agg = Aggregator::new(3);
+        let mut agg = Aggregator::new(3, DEFAULT_MAX_RECORDS);
         for n in [0, 7, 30, 100, full.len() - 1] {
             agg.merge_launch(&p, &layout, None, &full[..n]);
         }

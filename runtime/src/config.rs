@@ -1,7 +1,8 @@
 //! The environment: `WARPTRACE_BUNDLE`, `WARPTRACE_RESULTS`, `WARPTRACE_VERBOSE`,
 //! `WARPTRACE_FAULT`, `WARPTRACE_LAUNCH_SKIP`, `WARPTRACE_LAUNCH_COUNT`,
 //! `WARPTRACE_SAMPLE`, `WARPTRACE_CACHE_DIR`, `WARPTRACE_NO_CACHE`,
-//! `WARPTRACE_PER_LAUNCH_BUFFERS`, `WARPTRACE_RAW_PROBES`; set once by [`init`]
+//! `WARPTRACE_PER_LAUNCH_BUFFERS`, `WARPTRACE_RAW_PROBES`, `WARPTRACE_MAX_RECORDS`,
+//! `WARPTRACE_MAP_MEMORY`; set once by [`init`]
 //! from the preload library's constructor.
 
 use crate::cache::{self, DiskCache};
@@ -37,6 +38,13 @@ pub const ENV_RAW_PROBES: &str = "WARPTRACE_RAW_PROBES";
 /// `1`: every probed launch gets its own zeroed map buffer, read back after it, even
 /// where launches could share a resident one (`--per-launch-buffers`; decision 0014).
 pub const ENV_PER_LAUNCH_BUFFERS: &str = "WARPTRACE_PER_LAUNCH_BUFFERS";
+/// The most records a process keeps of each ring or array map (`--max-records`; unset:
+/// [`DEFAULT_MAX_RECORDS`](crate::DEFAULT_MAX_RECORDS)).
+pub const ENV_MAX_RECORDS: &str = "WARPTRACE_MAX_RECORDS";
+/// Bytes of device memory (and as much pinned host memory) the map buffers of a
+/// process's launches may hold at once (`--map-memory`; unset:
+/// [`DEFAULT_MAP_MEMORY`](crate::DEFAULT_MAP_MEMORY)).
+pub const ENV_MAP_MEMORY: &str = "WARPTRACE_MAP_MEMORY";
 
 /// A failure path forced by [`ENV_FAULT`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +82,8 @@ pub struct Config {
     /// The raw probe file (TOML) every module is instrumented with, when
     /// [`ENV_RAW_PROBES`] is set; `program` then declares its maps and has no probes.
     pub raw: Option<String>,
+    /// What the map buffers of launches may hold at once, in bytes ([`ENV_MAP_MEMORY`]).
+    pub map_memory: u64,
 }
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
@@ -175,8 +185,10 @@ pub fn init() -> bool {
         codegen_env: cache::codegen_env(std::env::vars_os()),
         resident: std::env::var(ENV_PER_LAUNCH_BUFFERS).as_deref() != Ok("1"),
         raw,
+        map_memory: number(ENV_MAP_MEMORY).unwrap_or(crate::DEFAULT_MAP_MEMORY),
     };
-    crate::state::init_maps(config.program.program().maps.len());
+    let max_records = number(ENV_MAX_RECORDS).unwrap_or(crate::aggregate::DEFAULT_MAX_RECORDS);
+    crate::state::init_maps(config.program.program().maps.len(), max_records);
     if CONFIG.set(config).is_ok() {
         ACTIVE.store(true, Ordering::Release);
         verbose(format_args!(

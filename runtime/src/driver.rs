@@ -62,7 +62,7 @@ macro_rules! driver_fns {
         }
 
         impl Driver {
-            fn resolve(handle: *mut c_void, dlsym: DlsymFn) -> Driver {
+            pub(crate) fn resolve(handle: *mut c_void, dlsym: DlsymFn) -> Driver {
                 let find = |name: &CStr| -> usize {
                     // SAFETY: handle is a live dlopen handle, name NUL-terminated.
                     unsafe { dlsym(handle, name.as_ptr()) as usize }
@@ -119,6 +119,7 @@ driver_fns! {
     cuMemcpyDtoHAsync: c"cuMemcpyDtoHAsync_v2" => fn(*mut c_void, CUdeviceptr, usize, CUstream);
     cuMemcpyHtoDAsync: c"cuMemcpyHtoDAsync_v2" => fn(CUdeviceptr, *const c_void, usize, CUstream);
     cuMemAlloc: c"cuMemAlloc_v2" => fn(*mut CUdeviceptr, usize);
+    cuMemFree: c"cuMemFree_v2" => fn(CUdeviceptr);
     cuMemcpyDtoH: c"cuMemcpyDtoH_v2" => fn(*mut c_void, CUdeviceptr, usize);
     cuStreamSynchronize: c"cuStreamSynchronize" => fn(CUstream);
     cuStreamCreate: c"cuStreamCreate" => fn(*mut CUstream, c_uint);
@@ -127,7 +128,9 @@ driver_fns! {
     cuDevicePrimaryCtxRelease: c"cuDevicePrimaryCtxRelease_v2" => fn(CUdevice);
     cuDevicePrimaryCtxReset: c"cuDevicePrimaryCtxReset_v2" => fn(CUdevice);
     cuMemHostRegister: c"cuMemHostRegister_v2" => fn(*mut c_void, usize, c_uint);
+    cuMemHostUnregister: c"cuMemHostUnregister" => fn(*mut c_void);
     cuEventCreate: c"cuEventCreate" => fn(*mut CUevent, c_uint);
+    cuEventDestroy: c"cuEventDestroy_v2" => fn(CUevent);
     cuEventRecord: c"cuEventRecord" => fn(CUevent, CUstream);
     cuEventSynchronize: c"cuEventSynchronize" => fn(CUevent);
     cuCtxSetCurrent: c"cuCtxSetCurrent" => fn(CUcontext);

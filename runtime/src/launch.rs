@@ -8,6 +8,7 @@
 use crate::config::{self, Fault};
 use crate::driver::{CuResult, Driver, CUDA_SUCCESS};
 use crate::instrument::{self, Probed};
+use crate::map_buf::{MapBuf, WAIT};
 use crate::report::Reason;
 use crate::state::{self, IN_FLIGHT};
 use cudarc::driver::sys::{CUcontext, CUdeviceptr, CUevent, CUfunction, CUlaunchConfig, CUstream};
@@ -333,7 +334,16 @@ fn prepare(
     // A buffer with rings is read back by the drain thread, used records only: it needs no
     // pinned half of its own (`read_used`).
     let pinned = !deferred(d, &probed.layout);
-    let buf = MapBuf::take(d, ctx, bytes, pinned).ok_or(Some(Reason::MapAlloc))?;
+    let buf = MapBuf::take(d, ctx, bytes, pinned, cfg.map_memory, WAIT).map_err(|r| {
+        if r == Reason::MapMemory {
+            config::verbose(format_args!(
+                "{}: launch unprobed: its {bytes}-byte map buffer would pass --map-memory \
+                 ({}) while earlier launches' buffers are read back",
+                info.name, cfg.map_memory
+            ));
+        }
+        Some(r)
+    })?;
     let ok = match d.cuMemsetD8Async {
         // SAFETY: stream-ordered zeroing of the buffer's `bytes` on the launch's stream.
         Some(memset) => unsafe { memset(buf.device, 0, bytes, stream) == CUDA_SUCCESS },
@@ -677,112 +687,6 @@ pub fn settle(limit: std::time::Duration) {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// A launch's map buffer: a device allocation, the host memory it is read back into
-/// (page-aligned, registered with the driver: the process's own memory, so reading it is
-/// safe even after the context is destroyed at exit; none, `ptr` 0, for a buffer the drain
-/// thread reads back itself, see `read_used`), and the event recorded after the copy (or
-/// the launch), all of `len` bytes in context `ctx`. Pooled per (context, size) instead of
-/// allocated per launch (a stream-ordered allocation per launch cost ~200 µs of stream time
-/// on an H100). A buffer goes back to the pool only after its read-back arrived, when no
-/// work on it is queued on any stream; one whose launch or copy failed is never reused
-/// (work on it may still be queued). Never freed (freeing would synchronize): bounded by
-/// the number of launches in flight at once.
-#[derive(Debug)]
-struct MapBuf {
-    ptr: usize,
-    len: usize,
-    device: CUdeviceptr,
-    event: usize,
-    ctx: usize,
-}
-
-/// Free buffers by (context, size, with a pinned half): (host, device, event).
-type Pool = HashMap<(usize, usize, bool), Vec<(usize, CUdeviceptr, usize)>>;
-static POOL: Mutex<Option<Pool>> = Mutex::new(None);
-
-/// `CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING`: the drain thread sleeps while it
-/// waits.
-const EVENT_FLAGS: c_uint = 0x1 | 0x2;
-/// `CU_MEMHOSTREGISTER_PORTABLE`.
-const REGISTER_PORTABLE: c_uint = 0x1;
-const PAGE: usize = 4096;
-
-impl MapBuf {
-    /// A buffer of `len` bytes in `ctx`: from the pool, else new. Without `pinned` it has
-    /// no host half (`ptr` is 0): the drain thread copies it into memory of its own.
-    fn take(d: &Driver, ctx: usize, len: usize, pinned: bool) -> Option<MapBuf> {
-        let reused = lock(&POOL)
-            .get_or_insert_with(HashMap::new)
-            .get_mut(&(ctx, len, pinned))
-            .and_then(Vec::pop);
-        if let Some((ptr, device, event)) = reused {
-            return Some(MapBuf {
-                ptr,
-                len,
-                device,
-                event,
-                ctx,
-            });
-        }
-        let size = len.max(8).next_multiple_of(PAGE);
-        if !pinned {
-            let mut device: CUdeviceptr = 0;
-            let mut event: CUevent = std::ptr::null_mut();
-            // SAFETY: out-pointers.
-            let ok = unsafe {
-                d.cuMemAlloc
-                    .is_some_and(|f| f(&mut device, size) == CUDA_SUCCESS)
-                    && d.cuEventCreate
-                        .is_some_and(|f| f(&mut event, EVENT_FLAGS) == CUDA_SUCCESS)
-            };
-            return (ok && device != 0 && !event.is_null()).then_some(MapBuf {
-                ptr: 0,
-                len,
-                device,
-                event: event as usize,
-                ctx,
-            });
-        }
-        let layout = std::alloc::Layout::from_size_align(size, PAGE).ok()?;
-        // SAFETY: a non-zero size.
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-        if ptr.is_null() {
-            return None;
-        }
-        let mut device: CUdeviceptr = 0;
-        let mut event: CUevent = std::ptr::null_mut();
-        // SAFETY: `ptr` spans `size` bytes and is never freed while registered (never
-        // freed at all unless registration fails); the others are out-pointers.
-        let ok = unsafe {
-            d.cuMemHostRegister
-                .is_some_and(|f| f(ptr.cast(), size, REGISTER_PORTABLE) == CUDA_SUCCESS)
-                && d.cuMemAlloc
-                    .is_some_and(|f| f(&mut device, size) == CUDA_SUCCESS)
-                && d.cuEventCreate
-                    .is_some_and(|f| f(&mut event, EVENT_FLAGS) == CUDA_SUCCESS)
-        };
-        if !ok || device == 0 || event.is_null() {
-            // Whatever was created stays (rare, and freeing would synchronize).
-            return None;
-        }
-        Some(MapBuf {
-            ptr: ptr as usize,
-            len,
-            device,
-            event: event as usize,
-            ctx,
-        })
-    }
-
-    fn give(self) {
-        lock(&POOL)
-            .get_or_insert_with(HashMap::new)
-            .entry((self.ctx, self.len, self.ptr != 0))
-            .or_default()
-            .push((self.ptr, self.device, self.event));
-    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ mod image;
 mod instrument;
 mod jit;
 mod launch;
+mod map_buf;
 mod module_cache;
 mod output;
 mod report;
@@ -37,11 +38,14 @@ mod image_tests;
 #[cfg(test)]
 mod report_tests;
 
+pub use aggregate::DEFAULT_MAX_RECORDS;
 pub use config::{
-    ENV_BUNDLE, ENV_CACHE_DIR, ENV_FAULT, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_NO_CACHE,
-    ENV_PER_LAUNCH_BUFFERS, ENV_RAW_PROBES, ENV_RESULTS, ENV_SAMPLE, ENV_VERBOSE,
+    ENV_BUNDLE, ENV_CACHE_DIR, ENV_FAULT, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_MAP_MEMORY,
+    ENV_MAX_RECORDS, ENV_NO_CACHE, ENV_PER_LAUNCH_BUFFERS, ENV_RAW_PROBES, ENV_RESULTS, ENV_SAMPLE,
+    ENV_VERBOSE,
 };
 pub use hip::{exports as hip_exports, ENV_GCN_ARCH, ENV_GCN_ASM_DIR};
+pub use map_buf::DEFAULT_MAP_MEMORY;
 pub use output::{
     hist, json, printf, text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, PrintArgs, RingOutput,
     Value,

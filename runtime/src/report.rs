@@ -98,6 +98,11 @@ pub struct MapReport {
     /// whose `seq` was wrong (also counted in `drops`). Absent when 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub lost: u64,
+    /// Rings and arrays: records read back but not kept, because the process's map
+    /// already held `--max-records` of them (`StoredMap::over_limit`; not in `lost`
+    /// or `drops`: nothing was lost on the device). Absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub over_limit: u64,
     /// After [`Report::merge`]: each process's records, drops and lost, in the order of
     /// [`MapReport::records`] (by pid); empty in a process's own report.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -209,6 +214,7 @@ pub(crate) fn store_reports(program: &Program, store: &MapStore) -> Vec<MapRepor
                 kind: Some(decl.value.clone()),
                 records: map.into_iter().flat_map(|s| &s.records).cloned().collect(),
                 lost: map.map_or(0, |s| s.lost),
+                over_limit: map.map_or(0, |s| s.over_limit),
                 by_pid: Vec::new(),
             }
         })
@@ -249,6 +255,9 @@ pub enum Reason {
     /// The launch's block is one the original takes and the instrumented form cannot
     /// (its registers or local memory; `warptrace_codegen_ptx::resources`).
     Resources,
+    /// The launch's map buffer would have passed `--map-memory` (the buffers of earlier
+    /// launches were still being read back; `map_buf.rs`).
+    MapMemory,
 }
 
 impl Reason {
@@ -263,6 +272,7 @@ impl Reason {
                 | Reason::ArrayBounds
                 | Reason::NotSelected
                 | Reason::Resources
+                | Reason::MapMemory
         )
     }
 
@@ -283,6 +293,7 @@ impl Reason {
             Reason::NotSelected => "not selected (--launch-skip/--launch-count/--sample)",
             Reason::NoAssembly => "no assembly",
             Reason::Resources => "block too large for the instrumented form",
+            Reason::MapMemory => "map memory (--map-memory) in use by earlier launches",
         }
     }
 }
@@ -311,6 +322,10 @@ pub struct Summary {
     /// not a probe selected a kernel of it); 0 in a process that never used CUDA.
     #[serde(default)]
     pub images_loaded: u64,
+    /// The most records a process keeps of each ring or array map (`--max-records`;
+    /// 0 in older reports); the merged report's is the largest of its processes'.
+    #[serde(default)]
+    pub max_records: u64,
 }
 
 /// Most explanations a report keeps ([`CacheSummary::notes`]); the counters go on.
@@ -439,6 +454,7 @@ impl Report {
                 let mut other = StoredMap::new(hash, kind.clone());
                 other.drops = m.drops;
                 other.lost = m.lost;
+                other.over_limit = m.over_limit;
                 if m.by_pid.is_empty() {
                     shares[i].push((
                         pid,
@@ -472,6 +488,7 @@ impl Report {
             s.launches_unprobed += r.summary.launches_unprobed;
             s.launches_lost += r.summary.launches_lost;
             s.images_loaded += r.summary.images_loaded;
+            s.max_records = s.max_records.max(r.summary.max_records);
             for (reason, n) in r.summary.reasons {
                 *s.reasons.entry(reason).or_insert(0) += n;
             }
@@ -512,6 +529,7 @@ impl Report {
                     records.into_iter().map(|(_, r)| r).collect()
                 },
                 lost: map.lost,
+                over_limit: map.over_limit,
                 by_pid: {
                     // The records' order: stable by the pid that ordered them.
                     shares.sort_by_key(|(pid, _)| *pid);
@@ -843,6 +861,7 @@ pub fn report_store(program: &Program, report: &Report) -> MapStore {
             _ => map.drops,
         };
         stored.lost = map.lost;
+        stored.over_limit = map.over_limit;
         stored.records = map.records.clone();
         for e in &map.entries {
             stored

@@ -530,6 +530,36 @@ fn merge_orders_records_by_pid_and_adds_lost() {
     );
 }
 
+/// Records past `--max-records` reach the report, add up over processes, survive the
+/// round trip through a host store and get a summary line of their own.
+#[test]
+fn records_over_the_limit_are_reported_and_merged() {
+    let p = rings_program();
+    let process = |pid: u32, over: u64| {
+        let mut r = rings_process(pid, 100, 0);
+        let mut s = report_store(&p, &r);
+        s.maps[1].over_limit = over;
+        r.maps = store_reports(&p, &s);
+        r.summary.max_records = 2;
+        r
+    };
+    let one = process(10, 5);
+    assert_eq!(one.maps[1].over_limit, 5);
+    assert_eq!(report_store(&p, &one).maps[1].over_limit, 5);
+    let json = serde_json::to_string(&one).expect("json");
+    assert!(json.contains(r#""over_limit":5"#), "{json}");
+    assert_eq!(serde_json::from_str::<Report>(&json).expect("parse"), one);
+    let merged = Report::merge(vec![one, process(20, 7)]);
+    assert_eq!((merged.maps[1].over_limit, merged.maps[1].lost), (12, 0));
+    assert_eq!(merged.summary.max_records, 2);
+    assert_eq!(
+        render_summary(&merged, false),
+        "warptrace: 0 kernels instrumented, 0 skipped, 0 launches probed, 0 unprobed\n\
+         warptrace: @trace: 12 records not kept: a process keeps a map's first 2 \
+         (--max-records)\n"
+    );
+}
+
 #[test]
 fn report_store_restores_records_and_lost() {
     let p = rings_program();

@@ -190,9 +190,9 @@ pub fn tables() -> MutexGuard<'static, Tables> {
     lock(TABLES.get_or_init(Default::default))
 }
 
-/// Sizes the host-side maps.
-pub fn init_maps(maps: usize) {
-    let _ = AGGREGATOR.set(Mutex::new(Aggregator::new(maps)));
+/// Sizes the host-side maps and bounds their records (`--max-records`).
+pub fn init_maps(maps: usize, max_records: u64) {
+    let _ = AGGREGATOR.set(Mutex::new(Aggregator::new(maps, max_records)));
 }
 
 /// The host-side maps, locked.
@@ -214,7 +214,10 @@ fn free<T>(m: Option<&Mutex<T>>) -> bool {
 
 /// The report of this process so far. Launches still in flight count as lost.
 pub fn report(program: &warptrace_ir::Program) -> Report {
-    let maps = aggregator().to_reports(program);
+    let (maps, max_records) = {
+        let a = aggregator();
+        (a.to_reports(program), a.max_records())
+    };
     let t = tables();
     let mut summary = Summary {
         launches_lost: IN_FLIGHT.load(Ordering::Acquire) + crate::resident::lost(),
@@ -223,6 +226,7 @@ pub fn report(program: &warptrace_ir::Program) -> Report {
     summary.reasons = t.reasons.iter().map(|(&r, &n)| (r, n)).collect();
     summary.cache = t.cache.clone();
     summary.images_loaded = t.images_loaded;
+    summary.max_records = max_records;
     let mut kernel_status: Vec<KernelReport> = t
         .kernels
         .iter()

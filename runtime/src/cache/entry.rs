@@ -170,7 +170,7 @@ fn decode_kernels(meta: &[u8]) -> Result<Vec<CachedKernel>, CacheError> {
 }
 
 /// [`Reason`]s by their code in entries ([`reason_code`]; never renumber, only add).
-const REASONS: [Reason; 14] = [
+const REASONS: [Reason; 15] = [
     Reason::NoPtx,
     Reason::Unsupported,
     Reason::ParseError,
@@ -185,6 +185,7 @@ const REASONS: [Reason; 14] = [
     Reason::NotSelected,
     Reason::NoAssembly,
     Reason::Resources,
+    Reason::MapMemory,
 ];
 
 fn reason_code(r: Reason) -> u8 {
@@ -204,6 +205,7 @@ fn reason_code(r: Reason) -> u8 {
         Reason::NotSelected => 11,
         Reason::NoAssembly => 12,
         Reason::Resources => 13,
+        Reason::MapMemory => 14,
     }
 }
 

@@ -21,7 +21,7 @@ fn reason_list(reasons: &BTreeMap<Reason, u64>, kernel_level: bool) -> Vec<Strin
 /// instrumented, …`) and how many others did nothing (launchers, shells); then a line
 /// per map that lost records (`warptrace: @trace: 3 records lost (ring full, overwritten
 /// or torn)`, split by pid when several processes lost some) or, failing that, dropped
-/// updates; with `verbose`, a line per kernel (and per kernel of each process).
+/// updates, and one per map with records past `--max-records`; with `verbose`, a line per kernel (and per kernel of each process).
 pub fn render_summary(report: &Report, verbose: bool) -> String {
     let mut line = format!("warptrace: {}\n", counts(&report.summary));
     let (active, idle): (Vec<&ProcessReport>, Vec<&ProcessReport>) =
@@ -61,6 +61,14 @@ pub fn render_summary(report: &Report, verbose: bool) -> String {
                 map.name,
                 map.drops,
                 pid_split(&map.by_pid, |s| s.drops)
+            );
+        }
+        if map.over_limit > 0 {
+            let _ = writeln!(
+                line,
+                "warptrace: @{}: {} records not kept: a process keeps a map's first \
+                 {} (--max-records)",
+                map.name, map.over_limit, report.summary.max_records
             );
         }
     }
