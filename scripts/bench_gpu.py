@@ -1619,10 +1619,19 @@ def render(results):
                          r.get("error") or ("exit 0" if r.get("returncode") == 0 else f"exit {r.get('returncode')}")])
         w(md_table(["run", "process wall", "first step (compile/cache load)", "steady step", "status"], rows))
         w("")
-        pr, tr = (e2e.get("runs") or {}).get("plain") or {}, (e2e.get("runs") or {}).get("traced") or {}
+        runs = e2e.get("runs") or {}
+        wu, pr, tr = runs.get("warm-up") or {}, runs.get("plain") or {}, runs.get("traced") or {}
         if pr.get("digest") and tr.get("digest"):
-            w(f"Outputs {'bit-identical' if pr['digest'] == tr['digest'] else 'DIFFER'} plain vs traced. "
-              f"Steady step: mean of {e2e.get('iters')} steps after warm-up, synchronized at the end.")
+            # Identity means something only where the plain program reproduces itself: the
+            # warm-up is a plain run too.
+            if wu.get("digest") and wu["digest"] != pr["digest"]:
+                w(f"Outputs not compared: two plain runs differ from each other (warm-up "
+                  f"`{wu['digest']}`, plain `{pr['digest']}`), so plain vs traced says nothing. ")
+            else:
+                reproduced = "two plain runs agree; " if wu.get("digest") else ""
+                w(f"Outputs {'bit-identical' if pr['digest'] == tr['digest'] else 'DIFFER'} plain vs traced "
+                  f"({reproduced}plain `{pr['digest']}`, traced `{tr['digest']}`). ")
+            w(f"Steady step: mean of {e2e.get('iters')} steps after warm-up, synchronized at the end.")
             w("")
     # Output identity and failures.
     w("## Output identity and failures")

@@ -10,13 +10,18 @@ build and compile (the first call: Dynamo, Inductor, Triton — from their on-di
 once a first run has filled them), 5 warm-up steps, then --iters steps timed on the host
 with one synchronization at the end. Writes (and prints) one JSON object: compile_s (the
 first call), loop_s, step_ms, and a digest of the last output, bit-exact, so runs with and
-without warptrace can be compared.
+without warptrace can be compared (cuBLAS's workspace is fixed and torch's deterministic
+algorithms are on, so that two plain runs agree; the benchmark checks that they do).
 """
 import argparse
 import json
+import os
 import time
 
-import torch
+# Bit-reproducible from run to run, so plain and traced outputs can be compared at all:
+# cuBLAS with a fixed workspace, and deterministic algorithms where torch has a choice.
+os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+import torch  # noqa: E402
 
 
 class Block(torch.nn.Module):
@@ -47,6 +52,7 @@ def main():
     if not torch.cuda.is_available():
         raise SystemExit("torch_compile_mlp: no CUDA device")
     t_start = time.perf_counter()
+    torch.use_deterministic_algorithms(True)
     torch.manual_seed(0)
     model = torch.nn.Sequential(*[Block(args.dim, 4 * args.dim) for _ in range(args.layers)])
     model = model.cuda().half().eval()
