@@ -160,8 +160,11 @@ fn trace(
         .env("WARPTRACE_VERBOSE", if args.verbose { "1" } else { "0" })
         .env(ENV_LAUNCH_SKIP, args.launch_skip.to_string())
         .env(ENV_SAMPLE, args.sample.to_string())
-        .env(ENV_MAX_RECORDS, args.max_records.to_string())
-        .env(ENV_MAP_MEMORY, args.map_memory.to_string());
+        .env(ENV_MAX_RECORDS, args.max_records.to_string());
+    match args.map_memory {
+        Some(bytes) => command.env(ENV_MAP_MEMORY, bytes.to_string()),
+        None => command.env_remove(ENV_MAP_MEMORY),
+    };
     if args.per_launch_buffers {
         command.env(ENV_PER_LAUNCH_BUFFERS, "1");
     }

@@ -42,8 +42,8 @@ pub const ENV_PER_LAUNCH_BUFFERS: &str = "WARPTRACE_PER_LAUNCH_BUFFERS";
 /// [`DEFAULT_MAX_RECORDS`](crate::DEFAULT_MAX_RECORDS)).
 pub const ENV_MAX_RECORDS: &str = "WARPTRACE_MAX_RECORDS";
 /// Bytes of device memory (and as much pinned host memory) the map buffers of a
-/// process's launches may hold at once (`--map-memory`; unset:
-/// [`DEFAULT_MAP_MEMORY`](crate::DEFAULT_MAP_MEMORY)).
+/// process's launches may hold at once (`--map-memory`; unset: an eighth of the device's
+/// memory, see `map_buf::default_budget`).
 pub const ENV_MAP_MEMORY: &str = "WARPTRACE_MAP_MEMORY";
 
 /// A failure path forced by [`ENV_FAULT`].
@@ -82,8 +82,9 @@ pub struct Config {
     /// The raw probe file (TOML) every module is instrumented with, when
     /// [`ENV_RAW_PROBES`] is set; `program` then declares its maps and has no probes.
     pub raw: Option<String>,
-    /// What the map buffers of launches may hold at once, in bytes ([`ENV_MAP_MEMORY`]).
-    pub map_memory: u64,
+    /// What the map buffers of launches may hold at once, in bytes ([`ENV_MAP_MEMORY`];
+    /// `None`: the device's share, `map_buf::default_budget`).
+    pub map_memory: Option<u64>,
 }
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
@@ -185,7 +186,7 @@ pub fn init() -> bool {
         codegen_env: cache::codegen_env(std::env::vars_os()),
         resident: std::env::var(ENV_PER_LAUNCH_BUFFERS).as_deref() != Ok("1"),
         raw,
-        map_memory: number(ENV_MAP_MEMORY).unwrap_or(crate::DEFAULT_MAP_MEMORY),
+        map_memory: number(ENV_MAP_MEMORY),
     };
     let max_records = number(ENV_MAX_RECORDS).unwrap_or(crate::aggregate::DEFAULT_MAX_RECORDS);
     crate::state::init_maps(config.program.program().maps.len(), max_records);

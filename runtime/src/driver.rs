@@ -137,6 +137,7 @@ driver_fns! {
     cuStreamIsCapturing: c"cuStreamIsCapturing" => fn(CUstream, *mut c_int);
     cuCtxGetCurrent: c"cuCtxGetCurrent" => fn(*mut CUcontext);
     cuCtxGetDevice: c"cuCtxGetDevice" => fn(*mut CUdevice);
+    cuDeviceTotalMem: c"cuDeviceTotalMem_v2" => fn(*mut usize, CUdevice);
     cuDeviceGetAttribute: c"cuDeviceGetAttribute" => fn(*mut c_int, c_int, CUdevice);
     cuDriverGetVersion: c"cuDriverGetVersion" => fn(*mut c_int);
     cuLinkCreate: c"cuLinkCreate_v2" => fn(c_uint, *mut c_int, *mut *mut c_void, *mut CUlinkState);

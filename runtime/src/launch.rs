@@ -334,12 +334,15 @@ fn prepare(
     // A buffer with rings is read back by the drain thread, used records only: it needs no
     // pinned half of its own (`read_used`).
     let pinned = !deferred(d, &probed.layout);
-    let buf = MapBuf::take(d, ctx, bytes, pinned, cfg.map_memory, WAIT).map_err(|r| {
+    let budget = cfg
+        .map_memory
+        .unwrap_or_else(|| crate::map_buf::default_budget(d));
+    let buf = MapBuf::take(d, ctx, bytes, pinned, budget, WAIT).map_err(|r| {
         if r == Reason::MapMemory {
             config::verbose(format_args!(
                 "{}: launch unprobed: its {bytes}-byte map buffer would pass --map-memory \
-                 ({}) while earlier launches' buffers are read back",
-                info.name, cfg.map_memory
+                 ({budget} bytes) while earlier launches' buffers are read back",
+                info.name
             ));
         }
         Some(r)

@@ -2,8 +2,9 @@
 //!
 //! Invariant: the map buffers a process holds — in flight (a launch's, until the drain
 //! thread has merged it) or pooled for reuse — take at most `--map-memory` bytes of device
-//! memory (and as much pinned host memory), except that a single buffer larger than the
-//! budget may be held when it is the only one. A launch whose buffer would pass the budget
+//! memory (and as much pinned host memory; by default an eighth of the first device's
+//! memory, [`default_budget`]), except that a single buffer larger than the budget may be
+//! held when it is the only one. A launch whose buffer would pass the budget
 //! first reuses or frees pooled buffers, then waits for the drain thread to give one back;
 //! if none comes back within [`WAIT`], it runs unprobed and is counted
 //! ([`Reason::MapMemory`]). Without this, a program that launches faster than its
@@ -22,8 +23,32 @@ use std::time::{Duration, Instant};
 /// unprobed.
 pub(crate) const WAIT: Duration = Duration::from_secs(10);
 
-/// `--map-memory`'s default: 4 GiB.
+/// `--map-memory`'s default when the driver cannot tell the device's memory: 4 GiB.
 pub const DEFAULT_MAP_MEMORY: u64 = 4 << 30;
+
+/// The budget without `--map-memory`: an eighth of the memory of the device of the first
+/// launch that asks (at least 1 GiB), else [`DEFAULT_MAP_MEMORY`]. An eighth leaves the
+/// program its memory and lets the buffers of a drain that lags by a hundred launches of
+/// a 40 MiB ring (`dmat` on the benchmark's kernels) stay in flight without a wait.
+pub(crate) fn default_budget(d: &Driver) -> u64 {
+    static BUDGET: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *BUDGET.get_or_init(|| {
+        let (Some(get_device), Some(total)) = (d.cuCtxGetDevice, d.cuDeviceTotalMem) else {
+            return DEFAULT_MAP_MEMORY;
+        };
+        let mut dev = 0;
+        let mut bytes = 0usize;
+        // SAFETY: out-pointers; the launch's context is current.
+        let ok = unsafe {
+            get_device(&mut dev) == CUDA_SUCCESS && total(&mut bytes, dev) == CUDA_SUCCESS
+        };
+        if ok && bytes > 0 {
+            (bytes as u64 / 8).max(1 << 30)
+        } else {
+            DEFAULT_MAP_MEMORY
+        }
+    })
+}
 
 /// A launch's map buffer: a device allocation, the host memory it is read back into
 /// (page-aligned, registered with the driver: the process's own memory, so reading it is
