@@ -250,6 +250,11 @@ pub enum Command {
         /// --target gcn).
         #[arg(long, value_name = "FILE")]
         gcn: Vec<PathBuf>,
+        /// Find every proof afresh: no proof is read from or written to the proof cache
+        /// ($WARPTRACE_PROOF_CACHE, else proofs/ in the module cache's directory, e.g.
+        /// ~/.cache/warptrace/proofs; used only when no one else can write it).
+        #[arg(long)]
+        no_proof_cache: bool,
     },
     /// Instrument the kernels of a PTX module or an AMDGPU assembly file and write the
     /// spliced text (each kernel's outcome on stderr); with --gcn and --code-object, also

@@ -14,6 +14,8 @@ mod host;
 mod library;
 mod list;
 mod outputs;
+mod progress;
+mod proof_dir;
 mod raw;
 mod resources;
 mod run;
@@ -83,9 +85,14 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             cert,
             ptx,
             gcn,
+            no_proof_cache,
         }) => match raw::raw_probe(&program)? {
             Some(probe) => raw::verify(&probe, target, cert.as_deref(), &ptx, &gcn),
-            None => verify::verify(&program, target, cert.as_deref(), &ptx, &gcn),
+            None => {
+                proof_dir::install(no_proof_cache);
+                progress::install();
+                verify::verify(&program, target, cert.as_deref(), &ptx, &gcn)
+            }
         },
         None if cli.run.list.is_some() => list::list(&cli.run),
         None => {

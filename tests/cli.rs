@@ -207,6 +207,45 @@ fn record_and_map_memory_limits_reach_the_runtime() {
     }
 }
 
+/// `warptrace verify` keeps its proofs in `proofs/` of the module cache's directory, made
+/// `0700`; a directory others can write is refused with a warning, `--no-proof-cache`
+/// uses none. (A host-only program on GCN: no translation obligation, so this is fast.)
+#[test]
+fn verify_keeps_its_proofs_only_where_no_one_else_can_write() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let verify = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_warptrace"))
+            .args(["verify", "--target", "gcn", "-e", "begin { @n = 1; }"])
+            .args(extra)
+            .env_remove("WARPTRACE_PROOF_CACHE")
+            .env_remove("WARPTRACE_NO_CACHE")
+            .env("WARPTRACE_CACHE_DIR", tmp.path())
+            .output()
+            .expect("runs")
+    };
+    let out = verify(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let proofs = tmp.path().join("proofs");
+    let mode = std::fs::metadata(&proofs)
+        .expect("made")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o700);
+    assert!(!stderr(&out).contains("proof cache"), "{}", stderr(&out));
+    std::fs::set_permissions(&proofs, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    let out = verify(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not using the proof cache")
+            && stderr(&out).contains("no one else can write"),
+        "{}",
+        stderr(&out)
+    );
+    let out = verify(&["--no-proof-cache"]);
+    assert!(!stderr(&out).contains("proof cache"), "{}", stderr(&out));
+}
+
 #[test]
 fn launch_selection_reaches_the_runtime_and_bad_values_are_refused() {
     let out = warptrace(&[

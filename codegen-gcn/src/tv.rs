@@ -4123,10 +4123,13 @@ pub fn translation_checks(program: &Program) -> Translation {
     // once for every process of the same source (`named_proofs`). Its `micros` are that
     // proof's.
     static PROVED: crate::proved::Proofs<String, (Verdict, u64)> = crate::proved::Proofs::new();
+    warptrace_verifier::progress::begin("GCN translation", obligations.len());
     let checks = obligations
         .into_iter()
         .map(|(name, prove)| {
+            let mut asked = false;
             let (verdict, micros) = crate::proved::once(&PROVED, name.clone(), || {
+                asked = true;
                 warptrace_verifier::named_proofs::proved_once(
                     "gcn",
                     env!("WARPTRACE_SOURCE_DIGEST"),
@@ -4138,6 +4141,10 @@ pub fn translation_checks(program: &Program) -> Translation {
                     },
                 )
             });
+            if !asked {
+                // This process's own proof (`named_proofs` reported the first).
+                warptrace_verifier::progress::settled(&name, true);
+            }
             Check {
                 level: "translation".into(),
                 name,
@@ -4147,6 +4154,7 @@ pub fn translation_checks(program: &Program) -> Translation {
             }
         })
         .collect();
+    warptrace_verifier::progress::end();
     Translation {
         checks,
         not_proved: not_proved.into_iter().collect(),

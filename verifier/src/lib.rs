@@ -16,6 +16,7 @@ mod model;
 pub mod named_proofs;
 mod obligation;
 pub mod parallel;
+pub mod progress;
 pub mod proof_cache;
 mod proof_key;
 pub mod semantics;

@@ -49,19 +49,23 @@ fn proved_once_in(
     prove: impl FnOnce() -> (Verdict, u64),
 ) -> (Verdict, u64) {
     let Some(dir) = dir else {
-        return prove();
+        let proved = prove();
+        crate::progress::settled(name, false);
+        return proved;
     };
     let entry = dir.join(key(scope, source_digest, name));
     if let Some(micros) = std::fs::read_to_string(&entry)
         .ok()
         .and_then(|text| parse(&text))
     {
+        crate::progress::settled(name, true);
         return (Verdict::Proved, micros);
     }
     let (verdict, micros) = prove();
     if verdict.is_proved() {
         proof_cache::store(dir, &entry, &format!("proved {micros}\n"));
     }
+    crate::progress::settled(name, false);
     (verdict, micros)
 }
 

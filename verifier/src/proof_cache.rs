@@ -13,9 +13,10 @@
 //! always z3's own.
 //!
 //! The cache is as trustworthy as its directory: whoever can write there can make a
-//! verifier accept. It is off unless the variable is set
-//! (docs/decisions/0042-proof-cache-by-terms.md); the same directory holds the back
-//! ends' named proofs (`named_proofs.rs`).
+//! verifier accept. In a library it is off unless the variable is set
+//! (docs/decisions/0042-proof-cache-by-terms.md); `warptrace verify` defaults to a
+//! per-user directory only its owner can write ([`use_default_directory`]). The same
+//! directory holds the back ends' named proofs (`named_proofs.rs`).
 
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -68,14 +69,25 @@ fn check_in(dir: Option<&Path>, solver: &Solver) -> SatResult {
     result
 }
 
-/// The cache's directory, from [`PROOF_CACHE_VAR`] (read once); `None` when unset or empty.
+static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+
+/// [`PROOF_CACHE_VAR`]'s directory; `None` when unset or empty.
+fn from_env() -> Option<PathBuf> {
+    let dir = PathBuf::from(std::env::var_os(PROOF_CACHE_VAR)?);
+    (!dir.as_os_str().is_empty()).then_some(dir)
+}
+
+/// The cache's directory, from [`PROOF_CACHE_VAR`] (read once), else the front end's
+/// [`use_default_directory`]; `None` when neither names one.
 pub(crate) fn directory() -> Option<&'static Path> {
-    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = PathBuf::from(std::env::var_os(PROOF_CACHE_VAR)?);
-        (!dir.as_os_str().is_empty()).then_some(dir)
-    })
-    .as_deref()
+    DIR.get_or_init(from_env).as_deref()
+}
+
+/// Makes `dir` the cache's directory when [`PROOF_CACHE_VAR`] names none (the CLI's
+/// per-user directory; `None`: no cache even so). Call before any proof; false (and no
+/// change) once the cache has been consulted or set.
+pub fn use_default_directory(dir: Option<PathBuf>) -> bool {
+    DIR.set(from_env().or(dir)).is_ok()
 }
 
 /// The entry's file name: the hex SHA-256 of the format, z3's version and the solver's

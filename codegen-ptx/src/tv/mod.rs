@@ -153,6 +153,7 @@ pub fn translation_checks() -> Vec<warptrace_verifier::Check> {
 /// that a family of slow ones is shared out.
 pub fn translation_validation() -> Vec<TvResult> {
     let all = obligations::all();
+    warptrace_verifier::progress::begin("PTX translation", all.len());
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8)
@@ -181,6 +182,7 @@ pub fn translation_validation() -> Vec<TvResult> {
             }
         }
     });
+    warptrace_verifier::progress::end();
     results
         .into_iter()
         .zip(&all)
