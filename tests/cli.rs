@@ -246,6 +246,40 @@ fn verify_keeps_its_proofs_only_where_no_one_else_can_write() {
     assert!(!stderr(&out).contains("proof cache"), "{}", stderr(&out));
 }
 
+/// Every program of `tests/corpus/bpftrace/` prints, as text and as `-f json`, exactly what
+/// bpftrace printed for it (`gen.sh` made the expectations with bpftrace itself).
+#[test]
+fn host_programs_print_what_bpftrace_prints() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/bpftrace");
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the corpus")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "bt"))
+        .collect();
+    programs.sort();
+    assert!(!programs.is_empty(), "no program in {}", dir.display());
+    for program in programs {
+        for (format, expected) in [(None, "expected"), (Some("json"), "json.expected")] {
+            let file = program.with_extension(expected);
+            let want = std::fs::read_to_string(&file)
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            let mut args: Vec<std::ffi::OsString> = Vec::new();
+            if let Some(f) = format {
+                args.extend(["-f".into(), f.into()]);
+            }
+            args.push(program.clone().into_os_string());
+            let out = warptrace(&args);
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                program.display(),
+                stderr(&out)
+            );
+            assert_eq!(stdout(&out), want, "{} ({expected})", program.display());
+        }
+    }
+}
+
 #[test]
 fn launch_selection_reaches_the_runtime_and_bad_values_are_refused() {
     let out = warptrace(&[

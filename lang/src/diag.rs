@@ -197,6 +197,8 @@ pub(crate) enum Error {
     DivisorMayBeZero { span: Span },
     #[error("division by zero")]
     DivisionByZero { span: Span },
+    #[error("`{op}` on a map needs the map's current value, which a probe cannot read yet")]
+    MapUpdateNeedsValue { span: Span, op: String },
     #[error("probe needs more than {} registers", u16::MAX)]
     TooManyRegisters { span: Span },
     #[error("probe needs more than {} instructions", crate::lower::MAX_INSNS)]
@@ -225,6 +227,15 @@ impl Error {
                 vec!["decimal literals are i64; hex literals may use all 64 bits".into()],
             ),
             UnknownAttach { span, .. } => (*span, None, vec![names::attach_hint()]),
+            MapUpdateNeedsValue { span, .. } => (
+                *span,
+                None,
+                vec![
+                    "`+=`, `-=`, `++` and `--` work on maps (they add, as `sum()` does); every \
+                     compound assignment works on `$` and `%` variables"
+                        .into(),
+                ],
+            ),
             ModifierNotValid { span, modifier, .. } => {
                 let hint = if *modifier == "after" {
                     "`after` applies to instruction probes: mem, tensor:mma, sync:barrier, branch, line, ptx, gcn"

@@ -180,6 +180,85 @@ struct Builder<'s> {
 }
 
 impl<'s> Builder<'s> {
+    /// The value `target op= value` (or `target++`, `target--`) assigns: `target op value`
+    /// for a variable; for a map, `sum(value)` (`+=`, `++`) or `sum(-value)` (`-=`, `--`),
+    /// the only updates that need no read of the map. `None` after an error.
+    fn update_value(
+        &mut self,
+        target: &Target<'s>,
+        op: &'s str,
+        op_span: Span,
+        value: Option<Expr<'s>>,
+    ) -> Option<Expr<'s>> {
+        let one = || Expr {
+            kind: ExprKind::Int(1),
+            span: op_span,
+        };
+        let (bin, rhs) = match op {
+            "++" => (BinaryOp::Add, one()),
+            "--" => (BinaryOp::Sub, one()),
+            _ => {
+                let bin = match op.trim_end_matches('=') {
+                    "+" => BinaryOp::Add,
+                    "-" => BinaryOp::Sub,
+                    "*" => BinaryOp::Mul,
+                    "/" => BinaryOp::Div,
+                    "%" => BinaryOp::Rem,
+                    "&" => BinaryOp::BitAnd,
+                    "|" => BinaryOp::BitOr,
+                    "^" => BinaryOp::BitXor,
+                    "<<" => BinaryOp::Shl,
+                    _ => BinaryOp::Shr,
+                };
+                (bin, value?)
+            }
+        };
+        let span = Span::new(op_span.start, rhs.span.end.max(op_span.end));
+        let current = match target {
+            Target::Scratch(name, _) => ExprKind::Scratch(name),
+            Target::Persist(name, _) => ExprKind::Persist(name),
+            Target::Map(_) => {
+                let added = match bin {
+                    BinaryOp::Add => rhs,
+                    BinaryOp::Sub => Expr {
+                        span: rhs.span,
+                        kind: ExprKind::Unary(UnaryOp::Neg, Box::new(rhs)),
+                    },
+                    _ => {
+                        self.errors.push(Error::MapUpdateNeedsValue {
+                            span: op_span,
+                            op: op.to_string(),
+                        });
+                        return None;
+                    }
+                };
+                return Some(Expr {
+                    span,
+                    kind: ExprKind::Call {
+                        name: "sum",
+                        name_span: op_span,
+                        args: vec![added],
+                    },
+                });
+            }
+        };
+        let at = match target {
+            Target::Scratch(_, s) | Target::Persist(_, s) => *s,
+            Target::Map(_) => op_span,
+        };
+        Some(Expr {
+            span,
+            kind: ExprKind::Binary(
+                bin,
+                Box::new(Expr {
+                    kind: current,
+                    span: at,
+                }),
+                Box::new(rhs),
+            ),
+        })
+    }
+
     fn map_decl(&mut self, c: &mut Cursor<'s>, start: usize) -> MapDeclAst<'s> {
         let (d, mut end) = (c.depth, start);
         let at = Span::new(start, start);
@@ -375,6 +454,8 @@ impl<'s> Builder<'s> {
             Rule::assignment => {
                 let mut target = None;
                 let mut value = None;
+                // `op=` or `++`/`--`, with its span.
+                let mut op: Option<(&'s str, Span)> = None;
                 while let Some((rule, s)) = c.child(d, &mut end) {
                     match rule {
                         Rule::map => target = Some(Target::Map(self.map_ref(c, s))),
@@ -386,14 +467,25 @@ impl<'s> Builder<'s> {
                             let (span, text) = c.rest(s);
                             target = Some(Target::Persist(text.get(1..).unwrap_or(""), span));
                         }
+                        Rule::update | Rule::step => {
+                            let (span, text) = c.rest(s);
+                            let text = text.trim_end();
+                            op = Some((text, Span::new(span.start, span.start + text.len())));
+                        }
                         Rule::expr => value = self.top_expr(c, s),
                         _ => {}
                     }
                 }
+                let target = target?;
+                let span = Span::new(start, end);
+                let value = match op {
+                    None => value?,
+                    Some((op, op_span)) => self.update_value(&target, op, op_span, value)?,
+                };
                 Some(Stmt::Assign {
-                    target: target?,
-                    value: value?,
-                    span: Span::new(start, end),
+                    target,
+                    value,
+                    span,
                 })
             }
             Rule::call_stmt => {

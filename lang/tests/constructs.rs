@@ -498,3 +498,25 @@ fn listing_tables() {
         );
     }
 }
+
+/// `x op= e`, `x++`, `++x`, `x--`, `--x` compile to exactly what they stand for: on
+/// variables `x = x op e`, on maps `sum(e)` / `sum(-e)`.
+#[test]
+fn compound_assignments_are_their_spelled_out_forms() {
+    let pairs = [
+        (
+            "kernel:entry { %n += 2; %n <<= 1; %n++; $x = smid; $x *= 3; --$x; $x %= 7; \
+             $x ^= 5; $x >>= 1; $x |= 8; $x &= 12; $x /= 2; @c[kernel] += $x; @d++; @e -= 4; ++@f; @f--; }",
+            "kernel:entry { %n = %n + 2; %n = %n << 1; %n = %n + 1; $x = smid; $x = $x * 3; \
+             $x = $x - 1; $x = $x % 7; $x = $x ^ 5; $x = $x >> 1; $x = $x | 8; $x = $x & 12; \
+             $x = $x / 2; @c[kernel] = sum($x); @d = sum(1); @e = sum(-4); @f = sum(1); @f = sum(-1); }",
+        ),
+        (
+            "begin { $a = 1; $a -= 3; @m[$a] += $a; exit(); }",
+            "begin { $a = 1; $a = $a - 3; @m[$a] = sum($a); exit(); }",
+        ),
+    ];
+    for (compound, spelled) in pairs {
+        assert_eq!(ir(compound), ir(spelled), "{compound}");
+    }
+}

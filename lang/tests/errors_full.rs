@@ -442,3 +442,23 @@ fn brackets_nested_too_deeply() {
         "{rendered}"
     );
 }
+error_test!(compound_assignment_on_a_map_needs_its_value, "begin { @m *= 2; @n <<= 1; $x = 1; $x *= 3; }", @r#"
+    stdin:1:12-14: ERROR: `*=` on a map needs the map's current value, which a probe cannot read yet
+    begin { @m *= 2; @n <<= 1; $x = 1; $x *= 3; }
+               ~~
+    HINT: `+=`, `-=`, `++` and `--` work on maps (they add, as `sum()` does); every compound assignment works on `$` and `%` variables
+    stdin:1:21-24: ERROR: `<<=` on a map needs the map's current value, which a probe cannot read yet
+    begin { @m *= 2; @n <<= 1; $x = 1; $x *= 3; }
+                        ~~~
+    HINT: `+=`, `-=`, `++` and `--` work on maps (they add, as `sum()` does); every compound assignment works on `$` and `%` variables
+"#);
+error_test!(compound_assignment_reads_the_variable, "begin { $y += 1; } kernel:entry { ++$z; }", @r#"
+    stdin:1:9-11: ERROR: scratch variable `$y` is used before it is set
+    begin { $y += 1; } kernel:entry { ++$z; }
+            ~~
+    HINT: scratch variables live for one probe firing: set it earlier in this block
+    stdin:1:37-39: ERROR: scratch variable `$z` is used before it is set
+    begin { $y += 1; } kernel:entry { ++$z; }
+                                        ~~
+    HINT: scratch variables live for one probe firing: set it earlier in this block
+"#);
