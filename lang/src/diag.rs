@@ -49,7 +49,11 @@ pub(crate) const MAP_KINDS: &str = "map kinds: hash(keys = N), array(per = threa
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum Error {
     #[error("syntax error: {message}")]
-    Syntax { span: Span, message: String },
+    Syntax {
+        span: Span,
+        message: String,
+        hint: Option<String>,
+    },
     #[error("integer literal `{text}` does not fit in 64 bits")]
     IntTooLarge { span: Span, text: String },
     #[error("expression nested too deeply (more than {limit} levels)")]
@@ -212,6 +216,11 @@ impl Error {
         use Error::*;
         let first_use = "a map's keys and value are fixed by its first use";
         let (span, secondary, hints): (Span, Option<(Span, &str)>, Vec<String>) = match self {
+            Syntax {
+                span,
+                hint: Some(hint),
+                ..
+            } => (*span, None, vec![hint.clone()]),
             Syntax { span, .. }
             | TooDeep { span, .. }
             | StmtTooDeep { span, .. }
@@ -226,7 +235,7 @@ impl Error {
                 None,
                 vec!["decimal literals are i64; hex literals may use all 64 bits".into()],
             ),
-            UnknownAttach { span, .. } => (*span, None, vec![names::attach_hint()]),
+            UnknownAttach { span, name } => (*span, None, names::attach_hints(name)),
             MapUpdateNeedsValue { span, .. } => (
                 *span,
                 None,
@@ -244,7 +253,7 @@ impl Error {
                 };
                 (*span, None, vec![hint.into()])
             }
-            UnknownBuiltin { span, .. } => (*span, None, vec![names::builtin_hint()]),
+            UnknownBuiltin { span, name } => (*span, None, names::builtin_hints(name)),
             BuiltinNotValidAt {
                 span,
                 name,
@@ -255,7 +264,7 @@ impl Error {
                 None,
                 vec![format!("`{name}` is valid at {valid_at}")],
             ),
-            UnknownFunction { span, .. } => (*span, None, vec![names::function_hint()]),
+            UnknownFunction { span, name } => (*span, None, names::function_hints(name)),
             ArgCount { span, .. } | BadArgument { span, .. } => (*span, None, vec![]),
             AggregationInExpr { span, name } => (
                 *span,

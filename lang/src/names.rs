@@ -454,9 +454,45 @@ pub(crate) fn builtin(name: &str) -> Option<(Builtin, Validity, &'static str)> {
         })
 }
 
-pub(crate) fn builtin_hint() -> String {
+/// The hints for an unknown builtin: what bpftrace's name means here when it is one of
+/// bpftrace's, else the nearest builtin's name, then every builtin.
+pub(crate) fn builtin_hints(name: &str) -> Vec<String> {
     let names: Vec<&str> = BUILTINS.iter().map(|e| e.name).collect();
-    format!("valid builtins: {}", names.join(", "))
+    let mut hints: Vec<String> = match name {
+        "comm" => vec![
+            "bpftrace's `comm` is a process's name: a GPU probe runs in a kernel, \
+                        and `kernel` names it"
+                .into(),
+        ],
+        "pid" | "tid" | "cpu" | "cgroup" | "uid" | "gid" => vec![format!(
+            "bpftrace's `{name}` is the host thread's; a GPU probe runs in a thread of a kernel: \
+             `tid.x`/`tid.y`/`tid.z` and `ctaid.x`/… place it in its block and grid, `thread` \
+             and `block` are their linear indices, `lane` and `warp` its place in a warp, \
+             `smid` its SM{}",
+            if name == "pid" {
+                " (the summary of `-f json` splits counts by the traced process's pid)"
+            } else {
+                ""
+            }
+        )],
+        "nsecs" | "elapsed" => vec!["clocks on the GPU: `clock64` (the SM's cycles), \
+                                     `globaltimer` (nanoseconds)"
+            .into()],
+        _ => nearest(name, names.iter().copied()).into_iter().collect(),
+    };
+    hints.push(format!("valid builtins: {}", names.join(", ")));
+    hints
+}
+
+/// `did you mean `x`?` for the candidate nearest to `name` by edit distance, when it is
+/// near enough to be a slip (at most a third of the name's letters, at least one).
+pub(crate) fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .map(|c| (strsim::damerau_levenshtein(name, c), c))
+        .filter(|&(d, c)| d <= limit && c != name)
+        .min()
+        .map(|(_, c)| format!("did you mean `{c}`?"))
 }
 
 /// Looks a function up by name.
@@ -487,18 +523,78 @@ pub(crate) fn function_name(f: Func) -> &'static str {
         .map_or("?", |e| bare(e.name))
 }
 
-pub(crate) fn function_hint() -> String {
+/// The hints for an unknown function: the nearest function's name, then every one.
+pub(crate) fn function_hints(name: &str) -> Vec<String> {
     let names: Vec<&str> = FUNCTIONS.iter().map(|e| bare(e.name)).collect();
-    format!("valid functions: {}", names.join(", "))
+    let mut hints: Vec<String> = nearest(name, names.iter().copied()).into_iter().collect();
+    hints.push(format!("valid functions: {}", names.join(", ")));
+    hints
 }
 
-pub(crate) fn attach_hint() -> String {
+/// The hints for an unknown attach point: the nearest concrete one (with the kernel glob
+/// the name had, if any), then every one.
+pub(crate) fn attach_hints(name: &str) -> Vec<String> {
     let names: Vec<&str> = ATTACH_POINTS.iter().map(|e| e.name).collect();
-    format!(
+    let concrete = concrete_attach_points();
+    // Not a point the name starts with: then the point is right and what follows it is
+    // not (a file, a line range, too many components).
+    let starts = |c: &str| {
+        name.strip_prefix(c)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+    };
+    let candidates = || concrete.iter().map(String::as_str).filter(|c| !starts(c));
+    // The name whole, or without a last component that may be a kernel glob.
+    let mut hints: Vec<String> = nearest(name, candidates())
+        .or_else(|| {
+            let (point, glob) = name.rsplit_once(':')?;
+            let near = candidates()
+                .map(|c| (strsim::damerau_levenshtein(point, c), c))
+                .filter(|&(d, c)| d <= (point.len() / 3).max(1) && c != point)
+                .min()?;
+            Some(format!("did you mean `{}:{glob}`?", near.1))
+        })
+        .into_iter()
+        .collect();
+    hints.push(format!(
         "valid attach points: {}; device ones take an optional kernel-name glob as last \
          component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`",
         names.join(", ")
-    )
+    ));
+    hints
+}
+
+/// Every attach point spelled out (`mem:global:load`, …), and the fixed part of those
+/// that take a file, lines or an opcode (`line`, `ptx`): what a misspelling is near.
+fn concrete_attach_points() -> Vec<String> {
+    let mut out = vec!["BEGIN".to_string(), "END".to_string()];
+    for e in ATTACH_POINTS.iter() {
+        let mut names = vec![String::new()];
+        for (i, part) in e.name.split(':').enumerate() {
+            let alternatives: Vec<&str> = match part.strip_prefix('<') {
+                Some(alt) if alt.contains('|') => alt
+                    .trim_end_matches('>')
+                    .split('|')
+                    .filter(|a| *a != "*")
+                    .collect(),
+                Some(_) => break,
+                None => vec![part],
+            };
+            names = names
+                .iter()
+                .flat_map(|n| {
+                    alternatives.iter().map(move |a| {
+                        if i == 0 {
+                            a.to_string()
+                        } else {
+                            format!("{n}:{a}")
+                        }
+                    })
+                })
+                .collect();
+        }
+        out.extend(names);
+    }
+    out
 }
 
 /// Where a probe runs.

@@ -957,7 +957,15 @@ fn type_name(text: &str) -> Option<TypeName> {
                 signed: false,
             })
         }
-        _ => (text.starts_with('i'), text.get(1..)?.parse().ok()?),
+        _ => {
+            // `u64`, `i8`, or bpftrace's `uint64`, `int8`.
+            let (signed, digits) = match text {
+                t if t.starts_with("uint") => (false, &t[4..]),
+                t if t.starts_with("int") => (true, &t[3..]),
+                t => (t.starts_with('i'), t.get(1..)?),
+            };
+            (signed, digits.parse().ok()?)
+        }
     };
     Some(TypeName { bits, signed })
 }
@@ -1064,6 +1072,7 @@ fn malformed(span: Span) -> Error {
     Error::Syntax {
         span,
         message: "malformed expression".to_string(),
+        hint: None,
     }
 }
 
@@ -1148,6 +1157,7 @@ fn syntax_error(source: &str, error: &pest::error::Error<Rule>) -> Error {
         return Error::Syntax {
             span: Span::new(start, start + 2),
             message: "unterminated comment".to_string(),
+            hint: None,
         };
     }
     let message = match &error.variant {
@@ -1169,5 +1179,41 @@ fn syntax_error(source: &str, error: &pest::error::Error<Rule>) -> Error {
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    Error::Syntax { span, message }
+    let hint = syntax_hint(source, span.start);
+    Error::Syntax {
+        span,
+        message,
+        hint,
+    }
+}
+
+/// What a syntax error at `pos` most likely means, where that is clear from the text: `=`
+/// written for `==`, a `while` loop (probes have none).
+fn syntax_hint(source: &str, pos: usize) -> Option<String> {
+    let rest = source.get(pos..)?;
+    // The statement the error is in: from the last `;`, `{` or `}` before it.
+    let before = source.get(..pos)?;
+    let stmt = before
+        .rfind([';', '{', '}'])
+        .map_or(before, |i| &before[i + 1..]);
+    let word = stmt.trim_start();
+    let loop_word = ["while", "for", "do"].into_iter().find(|w| {
+        word.strip_prefix(w)
+            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '(', '\t', '\n']))
+    });
+    if let Some(w) = loop_word {
+        return Some(format!(
+            "probes have no `{w}` loops (a probe's control flow is a DAG): `unroll(N) {{ ... }}` \
+             repeats a body N times, and a kernel's own loops are attach points \
+             (`loop:header`, `loop:backedge`, `loop:exit`)"
+        ));
+    }
+    // In a condition: a predicate (`/…/` in a block's header, before its `{`) or an `if`.
+    let in_predicate = before
+        .rfind(['{', '}'])
+        .is_none_or(|i| before[i..].starts_with('}'))
+        && stmt.contains('/');
+    let condition = in_predicate || word.starts_with("if");
+    (condition && rest.starts_with('=') && !rest.starts_with("=="))
+        .then(|| "`=` assigns; to compare, write `==`".into())
 }

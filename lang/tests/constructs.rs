@@ -520,3 +520,21 @@ fn compound_assignments_are_their_spelled_out_forms() {
         assert_eq!(ir(compound), ir(spelled), "{compound}");
     }
 }
+
+/// bpftrace's type names `uint8` … `int64` are `u8` … `i64`.
+#[test]
+fn bpftrace_type_names_are_the_short_ones() {
+    for (long, short) in [
+        ("uint8", "u8"),
+        ("uint16", "u16"),
+        ("uint32", "u32"),
+        ("uint64", "u64"),
+        ("int8", "i8"),
+        ("int16", "i16"),
+        ("int32", "i32"),
+        ("int64", "i64"),
+    ] {
+        let program = |t: &str| format!("kernel:entry {{ $x = ({t})smid; @m[$x] = count(); }}");
+        assert_eq!(ir(&program(long)), ir(&program(short)), "{long}");
+    }
+}

@@ -100,6 +100,7 @@ fn unknown_mem_space_and_op() {
     stdin:1:19-34: ERROR: unknown attach point `mem:global:read`
     mem:texture:load, mem:global:read { @a = count(); }
                       ~~~~~~~~~~~~~~~
+    HINT: did you mean `mem:global:load`?
     HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     "#);
 }
@@ -120,6 +121,7 @@ fn unknown_builtin() {
     stdin:1:19-25: ERROR: unknown builtin `tidd.x`
     kernel:entry { @a[tidd.x] = count(); }
                       ~~~~~~
+    HINT: did you mean `tid.x`?
     HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, warpid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, pc, file, line, opcode, addr, bytes, sectors, wavefronts, run, value
     "#);
 }
@@ -339,6 +341,7 @@ fn errors_accumulate() {
     stdin:1:17-23: ERROR: unknown builtin `tidd.x`
     kernel:foo { @a[tidd.x] = avg(1); }
                     ~~~~~~
+    HINT: did you mean `tid.x`?
     HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, warpid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, pc, file, line, opcode, addr, bytes, sectors, wavefronts, run, value
     stdin:2:32-36: ERROR: divisor may be zero
     kernel:entry { @b = sum(smid / smid); }

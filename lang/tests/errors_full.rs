@@ -462,3 +462,41 @@ error_test!(compound_assignment_reads_the_variable, "begin { $y += 1; } kernel:e
                                         ~~
     HINT: scratch variables live for one probe firing: set it earlier in this block
 "#);
+error_test!(assignment_where_a_comparison_goes, "kernel:entry /smid = 3/ { @x = count(); }", @r#"
+    stdin:1:20-21: ERROR: syntax error: unexpected `=`, expected operator, `/` or `(`
+    kernel:entry /smid = 3/ { @x = count(); }
+                       ~
+    HINT: `=` assigns; to compare, write `==`
+"#);
+error_test!(loops_point_at_unroll_and_loop_probes, "kernel:entry { for ($i = 0; $i < 3; $i++) { } }", @r#"
+    stdin:1:24-25: ERROR: syntax error: unexpected `=`, expected operator, `,` or `)`
+    kernel:entry { for ($i = 0; $i < 3; $i++) { } }
+                           ~
+    HINT: probes have no `for` loops (a probe's control flow is a DAG): `unroll(N) { ... }` repeats a body N times, and a kernel's own loops are attach points (`loop:header`, `loop:backedge`, `loop:exit`)
+"#);
+error_test!(misspellings_get_the_nearest_name, "mem:global:lod:*gemm* { @x[smidd] = cnt(); }\nkernel:entri { @y[comm] = count(); }", @r#"
+    stdin:1:1-22: ERROR: unknown attach point `mem:global:lod:*gemm*`
+    mem:global:lod:*gemm* { @x[smidd] = cnt(); }
+    ~~~~~~~~~~~~~~~~~~~~~
+    HINT: did you mean `mem:global:load:*gemm*`?
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    stdin:1:28-33: ERROR: unknown builtin `smidd`
+    mem:global:lod:*gemm* { @x[smidd] = cnt(); }
+                               ~~~~~
+    HINT: did you mean `smid`?
+    HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, warpid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, pc, file, line, opcode, addr, bytes, sectors, wavefronts, run, value
+    stdin:1:37-40: ERROR: unknown function `cnt`
+    mem:global:lod:*gemm* { @x[smidd] = cnt(); }
+                                        ~~~
+    HINT: valid functions: count, sum, min, max, avg, stats, hist, lhist, printf, print, clear, zero, delete, exit
+    stdin:2:1-13: ERROR: unknown attach point `kernel:entri`
+    kernel:entri { @y[comm] = count(); }
+    ~~~~~~~~~~~~
+    HINT: did you mean `kernel:entry`?
+    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    stdin:2:19-23: ERROR: unknown builtin `comm`
+    kernel:entri { @y[comm] = count(); }
+                      ~~~~
+    HINT: bpftrace's `comm` is a process's name: a GPU probe runs in a kernel, and `kernel` names it
+    HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, warpid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, pc, file, line, opcode, addr, bytes, sectors, wavefronts, run, value
+"#);
