@@ -67,6 +67,13 @@ def run(cmd, log, env=None):
     return p, dt
 
 
+def program_lines(stdout):
+    """The lines of a traced run's stdout without warptrace's first, bpftrace's
+    `Attaching N probes...`."""
+    lines = stdout.splitlines()
+    return lines[1:] if lines and re.match(r"^Attaching \d+ probes?\.\.\.$", lines[0]) else lines
+
+
 def parse_maps(stdout):
     maps = {}
     for line in stdout.splitlines():
@@ -207,9 +214,9 @@ def main():
         oout = f"{work}/nvcc_oracle_{i}.bin"
         p, _ = run([wt, "-e", program, "--", app, oout], f"{args.out}/oracle-{i}-gpu.log")
         q, _ = run([oracle, "-e", program], f"{args.out}/oracle-{i}-interp.log")
-        # The program prints one line of its own before warptrace's maps; lost events go
-        # to stderr (the oracle prints them last).
-        gpu = p.stdout.splitlines()[1:] + [l for l in p.stderr.splitlines() if l.startswith("Lost ")]
+        # warptrace's `Attaching N probes...`, then one line of the program's own before
+        # warptrace's maps; lost events go to stderr (the oracle prints them last).
+        gpu = program_lines(p.stdout)[1:] + [l for l in p.stderr.splitlines() if l.startswith("Lost ")]
         sim = q.stdout.splitlines()
         ok = p.returncode == 0 and q.returncode == 0 and gpu == sim and len(gpu) > 0
         rows.append((f"oracle:{i}", "-", "GPU maps == interpreter", f"{len(sim)} lines",

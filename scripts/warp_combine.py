@@ -193,7 +193,9 @@ def gpu(args, rows, work):
     results = {}
     for mode, env in (("combined", env_on()), ("per-thread", env_off())):
         p = run([wt, "-e", LANES, "--", app, f"{work}/wc_{mode}.bin"], env=env, log=log)
-        results[mode] = p.stdout.splitlines()[1:] if p.returncode == 0 else None
+        # Without warptrace's `Attaching N probes...` and the program's own first line.
+        lines = [l for l in p.stdout.splitlines() if not re.match(r"^Attaching \d+ probes?\.\.\.$", l)]
+        results[mode] = lines[1:] if p.returncode == 0 else None
     q = run([oracle, "-e", LANES], log=log)
     sim = q.stdout.splitlines() if q.returncode == 0 else None
     ok = results["combined"] is not None and results["combined"] == results["per-thread"] == sim and sim

@@ -43,6 +43,23 @@ pub fn run(source: String, program: Program, args: &RunArgs) -> Result<ExitCode>
     run_bundle(source, program, args, false)
 }
 
+/// bpftrace's first line, `Attaching N probes...` (`-f json`: its `attached_probes`
+/// record), on stdout before anything runs: N counts every attach point of the program,
+/// host blocks included, as bpftrace counts them (a device probe attaches to each kernel
+/// it selects as the kernel is loaded).
+fn attaching(program: &Program, format: OutputFormat) -> Result<()> {
+    use std::io::Write as _;
+    let n = (program.probes.len() + program.host.len()) as u64;
+    let line = match format {
+        OutputFormat::Text => warptrace_runtime::text::attached_probes(n),
+        OutputFormat::Json => warptrace_runtime::json::attached_probes(n),
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(line.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
 /// Runs the command under `program` (whose `source` goes into the bundle); `raw`: the
 /// source is a raw probe file the runtime instruments with, the program its maps.
 fn run_bundle(source: String, program: Program, args: &RunArgs, raw: bool) -> Result<ExitCode> {
@@ -61,6 +78,9 @@ fn run_bundle(source: String, program: Program, args: &RunArgs, raw: bool) -> Re
             "warptrace: warning: `launch:complete` blocks do not run yet (they will run after \
              each launch's read-back)"
         );
+    }
+    if !raw {
+        attaching(&program, args.format)?;
     }
     let stopped = host.run(HostEvent::Begin)?;
     let mut code = ExitCode::SUCCESS;

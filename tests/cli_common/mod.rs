@@ -16,8 +16,24 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// Its standard output, as text.
+/// Its standard output, as text, without the `Attaching N probes...` line (or `-f json`
+/// record) a run prints first, as bpftrace does: what the program and its maps printed.
+/// (`host_programs_print_what_bpftrace_prints` checks that line, with [`raw_stdout`].)
 pub fn stdout(o: &Output) -> String {
+    let text = raw_stdout(o);
+    match text.split_once('\n') {
+        Some((first, rest))
+            if first.starts_with("Attaching ") && first.ends_with("...")
+                || first.starts_with(r#"{"type": "attached_probes""#) =>
+        {
+            rest.to_string()
+        }
+        _ => text,
+    }
+}
+
+/// Its standard output, as text, whole.
+pub fn raw_stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
