@@ -174,6 +174,15 @@ pub struct RunArgs {
     /// executable; also $WARPTRACE_PRELOAD).
     #[arg(long, value_name = "PATH")]
     pub preload: Option<PathBuf>,
+    /// The program to run and its arguments, as one string split as a shell would
+    /// (bpftrace's -c), e.g. -c 'python train.py --steps 10'; the same as `-- COMMAND`.
+    #[arg(
+        short = 'c',
+        long = "cmd",
+        value_name = "CMD",
+        conflicts_with = "command"
+    )]
+    pub cmd: Option<String>,
     /// The program to run and its arguments.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,

@@ -44,7 +44,15 @@ fn main() -> ExitCode {
     }
 }
 
-fn dispatch(cli: Cli) -> Result<ExitCode> {
+fn dispatch(mut cli: Cli) -> Result<ExitCode> {
+    // `-c 'CMD ARGS'`, bpftrace's spelling of `-- CMD ARGS`, split as a shell would.
+    if let Some(cmd) = cli.run.cmd.take() {
+        cli.run.command = shlex::split(&cmd)
+            .filter(|words| !words.is_empty())
+            .with_context(|| {
+                format!("-c '{cmd}': not a command (empty, or a quote is not closed)")
+            })?;
+    }
     match cli.command {
         Some(Command::Compile { program, emit }) => {
             let Some((source, verified)) = compile(&program)? else {
@@ -144,6 +152,16 @@ pub(crate) fn compile_unverified(args: &ProgramArgs) -> Result<Option<(String, S
                 .with_context(|| format!("cannot read probe file {}", path.display()))?,
             path.display().to_string(),
         ),
+        (None, None, Some(name))
+            if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            bail!(
+                "`-p {name}`: in bpftrace -p takes a PID; here -p names a library probe \
+                 (`warptrace -l` lists them). warptrace cannot attach to a running process: \
+                 kernels are instrumented as the program loads them, so run the program \
+                 under it (`warptrace -p block_sched -- ./app`, or -c './app args')"
+            )
+        }
         (None, None, Some(name)) => match library::source(name) {
             Some(src) => (src.to_string(), format!("probes/{name}.wt")),
             None => bail!(
@@ -158,6 +176,15 @@ pub(crate) fn compile_unverified(args: &ProgramArgs) -> Result<Option<(String, S
                  FILE.toml (see --help)"
             )
         }
+        (_, Some(path), _) => bail!(
+            "`{}` after the options is read as a probe program file, but the program is \
+             already given with {}. To run a command, put it after `--` (`warptrace {} … -- \
+             {}`) or give it with -c",
+            path.display(),
+            if args.expr.is_some() { "-e" } else { "-p" },
+            if args.expr.is_some() { "-e" } else { "-p" },
+            path.display()
+        ),
         _ => bail!("give the probe program one way: -e, a file, or -p NAME"),
     };
     match warptrace_lang::compile(&source, &file_name) {

@@ -281,6 +281,45 @@ fn host_programs_print_what_bpftrace_prints() {
     }
 }
 
+/// bpftrace's command-line habits: `-c 'CMD ARGS'` runs a command split as a shell would;
+/// a number after `-p` (a PID in bpftrace) and a command given without `--` are explained.
+#[test]
+fn bpftrace_command_line_habits_work_or_are_explained() {
+    let out = warptrace(&[
+        "-e",
+        "begin { @n = 1; }",
+        "-c",
+        "sh -c 'echo ran \"$0\"' 'two words'",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().next(), Some("ran two words"));
+    let out = warptrace(&["-e", "begin { }", "-c", "sh -c 'unclosed"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("a quote is not closed"),
+        "{}",
+        stderr(&out)
+    );
+    let out = warptrace(&["-e", "begin { }", "-c", "true", "--", "true"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = warptrace(&["-p", "1234"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("in bpftrace -p takes a PID")
+            && stderr(&out).contains("cannot attach to a running process"),
+        "{}",
+        stderr(&out)
+    );
+    let out = warptrace(&["-e", "kernel:entry { @n = count(); }", "./app"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("`./app` after the options is read as a probe program file")
+            && stderr(&out).contains("-- ./app"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn launch_selection_reaches_the_runtime_and_bad_values_are_refused() {
     let out = warptrace(&[
