@@ -538,3 +538,16 @@ fn bpftrace_type_names_are_the_short_ones() {
         assert_eq!(ir(&program(long)), ir(&program(short)), "{long}");
     }
 }
+
+/// `kernel == "name"` is the kernel's id against the name's, `"name" != kernel` the same
+/// with `ne`: no string reaches the IR.
+#[test]
+fn kernel_names_are_their_ids() {
+    let id = warptrace_ir::kernel_id("softmax_kernel") as i64;
+    let text = ir(
+        "kernel:entry /kernel == \"softmax_kernel\"/ { @n = count(); }\n\
+         kernel:exit { if (\"softmax_kernel\" != kernel) { @m = count(); } }",
+    );
+    assert!(text.contains(&format!("r1 = eq.64 r0, {id}")), "{text}");
+    assert!(text.contains(&format!("r1 = ne.64 r0, {id}")), "{text}");
+}

@@ -107,10 +107,10 @@ error_test!(aggregation_as_statement_or_scratch, "kernel:entry { count(); $x = s
     HINT: write `@map[keys] = sum(...)`
 "#);
 error_test!(string_outside_printf, "kernel:entry { @a = sum(\"x\"); }", @r#"
-    stdin:1:25-28: ERROR: a string can only be the format of printf
+    stdin:1:25-28: ERROR: a string can only be the format of printf or a kernel's name compared with `kernel`
     kernel:entry { @a = sum("x"); }
                             ~~~
-    HINT: write `printf("...", args)`
+    HINT: write `printf("...", args)` or `kernel == "softmax_kernel"`
 "#);
 error_test!(record_outside_map_assignment, "kernel:entry { $r = (1, 2); }", @r#"
     stdin:1:21-27: ERROR: a record `(a, b, ...)` can only be assigned to a map
@@ -499,4 +499,18 @@ error_test!(misspellings_get_the_nearest_name, "mem:global:lod:*gemm* { @x[smidd
                       ~~~~
     HINT: bpftrace's `comm` is a process's name: a GPU probe runs in a kernel, and `kernel` names it
     HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, warpid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, pc, file, line, opcode, addr, bytes, sectors, wavefronts, run, value
+"#);
+error_test!(strings_compare_only_with_kernel, "kernel:entry /smid == \"x\" || kernel < \"y\" || \"a\" == \"b\"/ { @n = count(); }", @r#"
+    stdin:1:15-26: ERROR: a string compares only with `kernel` (kernel names are the only strings a probe sees)
+    kernel:entry /smid == "x" || kernel < "y" || "a" == "b"/ { @n = count(); }
+                  ~~~~~~~~~~~
+    HINT: `kernel == "softmax_kernel"`; for a name pattern, put a glob on the attach point: `kernel:entry:*softmax*`
+    stdin:1:30-42: ERROR: a string compares only with `==` or `!=`
+    kernel:entry /smid == "x" || kernel < "y" || "a" == "b"/ { @n = count(); }
+                                 ~~~~~~~~~~~~
+    HINT: `kernel == "name"` or `kernel != "name"`
+    stdin:1:46-56: ERROR: two strings cannot be compared
+    kernel:entry /smid == "x" || kernel < "y" || "a" == "b"/ { @n = count(); }
+                                                 ~~~~~~~~~~
+    HINT: compare `kernel` with a kernel's name: `kernel == "softmax_kernel"`
 "#);

@@ -797,3 +797,25 @@ fn span(program: &Program, p: usize) -> u64 {
     let (a, b) = clock_span(program, p);
     b - a
 }
+
+/// `kernel == "name"` and `kernel != "name"` select kernels by their symbol: blocks counted
+/// for `tile` alone, and for every kernel but `tile`.
+#[test]
+fn kernel_names_compare_as_strings() {
+    let compile = |src: &str| {
+        warptrace_lang::compile(src, "stdin").unwrap_or_else(|e| panic!("{src}:\n{}", e.render()))
+    };
+    let first = "kernel:entry /tid.x == 0 && tid.y == 0 && tid.z == 0";
+    let kernels = ["vec_add", "tile", "grid2d"];
+    let only = compile(&format!(
+        "{first} && kernel == \"tile\"/ {{ @b[kernel] = count(); }}"
+    ));
+    assert_eq!(run(&only, &kernels), "\n\n@b[tile]: 2\n");
+    let others = compile(&format!(
+        "{first} && \"tile\" != kernel/ {{ @b[kernel] = count(); }}"
+    ));
+    assert_eq!(
+        run(&others, &kernels),
+        "\n\n@b[vec_add]: 4\n@b[grid2d]: 6\n"
+    );
+}

@@ -64,8 +64,9 @@ impl Checker<'_> {
             ExprKind::Int(v) => Some(TExpr::literal(*v, span)),
             ExprKind::Str(_) => self.misplaced(
                 span,
-                "a string can only be the format of printf",
-                "write `printf(\"...\", args)`",
+                "a string can only be the format of printf or a kernel's name compared with \
+                 `kernel`",
+                "write `printf(\"...\", args)` or `kernel == \"softmax_kernel\"`",
             ),
             ExprKind::Tuple(_) => self.misplaced(
                 span,
@@ -105,6 +106,11 @@ impl Checker<'_> {
             ExprKind::Unary(op, x) => {
                 let x = self.int_expr(x, format_args!("an operand of `{}`", op.symbol()))?;
                 Some(unary(*op, x, span))
+            }
+            ExprKind::Binary(op, a, b)
+                if matches!(a.kind, ExprKind::Str(_)) || matches!(b.kind, ExprKind::Str(_)) =>
+            {
+                self.kernel_name_test(*op, a, b, span)
             }
             ExprKind::Binary(op, a, b) => {
                 let a = self.int_expr(a, format_args!("an operand of `{}`", op.symbol()));
@@ -284,6 +290,62 @@ impl Checker<'_> {
             BinaryOp::Shl | BinaryOp::Shr | BinaryOp::LogOr | BinaryOp::LogAnd => return None,
         };
         Some(TExpr::bin(ir, a, b, result, span, wraps))
+    }
+
+    /// `kernel == "name"` (or `!=`, either side): the kernel's id against the id of the
+    /// kernel whose symbol is `name` (`kernel_id`: what the device sees), so the test costs
+    /// the device one comparison with a constant. `name` is the symbol as the module has
+    /// it: Triton's and `extern "C"` kernels' plain names, C++ kernels' mangled ones.
+    fn kernel_name_test(
+        &mut self,
+        op: BinaryOp,
+        a: &Expr<'_>,
+        b: &Expr<'_>,
+        span: Span,
+    ) -> Option<TExpr> {
+        let (text, other) = match (&a.kind, &b.kind) {
+            (ExprKind::Str(t), k) if !matches!(k, ExprKind::Str(_)) => (t, b),
+            (k, ExprKind::Str(t)) if !matches!(k, ExprKind::Str(_)) => (t, a),
+            _ => {
+                return self.misplaced(
+                    span,
+                    "two strings cannot be compared",
+                    "compare `kernel` with a kernel's name: `kernel == \"softmax_kernel\"`",
+                )
+            }
+        };
+        let ir = match op {
+            BinaryOp::Eq => BinOp::Eq,
+            BinaryOp::Ne => BinOp::Ne,
+            _ => {
+                return self.misplaced(
+                    span,
+                    "a string compares only with `==` or `!=`",
+                    "`kernel == \"name\"` or `kernel != \"name\"`",
+                )
+            }
+        };
+        let kernel = self.expr(other)?;
+        if kernel.ty != Ty::Kernel {
+            return self.misplaced(
+                span,
+                "a string compares only with `kernel` (kernel names are the only strings a \
+                 probe sees)",
+                "`kernel == \"softmax_kernel\"`; for a name pattern, put a glob on the attach \
+                 point: `kernel:entry:*softmax*`",
+            );
+        }
+        let id = TExpr {
+            kind: TKind::Const(warptrace_ir::kernel_id(text) as i64),
+            ty: Ty::Kernel,
+            span: if std::ptr::eq(other, a) {
+                b.span
+            } else {
+                a.span
+            },
+            literal: false,
+        };
+        Some(TExpr::bin(ir, kernel, id, Ty::Bool, span, false))
     }
 
     /// `c ? a : b`: the arms' common type; a constant condition picks its arm.
