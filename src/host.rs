@@ -170,13 +170,20 @@ pub fn device_events(
 
 /// The exit printing of `store`: every hash map and every ring other than the printf
 /// ring, in name order (text: after two newlines; nothing at all when there is no map
-/// and no ring record).
+/// and no ring record, or when `config = { print_maps_on_exit = 0 }`).
 pub fn exit_text(
     program: &Program,
     store: &MapStore,
     kernels: &BTreeMap<u64, String>,
     format: OutputFormat,
 ) -> String {
+    let off = program
+        .config
+        .iter()
+        .any(|c| c.key == "print_maps_on_exit" && c.value == warptrace_ir::ConfigValue::Int(0));
+    if off {
+        return String::new();
+    }
     let maps = store_outputs(program, store, kernels);
     let rings = ring_outputs(program, store, kernels);
     let nothing = maps.is_empty() && rings.iter().all(|r| r.records.is_empty());

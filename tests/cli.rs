@@ -320,6 +320,18 @@ fn bpftrace_command_line_habits_work_or_are_explained() {
     );
 }
 
+/// `config = { print_maps_on_exit = false }` leaves the maps unprinted at exit; `print()`
+/// still prints.
+#[test]
+fn print_maps_on_exit_off_prints_only_what_print_prints() {
+    let out = warptrace(&[
+        "-e",
+        "config = { print_maps_on_exit = false } BEGIN { @a = 1; @b = 2; print(@b); exit(); }",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "@b: 2\n");
+}
+
 #[test]
 fn launch_selection_reaches_the_runtime_and_bad_values_are_refused() {
     let out = warptrace(&[

@@ -551,3 +551,22 @@ fn kernel_names_are_their_ids() {
     assert!(text.contains(&format!("r1 = eq.64 r0, {id}")), "{text}");
     assert!(text.contains(&format!("r1 = ne.64 r0, {id}")), "{text}");
 }
+
+/// bpftrace's `config = { max_map_keys = N; print_maps_on_exit = … }` (its last `;`
+/// optional): `max_map_keys` sizes undeclared hash maps to the next power of two.
+#[test]
+fn bpftrace_config_spelling_and_names() {
+    let text = ir(
+        "config = { max_map_keys = 100; print_maps_on_exit = false }\n\
+                   kernel:entry { @n[smid] = count(); }",
+    );
+    assert!(text.contains("map @n: hash(keys = 128)"), "{text}");
+    assert!(text.contains("config print_maps_on_exit = 0"), "{text}");
+    assert_eq!(
+        ir("config = { hash_keys = 128 } kernel:entry { @n[smid] = count(); }")
+            .lines()
+            .skip(1)
+            .collect::<Vec<_>>(),
+        text.lines().skip(2).collect::<Vec<_>>()
+    );
+}

@@ -312,15 +312,15 @@ error_test!(config_errors, "config { hash_keys = 1000; ring_capacity = \"x\"; co
     stdin:1:22-26: ERROR: config `hash_keys` takes a power of two
     config { hash_keys = 1000; ring_capacity = "x"; colour = 1; ring_capacity = 5; printf_capacity = 8G; }
                          ~~~~
-    HINT: config keys: hash_keys, ring_capacity, printf_capacity (sizes such as 4096, 64K, 1M)
+    HINT: config keys: hash_keys, ring_capacity, printf_capacity, max_map_keys, print_maps_on_exit (sizes such as 4096, 64K, 1M)
     stdin:1:44-47: ERROR: config `ring_capacity` takes a size from 1 to 4294967295
     config { hash_keys = 1000; ring_capacity = "x"; colour = 1; ring_capacity = 5; printf_capacity = 8G; }
                                                ~~~
-    HINT: config keys: hash_keys, ring_capacity, printf_capacity (sizes such as 4096, 64K, 1M)
+    HINT: config keys: hash_keys, ring_capacity, printf_capacity, max_map_keys, print_maps_on_exit (sizes such as 4096, 64K, 1M)
     stdin:1:49-55: ERROR: unknown config key `colour`
     config { hash_keys = 1000; ring_capacity = "x"; colour = 1; ring_capacity = 5; printf_capacity = 8G; }
                                                     ~~~~~~
-    HINT: config keys: hash_keys, ring_capacity, printf_capacity (sizes such as 4096, 64K, 1M)
+    HINT: config keys: hash_keys, ring_capacity, printf_capacity, max_map_keys, print_maps_on_exit (sizes such as 4096, 64K, 1M)
     stdin:1:61-74: ERROR: config key `ring_capacity` is set twice
     config { hash_keys = 1000; ring_capacity = "x"; colour = 1; ring_capacity = 5; printf_capacity = 8G; }
                                                                 ~~~~~~~~~~~~~
@@ -330,7 +330,7 @@ error_test!(config_errors, "config { hash_keys = 1000; ring_capacity = \"x\"; co
     stdin:1:98-100: ERROR: config `printf_capacity` takes a size from 1 to 4294967295
     config { hash_keys = 1000; ring_capacity = "x"; colour = 1; ring_capacity = 5; printf_capacity = 8G; }
                                                                                                      ~~
-    HINT: config keys: hash_keys, ring_capacity, printf_capacity (sizes such as 4096, 64K, 1M)
+    HINT: config keys: hash_keys, ring_capacity, printf_capacity, max_map_keys, print_maps_on_exit (sizes such as 4096, 64K, 1M)
 "#);
 error_test!(printf_format_not_a_string, "kernel:entry { printf(smid); printf(); }", @r#"
     stdin:1:23-27: ERROR: printf: the first argument must be a format string
@@ -513,4 +513,14 @@ error_test!(strings_compare_only_with_kernel, "kernel:entry /smid == \"x\" || ke
     kernel:entry /smid == "x" || kernel < "y" || "a" == "b"/ { @n = count(); }
                                                  ~~~~~~~~~~
     HINT: compare `kernel` with a kernel's name: `kernel == "softmax_kernel"`
+"#);
+error_test!(print_maps_on_exit_takes_a_truth_value, "config = { print_maps_on_exit = 2; max_map_keys = 0 } kernel:entry { }", @r#"
+    stdin:1:33-34: ERROR: config `print_maps_on_exit` takes 0, 1, false or true
+    config = { print_maps_on_exit = 2; max_map_keys = 0 } kernel:entry { }
+                                    ~
+    HINT: config keys: hash_keys, ring_capacity, printf_capacity, max_map_keys, print_maps_on_exit (sizes such as 4096, 64K, 1M)
+    stdin:1:51-52: ERROR: config `max_map_keys` takes a size from 1 to 2147483648
+    config = { print_maps_on_exit = 2; max_map_keys = 0 } kernel:entry { }
+                                                      ~
+    HINT: config keys: hash_keys, ring_capacity, printf_capacity, max_map_keys, print_maps_on_exit (sizes such as 4096, 64K, 1M)
 "#);

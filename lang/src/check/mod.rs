@@ -28,13 +28,22 @@ use warptrace_ir::{
 pub(crate) const MAX_UNROLL: i64 = 64;
 
 /// `config` keys: name, what it sets.
-const CONFIG_KEYS: [(&str, &str); 3] = [
+const CONFIG_KEYS: [(&str, &str); 5] = [
     (
         "hash_keys",
         "slots of hash maps without a declaration (a power of two)",
     ),
     ("ring_capacity", "records of rings without a declaration"),
     ("printf_capacity", "records of the printf ring"),
+    (
+        "max_map_keys",
+        "bpftrace's name: hash maps without a declaration hold at least this many keys \
+         (`hash_keys`, rounded up to a power of two)",
+    ),
+    (
+        "print_maps_on_exit",
+        "bpftrace's: 0 or false leaves the maps unprinted at exit (print() still prints)",
+    ),
 ];
 
 pub(crate) fn config_hint() -> String {
@@ -174,19 +183,43 @@ impl<'a> Checker<'a> {
             });
             return;
         };
+        if *key == "print_maps_on_exit" {
+            let on = match &c.value {
+                ast::DeclValue::Size(n @ (0 | 1)) => Some(*n == 1),
+                ast::DeclValue::Name(b) if b == "true" || b == "false" => Some(b == "true"),
+                _ => None,
+            };
+            let Some(on) = on else {
+                self.errors.push(Error::Config {
+                    span: c.value_span,
+                    message: "config `print_maps_on_exit` takes 0, 1, false or true".into(),
+                });
+                return;
+            };
+            self.config.push(ConfigEntry {
+                key: c.key.to_string(),
+                value: ConfigValue::Int(i64::from(on)),
+            });
+            return;
+        }
         let size = match c.value {
             ast::DeclValue::Size(n) => u32::try_from(n).ok().filter(|n| *n > 0),
             _ => None,
         };
-        let size = match (size, *key) {
+        // bpftrace's `max_map_keys`: enough slots for that many keys.
+        let (key, size) = match (*key, size) {
+            ("max_map_keys", Some(n)) => ("hash_keys", n.checked_next_power_of_two()),
+            (k, s) => (k, s),
+        };
+        let size = match (size, key) {
             (Some(n), "hash_keys") if !n.is_power_of_two() => None,
             (s, _) => s,
         };
         let Some(n) = size else {
-            let what = if *key == "hash_keys" {
-                "a power of two"
-            } else {
-                "a size from 1 to 4294967295"
+            let what = match c.key {
+                "hash_keys" => "a power of two",
+                "max_map_keys" => "a size from 1 to 2147483648",
+                _ => "a size from 1 to 4294967295",
             };
             self.errors.push(Error::Config {
                 span: c.value_span,
@@ -194,7 +227,7 @@ impl<'a> Checker<'a> {
             });
             return;
         };
-        match *key {
+        match key {
             "hash_keys" => self.defaults.hash = n,
             "ring_capacity" => self.defaults.ring = n,
             _ => self.defaults.printf = n,
