@@ -176,11 +176,9 @@ mod tests {
         assert_eq!(r[5].entries, vec![e(&[], 20, &[4, 20])]);
     }
 
-    /// A ring (capacity 4, `drop`) whose cursor says 6 appends: 4 records kept, 2 lost;
-    /// two launches append their records in read-back order.
-    #[test]
-    fn ring_records_and_lost_reach_the_report() {
-        let p = Program {
+    /// One ring `@trace` (capacity 4, `drop`) of `fields` unsigned fields.
+    fn ring_program(fields: usize) -> Program {
+        Program {
             maps: vec![MapDecl {
                 name: "trace".into(),
                 kind: MapKind::Ring {
@@ -188,10 +186,17 @@ mod tests {
                     overflow: Overflow::Drop,
                 },
                 keys: vec![],
-                value: ValueKind::Record(vec![KeyType::Int { signed: false }; 2]),
+                value: ValueKind::Record(vec![KeyType::Int { signed: false }; fields]),
             }],
             ..Program::default()
-        };
+        }
+    }
+
+    /// A ring (capacity 4, `drop`) whose cursor says 6 appends: 4 records kept, 2 lost;
+    /// two launches append their records in read-back order.
+    #[test]
+    fn ring_records_and_lost_reach_the_report() {
+        let p = ring_program(2);
         let layout = MapLayout::new(&p.maps);
         let r = layout.regions[0];
         let launch = |first: u64| {
@@ -221,18 +226,7 @@ mod tests {
     /// of the second's, none of the third's; the rest are counted, apart from `lost`.
     #[test]
     fn records_stop_at_the_limit_and_the_rest_are_counted() {
-        let p = Program {
-            maps: vec![MapDecl {
-                name: "trace".into(),
-                kind: MapKind::Ring {
-                    capacity: 4,
-                    overflow: Overflow::Drop,
-                },
-                keys: vec![],
-                value: ValueKind::Record(vec![KeyType::Int { signed: false }; 1]),
-            }],
-            ..Program::default()
-        };
+        let p = ring_program(1);
         let layout = MapLayout::new(&p.maps);
         let r = layout.regions[0];
         let launch = |first: u64| {
