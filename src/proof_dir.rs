@@ -3,8 +3,8 @@
 //! set, else `proofs/` in the module cache's directory (`$WARPTRACE_CACHE_DIR`, else
 //! `$XDG_CACHE_HOME/warptrace`, else `~/.cache/warptrace`), filled on first use.
 //!
-//! Invariant: a default directory is used only if it belongs to this user and no one else
-//! can write it (created `0700`). Whoever can write the directory can make the verifier
+//! Invariant: a default directory is used only if it and the directory holding it belong
+//! to this user and no one else can write them (created `0700`). Whoever can write the directory can make the verifier
 //! accept (`warptrace_verifier::proof_cache`), so a directory others can write is refused
 //! with a warning and the proofs are found afresh.
 
@@ -38,17 +38,19 @@ fn private(dir: &Path) -> bool {
         );
         return false;
     }
-    let Ok(meta) = std::fs::metadata(dir) else {
-        return false;
-    };
     // SAFETY: geteuid has no preconditions.
     let me = unsafe { libc::geteuid() };
-    let ok = meta.is_dir() && meta.uid() == me && meta.mode() & 0o022 == 0;
+    let mine = |path: &Path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_dir() && m.uid() == me && m.mode() & 0o022 == 0)
+    };
+    // The directory and the one holding it: whoever can write the parent could put a
+    // directory of their own in its place after this check.
+    let ok = mine(dir) && dir.parent().is_none_or(mine);
     if !ok {
         eprintln!(
-            "warptrace: warning: not using the proof cache {}: it must be a directory of \
-             yours that no one else can write (whoever can write it could make the verifier \
-             accept); every proof is found afresh",
+            "warptrace: warning: not using the proof cache {}: it and its parent must be \
+             directories of yours that no one else can write (whoever can write it could make \
+             the verifier accept); every proof is found afresh",
             dir.display()
         );
     }
@@ -74,5 +76,12 @@ mod tests {
         let file = tmp.path().join("file");
         std::fs::write(&file, "").expect("file");
         assert!(!private(&file), "not a directory");
+        // A private directory in a directory others can write is refused too.
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).expect("chmod");
+        assert!(private(&dir));
+        let parent = tmp.path();
+        std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+        assert!(!private(&dir), "its parent is writable by others");
+        std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o700)).expect("chmod");
     }
 }
