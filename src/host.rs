@@ -14,7 +14,7 @@ use warptrace_ir::interp::{HostEffect, Interpreter};
 use warptrace_ir::{HostEvent, MapStore, Program};
 use warptrace_runtime::{
     json, lost_records, printf_text, printf_texts, report_store, ring_output, ring_outputs,
-    store_output, store_outputs, text, Report,
+    store_output, store_outputs, text, PrintArgs, Report,
 };
 
 /// The host's view of a run: maps (host updates and merged device results) and the
@@ -53,8 +53,9 @@ impl<'p> Host<'p> {
         let ran = self
             .interpreter
             .run_host(event, &mut self.store, &mut |effect, store| match effect {
-                HostEffect::Print { map } => {
-                    out.push_str(&print_text(program, store, map, kernels, format));
+                HostEffect::Print { map, top, div } => {
+                    let args = PrintArgs { top, div };
+                    out.push_str(&print_text(program, store, map, kernels, format, args));
                 }
                 HostEffect::Printf { format: id, args } => {
                     let fmt = program
@@ -118,18 +119,20 @@ impl<'p> Host<'p> {
     }
 }
 
-/// What a host block's `print(@m)` prints: the map (or ring) as `store` holds it now.
+/// What a host block's `print(@m, top, div)` prints: the map (or ring) as `store` holds it
+/// now, its `top` largest entries with values divided by `div` (`PrintArgs`).
 fn print_text(
     program: &Program,
     store: &MapStore,
     map: warptrace_ir::MapId,
     kernels: &BTreeMap<u64, String>,
     format: OutputFormat,
+    args: PrintArgs,
 ) -> String {
     if let Some(m) = store_output(program, store, map, kernels) {
         match format {
-            OutputFormat::Text => text::map(&m, Default::default()),
-            OutputFormat::Json => json::map(&m, Default::default()),
+            OutputFormat::Text => text::map(&m, args),
+            OutputFormat::Json => json::map(&m, args),
         }
     } else if let Some(r) = ring_output(program, store, map, kernels) {
         match format {

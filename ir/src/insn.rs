@@ -614,10 +614,17 @@ pub enum Insn {
         /// Its arguments.
         args: Vec<Operand>,
     },
-    /// `host.print @m`: print a map (host blocks only).
+    /// `host.print @m` (`host.print @m top 5 div 1000`): print a map (host blocks only);
+    /// bpftrace's `print(@m, top, div)`.
     Print {
         /// The map.
         map: MapId,
+        /// Only the `top` largest entries (0: all).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        top: u64,
+        /// Values divided by `div` (0 or 1: as they are).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        div: u64,
     },
     /// `host.clear @m`: remove every key of a map (host blocks only).
     Clear {
@@ -745,11 +752,16 @@ impl Insn {
             Insn::MapUpdate { map, .. }
             | Insn::ArraySave { map, .. }
             | Insn::RingAppend { map, .. }
-            | Insn::Print { map }
+            | Insn::Print { map, .. }
             | Insn::Clear { map }
             | Insn::Zero { map }
             | Insn::Delete { map, .. } => Some(*map),
             _ => None,
         }
     }
+}
+
+/// Serde's test for the print arguments left out of JSON when they are 0.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

@@ -788,9 +788,22 @@ impl<'a> Cursor<'a> {
                     args: self.tuple()?,
                 }
             }
-            "host.print" => Insn::Print {
-                map: self.map_ref(program)?,
-            },
+            "host.print" => {
+                let map = self.map_ref(program)?;
+                let mut arg = |name: &str| -> Result<u64, ParseError> {
+                    self.skip_ws();
+                    if !self.eat(name) {
+                        return Ok(0);
+                    }
+                    self.skip_ws();
+                    let start = self.pos;
+                    let d = self.digits(false)?;
+                    d.parse().map_err(|_| self.at(start, "number out of range"))
+                };
+                let top = arg("top ")?;
+                let div = arg("div ")?;
+                Insn::Print { map, top, div }
+            }
             "host.clear" => Insn::Clear {
                 map: self.map_ref(program)?,
             },

@@ -166,7 +166,16 @@ impl fmt::Display for InsnText<'_> {
                 write!(f, "map.append {}, {}", self.map(*map), tuple(fields))
             }
             Insn::Printf { format, args } => write!(f, "printf {}, {}", format.0, tuple(args)),
-            Insn::Print { map } => write!(f, "host.print {}", self.map(*map)),
+            Insn::Print { map, top, div } => {
+                write!(f, "host.print {}", self.map(*map))?;
+                if *top != 0 {
+                    write!(f, " top {top}")?;
+                }
+                if *div != 0 {
+                    write!(f, " div {div}")?;
+                }
+                Ok(())
+            }
             Insn::Clear { map } => write!(f, "host.clear {}", self.map(*map)),
             Insn::Zero { map } => write!(f, "host.zero {}", self.map(*map)),
             Insn::Delete { map, keys: k } => {

@@ -500,7 +500,11 @@ host 0: begin
             seen.push((e, s.maps[0].entries.len()));
         })
         .expect("begin");
-    let print = HostEffect::Print { map: MapId(0) };
+    let print = HostEffect::Print {
+        map: MapId(0),
+        top: 0,
+        div: 0,
+    };
     assert_eq!(seen, [(print.clone(), 1), (print, 0)]);
     assert!(store.maps[0].entries.is_empty());
 }
@@ -533,7 +537,14 @@ host 1: end
     let interp = Interpreter::new(&p);
     let mut store = MapStore::new(&p);
     let effects = host_effects(&interp, HostEvent::Begin, &mut store).expect("begin");
-    assert_eq!(effects, [HostEffect::Print { map: MapId(0) }]);
+    assert_eq!(
+        effects,
+        [HostEffect::Print {
+            map: MapId(0),
+            top: 0,
+            div: 0,
+        }]
+    );
     let h = value(&store, 0, &[]);
     assert_eq!(
         (

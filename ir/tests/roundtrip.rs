@@ -160,7 +160,11 @@ fn insn(maps: u32, persist: u32, formats: u32) -> BoxedStrategy<Insn> {
                 .prop_map(|(map, fields)| Insn::RingAppend { map, fields })
                 .boxed(),
         );
-        all.push(map.clone().prop_map(|map| Insn::Print { map }).boxed());
+        all.push(
+            (map.clone(), 0u64..20, 0u64..2000)
+                .prop_map(|(map, top, div)| Insn::Print { map, top, div })
+                .boxed(),
+        );
         all.push(map.clone().prop_map(|map| Insn::Clear { map }).boxed());
         all.push(map.clone().prop_map(|map| Insn::Zero { map }).boxed());
         all.push(

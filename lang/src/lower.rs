@@ -167,7 +167,11 @@ impl Body<'_> {
             }
             TStmt::Host(op, span) => {
                 let insn = match op {
-                    HostOp::Print(map) => Insn::Print { map: *map },
+                    HostOp::Print(map, top, div) => Insn::Print {
+                        map: *map,
+                        top: *top,
+                        div: *div,
+                    },
                     HostOp::Clear(map) => Insn::Clear { map: *map },
                     HostOp::Zero(map) => Insn::Zero { map: *map },
                     HostOp::Delete(map, keys) => Insn::Delete {

@@ -396,7 +396,12 @@ static FUNCTIONS: [Entry; 14] = [
         "device probes and host blocks",
         Sem::Function(Func::Printf),
     ),
-    entry("print(@m)", "print a map", HOST, Sem::Function(Func::Print)),
+    entry(
+        "print(@m[, top[, div]])",
+        "print a map: its top entries (0: all), values divided by div",
+        HOST,
+        Sem::Function(Func::Print),
+    ),
     entry(
         "clear(@m)",
         "remove every key of a map",

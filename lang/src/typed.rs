@@ -341,7 +341,8 @@ pub(crate) enum TStmt {
 /// A host-only operation.
 #[derive(Debug, Clone)]
 pub(crate) enum HostOp {
-    Print(MapId),
+    /// The map, `top` (0: all) and `div` (0: none).
+    Print(MapId, u64, u64),
     Clear(MapId),
     Zero(MapId),
     Delete(MapId, Vec<TExpr>),

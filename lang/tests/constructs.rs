@@ -570,3 +570,18 @@ fn bpftrace_config_spelling_and_names() {
         text.lines().skip(2).collect::<Vec<_>>()
     );
 }
+
+/// `print(@m, top, div)` carries its constants to `host.print`.
+#[test]
+fn print_takes_top_and_div() {
+    let text = ir("kernel:entry { @a[smid] = count(); }\n\
+         end { print(@a); print(@a, 10); print(@a, 10, 2); print(@a, 0, 1000); }");
+    for line in [
+        "host.print @a\n",
+        "host.print @a top 10\n",
+        "host.print @a top 10 div 2\n",
+        "host.print @a div 1000\n",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+}

@@ -123,11 +123,6 @@ error_test!(map_read, "kernel:entry { @a = count(); @b = sum(@a); }", @r#"
     kernel:entry { @a = count(); @b = sum(@a); }
                                           ~~
 "#);
-error_test!(print_top_and_div, "kernel:entry { @a = count(); } end { print(@a, 10, 2); }", @r#"
-    stdin:1:48-50: ERROR: print()'s top and div arguments is not supported: the IR has no operand for them in host.print
-    kernel:entry { @a = count(); } end { print(@a, 10, 2); }
-                                                   ~~
-"#);
 error_test!(print_arguments, "kernel:entry { @a[1] = count(); } end { print(5); print(@a[1]); clear(); exit(1); }", @r#"
     stdin:1:47-48: ERROR: `print()` expects a map, e.g. `print(@m)`
     kernel:entry { @a[1] = count(); } end { print(5); print(@a[1]); clear(); exit(1); }
@@ -523,4 +518,15 @@ error_test!(print_maps_on_exit_takes_a_truth_value, "config = { print_maps_on_ex
     config = { print_maps_on_exit = 2; max_map_keys = 0 } kernel:entry { }
                                                       ~
     HINT: config keys: hash_keys, ring_capacity, printf_capacity, max_map_keys, print_maps_on_exit (sizes such as 4096, 64K, 1M)
+"#);
+error_test!(print_takes_constant_top_and_div, "begin { @m[1] = 2; $n = 3; print(@m, $n); print(@m, 1, 2, 3); print(@m, -1); }", @r#"
+    stdin:1:38-40: ERROR: `print()` expects top and div as non-negative integer constants, e.g. `print(@m, 10, 1000)`
+    begin { @m[1] = 2; $n = 3; print(@m, $n); print(@m, 1, 2, 3); print(@m, -1); }
+                                         ~~
+    stdin:1:43-61: ERROR: `print()` takes a map, then optionally top and div: `print(@m[, top[, div]])`, found 4
+    begin { @m[1] = 2; $n = 3; print(@m, $n); print(@m, 1, 2, 3); print(@m, -1); }
+                                              ~~~~~~~~~~~~~~~~~~
+    stdin:1:73-75: ERROR: `print()` expects top and div as non-negative integer constants, e.g. `print(@m, 10, 1000)`
+    begin { @m[1] = 2; $n = 3; print(@m, $n); print(@m, 1, 2, 3); print(@m, -1); }
+                                                                            ~~
 "#);

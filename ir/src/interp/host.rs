@@ -12,11 +12,16 @@ use crate::{
 /// What a host block asks of its caller, in the order it asked.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum HostEffect {
-    /// `host.print @m`: print the map as the store handed with this effect holds it (the
-    /// IR's `print` has no `top`/`div`; the caller prints the whole map).
+    /// `host.print @m top T div D`: print the map as the store handed with this effect
+    /// holds it, its `top` largest entries (0: all), values divided by `div` (0, 1: as
+    /// they are).
     Print {
         /// The map.
         map: MapId,
+        /// See [`Insn::Print`](crate::Insn::Print).
+        top: u64,
+        /// See [`Insn::Print`](crate::Insn::Print).
+        div: u64,
     },
     /// `printf N, (args…)`: format `args` with the program's format `format`.
     Printf {
@@ -114,11 +119,11 @@ impl Env for HostEnv<'_> {
 
     fn host(&mut self, op: HostOp) -> Result<(), Fault> {
         match op {
-            HostOp::Print(map) => {
+            HostOp::Print(map, top, div) => {
                 if self.store.map(map).is_none() {
                     return Err(trap(TrapKind::UnknownMap(map)));
                 }
-                self.effect(HostEffect::Print { map });
+                self.effect(HostEffect::Print { map, top, div });
             }
             HostOp::Clear(map) => self.store.clear(map)?,
             HostOp::Zero(map) => self.store.zero(map)?,

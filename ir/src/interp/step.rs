@@ -21,7 +21,8 @@ pub enum Flow {
 /// The host-only operations, as an [`Env`] receives them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum HostOp {
-    Print(MapId),
+    /// The map, `top`, `div`.
+    Print(MapId, u64, u64),
     Clear(MapId),
     Zero(MapId),
     Delete(MapId, Vec<u64>),
@@ -216,7 +217,7 @@ pub(crate) fn step(
             let args = regs.operands(args)?;
             env.printf(*format, &args)?;
         }
-        Insn::Print { map } => env.host(HostOp::Print(*map))?,
+        Insn::Print { map, top, div } => env.host(HostOp::Print(*map, *top, *div))?,
         Insn::Clear { map } => env.host(HostOp::Clear(*map))?,
         Insn::Zero { map } => env.host(HostOp::Zero(*map))?,
         Insn::Delete { map, keys } => {

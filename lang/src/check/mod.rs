@@ -535,22 +535,16 @@ impl<'a> Checker<'a> {
 
     fn host_op(&mut self, f: Func, span: Span, args: &[Expr<'_>]) -> Option<HostOp> {
         let name = names::function_name(f);
-        let expected = if f == Func::Exit {
-            "no arguments"
-        } else {
-            "one argument"
+        let expected = match f {
+            Func::Exit => "no arguments",
+            Func::Print => "a map, then optionally top and div: `print(@m[, top[, div]])`",
+            _ => "one argument",
         };
         match (f, args) {
             (Func::Exit, []) => return Some(HostOp::Exit),
-            (Func::Print, [_, extra, ..]) => {
-                self.errors.push(Error::Unsupported {
-                    span: extra.span,
-                    what: "print()'s top and div arguments",
-                    missing: "operand for them in host.print",
-                });
-                return None;
-            }
-            (Func::Exit, _) | (_, [] | [_, _, ..]) => {
+            // bpftrace's `print(@m, top[, div])`.
+            (Func::Print, [_, _] | [_, _, _]) => {}
+            (Func::Exit, _) | (Func::Print, [] | [_, _, _, _, ..]) | (_, [] | [_, _, ..]) => {
                 self.errors.push(Error::ArgCount {
                     span,
                     name: name.to_string(),
@@ -587,8 +581,27 @@ impl<'a> Checker<'a> {
             return None;
         }
         let id = self.map_ref(map, f == Func::Delete)?;
+        // `top` and `div`: non-negative integer constants.
+        let mut extra = args.iter().skip(1).map(|a| {
+            let value = self.int_expr(a, "an argument of `print()`")?;
+            match value.constant() {
+                Some(n) if n >= 0 => Some(n as u64),
+                _ => {
+                    self.errors.push(Error::BadArgument {
+                        span: a.span,
+                        name,
+                        expected: "top and div as non-negative integer constants, e.g. \
+                                   `print(@m, 10, 1000)`",
+                    });
+                    None
+                }
+            }
+        });
+        let top = extra.next().unwrap_or(Some(0));
+        let div = extra.next().unwrap_or(Some(0));
+        let (top, div) = (top?, div?);
         Some(match f {
-            Func::Print => HostOp::Print(id),
+            Func::Print => HostOp::Print(id, top, div),
             Func::Clear => HostOp::Clear(id),
             Func::Zero => HostOp::Zero(id),
             _ => HostOp::Delete(id, self.each(&map.keys, Self::expr)?),

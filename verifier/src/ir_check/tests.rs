@@ -283,7 +283,11 @@ fn rejects_per_site_value_at_kernel_exit() {
 #[test]
 fn rejects_host_only_operation_in_a_device_probe() {
     let mut p = blocks_per_kernel();
-    p.probes[0].insns[4] = Insn::Print { map: MapId(0) };
+    p.probes[0].insns[4] = Insn::Print {
+        map: MapId(0),
+        top: 0,
+        div: 0,
+    };
     let e = rejects(&p, IrRule::HostOnly, Some(4));
     assert!(e.message.contains("host-only"), "{e}");
 }
