@@ -163,8 +163,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = warptrace_runtime::DEFAULT_MAX_RECORDS)]
     pub max_records: u64,
     /// Device memory (and as much pinned host memory) the map buffers of a traced
-    /// process's launches may hold at once, e.g. 512M or 8G (default: an eighth of the
-    /// GPU's memory). A launch that would need more while earlier launches are still
+    /// process's launches on one GPU may hold at once, e.g. 512M or 8G (default: an
+    /// eighth of the GPU's memory). A launch that would need more while earlier launches are still
     /// being read back waits for them (up to 10 s), then runs unprobed, counted as `map
     /// memory` in the summary. Matters for ring maps and for per-thread or per-warp
     /// arrays, whose buffers grow with the grid.

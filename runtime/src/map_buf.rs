@@ -1,10 +1,13 @@
 //! Launch map buffers and the memory they may hold.
 //!
-//! Invariant: the map buffers a process holds — in flight (a launch's, until the drain
-//! thread has merged it) or pooled for reuse — take at most `--map-memory` bytes of device
-//! memory (and as much pinned host memory; by default an eighth of the first device's
-//! memory, [`default_budget`]), except that a single buffer larger than the budget may be
-//! held when it is the only one. A launch whose buffer would pass the budget
+//! Invariant: the map buffers a process holds in one context — in flight (a launch's,
+//! until the drain thread has merged it) or pooled for reuse — take at most `--map-memory`
+//! bytes of that device's memory (and as much pinned host memory; by default an eighth of
+//! the first device's memory, [`default_budget`]), except that a single buffer larger than
+//! the budget may be held when it is the only one of its context. Per context, because
+//! device memory is per device, and because only the current context's pooled buffers
+//! can be freed to make room: a budget shared across devices would leave one device's
+//! launches waiting for buffers another device keeps. A launch whose buffer would pass the budget
 //! first reuses or frees pooled buffers, then waits for the drain thread to give one back;
 //! if none comes back within [`WAIT`], it runs unprobed and is counted
 //! ([`Reason::MapMemory`]). Without this, a program that launches faster than its
@@ -76,13 +79,19 @@ type Parts = (usize, CUdeviceptr, usize);
 struct Pool {
     /// Free buffers by (context, size, with a pinned half).
     free: BTreeMap<(usize, usize, bool), Vec<Parts>>,
-    /// Device bytes of every buffer allocated and not freed (page-rounded sizes).
-    held: u64,
+    /// Per context, device bytes of every buffer allocated and not freed (page-rounded).
+    held: BTreeMap<usize, u64>,
+}
+
+impl Pool {
+    fn held(&mut self, ctx: usize) -> &mut u64 {
+        self.held.entry(ctx).or_insert(0)
+    }
 }
 
 static POOL: Mutex<Pool> = Mutex::new(Pool {
     free: BTreeMap::new(),
-    held: 0,
+    held: BTreeMap::new(),
 });
 /// Signalled when a buffer goes back to the pool.
 static GIVEN: Condvar = Condvar::new();
@@ -130,8 +139,9 @@ impl MapBuf {
                     ctx,
                 });
             }
-            if p.held == 0 || p.held.saturating_add(size as u64) <= budget {
-                p.held += size as u64;
+            let held = p.held(ctx);
+            if *held == 0 || held.saturating_add(size as u64) <= budget {
+                *held += size as u64;
                 break;
             }
             if free_one(d, &mut p, ctx) {
@@ -151,7 +161,7 @@ impl MapBuf {
         if made.is_none() {
             // Whatever was created stays (rare, and freeing would synchronize); the
             // budget is given back so later launches are not refused for it.
-            pool().held -= size as u64;
+            *pool().held(ctx) -= size as u64;
         }
         made.ok_or(Reason::MapAlloc)
     }
@@ -201,7 +211,8 @@ fn free_one(d: &Driver, p: &mut Pool, ctx: usize) -> bool {
             }
         }
     }
-    p.held = p.held.saturating_sub(size as u64);
+    let held = p.held(ctx);
+    *held = held.saturating_sub(size as u64);
     true
 }
 
@@ -315,11 +326,14 @@ mod tests {
         let take = |len: usize, wait| MapBuf::take(&d, ctx, len, false, budget, wait);
         // Alone, a buffer larger than the budget is allowed.
         let big = take(5 * PAGE, now).expect("the only buffer");
-        assert_eq!(pool().held, 5 * PAGE_U);
+        assert_eq!(*pool().held(ctx), 5 * PAGE_U);
         big.give();
         // Another size: the pooled big one is freed to make room.
         let a = take(PAGE, now).expect("room after freeing");
-        assert_eq!((FREES.load(Ordering::SeqCst), pool().held), (1, PAGE_U));
+        assert_eq!(
+            (FREES.load(Ordering::SeqCst), *pool().held(ctx)),
+            (1, PAGE_U)
+        );
         let b = take(PAGE, now).expect("within");
         let c = take(PAGE, now).expect("at the budget");
         assert_eq!(ALLOCS.load(Ordering::SeqCst), 4);
@@ -334,7 +348,7 @@ mod tests {
             take(PAGE, Duration::from_secs(5)).expect("given back in time")
         });
         assert_eq!(ALLOCS.load(Ordering::SeqCst), 4, "reused, not allocated");
-        assert_eq!(pool().held, budget);
+        assert_eq!(*pool().held(ctx), budget);
         // A pinned buffer has a host half of its own; over budget it waits like the rest.
         assert_eq!(
             MapBuf::take(&d, ctx, PAGE, true, budget, now).map(|_| ()),
@@ -345,6 +359,10 @@ mod tests {
         }
         let pinned = MapBuf::take(&d, ctx, PAGE, true, budget, now).expect("room freed");
         assert_ne!(pinned.ptr, 0);
-        assert_eq!(pool().held, budget);
+        assert_eq!(*pool().held(ctx), budget);
+        // Another context (another device) has a budget of its own: no wait there.
+        let other = MapBuf::take(&d, ctx + 1, 2 * PAGE, false, budget, now).expect("its own");
+        assert_eq!(*pool().held(ctx + 1), 2 * PAGE_U);
+        other.give();
     }
 }
