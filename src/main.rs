@@ -176,15 +176,15 @@ pub(crate) fn compile_unverified(args: &ProgramArgs) -> Result<Option<(String, S
                  FILE.toml (see --help)"
             )
         }
-        (_, Some(path), _) => bail!(
-            "`{}` after the options is read as a probe program file, but the program is \
-             already given with {}. To run a command, put it after `--` (`warptrace {} … -- \
-             {}`) or give it with -c",
-            path.display(),
-            if args.expr.is_some() { "-e" } else { "-p" },
-            if args.expr.is_some() { "-e" } else { "-p" },
-            path.display()
-        ),
+        (_, Some(path), _) => {
+            let flag = if args.expr.is_some() { "-e" } else { "-p" };
+            bail!(
+                "`{path}` after the options is read as a probe program file, but the program \
+                 is already given with {flag}. To run a command, put it after `--` \
+                 (`warptrace {flag} … -- {path}`) or give it with -c",
+                path = path.display()
+            )
+        }
         _ => bail!("give the probe program one way: -e, a file, or -p NAME"),
     };
     match warptrace_lang::compile(&source, &file_name) {

@@ -483,21 +483,29 @@ pub(crate) fn builtin_hints(name: &str) -> Vec<String> {
         "nsecs" | "elapsed" => vec!["clocks on the GPU: `clock64` (the SM's cycles), \
                                      `globaltimer` (nanoseconds)"
             .into()],
-        _ => nearest(name, names.iter().copied()).into_iter().collect(),
+        _ => did_you_mean(nearest(name, names.iter().copied())),
     };
     hints.push(format!("valid builtins: {}", names.join(", ")));
     hints
 }
 
-/// `did you mean `x`?` for the candidate nearest to `name` by edit distance, when it is
-/// near enough to be a slip (at most a third of the name's letters, at least one).
-pub(crate) fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+/// The candidate nearest to `name` by edit distance, when it is near enough to be a slip
+/// (at most a third of the name's letters, at least one).
+fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).max(1);
     candidates
         .map(|c| (strsim::damerau_levenshtein(name, c), c))
         .filter(|&(d, c)| d <= limit && c != name)
         .min()
-        .map(|(_, c)| format!("did you mean `{c}`?"))
+        .map(|(_, c)| c)
+}
+
+/// The hint `did you mean `x`?` for a suggestion, if there is one.
+fn did_you_mean(suggestion: Option<impl std::fmt::Display>) -> Vec<String> {
+    suggestion
+        .map(|s| format!("did you mean `{s}`?"))
+        .into_iter()
+        .collect()
 }
 
 /// Looks a function up by name.
@@ -531,7 +539,7 @@ pub(crate) fn function_name(f: Func) -> &'static str {
 /// The hints for an unknown function: the nearest function's name, then every one.
 pub(crate) fn function_hints(name: &str) -> Vec<String> {
     let names: Vec<&str> = FUNCTIONS.iter().map(|e| bare(e.name)).collect();
-    let mut hints: Vec<String> = nearest(name, names.iter().copied()).into_iter().collect();
+    let mut hints = did_you_mean(nearest(name, names.iter().copied()));
     hints.push(format!("valid functions: {}", names.join(", ")));
     hints
 }
@@ -549,17 +557,10 @@ pub(crate) fn attach_hints(name: &str) -> Vec<String> {
     };
     let candidates = || concrete.iter().map(String::as_str).filter(|c| !starts(c));
     // The name whole, or without a last component that may be a kernel glob.
-    let mut hints: Vec<String> = nearest(name, candidates())
-        .or_else(|| {
-            let (point, glob) = name.rsplit_once(':')?;
-            let near = candidates()
-                .map(|c| (strsim::damerau_levenshtein(point, c), c))
-                .filter(|&(d, c)| d <= (point.len() / 3).max(1) && c != point)
-                .min()?;
-            Some(format!("did you mean `{}:{glob}`?", near.1))
-        })
-        .into_iter()
-        .collect();
+    let mut hints = did_you_mean(nearest(name, candidates()).map(str::to_string).or_else(|| {
+        let (point, glob) = name.rsplit_once(':')?;
+        nearest(point, candidates()).map(|c| format!("{c}:{glob}"))
+    }));
     hints.push(format!(
         "valid attach points: {}; device ones take an optional kernel-name glob as last \
          component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`",

@@ -215,8 +215,14 @@ impl<'s> Builder<'s> {
         };
         let span = Span::new(op_span.start, rhs.span.end.max(op_span.end));
         let current = match target {
-            Target::Scratch(name, _) => ExprKind::Scratch(name),
-            Target::Persist(name, _) => ExprKind::Persist(name),
+            Target::Scratch(name, at) => Expr {
+                kind: ExprKind::Scratch(name),
+                span: *at,
+            },
+            Target::Persist(name, at) => Expr {
+                kind: ExprKind::Persist(name),
+                span: *at,
+            },
             Target::Map(_) => {
                 let added = match bin {
                     BinaryOp::Add => rhs,
@@ -242,20 +248,9 @@ impl<'s> Builder<'s> {
                 });
             }
         };
-        let at = match target {
-            Target::Scratch(_, s) | Target::Persist(_, s) => *s,
-            Target::Map(_) => op_span,
-        };
         Some(Expr {
             span,
-            kind: ExprKind::Binary(
-                bin,
-                Box::new(Expr {
-                    kind: current,
-                    span: at,
-                }),
-                Box::new(rhs),
-            ),
+            kind: ExprKind::Binary(bin, Box::new(current), Box::new(rhs)),
         })
     }
 

@@ -303,9 +303,9 @@ impl Checker<'_> {
         b: &Expr<'_>,
         span: Span,
     ) -> Option<TExpr> {
-        let (text, other) = match (&a.kind, &b.kind) {
-            (ExprKind::Str(t), k) if !matches!(k, ExprKind::Str(_)) => (t, b),
-            (k, ExprKind::Str(t)) if !matches!(k, ExprKind::Str(_)) => (t, a),
+        let (text, text_span, other) = match (&a.kind, &b.kind) {
+            (ExprKind::Str(t), k) if !matches!(k, ExprKind::Str(_)) => (t, a.span, b),
+            (k, ExprKind::Str(t)) if !matches!(k, ExprKind::Str(_)) => (t, b.span, a),
             _ => {
                 return self.misplaced(
                     span,
@@ -338,11 +338,7 @@ impl Checker<'_> {
         let id = TExpr {
             kind: TKind::Const(warptrace_ir::kernel_id(text) as i64),
             ty: Ty::Kernel,
-            span: if std::ptr::eq(other, a) {
-                b.span
-            } else {
-                a.span
-            },
+            span: text_span,
             literal: false,
         };
         Some(TExpr::bin(ir, kernel, id, Ty::Bool, span, false))
