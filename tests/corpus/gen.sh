@@ -39,6 +39,12 @@ nvcc -arch=sm_90a -ptx -lineinfo "$here/src/nvcc_bulk.cu" -o "$out/nvcc_bulk.ptx
 # beside the hostile kernels (tests/tests/hostile_kernels.rs), out of the corpus's matrix.
 nvcc -arch=sm_90a -ptx -lineinfo "$here/src/cccl_algorithms.cu" -o "$here/hostile/cccl_algorithms.ptx"
 
+# The JIT budget's reproductions (tests/tests/jit_budget.rs), out of the corpus's matrix: CCCL
+# 3.0.1's segmented radix sort for sm_80, and heavily unrolled nvcc kernels for sm_90a.
+mkdir -p "$here/jit"
+nvcc -arch=sm_80 -ptx -lineinfo "$here/src/cccl_radix_sort.cu" -o "$here/jit/cccl_radix_sort_sm80.ptx"
+nvcc -arch=sm_90a -ptx -lineinfo "$here/src/nvcc_unrolled.cu" -o "$here/jit/nvcc_unrolled.ptx"
+
 # Numba and CuPy: a generation-time virtualenv, pinned (each install is idempotent).
 venv="$root/.tools/corpus-venv"
 pins=(numba-cuda==0.30.4 numba==0.68.1 llvmlite==0.50.0 cuda-bindings==13.5.0
