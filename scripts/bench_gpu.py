@@ -213,7 +213,8 @@ def probe_info(wt, name, summary):
 
 def wt_features(wt):
     rc, out, _, _ = sh([wt, "--help"])
-    return {"cache_dir": "--cache-dir" in out, "no_cache": "--no-cache" in out}
+    return {"cache_dir": "--cache-dir" in out, "no_cache": "--no-cache" in out,
+            "jit_budget": "--jit-budget" in out}
 
 
 # ---- ptxas ------------------------------------------------------------------------------------
@@ -341,6 +342,9 @@ def static_analysis(wt, ptxas, log, work, ptx_for, probes, proton_ptx, jobs):
     def instrument(case, probe, src):
         dst = os.path.join(idir, f"{case}.{probe}.ptx")
         cmd = [wt, "instrument", "-p", probe, "--ptx", src, "-o", dst]
+        # As the probe runs instrument it (no JIT budget): the sites and registers they run.
+        if wt_features(wt).get("jit_budget"):
+            cmd += ["--jit-budget", "off"]
         rc, o, e, secs = sh(cmd, timeout=300)
         log.run(cmd, rc, secs, o, e)
         r = {"cli_ms": secs * 1e3}
@@ -723,6 +727,10 @@ def gpu_run(args):
         cache_dir = os.path.join(work, f"wt-cache-{probe}")
         if feats["cache_dir"]:
             pre += ["--cache-dir", cache_dir]
+        # The benchmark measures each probe's cost, its JIT included: no kernel is left
+        # unprobed for its predicted compile (decision 0045).
+        if feats.get("jit_budget"):
+            pre += ["--jit-budget", "off"]
         timed_config(f"probe:{probe}", pre + ["-p", probe, "--"] + cmd, j, e2e_reserve, env=triton_env("plain"))
         if probe == E2E_PROBE and feats["cache_dir"] and not configs[f"probe:{probe}"].get("error"):
             cmd, j = worker_cmd(f"cache-hit:{probe}", ["--first-launch-only"])

@@ -2,6 +2,7 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use warptrace_codegen_ptx::jit_cost::JitBudget;
 
 const EXAMPLES: &str = "\
 EXAMPLES:
@@ -170,6 +171,13 @@ pub struct RunArgs {
     /// arrays, whose buffers grow with the grid.
     #[arg(long, value_name = "SIZE", value_parser = byte_size)]
     pub map_memory: Option<u64>,
+    /// How much more than the original an instrumented kernel may cost the driver's JIT
+    /// (ptxas time and memory, predicted before the module is loaded): a multiple, e.g. 8,
+    /// or `off`. Default: 4× the original's, or the original's plus 2 s and 512 MB when
+    /// that is more. A kernel over it runs uninstrumented, counted as `JIT compile over
+    /// budget` in the summary (`warptrace instrument --assemble` shows the figures).
+    #[arg(long, value_name = "N|off", value_parser = jit_budget)]
+    pub jit_budget: Option<JitBudget>,
     /// The runtime library to preload (default: libwarptrace_preload.so next to this
     /// executable; also $WARPTRACE_PRELOAD).
     #[arg(long, value_name = "PATH")]
@@ -189,6 +197,11 @@ pub struct RunArgs {
 }
 
 /// `--map-memory`: bytes, or a number with K, M, G or T (powers of 1024).
+/// `--jit-budget`'s value.
+pub fn jit_budget(text: &str) -> Result<JitBudget, String> {
+    JitBudget::parse(text).map_err(|e| e.to_string())
+}
+
 fn byte_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let (digits, shift) = match t.char_indices().last() {
@@ -293,6 +306,14 @@ pub enum Command {
         /// UNSUPPORTED for those blocks (a run serves them with the original).
         #[arg(long, requires = "ptx")]
         resources: bool,
+        /// With --ptx: the JIT budget (as `warptrace --jit-budget`); a kernel over it is
+        /// left unchanged.
+        #[arg(long, value_name = "N|off", value_parser = jit_budget, requires = "ptx")]
+        jit_budget: Option<JitBudget>,
+        /// With --ptx: assemble the module plain and instrumented with `ptxas` and print
+        /// the time and peak memory each took beside the prediction.
+        #[arg(long, requires = "ptx")]
+        assemble: bool,
     },
 }
 

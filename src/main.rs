@@ -11,6 +11,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod cli;
 mod host;
+mod instrument;
 mod library;
 mod list;
 mod outputs;
@@ -72,11 +73,22 @@ fn dispatch(mut cli: Cli) -> Result<ExitCode> {
             output,
             code_object,
             resources,
+            jit_budget,
+            assemble,
         }) => match (ptx, gcn, raw::raw_probe(&program)?) {
             (Some(ptx), _, Some(probe)) => {
                 raw::instrument(&probe, &ptx, output.as_deref(), resources)
             }
-            (Some(ptx), _, None) => instrument(&program, &ptx, output.as_deref(), resources),
+            (Some(ptx), _, None) => instrument::ptx(
+                &program,
+                &ptx,
+                output.as_deref(),
+                instrument::Checks {
+                    resources,
+                    assemble,
+                    budget: jit_budget.unwrap_or_default(),
+                },
+            ),
             (None, Some(_), Some(probe)) => bail!(
                 "{} is a raw PTX probe: its lines are PTX, so it instruments --ptx modules \
                  only (NEUTRINO's GCN `registers` form is not supported)",
@@ -281,19 +293,12 @@ fn instrument_gcn(
                     );
                 }
             }
-            KernelStatus::NoSites => {
-                eprintln!("warptrace: {name}: no probe attaches here, unchanged")
-            }
+            KernelStatus::NoSites => instrument::say_no_sites(name),
             KernelStatus::Rejected(errors) => {
                 rejected += 1;
-                eprintln!("warptrace: {name}: REJECTED by the verifier, left unchanged:");
-                for e in &errors.0 {
-                    eprintln!("  {e}");
-                }
+                instrument::say_rejected(name, errors);
             }
-            KernelStatus::Unsupported { what } => eprintln!(
-                "warptrace: {name}: not supported by the GCN back end yet ({what}), unchanged"
-            ),
+            KernelStatus::Unsupported { what } => instrument::say_unsupported(name, "GCN", what),
         }
     }
     match output {
@@ -304,96 +309,6 @@ fn instrument_gcn(
     if let (Some(p), Some(code)) = (code_object, code) {
         std::fs::write(p, &code.shared).with_context(|| format!("cannot write {}", p.display()))?;
         eprintln!("warptrace: code object written to {}", p.display());
-    }
-    Ok(if rejected == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
-}
-
-fn instrument(
-    args: &ProgramArgs,
-    ptx_path: &std::path::Path,
-    output: Option<&std::path::Path>,
-    resources: bool,
-) -> Result<ExitCode> {
-    let Some((_, verified)) = compile(args)? else {
-        return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
-    };
-    let ptx = std::fs::read_to_string(ptx_path)
-        .with_context(|| format!("cannot read PTX file {}", ptx_path.display()))?;
-    let result = warptrace_codegen_ptx::instrument(&ptx, &verified)
-        .with_context(|| format!("cannot instrument {}", ptx_path.display()))?;
-    let mut rejected = 0;
-    for kernel in &result.kernels {
-        use warptrace_codegen_ptx::KernelStatus;
-        match &kernel.status {
-            KernelStatus::Instrumented { sites } => {
-                eprintln!(
-                    "warptrace: {}: instrumented, {sites} probe sites",
-                    kernel.name
-                );
-                // Whoever launches it must allocate every copy (decision 0019).
-                let copies = warptrace_codegen_ptx::replicas(verified.program(), kernel.id);
-                if copies > 1 {
-                    let bytes = result.layout.total_bytes;
-                    eprintln!(
-                        "warptrace: {}:   its map buffer holds {copies} copies of its {bytes}-byte \
-                         tables and rings ({} bytes): each block updates copy ctaid.x mod {copies}",
-                        kernel.name,
-                        u64::from(copies) * bytes
-                    );
-                }
-                for f in &kernel.functions {
-                    eprintln!(
-                        "warptrace: {}:   device function {} as {} ({} sites)",
-                        kernel.name, f.name, f.clone, f.sites
-                    );
-                }
-            }
-            KernelStatus::NoSites => {
-                eprintln!(
-                    "warptrace: {}: no probe attaches here, unchanged",
-                    kernel.name
-                )
-            }
-            KernelStatus::Rejected(errors) => {
-                rejected += 1;
-                eprintln!(
-                    "warptrace: {}: REJECTED by the verifier, left unchanged:",
-                    kernel.name
-                );
-                for e in &errors.0 {
-                    eprintln!("  {e}");
-                }
-            }
-            KernelStatus::Unsupported { what } => {
-                eprintln!(
-                    "warptrace: {}: not supported by the PTX back end yet ({what}), unchanged",
-                    kernel.name
-                )
-            }
-        }
-    }
-    match output {
-        Some(path) => std::fs::write(path, &result.ptx)
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => std::io::stdout().write_all(result.ptx.as_bytes())?,
-    }
-    if resources {
-        let kernels: Vec<&str> = result
-            .kernels
-            .iter()
-            .filter(|k| {
-                matches!(
-                    k.status,
-                    warptrace_codegen_ptx::KernelStatus::Instrumented { .. }
-                )
-            })
-            .map(|k| k.name.as_str())
-            .collect();
-        resources::compare(&ptx, &result.ptx, &kernels)?;
     }
     Ok(if rejected == 0 {
         ExitCode::SUCCESS

@@ -13,7 +13,7 @@ use warptrace_codegen_ptx::resources::{launch_bound, parse_ptxas_verbose, PtxasU
 use warptrace_verifier::{KernelModel, ResourceKind};
 
 /// `ptxas`: `$WARPTRACE_CUDA_HOME/bin/ptxas`, else the one on `PATH`.
-fn ptxas() -> Option<PathBuf> {
+pub(crate) fn ptxas() -> Option<PathBuf> {
     let home = std::env::var_os("WARPTRACE_CUDA_HOME").map(|h| Path::new(&h).join("bin/ptxas"));
     let on_path = std::env::var_os("PATH")
         .into_iter()
@@ -23,7 +23,7 @@ fn ptxas() -> Option<PathBuf> {
 }
 
 /// The module's `.target` architecture (`sm_90a` of `.target sm_90a, debug`).
-fn target(ptx: &str) -> Option<&str> {
+pub(crate) fn target(ptx: &str) -> Option<&str> {
     ptx.lines().find_map(|l| {
         let rest = l.trim().strip_prefix(".target")?;
         rest.split([',', ' ', '\t']).find(|w| w.starts_with("sm_"))

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use warptrace_ir::{Bundle, HostEvent, Program};
 use warptrace_runtime::{
-    Report, ENV_CACHE_DIR, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_MAP_MEMORY, ENV_MAX_RECORDS,
-    ENV_NO_CACHE, ENV_PER_LAUNCH_BUFFERS, ENV_RAW_PROBES, ENV_SAMPLE,
+    Report, ENV_CACHE_DIR, ENV_JIT_BUDGET, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_MAP_MEMORY,
+    ENV_MAX_RECORDS, ENV_NO_CACHE, ENV_PER_LAUNCH_BUFFERS, ENV_RAW_PROBES, ENV_SAMPLE,
 };
 
 /// The runtime library's file name, built by the `warptrace-preload` crate.
@@ -184,6 +184,10 @@ fn trace(
     match args.map_memory {
         Some(bytes) => command.env(ENV_MAP_MEMORY, bytes.to_string()),
         None => command.env_remove(ENV_MAP_MEMORY),
+    };
+    match args.jit_budget {
+        Some(b) => command.env(ENV_JIT_BUDGET, b.as_arg()),
+        None => command.env_remove(ENV_JIT_BUDGET),
     };
     if args.per_launch_buffers {
         command.env(ENV_PER_LAUNCH_BUFFERS, "1");

@@ -30,9 +30,9 @@ enum KernelOutcome {
 type KernelVerdicts = Vec<(String, KernelOutcome)>;
 
 /// The [`KernelVerdicts`] of either back end's kernel outcomes (their `KernelStatus`
-/// types have the same variants).
+/// types share these variants; a back end's own come as extra `pattern => outcome` arms).
 macro_rules! kernel_verdicts {
-    ($kernels:expr, $($status:ident)::+) => {
+    ($kernels:expr, $($status:ident)::+ $(, $extra:pat => $outcome:expr)*) => {
         $kernels
             .into_iter()
             .map(|k| {
@@ -43,6 +43,7 @@ macro_rules! kernel_verdicts {
                     }),
                     $($status)::+::NoSites => KernelOutcome::NoSites,
                     $($status)::+::Unsupported { what } => KernelOutcome::Unsupported(what),
+                    $($extra => $outcome,)*
                 };
                 (k.name, outcome)
             })
@@ -86,10 +87,20 @@ pub fn verify(
             Target::Ptx => {
                 extra.extend(warptrace_codegen_ptx::spread_rings_check(verified));
                 extra.extend(kernel_checks(ptx, "PTX", &mut unchanged, &|text| {
-                    let out = warptrace_codegen_ptx::instrument(text, verified)?;
+                    // As a run instruments it: within the default JIT budget.
+                    let out = warptrace_codegen_ptx::instrument_within(
+                        text,
+                        verified,
+                        &Default::default(),
+                    )?;
                     Ok(kernel_verdicts!(
                         out.kernels,
-                        warptrace_codegen_ptx::KernelStatus
+                        warptrace_codegen_ptx::KernelStatus,
+                        s @ warptrace_codegen_ptx::KernelStatus::OverBudget { .. } =>
+                            KernelOutcome::Unsupported(format!(
+                                "over the JIT budget: {}",
+                                s.over_budget().unwrap_or_default()
+                            ))
                     ))
                 })?);
             }

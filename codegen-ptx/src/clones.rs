@@ -21,6 +21,7 @@
 
 use crate::attach::{self, KernelFilter, Site};
 use crate::calls::{clone_name, direct_calls, redirect, CallStmt};
+use crate::jit_cost::{predict, Cost, Estimate, JitBudget, Shape};
 use crate::model::PtxKernelModel;
 use crate::parse::{parse_at, Function, FunctionKind, Module};
 use crate::splice::{self, apply, origin_at, Insertion, Owner};
@@ -167,6 +168,8 @@ pub(crate) struct Cx<'a> {
     pub graph: &'a CallGraph<'a>,
     /// Offsets of the source's newlines.
     pub newlines: Vec<usize>,
+    /// What each instrumented kernel may cost the JIT (`jit_cost.rs`).
+    pub budget: &'a JitBudget,
 }
 
 impl Cx<'_> {
@@ -267,6 +270,8 @@ pub(crate) struct KernelPlan {
     pub status: KernelStatus,
     pub insertions: Vec<Insertion>,
     pub functions: Vec<FunctionClone>,
+    /// The predicted compile, plain and instrumented, once the snippets were planned.
+    pub estimate: Option<Estimate>,
 }
 
 /// A clone planned for the kernel: its text and where it goes.
@@ -317,6 +322,7 @@ pub(crate) fn instrument_kernel(
         status: KernelStatus::Unsupported { what },
         insertions: Vec::new(),
         functions: Vec::new(),
+        estimate: None,
     };
     // One decision for the launch: the kernel's sites and its clones', whose snippets
     // all update the launch's buffer.
@@ -381,6 +387,20 @@ pub(crate) fn instrument_kernel(
             ranges,
         });
     }
+    // The JIT budget, before the spliced kernel is parsed and verified: a kernel over it
+    // costs no more than its planning.
+    let estimate = estimate(cx, k, &kernel_ins, &clones);
+    if !cx.budget.admits(&estimate) {
+        return Ok(KernelPlan {
+            status: KernelStatus::OverBudget {
+                estimate,
+                budget: *cx.budget,
+            },
+            insertions: Vec::new(),
+            functions: Vec::new(),
+            estimate: Some(estimate),
+        });
+    }
     let protos = prototypes(cx, ordinal, k, &clones)?;
     // Line numbers of the final text (as if this kernel is accepted).
     let own: Vec<Placed> = protos
@@ -437,6 +457,7 @@ pub(crate) fn instrument_kernel(
                 status: KernelStatus::Rejected(e),
                 insertions: Vec::new(),
                 functions: Vec::new(),
+                estimate: Some(estimate),
             })
         }
         Ok(()) => KernelStatus::Instrumented {
@@ -457,7 +478,28 @@ pub(crate) fn instrument_kernel(
         status,
         insertions: kernel_ins,
         functions,
+        estimate: Some(estimate),
     })
+}
+
+/// The predicted compile of kernel `k`, plain and with `ins` and `clones`: the kernel's
+/// own body with its snippets, plus every device function it reaches — the originals in
+/// both (they stay in the module), the clones in the instrumented form only.
+fn estimate(cx: &Cx<'_>, k: &Function, ins: &[Insertion], clones: &[ClonePlan<'_>]) -> Estimate {
+    let kernel = Shape::of_text(cx.module.function_text(k));
+    let snippets: Shape = ins.iter().map(|i| Shape::of_text(&i.text)).sum();
+    let callees = clones
+        .iter()
+        .map(|c| predict(Shape::of_text(cx.module.function_text(c.original))))
+        .fold(Cost::default(), |a, b| a + b);
+    let cloned = clones
+        .iter()
+        .map(|c| predict(Shape::of_text(&c.text)))
+        .fold(Cost::default(), |a, b| a + b);
+    Estimate {
+        plain: predict(kernel) + callees,
+        instrumented: predict(kernel + snippets) + callees + cloned,
+    }
 }
 
 /// The insertions instrumenting body `f` for `owner`: its sites, then its calls to the

@@ -15,6 +15,7 @@ mod clones;
 mod combine;
 mod hashmap;
 mod insn;
+pub mod jit_cost;
 mod labels;
 mod loops;
 mod lower;
@@ -141,6 +142,9 @@ pub struct KernelOutcome {
     /// The device functions instrumented for this kernel (their clones, which it calls
     /// instead); empty unless it is instrumented and reaches probe sites in `.func`s.
     pub functions: Vec<FunctionClone>,
+    /// Its predicted JIT compile, plain and instrumented (`jit_cost`), when its snippets
+    /// were planned.
+    pub jit: Option<jit_cost::Estimate>,
 }
 
 /// Whether a kernel was instrumented.
@@ -161,10 +165,43 @@ pub enum KernelStatus {
         /// What is not supported.
         what: String,
     },
+    /// The instrumented kernel's predicted JIT compile is over the budget
+    /// ([`jit_cost::JitBudget`]); the kernel is unchanged.
+    OverBudget {
+        /// The prediction, plain and instrumented.
+        estimate: jit_cost::Estimate,
+        /// The budget it is over.
+        budget: jit_cost::JitBudget,
+    },
 }
 
-/// Instruments every kernel of `ptx` with `program`'s probes.
+impl KernelStatus {
+    /// Why an over-budget kernel is unchanged: the prediction and the budget (`None` for
+    /// other statuses).
+    pub fn over_budget(&self) -> Option<String> {
+        match self {
+            KernelStatus::OverBudget { estimate, budget } => Some(format!(
+                "predicted {estimate} instrumented; the budget (--jit-budget) is {budget}"
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// Instruments every kernel of `ptx` with `program`'s probes, whatever the result costs to
+/// compile ([`jit_cost::JitBudget::OFF`]). What hands the result to a JIT — the runtime,
+/// `warptrace instrument`, `warptrace verify` — calls [`instrument_within`] instead.
 pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, PtxError> {
+    instrument_within(ptx, program, &jit_cost::JitBudget::OFF)
+}
+
+/// [`instrument`] within a JIT budget: a kernel whose instrumented form is predicted to
+/// cost more than `budget` allows is left unchanged ([`KernelStatus::OverBudget`]).
+pub fn instrument_within(
+    ptx: &str,
+    program: &VerifiedProgram,
+    budget: &jit_cost::JitBudget,
+) -> Result<Instrumented, PtxError> {
     // Rings spread over copies of the buffer: the code is generated for, and checked
     // against, the program with each copy's capacity (decision 0020).
     let generated = program
@@ -188,6 +225,7 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
             .match_indices('\n')
             .map(|(i, _)| i)
             .collect(),
+        budget,
     };
     let mut accepted = Vec::new();
     let mut placed = clones::Placements::new(ptx.len());
@@ -200,6 +238,7 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
         let sites = attach::find_sites(f, program, &filter, files);
         let unsupported = attach::unsupported(program, &filter, f, files);
         let mut functions = Vec::new();
+        let mut jit = None;
         let callees = match unsupported {
             Some(what) => Err(what),
             None => clones::callees(&graph, f, program, &filter, files),
@@ -220,6 +259,7 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
                 }
                 accepted.extend(plan.insertions);
                 functions = plan.functions;
+                jit = plan.estimate;
                 plan.status
             }
         };
@@ -229,6 +269,7 @@ pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, 
             params: f.params.len() as u32,
             status,
             functions,
+            jit,
         });
     }
     let (ptx, _) = splice::apply(ptx, &accepted);

@@ -5,5 +5,6 @@
 
 pub use warptrace_codegen_ptx::raw::RawStatus;
 pub use warptrace_codegen_ptx::{
-    accumulates, buffer_layout, instrument, instrument_raw, parse, replicas, KernelStatus,
+    accumulates, buffer_layout, instrument_raw, instrument_within, jit_cost::JitBudget, parse,
+    replicas, KernelStatus,
 };

@@ -6,6 +6,7 @@
 //! from the preload library's constructor.
 
 use crate::cache::{self, DiskCache};
+use crate::codegen::JitBudget;
 use crate::select::{KernelSelector, LaunchFilter};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,6 +46,10 @@ pub const ENV_MAX_RECORDS: &str = "WARPTRACE_MAX_RECORDS";
 /// process's launches may hold at once (`--map-memory`; unset: an eighth of the device's
 /// memory, see `map_buf::default_budget`).
 pub const ENV_MAP_MEMORY: &str = "WARPTRACE_MAP_MEMORY";
+/// How much more than the original an instrumented kernel's JIT compile may cost
+/// (`--jit-budget`: a multiple, or `off`; unset: `JitBudget::default`). Part of every
+/// module-cache key, so a kernel refused under one budget is instrumented under another.
+pub const ENV_JIT_BUDGET: &str = "WARPTRACE_JIT_BUDGET";
 
 /// A failure path forced by [`ENV_FAULT`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +90,8 @@ pub struct Config {
     /// What the map buffers of launches may hold at once, in bytes ([`ENV_MAP_MEMORY`];
     /// `None`: the device's share, `map_buf::default_budget`).
     pub map_memory: Option<u64>,
+    /// What an instrumented kernel may cost the JIT ([`ENV_JIT_BUDGET`]).
+    pub jit_budget: JitBudget,
 }
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
@@ -121,6 +128,21 @@ pub fn verbose(args: std::fmt::Arguments<'_>) {
 /// Prints `warptrace: …` to stderr always.
 pub fn warn(args: std::fmt::Arguments<'_>) {
     eprintln!("warptrace: {args}");
+}
+
+/// The JIT budget [`ENV_JIT_BUDGET`] sets (`value`); a bad value is a warning and the
+/// default.
+fn jit_budget(value: Option<&str>) -> JitBudget {
+    match value.map(JitBudget::parse) {
+        None => JitBudget::default(),
+        Some(Ok(b)) => b,
+        Some(Err(e)) => {
+            warn(format_args!(
+                "{ENV_JIT_BUDGET}: {e}; the default budget applies"
+            ));
+            JitBudget::default()
+        }
+    }
 }
 
 /// Reads the environment and loads the bundle; returns whether the runtime is active.
@@ -187,6 +209,7 @@ pub fn init() -> bool {
         resident: std::env::var(ENV_PER_LAUNCH_BUFFERS).as_deref() != Ok("1"),
         raw,
         map_memory: number(ENV_MAP_MEMORY),
+        jit_budget: jit_budget(std::env::var(ENV_JIT_BUDGET).ok().as_deref()),
     };
     let max_records = number(ENV_MAX_RECORDS).unwrap_or(crate::aggregate::DEFAULT_MAX_RECORDS);
     crate::state::init_maps(config.program.program().maps.len(), max_records);
@@ -210,4 +233,22 @@ pub fn init() -> bool {
         }
     }
     active()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_jit_budget_comes_from_the_environment_or_is_the_default() {
+        assert_eq!(jit_budget(None), JitBudget::default());
+        assert_eq!(jit_budget(Some("off")), JitBudget::OFF);
+        assert_eq!(jit_budget(Some("8")).factor, Some(8.0));
+        // As `--jit-budget` spells it, so a value the CLI passes reads back the same.
+        let b = JitBudget::parse("2.5").expect("parses");
+        assert_eq!(jit_budget(Some(&b.as_arg())), b);
+        assert_eq!(jit_budget(Some(&JitBudget::OFF.as_arg())), JitBudget::OFF);
+        // A bad value is a warning and the default, never a refusal to trace.
+        assert_eq!(jit_budget(Some("lots")), JitBudget::default());
+    }
 }

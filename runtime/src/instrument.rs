@@ -119,7 +119,7 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
     let (out_ptx, out_layout, kernels) = match &cfg.raw {
         Some(toml) => raw_module(cfg.program.program(), toml, &ptx)?,
         None => {
-            let out = codegen::instrument(&ptx, &cfg.program)
+            let out = codegen::instrument_within(&ptx, &cfg.program, &cfg.jit_budget)
                 .map_err(|e| (Reason::ParseError, first_line(&e.to_string())))?;
             let kernels: Vec<CachedKernel> = out
                 .kernels
@@ -215,6 +215,9 @@ fn outcome(status: &KernelStatus) -> KernelState {
         // The code generator cannot instrument it yet: the original runs.
         KernelStatus::Unsupported { what } => {
             skipped(Reason::Unsupported, format!("by the PTX back end: {what}"))
+        }
+        KernelStatus::OverBudget { .. } => {
+            skipped(Reason::JitBudget, status.over_budget().unwrap_or_default())
         }
     }
 }
@@ -396,7 +399,8 @@ mod raw_tests {
         // Ids and parameter counts as the language path gives them for the same module.
         let lang = warptrace_verifier::verify_program(&warptrace_ir::Program::default())
             .expect("empty program verifies");
-        let plain = codegen::instrument(&ptx, &lang).expect("instruments");
+        let plain = codegen::instrument_within(&ptx, &lang, &codegen::JitBudget::default())
+            .expect("instruments");
         assert_eq!(kernels.len(), plain.kernels.len());
         for (raw, plain) in kernels.iter().zip(&plain.kernels) {
             assert_eq!(

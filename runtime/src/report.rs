@@ -258,6 +258,9 @@ pub enum Reason {
     /// The launch's map buffer would have passed `--map-memory` (the buffers of earlier
     /// launches were still being read back; `map_buf.rs`).
     MapMemory,
+    /// The instrumented kernel's predicted JIT compile is over `--jit-budget`
+    /// (`warptrace_codegen_ptx::jit_cost`).
+    JitBudget,
 }
 
 impl Reason {
@@ -294,6 +297,7 @@ impl Reason {
             Reason::NoAssembly => "no assembly",
             Reason::Resources => "block too large for the instrumented form",
             Reason::MapMemory => "map memory (--map-memory) in use by earlier launches",
+            Reason::JitBudget => "JIT compile over budget (--jit-budget)",
         }
     }
 }

@@ -1,5 +1,5 @@
-//! What the command-line tests (`tests/cli.rs`, `tests/cli_raw.rs`) share: running the
-//! `warptrace` binary and reading its output.
+//! What the command-line tests (`tests/cli.rs`, `tests/cli_raw.rs`, `tests/cli_jit.rs`)
+//! share: running the `warptrace` binary and reading its output.
 
 use std::process::{Command, Output};
 

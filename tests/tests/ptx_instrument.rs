@@ -20,6 +20,13 @@ fn check(file: &str, point: AttachPoint, op: MemOp, expect: Expect) -> Instrumen
             KernelStatus::NoSites => (k.name.clone(), 0),
             KernelStatus::Rejected(e) => panic!("{file}: {} rejected:\n{e}", k.name),
             KernelStatus::Unsupported { what } => panic!("{file}: {}: {what}", k.name),
+            s @ KernelStatus::OverBudget { .. } => {
+                panic!(
+                    "{file}: {}: {}",
+                    k.name,
+                    s.over_budget().unwrap_or_default()
+                )
+            }
         })
         .collect();
     let want: Vec<(String, u32)> = expect.iter().map(|(n, s)| (n.to_string(), *s)).collect();

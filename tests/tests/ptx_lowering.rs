@@ -62,6 +62,9 @@ fn run_allowing(src: &str, allowed: Option<&str>) -> Outcome {
                 KernelStatus::Unsupported { what } => {
                     panic!("{file}: {} unsupported: {what}\n{src}", k.name)
                 }
+                s @ KernelStatus::OverBudget { .. } => {
+                    panic!("{file}: {} with no budget: {s:?}", k.name)
+                }
             }
         }
         if !any {

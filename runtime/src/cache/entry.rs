@@ -170,7 +170,7 @@ fn decode_kernels(meta: &[u8]) -> Result<Vec<CachedKernel>, CacheError> {
 }
 
 /// [`Reason`]s by their code in entries ([`reason_code`]; never renumber, only add).
-const REASONS: [Reason; 15] = [
+const REASONS: [Reason; 16] = [
     Reason::NoPtx,
     Reason::Unsupported,
     Reason::ParseError,
@@ -186,6 +186,7 @@ const REASONS: [Reason; 15] = [
     Reason::NoAssembly,
     Reason::Resources,
     Reason::MapMemory,
+    Reason::JitBudget,
 ];
 
 fn reason_code(r: Reason) -> u8 {
@@ -206,6 +207,7 @@ fn reason_code(r: Reason) -> u8 {
         Reason::NoAssembly => 12,
         Reason::Resources => 13,
         Reason::MapMemory => 14,
+        Reason::JitBudget => 15,
     }
 }
 

@@ -197,6 +197,7 @@ fn main() -> ExitCode {
                     Ok(inst) => match &inst.kernels[k].status {
                         KernelStatus::NoSites => "—".to_owned(),
                         KernelStatus::Unsupported { .. } => "unsupported".to_owned(),
+                        KernelStatus::OverBudget { .. } => "over JIT budget".to_owned(),
                         KernelStatus::Rejected(_) => "rejected".to_owned(),
                         KernelStatus::Instrumented { .. } => {
                             let job = job_of[f][p].unwrap_or(f);
