@@ -76,9 +76,13 @@ fn dispatch(mut cli: Cli) -> Result<ExitCode> {
             jit_budget,
             assemble,
         }) => match (ptx, gcn, raw::raw_probe(&program)?) {
-            (Some(ptx), _, Some(probe)) => {
-                raw::instrument(&probe, &ptx, output.as_deref(), resources)
-            }
+            (Some(ptx), _, Some(probe)) => raw::instrument(
+                &probe,
+                &ptx,
+                output.as_deref(),
+                resources,
+                &jit_budget.unwrap_or_default(),
+            ),
             (Some(ptx), _, None) => instrument::ptx(
                 &program,
                 &ptx,

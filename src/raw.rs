@@ -14,8 +14,9 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+use warptrace_codegen_ptx::jit_cost::JitBudget;
 use warptrace_codegen_ptx::raw::{Position, RawKernel, RawStatus};
-use warptrace_codegen_ptx::{check_raw_probes, instrument_raw, load_probes, RawError};
+use warptrace_codegen_ptx::{check_raw_probes, instrument_raw_within, load_probes, RawError};
 use warptrace_ir::Program;
 use warptrace_verifier::{CertError, Certificate, Check, Verdict, CERT_FORMAT};
 
@@ -98,7 +99,7 @@ fn error_line(e: &RawError) -> Option<(u32, String)> {
     Some((line.parse().ok()?, rest.to_string()))
 }
 
-/// Reports an error of [`instrument_raw`] on the module `ptx`: a probe file that does not
+/// Reports an error of [`instrument_raw_within`] on the module `ptx`: a probe file that does not
 /// load is printed as the language's diagnostics are (`FILE:LINE: ERROR: …` and the
 /// line) and gives exit status 2; a module that does not parse is an error naming it.
 fn load_error(probe: &RawProbeFile, ptx: &str, e: RawError) -> Result<ExitCode> {
@@ -178,10 +179,11 @@ pub(crate) fn instrument(
     ptx_path: &Path,
     output: Option<&Path>,
     resources: bool,
+    budget: &JitBudget,
 ) -> Result<ExitCode> {
     let ptx = std::fs::read_to_string(ptx_path)
         .with_context(|| format!("cannot read PTX file {}", ptx_path.display()))?;
-    let out = match instrument_raw(&probe.text, &ptx) {
+    let out = match instrument_raw_within(&probe.text, &ptx, budget) {
         Ok(out) => out,
         Err(e) => return load_error(probe, &ptx_path.display().to_string(), e),
     };
@@ -193,6 +195,9 @@ pub(crate) fn instrument(
             }
             RawStatus::NoSites => {
                 eprintln!("warptrace: {name}: no probe position matches here, unchanged")
+            }
+            RawStatus::OverBudget(why) => {
+                eprintln!("warptrace: {name}: over the JIT budget, left unchanged: {why}")
             }
             RawStatus::Rejected(rejections) => {
                 eprintln!(
@@ -272,6 +277,9 @@ pub(crate) fn list(probe: &RawProbeFile, ptx: Option<&Path>, gcn: bool) -> Resul
         let _ = match &k.status {
             RawStatus::Accepted => writeln!(out, "  {file}: {kernel}: {} sites", k.sites),
             RawStatus::NoSites => writeln!(out, "  {file}: {kernel}: no site"),
+            RawStatus::OverBudget(why) => {
+                writeln!(out, "  {file}: {kernel}: over the JIT budget ({why})")
+            }
             RawStatus::Rejected(rs) => {
                 let mut rules: Vec<String> = rs.iter().map(|r| format!("{:?}", r.rule)).collect();
                 rules.sort();
@@ -356,7 +364,8 @@ pub(crate) fn verify(
         let module = format!("{} {}", path.display(), sha256(text.as_bytes()));
         for k in &report.kernels {
             let verdict = match &k.status {
-                RawStatus::NoSites => continue,
+                // Nothing is spliced, so nothing is proved or refuted.
+                RawStatus::NoSites | RawStatus::OverBudget(_) => continue,
                 RawStatus::Accepted => Verdict::Proved,
                 RawStatus::Rejected(rs) => Verdict::Refuted {
                     counterexample: rs
@@ -446,6 +455,9 @@ fn render(cert: &Certificate, probe: &RawProbeFile, files: &[(String, Vec<RawKer
                 }
                 RawStatus::NoSites => {
                     let _ = writeln!(out, "  {file}: {name}: NoSites (unchanged)");
+                }
+                RawStatus::OverBudget(why) => {
+                    let _ = writeln!(out, "  {file}: {name}: OverBudget (unchanged: {why})");
                 }
                 RawStatus::Rejected(rs) => {
                     let n = rejections_count(rs.len());

@@ -204,6 +204,11 @@ impl std::fmt::Display for Estimate {
     }
 }
 
+/// Why a kernel over `budget` is unchanged: the prediction and the budget, in a sentence.
+pub fn refusal(estimate: &Estimate, budget: &JitBudget) -> String {
+    format!("predicted {estimate} instrumented; the budget (--jit-budget) is {budget}")
+}
+
 /// How much more than the original an instrumented kernel may cost the JIT.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct JitBudget {

@@ -38,7 +38,9 @@ pub use parse::{
     parse, AddrBase, Address, Body, Function, FunctionKind, Guard, Instruction, Module, Operand,
     RegDecl, RegItem, Stmt, StmtKind,
 };
-pub use raw::{check_raw_probes, instrument_raw, load_probes, RawError, RawReport};
+pub use raw::{
+    check_raw_probes, instrument_raw, instrument_raw_within, load_probes, RawError, RawReport,
+};
 pub use splice::{splice_raw, splice_raw_with_map, RawSite, RawSnippet, RawSplice};
 
 use warptrace_ir::{kernel_id, MapLayout};
@@ -180,9 +182,9 @@ impl KernelStatus {
     /// other statuses).
     pub fn over_budget(&self) -> Option<String> {
         match self {
-            KernelStatus::OverBudget { estimate, budget } => Some(format!(
-                "predicted {estimate} instrumented; the budget (--jit-budget) is {budget}"
-            )),
+            KernelStatus::OverBudget { estimate, budget } => {
+                Some(jit_cost::refusal(estimate, budget))
+            }
             _ => None,
         }
     }

@@ -5,6 +5,6 @@
 
 pub use warptrace_codegen_ptx::raw::RawStatus;
 pub use warptrace_codegen_ptx::{
-    accumulates, buffer_layout, instrument_raw, instrument_within, jit_cost::JitBudget, parse,
-    replicas, KernelStatus,
+    accumulates, buffer_layout, instrument_raw_within, instrument_within, jit_cost::JitBudget,
+    parse, replicas, KernelStatus,
 };

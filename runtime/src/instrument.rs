@@ -117,7 +117,7 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
         return Ok(module(cfg, hit.module, layout, &hit.kernels));
     }
     let (out_ptx, out_layout, kernels) = match &cfg.raw {
-        Some(toml) => raw_module(cfg.program.program(), toml, &ptx)?,
+        Some(toml) => raw_module(cfg.program.program(), &cfg.jit_budget, toml, &ptx)?,
         None => {
             let out = codegen::instrument_within(&ptx, &cfg.program, &cfg.jit_budget)
                 .map_err(|e| (Reason::ParseError, first_line(&e.to_string())))?;
@@ -163,16 +163,17 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
     ))
 }
 
-/// A module instrumented with the raw probe file `toml` (`Config::raw`): its PTX, its
+/// A module instrumented with the raw probe file `toml` (`Config::raw`) within `budget`: its PTX, its
 /// map buffer's layout (`RawReport::layout`, which decodes with `program`, the bundle's:
 /// its maps must be the file's) and each kernel's outcome.
 fn raw_module(
     program: &warptrace_ir::Program,
+    budget: &codegen::JitBudget,
     toml: &str,
     ptx: &str,
 ) -> Result<(String, MapLayout, Vec<CachedKernel>), Failure> {
     let failed = |e: &dyn std::fmt::Display| (Reason::ParseError, first_line(&e.to_string()));
-    let out = codegen::instrument_raw(toml, ptx).map_err(|e| failed(&e))?;
+    let out = codegen::instrument_raw_within(toml, ptx, budget).map_err(|e| failed(&e))?;
     if out.report.maps != program.maps {
         return Err((
             Reason::ParseError,
@@ -189,6 +190,7 @@ fn raw_module(
             let state = match &k.status {
                 codegen::RawStatus::Accepted => KernelState::Instrumented { sites: k.sites },
                 codegen::RawStatus::NoSites => skipped(Reason::NoSites, String::new()),
+                codegen::RawStatus::OverBudget(why) => skipped(Reason::JitBudget, why.clone()),
                 codegen::RawStatus::Rejected(r) => skipped(
                     Reason::VerifierRejection,
                     r.first().map_or_else(String::new, ToString::to_string),
@@ -391,7 +393,8 @@ mod raw_tests {
             maps: report.maps.clone(),
             ..Default::default()
         };
-        let (out, layout, kernels) = raw_module(&program, &toml, &ptx).expect("instruments");
+        let (out, layout, kernels) =
+            raw_module(&program, &codegen::JitBudget::default(), &toml, &ptx).expect("instruments");
         assert!(out.contains(warptrace_codegen_ptx::MAP_PARAM));
         // The buffer decodes with the bundle's program, as a cache hit lays it out.
         assert_eq!(layout, report.layout);
@@ -416,7 +419,8 @@ mod raw_tests {
         }
         // Maps that are not the file's are refused rather than decoded wrongly.
         let other = warptrace_ir::Program::default();
-        let (reason, _) = raw_module(&other, &toml, &ptx).expect_err("maps differ");
+        let (reason, _) = raw_module(&other, &codegen::JitBudget::default(), &toml, &ptx)
+            .expect_err("maps differ");
         assert_eq!(reason, Reason::ParseError);
     }
 
@@ -424,8 +428,13 @@ mod raw_tests {
     fn a_rejected_kernel_is_skipped_with_its_rejection() {
         let toml = corpus("reject/raw/21-st-global-kernel-pointer.toml");
         let ptx = corpus("ptx/triton_vector_add.ptx");
-        let (_, _, kernels) =
-            raw_module(&warptrace_ir::Program::default(), &toml, &ptx).expect("instruments");
+        let (_, _, kernels) = raw_module(
+            &warptrace_ir::Program::default(),
+            &codegen::JitBudget::default(),
+            &toml,
+            &ptx,
+        )
+        .expect("instruments");
         let KernelState::Skipped { reason, detail } = &kernels[0].state else {
             panic!("{:?}", kernels[0].state);
         };

@@ -232,3 +232,61 @@ fn the_reproductions_are_refused_within_seconds() {
         }
     }
 }
+
+/// A raw probe file gets the same budget: NEUTRINO's `load_addresses` at each of the FIR's
+/// 1,536 loads is refused before its splice is verified, and the unbudgeted module it would
+/// have been costs `ptxas` more than the budget allows.
+#[test]
+fn a_raw_probe_over_the_budget_is_refused() {
+    let Some(ptxas) = warptrace_tests::ptxas() else {
+        return;
+    };
+    let toml_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/accept/raw/load_addresses.toml");
+    let toml = std::fs::read_to_string(&toml_path).expect("raw probe file");
+    let files = extra("jit");
+    let (_, ptx) = files
+        .iter()
+        .find(|(n, _)| n == "nvcc_unrolled.ptx")
+        .expect("reproduction");
+    let status = |budget: &JitBudget| {
+        let out = warptrace_codegen_ptx::instrument_raw_within(&toml, ptx, budget).expect("loads");
+        let fir = out
+            .report
+            .kernels
+            .iter()
+            .find(|k| k.name == "_Z3firPKfPfi")
+            .cloned();
+        (out.ptx, fir.expect("the FIR kernel").status)
+    };
+    let (kept, within) = status(&JitBudget::default());
+    let warptrace_codegen_ptx::raw::RawStatus::OverBudget(why) = &within else {
+        panic!("{within:?}");
+    };
+    assert!(why.contains("--jit-budget"), "{why}");
+    // Left as it was: the FIR's text is the original's.
+    let fir_text = |text: &str| -> String {
+        let m = warptrace_codegen_ptx::parse(text).expect("parses");
+        let f = m.kernel("_Z3firPKfPfi").expect("the FIR kernel");
+        text[f.span.clone()].to_owned()
+    };
+    assert_eq!(fir_text(&kept), fir_text(ptx));
+    let (unbudgeted, status) = status(&JitBudget::OFF);
+    assert_eq!(status, warptrace_codegen_ptx::raw::RawStatus::Accepted);
+    let plain = jit_cost::measure(&ptxas, "sm_90a", ptx, None, LIMIT)
+        .expect("plain")
+        .cost;
+    let budget = JitBudget::default();
+    let allowed = budget.allowance(plain).expect("a budget");
+    let m = jit_cost::measure(&ptxas, "sm_90a", &unbudgeted, None, LIMIT)
+        .expect("assembles")
+        .cost;
+    assert!(
+        m.seconds > allowed.seconds || m.megabytes > allowed.megabytes,
+        "unbudgeted {:.2} s / {:.0} MB is within {:.2} s / {:.0} MB",
+        m.seconds,
+        m.megabytes,
+        allowed.seconds,
+        allowed.megabytes
+    );
+}

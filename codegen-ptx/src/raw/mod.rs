@@ -31,6 +31,7 @@ mod locate;
 mod prologue;
 mod sites;
 
+use crate::jit_cost::{predict, refusal, Estimate, JitBudget, Shape};
 use crate::parse::{FunctionKind, StmtKind};
 use crate::splice::{apply, plan_raw, reg_widths, At};
 use crate::PtxError;
@@ -294,6 +295,9 @@ pub enum RawStatus {
     NoSites,
     /// The verifier rejected the splice; the kernel is unchanged.
     Rejected(Vec<RawRejection>),
+    /// The instrumented kernel's predicted JIT compile is over the budget
+    /// ([`crate::jit_cost`]); the kernel is unchanged. The prediction and the budget.
+    OverBudget(String),
 }
 
 /// One kernel of the module.
@@ -323,7 +327,7 @@ impl RawReport {
     pub fn rejections(&self) -> impl Iterator<Item = &RawRejection> {
         self.kernels.iter().flat_map(|k| match &k.status {
             RawStatus::Rejected(r) => r.as_slice(),
-            RawStatus::Accepted | RawStatus::NoSites => &[],
+            RawStatus::Accepted | RawStatus::NoSites | RawStatus::OverBudget(_) => &[],
         })
     }
 
@@ -357,8 +361,21 @@ pub fn check_raw_probes(toml: &str, ptx: &str) -> Result<RawReport, RawError> {
 }
 
 /// Instruments every kernel of `ptx` with the probes of `toml`; kernels the verifier
-/// rejects stay unmodified (and are listed with their rejections).
+/// rejects stay unmodified (and are listed with their rejections). No JIT budget, as
+/// [`crate::instrument`].
 pub fn instrument_raw(toml: &str, ptx: &str) -> Result<RawInstrumented, RawError> {
+    instrument_raw_within(toml, ptx, &JitBudget::OFF)
+}
+
+/// [`instrument_raw`] within a JIT budget: a kernel whose instrumented form is predicted to
+/// cost more than `budget` allows stays unmodified ([`RawStatus::OverBudget`]), before its
+/// splice is verified. A raw probe's author is not trusted with the program's first launch
+/// any more than with its registers.
+pub fn instrument_raw_within(
+    toml: &str,
+    ptx: &str,
+    budget: &JitBudget,
+) -> Result<RawInstrumented, RawError> {
     let file = load::load(toml)?;
     let maps = map_decls(&file);
     let map_of = map_indices(&file);
@@ -402,6 +419,23 @@ pub fn instrument_raw(toml: &str, ptx: &str) -> Result<RawInstrumented, RawError
                 _ => None,
             });
             snippets.push(expand::snippet(&ctx, site, instr, n as u32 + 1, f.line)?);
+        }
+        let kernel = Shape::of_text(module.function_text(f));
+        let snippet_shape: Shape = snippets
+            .iter()
+            .map(|s| Shape::of_text(&s.lines.join("\n")))
+            .sum();
+        let estimate = Estimate {
+            plain: predict(kernel),
+            instrumented: predict(kernel + snippet_shape),
+        };
+        if !budget.admits(&estimate) {
+            kernels.push(RawKernel {
+                name: f.name.clone(),
+                sites: sites.len() as u32,
+                status: RawStatus::OverBudget(refusal(&estimate, budget)),
+            });
+            continue;
         }
         let planned: Vec<(At, Vec<String>)> =
             snippets.iter().map(|s| (s.at, s.lines.clone())).collect();
