@@ -163,9 +163,9 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
     ))
 }
 
-/// A module instrumented with the raw probe file `toml` (`Config::raw`) within `budget`: its PTX, its
-/// map buffer's layout (`RawReport::layout`, which decodes with `program`, the bundle's:
-/// its maps must be the file's) and each kernel's outcome.
+/// A module instrumented with the raw probe file `toml` (`Config::raw`) within `budget`:
+/// its PTX, its map buffer's layout (`RawReport::layout`, which decodes with `program`, the
+/// bundle's: its maps must be the file's) and each kernel's outcome.
 fn raw_module(
     program: &warptrace_ir::Program,
     budget: &codegen::JitBudget,
