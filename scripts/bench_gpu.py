@@ -338,13 +338,12 @@ def static_analysis(wt, ptxas, log, work, ptx_for, probes, proton_ptx, jobs):
     tasks = {}
     idir = os.path.join(work, "instrumented")
     os.makedirs(idir, exist_ok=True)
+    # As the probe runs instrument it (no JIT budget): the sites and registers they run.
+    no_budget = ["--jit-budget", "off"] if wt_features(wt).get("jit_budget") else []
 
     def instrument(case, probe, src):
         dst = os.path.join(idir, f"{case}.{probe}.ptx")
-        cmd = [wt, "instrument", "-p", probe, "--ptx", src, "-o", dst]
-        # As the probe runs instrument it (no JIT budget): the sites and registers they run.
-        if wt_features(wt).get("jit_budget"):
-            cmd += ["--jit-budget", "off"]
+        cmd = [wt, "instrument", "-p", probe, "--ptx", src, "-o", dst] + no_budget
         rc, o, e, secs = sh(cmd, timeout=300)
         log.run(cmd, rc, secs, o, e)
         r = {"cli_ms": secs * 1e3}

@@ -129,7 +129,7 @@ fn assemble(original: &str, result: &Instrumented) -> Result<()> {
              ptxas on PATH (scripts/setup.sh, then `source .tools/env.sh`)"
         );
     };
-    let Some(arch) = crate::resources::target(original) else {
+    let Some(arch) = warptrace_codegen_ptx::resources::target_arch(original) else {
         bail!("--assemble needs the module's `.target sm_XX` to assemble it for");
     };
     eprintln!("warptrace: assembling the module plain and instrumented with ptxas -arch={arch}…");
@@ -144,7 +144,7 @@ fn assemble(original: &str, result: &Instrumented) -> Result<()> {
         let plain = plain.map_err(|_| anyhow::anyhow!("the ptxas thread panicked"))?;
         let plain = plain.context("assembling the original module")?;
         let instrumented = instrumented.context("assembling the instrumented module")?;
-        Ok((plain.cost, instrumented.cost))
+        Ok((plain, instrumented))
     };
     let (p, i) = pair(None)?;
     let predicted = jit_cost::predict_module(original, result)

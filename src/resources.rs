@@ -9,7 +9,9 @@ use anyhow::{bail, Context, Result};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use warptrace_codegen_ptx::resources::{launch_bound, parse_ptxas_verbose, PtxasUsage, Shortfall};
+use warptrace_codegen_ptx::resources::{
+    launch_bound, parse_ptxas_verbose, target_arch, PtxasUsage, Shortfall,
+};
 use warptrace_verifier::{KernelModel, ResourceKind};
 
 /// `ptxas`: `$WARPTRACE_CUDA_HOME/bin/ptxas`, else the one on `PATH`.
@@ -20,14 +22,6 @@ pub(crate) fn ptxas() -> Option<PathBuf> {
         .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
         .map(|d| d.join("ptxas"));
     home.into_iter().chain(on_path).find(|p| p.is_file())
-}
-
-/// The module's `.target` architecture (`sm_90a` of `.target sm_90a, debug`).
-pub(crate) fn target(ptx: &str) -> Option<&str> {
-    ptx.lines().find_map(|l| {
-        let rest = l.trim().strip_prefix(".target")?;
-        rest.split([',', ' ', '\t']).find(|w| w.starts_with("sm_"))
-    })
 }
 
 /// `ptxas -v -arch=ARCH` on `ptx`: each entry's figures.
@@ -63,7 +57,7 @@ pub(crate) fn compare(original: &str, instrumented: &str, kernels: &[&str]) -> R
              .tools/env.sh`)"
         );
     };
-    let Some(arch) = target(original) else {
+    let Some(arch) = target_arch(original) else {
         bail!("--resources needs the module's `.target sm_XX` to assemble it for");
     };
     let (before, after) = std::thread::scope(|s| {
@@ -102,16 +96,4 @@ pub(crate) fn compare(original: &str, instrumented: &str, kernels: &[&str]) -> R
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::target;
-
-    #[test]
-    fn the_target_is_the_first_sm_word_of_the_directive() {
-        assert_eq!(target(".version 8.0\n.target sm_90a\n"), Some("sm_90a"));
-        assert_eq!(target("  .target sm_80, debug\n"), Some("sm_80"));
-        assert_eq!(target(".version 8.0\n"), None);
-    }
 }

@@ -496,9 +496,10 @@ fn estimate(cx: &Cx<'_>, k: &Function, ins: &[Insertion], clones: &[ClonePlan<'_
         .iter()
         .map(|c| predict(Shape::of_text(&c.text)))
         .fold(Cost::default(), |a, b| a + b);
+    let own = Estimate::of(kernel, snippets);
     Estimate {
-        plain: predict(kernel) + callees,
-        instrumented: predict(kernel + snippets) + callees + cloned,
+        plain: own.plain + callees,
+        instrumented: own.instrumented + callees + cloned,
     }
 }
 

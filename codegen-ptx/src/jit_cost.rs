@@ -22,7 +22,7 @@
 
 mod measure;
 
-pub use measure::{measure, MeasureError, Measured};
+pub use measure::{measure, MeasureError};
 
 /// A kernel's size as `ptxas` sees it, counted from its text.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -40,9 +40,7 @@ impl Shape {
     pub fn blocks(&self) -> u64 {
         self.labels + self.branches
     }
-}
 
-impl Shape {
     /// The shape of PTX text: a function, a snippet, or several of either.
     pub fn of_text(text: &str) -> Shape {
         let mut s = Shape::default();
@@ -100,8 +98,8 @@ fn is_branch(line: &str) -> bool {
     })
 }
 
-/// A predicted (or measured) compile: seconds of `ptxas` and megabytes of its peak memory,
-/// the process's fixed start-up cost ([`BASE`]) not included.
+/// A compile: seconds of `ptxas` and megabytes of its peak memory. A prediction leaves out
+/// the process's fixed start-up cost ([`BASE`]); a [`measure`]ment includes it.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Cost {
     /// Seconds of CPU time.
@@ -116,6 +114,16 @@ impl std::ops::Add for Cost {
         Cost {
             seconds: self.seconds + o.seconds,
             megabytes: self.megabytes + o.megabytes,
+        }
+    }
+}
+
+impl std::ops::Sub for Cost {
+    type Output = Cost;
+    fn sub(self, o: Cost) -> Cost {
+        Cost {
+            seconds: self.seconds - o.seconds,
+            megabytes: self.megabytes - o.megabytes,
         }
     }
 }
@@ -168,10 +176,7 @@ pub fn predict_module(
         .iter()
         .filter(|k| matches!(k.status, crate::KernelStatus::Instrumented { .. }))
         .filter_map(|k| k.jit)
-        .fold(Cost::default(), |a, e| Cost {
-            seconds: a.seconds + e.instrumented.seconds - e.plain.seconds,
-            megabytes: a.megabytes + e.instrumented.megabytes - e.plain.megabytes,
-        });
+        .fold(Cost::default(), |a, e| a + (e.instrumented - e.plain));
     Ok(Estimate {
         plain,
         instrumented: plain + growth,
@@ -185,6 +190,16 @@ pub struct Estimate {
     pub plain: Cost,
     /// The instrumented kernel (and its callees, original and cloned).
     pub instrumented: Cost,
+}
+
+impl Estimate {
+    /// A function of shape `kernel`, plain and with snippets of shape `snippets` spliced in.
+    pub fn of(kernel: Shape, snippets: Shape) -> Estimate {
+        Estimate {
+            plain: predict(kernel),
+            instrumented: predict(kernel + snippets),
+        }
+    }
 }
 
 /// As `ptxas` on the kernel alone would take it, start-up included: `ptxas 0.13 s → 28 s

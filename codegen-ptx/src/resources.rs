@@ -150,9 +150,28 @@ impl fmt::Display for Shortfall {
     }
 }
 
+/// The module's `.target` architecture, as `ptxas -arch` takes it (`sm_90a` of
+/// `.target sm_90a, debug`).
+pub fn target_arch(ptx: &str) -> Option<&str> {
+    ptx.lines().find_map(|l| {
+        let rest = l.trim().strip_prefix(".target")?;
+        rest.split([',', ' ', '\t']).find(|w| w.starts_with("sm_"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_target_is_the_first_sm_word_of_the_directive() {
+        assert_eq!(
+            target_arch(".version 8.0\n.target sm_90a\n"),
+            Some("sm_90a")
+        );
+        assert_eq!(target_arch("  .target sm_80, debug\n"), Some("sm_80"));
+        assert_eq!(target_arch(".version 8.0\n"), None);
+    }
 
     #[test]
     fn the_block_limit_is_the_register_file_over_each_warp_s_allocation() {

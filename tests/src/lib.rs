@@ -39,6 +39,12 @@ pub fn corpus() -> Vec<(String, String)> {
     files_in(&corpus_dir(), "ptx")
 }
 
+/// Every `.ptx` file of a folder beside the corpus (`tests/corpus/DIR`: `hostile`, `jit`,
+/// `large`) as (file name, text), sorted by name.
+pub fn corpus_beside(dir: &str) -> Vec<(String, String)> {
+    files_in(&corpus_dir().join("..").join(dir), "ptx")
+}
+
 /// One corpus file's text.
 pub fn corpus_file(name: &str) -> String {
     std::fs::read_to_string(corpus_dir().join(name)).expect("corpus file exists")

@@ -8,40 +8,15 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 use warptrace_codegen_ptx::jit_cost::{self, Cost, JitBudget};
+use warptrace_codegen_ptx::resources::target_arch;
 use warptrace_codegen_ptx::{instrument_within, KernelStatus};
-use warptrace_tests::{corpus, library_probes, parallel};
+use warptrace_tests::{corpus, corpus_beside, library_probes, parallel};
 
 /// How long one `ptxas` run may take before the test calls it a failure.
 const LIMIT: Duration = Duration::from_secs(300);
 
-fn extra(dir: &str) -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("corpus")
-        .join(dir);
-    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
-        .map(|p| {
-            let name = p
-                .file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned();
-            (name, std::fs::read_to_string(&p).expect("UTF-8"))
-        })
-        .collect();
-    files.sort();
-    files
-}
-
-fn arch(ptx: &str) -> String {
-    ptx.lines()
-        .find_map(|l| l.trim().strip_prefix(".target"))
-        .and_then(|t| t.split([',', ' ']).find(|w| w.starts_with("sm_")))
-        .unwrap_or("sm_90a")
-        .to_owned()
+fn arch(ptx: &str) -> &str {
+    target_arch(ptx).expect("a `.target sm_XX`")
 }
 
 fn verified(src: &str, name: &str) -> warptrace_verifier::VerifiedProgram {
@@ -57,11 +32,11 @@ fn instrumented_modules_compile_within_the_jit_budget() {
     };
     let mut files = corpus();
     files.extend(
-        extra("hostile")
+        corpus_beside("hostile")
             .into_iter()
             .filter(|(n, _)| n == "cccl_algorithms.ptx"),
     );
-    files.extend(extra("jit"));
+    files.extend(corpus_beside("jit"));
     let probes: Vec<_> = library_probes()
         .into_iter()
         .map(|(name, src)| {
@@ -71,9 +46,8 @@ fn instrumented_modules_compile_within_the_jit_budget() {
         .collect();
     let budget = JitBudget::default();
     let plain: Vec<Cost> = parallel(&files, |(file, ptx)| {
-        jit_cost::measure(&ptxas, &arch(ptx), ptx, None, LIMIT)
+        jit_cost::measure(&ptxas, arch(ptx), ptx, None, LIMIT)
             .unwrap_or_else(|e| panic!("{file}: {e}"))
-            .cost
     });
     let jobs: Vec<(usize, usize)> = (0..files.len())
         .flat_map(|f| (0..probes.len()).map(move |p| (f, p)))
@@ -96,9 +70,8 @@ fn instrumented_modules_compile_within_the_jit_budget() {
         if kernels == 0 {
             return (f, p, kernels, refused, None);
         }
-        let measured = jit_cost::measure(&ptxas, &arch(ptx), &out.ptx, None, LIMIT)
-            .unwrap_or_else(|e| panic!("{probe} × {file}: {e}"))
-            .cost;
+        let measured = jit_cost::measure(&ptxas, arch(ptx), &out.ptx, None, LIMIT)
+            .unwrap_or_else(|e| panic!("{probe} × {file}: {e}"));
         (f, p, kernels, refused, Some(measured))
     });
     let mut failures = Vec::new();
@@ -111,13 +84,15 @@ fn instrumented_modules_compile_within_the_jit_budget() {
         let base = plain[f];
         // Each instrumented kernel may add its own allowance: a module of k of them may
         // cost the factor times the plain module, or the plain module plus k floors.
-        let floor = budget.floor;
-        let factor = budget.factor.unwrap_or(f64::INFINITY);
-        let allowed = Cost {
-            seconds: (factor * base.seconds).max(base.seconds + kernels as f64 * floor.seconds),
-            megabytes: (factor * base.megabytes)
-                .max(base.megabytes + kernels as f64 * floor.megabytes),
+        let k = kernels as f64;
+        let per_module = JitBudget {
+            floor: Cost {
+                seconds: k * budget.floor.seconds,
+                megabytes: k * budget.floor.megabytes,
+            },
+            ..budget
         };
+        let allowed = per_module.allowance(base).expect("a budget");
         if m.seconds > allowed.seconds || m.megabytes > allowed.megabytes {
             failures.push(format!(
                 "{} × {}: ptxas {:.2} s / {:.0} MB instrumented vs {:.2} s / {:.0} MB plain \
@@ -154,7 +129,7 @@ fn the_reproductions_are_refused_within_seconds() {
     let Some(ptxas) = warptrace_tests::ptxas() else {
         return;
     };
-    let files = extra("jit");
+    let files = corpus_beside("jit");
     let probes = library_probes();
     let program = |name: &str| {
         let (_, src) = probes
@@ -215,16 +190,14 @@ fn the_reproductions_are_refused_within_seconds() {
         if file == "nvcc_unrolled.ptx" {
             let unbudgeted =
                 instrument_within(ptx, &program, &JitBudget::OFF).expect("instruments");
-            let plain = jit_cost::measure(&ptxas, "sm_90a", ptx, None, LIMIT)
-                .expect("plain")
-                .cost;
+            let plain = jit_cost::measure(&ptxas, "sm_90a", ptx, None, LIMIT).expect("plain");
             let limit = Duration::from_secs_f64(4.0 * (plain.seconds + 2.0) + 5.0);
             match jit_cost::measure(&ptxas, "sm_90a", &unbudgeted.ptx, None, limit) {
                 Err(jit_cost::MeasureError::TimedOut(_)) => {}
                 Ok(m) => assert!(
-                    m.cost.seconds > plain.seconds + 2.0,
+                    m.seconds > plain.seconds + 2.0,
                     "unbudgeted {:.2} s vs plain {:.2} s",
-                    m.cost.seconds,
+                    m.seconds,
                     plain.seconds
                 ),
                 Err(e) => panic!("{e}"),
@@ -244,7 +217,7 @@ fn a_raw_probe_over_the_budget_is_refused() {
     let toml_path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/accept/raw/load_addresses.toml");
     let toml = std::fs::read_to_string(&toml_path).expect("raw probe file");
-    let files = extra("jit");
+    let files = corpus_beside("jit");
     let (_, ptx) = files
         .iter()
         .find(|(n, _)| n == "nvcc_unrolled.ptx")
@@ -273,14 +246,10 @@ fn a_raw_probe_over_the_budget_is_refused() {
     assert_eq!(fir_text(&kept), fir_text(ptx));
     let (unbudgeted, status) = status(&JitBudget::OFF);
     assert_eq!(status, warptrace_codegen_ptx::raw::RawStatus::Accepted);
-    let plain = jit_cost::measure(&ptxas, "sm_90a", ptx, None, LIMIT)
-        .expect("plain")
-        .cost;
+    let plain = jit_cost::measure(&ptxas, "sm_90a", ptx, None, LIMIT).expect("plain");
     let budget = JitBudget::default();
     let allowed = budget.allowance(plain).expect("a budget");
-    let m = jit_cost::measure(&ptxas, "sm_90a", &unbudgeted, None, LIMIT)
-        .expect("assembles")
-        .cost;
+    let m = jit_cost::measure(&ptxas, "sm_90a", &unbudgeted, None, LIMIT).expect("assembles");
     assert!(
         m.seconds > allowed.seconds || m.megabytes > allowed.megabytes,
         "unbudgeted {:.2} s / {:.0} MB is within {:.2} s / {:.0} MB",

@@ -4,7 +4,6 @@
 //! the same release for the same architecture measures what a first launch pays.
 
 use super::Cost;
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -38,40 +37,21 @@ impl MeasureError {
     }
 }
 
-/// A measured `ptxas` run: what it cost, start-up included, and whether it finished.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Measured {
-    /// User and system CPU seconds, and peak resident megabytes.
-    pub cost: Cost,
-}
-
 /// Assembles `ptx` for `arch` (`sm_90a`) with `ptxas` (output discarded), stopping it after
-/// `limit`; its CPU time and peak memory. With `entry`, only that kernel (and what it calls)
-/// is compiled (`ptxas -e`); the whole module is still read.
+/// `limit`: its CPU time and peak memory, start-up included. With `entry`, only that
+/// kernel (and what it calls) is compiled (`ptxas -e`); the whole module is still read.
 pub fn measure(
     ptxas: &Path,
     arch: &str,
     ptx: &str,
     entry: Option<&str>,
     limit: Duration,
-) -> Result<Measured, MeasureError> {
+) -> Result<Cost, MeasureError> {
     let spawn = |source| MeasureError::spawn(ptxas, source);
-    let dir =
-        std::env::temp_dir().join(format!("warptrace-jit-{}-{}", std::process::id(), unique()));
-    std::fs::create_dir_all(&dir).map_err(spawn)?;
-    let input = dir.join("module.ptx");
-    let written = std::fs::File::create(&input).and_then(|mut f| f.write_all(ptx.as_bytes()));
-    let result = written
-        .map_err(spawn)
-        .and_then(|()| run(ptxas, arch, &input, entry, limit));
-    let _ = std::fs::remove_dir_all(&dir);
-    result
-}
-
-fn unique() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static N: AtomicU64 = AtomicU64::new(0);
-    N.fetch_add(1, Ordering::Relaxed)
+    let dir = tempfile::tempdir().map_err(spawn)?;
+    let input = dir.path().join("module.ptx");
+    std::fs::write(&input, ptx).map_err(spawn)?;
+    run(ptxas, arch, &input, entry, limit)
 }
 
 fn run(
@@ -80,7 +60,7 @@ fn run(
     input: &Path,
     entry: Option<&str>,
     limit: Duration,
-) -> Result<Measured, MeasureError> {
+) -> Result<Cost, MeasureError> {
     let spawn = |source| MeasureError::spawn(ptxas, source);
     let mut child = Command::new(ptxas)
         .arg(format!("-arch={arch}"))
@@ -134,11 +114,9 @@ fn run(
         return Err(MeasureError::Rejected(first.to_owned()));
     }
     let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    Ok(Measured {
-        cost: Cost {
-            seconds: secs(usage.ru_utime) + secs(usage.ru_stime),
-            megabytes: peak_kb as f64 / 1024.0,
-        },
+    Ok(Cost {
+        seconds: secs(usage.ru_utime) + secs(usage.ru_stime),
+        megabytes: peak_kb as f64 / 1024.0,
     })
 }
 

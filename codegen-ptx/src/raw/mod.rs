@@ -31,7 +31,7 @@ mod locate;
 mod prologue;
 mod sites;
 
-use crate::jit_cost::{predict, refusal, Estimate, JitBudget, Shape};
+use crate::jit_cost::{refusal, Estimate, JitBudget, Shape};
 use crate::parse::{FunctionKind, StmtKind};
 use crate::splice::{apply, plan_raw, reg_widths, At};
 use crate::PtxError;
@@ -425,10 +425,7 @@ pub fn instrument_raw_within(
             .iter()
             .map(|s| Shape::of_text(&s.lines.join("\n")))
             .sum();
-        let estimate = Estimate {
-            plain: predict(kernel),
-            instrumented: predict(kernel + snippet_shape),
-        };
+        let estimate = Estimate::of(kernel, snippet_shape);
         if !budget.admits(&estimate) {
             kernels.push(RawKernel {
                 name: f.name.clone(),
