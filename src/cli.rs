@@ -338,9 +338,14 @@ pub enum Target {
 impl Target {
     /// The name certificates use.
     pub fn name(self) -> &'static str {
+        self.isa().name()
+    }
+
+    /// The back end.
+    pub fn isa(self) -> warptrace_codegen_ptx::Target {
         match self {
-            Target::Ptx => "ptx",
-            Target::Gcn => "gcn",
+            Target::Ptx => warptrace_codegen_ptx::Target::Ptx,
+            Target::Gcn => warptrace_codegen_ptx::Target::Gcn,
         }
     }
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 use warptrace_codegen_ptx::jit_cost::{self, Cost, JitBudget};
-use warptrace_codegen_ptx::{Instrumented, KernelStatus};
+use warptrace_codegen_ptx::{Instrumented, KernelStatus, Target};
 
 /// The optional checks of the instrumented module.
 pub(crate) struct Checks {
@@ -41,40 +41,28 @@ pub(crate) fn ptx(
     let mut rejected = 0;
     for kernel in &result.kernels {
         let name = &kernel.name;
-        match &kernel.status {
-            KernelStatus::Instrumented { sites } => {
-                eprintln!("warptrace: {name}: instrumented, {sites} probe sites");
-                // Whoever launches it must allocate every copy (decision 0019).
-                let copies = warptrace_codegen_ptx::replicas(verified.program(), kernel.id);
-                if copies > 1 {
-                    let bytes = result.layout.total_bytes;
-                    eprintln!(
-                        "warptrace: {name}:   its map buffer holds {copies} copies of its \
+        rejected += u32::from(say_status(name, &kernel.status, Target::Ptx));
+        if kernel.status.is_instrumented() {
+            // Whoever launches it must allocate every copy (decision 0019).
+            let copies = warptrace_codegen_ptx::replicas(verified.program(), kernel.id);
+            if copies > 1 {
+                let bytes = result.layout.total_bytes;
+                eprintln!(
+                    "warptrace: {name}:   its map buffer holds {copies} copies of its \
                          {bytes}-byte tables and rings ({} bytes): each block updates copy \
                          ctaid.x mod {copies}",
-                        u64::from(copies) * bytes
-                    );
-                }
-                for f in &kernel.functions {
-                    eprintln!(
-                        "warptrace: {name}:   device function {} as {} ({} sites)",
-                        f.name, f.clone, f.sites
-                    );
-                }
-                if let Some(e) = &kernel.jit {
-                    eprintln!("warptrace: {name}:   JIT: predicted {e}");
-                }
+                    u64::from(copies) * bytes
+                );
             }
-            KernelStatus::NoSites => say_no_sites(name),
-            KernelStatus::Rejected(errors) => {
-                rejected += 1;
-                say_rejected(name, errors);
+            for f in &kernel.functions {
+                eprintln!(
+                    "warptrace: {name}:   device function {} as {} ({} sites)",
+                    f.name, f.clone, f.sites
+                );
             }
-            KernelStatus::Unsupported { what } => say_unsupported(name, "PTX", what),
-            status @ KernelStatus::OverBudget { .. } => eprintln!(
-                "warptrace: {name}: over the JIT budget, left unchanged: {}",
-                status.over_budget().unwrap_or_default()
-            ),
+            if let Some(e) = &kernel.jit {
+                eprintln!("warptrace: {name}:   JIT: predicted {e}");
+            }
         }
     }
     match output {
@@ -101,22 +89,29 @@ pub(crate) fn ptx(
     })
 }
 
-/// The line of a kernel no probe attaches to (either back end).
-pub(crate) fn say_no_sites(name: &str) {
-    eprintln!("warptrace: {name}: no probe attaches here, unchanged");
-}
-
-/// The lines of a kernel the verifier rejected (either back end).
-pub(crate) fn say_rejected(name: &str, errors: &warptrace_verifier::KernelErrors) {
-    eprintln!("warptrace: {name}: REJECTED by the verifier, left unchanged:");
-    for e in &errors.0 {
-        eprintln!("  {e}");
+/// The line that says what became of a kernel, as either back end reports it (the lines
+/// of each violation under a rejected one); whether the verifier rejected it.
+pub(crate) fn say_status(name: &str, status: &KernelStatus, target: Target) -> bool {
+    match status {
+        KernelStatus::Instrumented { sites } => {
+            eprintln!("warptrace: {name}: instrumented, {sites} probe sites");
+        }
+        KernelStatus::NoSites => eprintln!("warptrace: {name}: no probe attaches here, unchanged"),
+        KernelStatus::Rejected(errors) => {
+            eprintln!("warptrace: {name}: REJECTED by the verifier, left unchanged:");
+            for e in &errors.0 {
+                eprintln!("  {e}");
+            }
+            return true;
+        }
+        KernelStatus::Unsupported { what } => eprintln!(
+            "warptrace: {name}: not supported by the {target} back end yet ({what}), unchanged"
+        ),
+        KernelStatus::OverBudget { why } => {
+            eprintln!("warptrace: {name}: over the JIT budget, left unchanged: {why}")
+        }
     }
-}
-
-/// The line of a kernel that needs what `target`'s back end does not lower yet.
-pub(crate) fn say_unsupported(name: &str, target: &str, what: &str) {
-    eprintln!("warptrace: {name}: not supported by the {target} back end yet ({what}), unchanged");
+    false
 }
 
 /// `--assemble`: both forms through `ptxas`, measured beside the prediction — the module

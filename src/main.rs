@@ -233,7 +233,7 @@ fn instrument_gcn(
     output: Option<&std::path::Path>,
     code_object: Option<&std::path::Path>,
 ) -> Result<ExitCode> {
-    use warptrace_codegen_gcn::{Assembly, KernelStatus};
+    use warptrace_codegen_gcn::{Assembly, Target};
     let Some((_, verified)) = compile(args)? else {
         return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
     };
@@ -265,44 +265,36 @@ fn instrument_gcn(
     let mut rejected = 0;
     for k in &result.kernels {
         let name = &k.name;
-        match &k.status {
-            KernelStatus::Instrumented { sites } => {
-                eprintln!("warptrace: {name}: instrumented, {sites} probe sites");
-                if let Some(o) = k.occupancy {
-                    eprintln!(
-                        "warptrace: {name}:   SGPRs {} → {}, VGPRs {} → {}, waves per SIMD {} → {}",
-                        o.sgprs.0, o.sgprs.1, o.vgprs.0, o.vgprs.1, o.waves.0, o.waves.1
-                    );
-                }
-                if k.copies > 1 {
-                    // Whoever launches it must allocate every copy (decisions 0019, 0020).
-                    let (copies, bytes) = (k.copies, result.layout.total_bytes);
-                    eprintln!(
-                        "warptrace: {name}:   its map buffer holds {copies} copies of its \
+        rejected += u32::from(instrument::say_status(name, &k.status, Target::Gcn));
+        if k.status.is_instrumented() {
+            if let Some(o) = k.occupancy {
+                eprintln!(
+                    "warptrace: {name}:   SGPRs {} → {}, VGPRs {} → {}, waves per SIMD {} → {}",
+                    o.sgprs.0, o.sgprs.1, o.vgprs.0, o.vgprs.1, o.waves.0, o.waves.1
+                );
+            }
+            if k.copies > 1 {
+                // Whoever launches it must allocate every copy (decisions 0019, 0020).
+                let (copies, bytes) = (k.copies, result.layout.total_bytes);
+                eprintln!(
+                    "warptrace: {name}:   its map buffer holds {copies} copies of its \
                          {bytes}-byte tables and rings ({} bytes): each workgroup updates copy \
                          ctaid.x mod {copies}",
-                        u64::from(copies) * bytes
-                    );
-                }
-                if k.long_branches > 0 {
-                    let n = k.long_branches;
-                    let (what, them) = if n == 1 {
-                        ("branch", "it")
-                    } else {
-                        ("branches", "them")
-                    };
-                    eprintln!(
-                        "warptrace: {name}:   {n} {what} made long (the snippets pushed {them} \
+                    u64::from(copies) * bytes
+                );
+            }
+            if k.long_branches > 0 {
+                let n = k.long_branches;
+                let (what, them) = if n == 1 {
+                    ("branch", "it")
+                } else {
+                    ("branches", "them")
+                };
+                eprintln!(
+                    "warptrace: {name}:   {n} {what} made long (the snippets pushed {them} \
                          past a 16-bit offset's reach)"
-                    );
-                }
+                );
             }
-            KernelStatus::NoSites => instrument::say_no_sites(name),
-            KernelStatus::Rejected(errors) => {
-                rejected += 1;
-                instrument::say_rejected(name, errors);
-            }
-            KernelStatus::Unsupported { what } => instrument::say_unsupported(name, "GCN", what),
         }
     }
     match output {

@@ -29,26 +29,29 @@ enum KernelOutcome {
 /// Each kernel's name and outcome.
 type KernelVerdicts = Vec<(String, KernelOutcome)>;
 
-/// The [`KernelVerdicts`] of either back end's kernel outcomes (their `KernelStatus`
-/// types share these variants; a back end's own come as extra `pattern => outcome` arms).
-macro_rules! kernel_verdicts {
-    ($kernels:expr, $($status:ident)::+ $(, $extra:pat => $outcome:expr)*) => {
-        $kernels
-            .into_iter()
-            .map(|k| {
-                let outcome = match k.status {
-                    $($status)::+::Instrumented { .. } => KernelOutcome::Checked(Verdict::Proved),
-                    $($status)::+::Rejected(errors) => KernelOutcome::Checked(Verdict::Refuted {
-                        counterexample: errors.to_string(),
-                    }),
-                    $($status)::+::NoSites => KernelOutcome::NoSites,
-                    $($status)::+::Unsupported { what } => KernelOutcome::Unsupported(what),
-                    $($extra => $outcome,)*
-                };
-                (k.name, outcome)
-            })
-            .collect::<KernelVerdicts>()
-    };
+/// The [`KernelVerdicts`] of either back end's kernel outcomes: an over-budget kernel is
+/// one a run leaves unchanged, as it does a kernel the back end cannot lower.
+fn kernel_verdicts(
+    kernels: impl IntoIterator<Item = (String, warptrace_codegen_ptx::KernelStatus)>,
+) -> KernelVerdicts {
+    use warptrace_codegen_ptx::KernelStatus;
+    kernels
+        .into_iter()
+        .map(|(name, status)| {
+            let outcome = match status {
+                KernelStatus::Instrumented { .. } => KernelOutcome::Checked(Verdict::Proved),
+                KernelStatus::Rejected(errors) => KernelOutcome::Checked(Verdict::Refuted {
+                    counterexample: errors.to_string(),
+                }),
+                KernelStatus::NoSites => KernelOutcome::NoSites,
+                KernelStatus::Unsupported { what } => KernelOutcome::Unsupported(what),
+                KernelStatus::OverBudget { why } => {
+                    KernelOutcome::Unsupported(format!("over the JIT budget: {why}"))
+                }
+            };
+            (name, outcome)
+        })
+        .collect()
 }
 
 pub fn verify(
@@ -71,43 +74,31 @@ pub fn verify(
     let start = Instant::now();
     let outcome = warptrace_verifier::verify_program(&program);
     let mut unchanged = Vec::new();
-    // GCN: the bound each probe's snippets have on every site and target, and their
-    // longest at the sites of the files checked (probe → instructions, atomics).
-    let mut gcn_costs = None;
+    // GCN: the longest of each probe's snippets at the sites of the files checked (probe →
+    // instructions, atomics), beside the bound the back end's checks give on every site.
     let at_sites = RefCell::new(BTreeMap::<usize, (u64, u64)>::new());
-    let (mut extra, not_proved) = match target {
-        Target::Ptx => (warptrace_codegen_ptx::tv::translation_checks(), Vec::new()),
-        Target::Gcn => {
-            let t = warptrace_codegen_gcn::translation_checks(&program);
-            (t.checks, t.not_proved)
-        }
+    let backend = match target {
+        Target::Ptx => warptrace_codegen_ptx::program_checks(outcome.as_ref().ok()),
+        Target::Gcn => warptrace_codegen_gcn::program_checks(&program, outcome.as_ref().ok()),
     };
+    let mut kernels = Vec::new();
     if let Ok(verified) = &outcome {
         match target {
             Target::Ptx => {
-                extra.extend(warptrace_codegen_ptx::spread_rings_check(verified));
-                extra.extend(kernel_checks(ptx, "PTX", &mut unchanged, &|text| {
+                kernels.extend(kernel_checks(ptx, "PTX", &mut unchanged, &|text| {
                     // As a run instruments it: within the default JIT budget.
                     let out = warptrace_codegen_ptx::instrument_within(
                         text,
                         verified,
                         &Default::default(),
                     )?;
-                    Ok(kernel_verdicts!(
-                        out.kernels,
-                        warptrace_codegen_ptx::KernelStatus,
-                        s @ warptrace_codegen_ptx::KernelStatus::OverBudget { .. } =>
-                            KernelOutcome::Unsupported(format!(
-                                "over the JIT budget: {}",
-                                s.over_budget().unwrap_or_default()
-                            ))
+                    Ok(kernel_verdicts(
+                        out.kernels.into_iter().map(|k| (k.name, k.status)),
                     ))
                 })?);
             }
             Target::Gcn => {
-                extra.extend(verified.spread_rings_check("GCN"));
-                gcn_costs = Some(warptrace_codegen_gcn::probe_costs(verified));
-                extra.extend(kernel_checks(
+                kernels.extend(kernel_checks(
                     gcn,
                     "AMDGPU assembly",
                     &mut unchanged,
@@ -134,39 +125,17 @@ pub fn verify(
                             let m = at_sites.entry(s.probe).or_default();
                             *m = (m.0.max(s.insns), m.1.max(s.atomics));
                         }
-                        // Instrumenting may add no missing wait state by the hazard
-                        // rules (decision 0030): part of the kernels' check.
-                        let hazards = warptrace_codegen_gcn::added_hazards(text, &out.asm)?;
-                        let mut verdicts =
-                            kernel_verdicts!(out.kernels, warptrace_codegen_gcn::KernelStatus);
-                        for (name, outcome) in &mut verdicts {
-                            let lines: Vec<String> = hazards
-                                .iter()
-                                .filter(|h| h.kernel == *name)
-                                .map(|h| format!("line {} ({} wait states)", h.line, h.missing))
-                                .collect();
-                            if let (KernelOutcome::Checked(Verdict::Proved), false) =
-                                (&outcome, lines.is_empty())
-                            {
-                                *outcome = KernelOutcome::Checked(Verdict::Refuted {
-                                    counterexample: format!(
-                                        "missing wait states (hardware hazards) before {}",
-                                        lines.join(", ")
-                                    ),
-                                });
-                            }
-                        }
-                        Ok(verdicts)
+                        // The kernel rules include the wait states instrumenting adds
+                        // (decision 0030): the instrumenter checks them on every path.
+                        Ok(kernel_verdicts(
+                            out.kernels.into_iter().map(|k| (k.name, k.status)),
+                        ))
                     },
                 )?);
             }
         }
     }
-    let mut cert = warptrace_verifier::certify(&program, &outcome, target.name(), VERSION, extra);
-    cert.not_proved = not_proved;
-    if let Some(costs) = gcn_costs {
-        cert.costs = costs;
-    }
+    let mut cert = backend.certificate(&program, &outcome, target.isa(), VERSION, kernels);
     cert.total_micros = start.elapsed().as_micros() as u64;
     print!(
         "{}",

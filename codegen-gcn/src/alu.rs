@@ -7,7 +7,7 @@
 use crate::emit::{hi, lo, Emitter};
 use crate::lower::{src, unsupported, Cx};
 use crate::reg::{Reg, RegFile};
-use crate::GcnError;
+use crate::Error;
 use warptrace_ir::{BinOp, ExtFrom, Operand, Width};
 
 /// The power of two an unsigned division or remainder divides by, if it is one (then a
@@ -32,7 +32,7 @@ pub(crate) fn bin(
     a: &Operand,
     b: &Operand,
     label: &str,
-) -> Result<(), GcnError> {
+) -> Result<(), Error> {
     let r = cx.regs;
     if op.divides() {
         // Unsigned division and remainder by a power of two are a shift and a mask.
@@ -291,7 +291,7 @@ pub(crate) fn ext(
     s: &Operand,
     from: ExtFrom,
     signed: bool,
-) -> Result<(), GcnError> {
+) -> Result<(), Error> {
     let s = src(cx, e, s, cx.regs.ta)?;
     let (l, h) = (lo(d), hi(d));
     match (from, signed) {

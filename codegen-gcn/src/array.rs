@@ -25,7 +25,7 @@ use crate::lower::{unsupported, Cx};
 use crate::reg::Reg;
 use crate::ring::store_fields;
 use crate::special::{field, linear_block, linear_tid};
-use crate::GcnError;
+use crate::Error;
 use warptrace_ir::{MapKind, MapRegion, Operand, Per};
 
 /// Emits a save of `fields` into the array `region` through the persistent cursor pair
@@ -38,7 +38,7 @@ pub(crate) fn save(
     fields: &[Operand],
     lead: Option<Reg>,
     labels: &str,
-) -> Result<(), GcnError> {
+) -> Result<(), Error> {
     let r = cx.regs;
     let t = cx.t;
     let exec = t.exec();
@@ -83,7 +83,7 @@ pub(crate) fn save(
     e.ins(format!("{} {done}", "s_cbranch_execz"));
     // Lanes whose record cannot be placed.
     e.smov(&bad, "0");
-    let unknown = |e: &mut Emitter, f: Option<crate::lower::Field>| -> Result<(), GcnError> {
+    let unknown = |e: &mut Emitter, f: Option<crate::lower::Field>| -> Result<(), Error> {
         let f = f.ok_or_else(|| unsupported("array maps without the hidden grid arguments"))?;
         field(e, &lo(r.tb), f);
         e.ins(format!("v_cmp_ne_u32_e64 {cmp}, 1, {}", lo(r.tb)));

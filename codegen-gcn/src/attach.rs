@@ -1,5 +1,8 @@
-//! Attach-point matching: which statements of a kernel each probe runs at, for the
-//! language's probe kinds as the PTX back end matches them.
+//! Attach-point matching: which statements of a kernel each probe runs at. Whether an
+//! instruction is a site of an instruction-level point is decided by
+//! `warptrace_codegen::attach::is_site` (as for PTX) from the classes this file puts a
+//! GCN instruction in (`Classed`, the table's second column); the entry, loop and region
+//! points are placed here.
 //!
 //! | attach point | GCN sites |
 //! |---|---|
@@ -16,9 +19,11 @@
 
 use crate::insn::{facts, Isa};
 use crate::loops::{self, Lanes};
-use crate::parse::{Kernel, Module, StmtKind};
+use crate::parse::{Instruction, Kernel, Module, StmtKind};
 use std::collections::HashMap;
-use warptrace_ir::{AttachPoint, Isa as IrIsa, MemOp, MemSpace, Program};
+use warptrace_codegen::attach::{in_lines, is_site, Instr};
+use warptrace_codegen::Target;
+use warptrace_ir::{AttachPoint, MemOp, MemSpace, Program};
 use warptrace_verifier::{Access, Space};
 
 /// One place a probe runs.
@@ -74,6 +79,39 @@ pub(crate) fn is_mma(m: &str) -> bool {
     ["v_mfma", "v_smfmac", "v_wmma", "v_swmmac"]
         .iter()
         .any(|p| m.starts_with(p))
+}
+
+/// A GCN instruction in the classes attach points name (`warptrace_codegen::attach`).
+struct Classed<'a> {
+    x: &'a Instruction,
+    isa: &'a Isa,
+    position: Option<(&'a str, u32)>,
+}
+
+impl Instr for Classed<'_> {
+    fn is_exit(&self) -> bool {
+        self.x.mnemonic.starts_with("s_endpgm")
+    }
+    fn mem(&self) -> Option<(MemSpace, MemOp)> {
+        facts(self.x, self.isa)
+            .mem
+            .and_then(|a| mem_site(a.space, a.access))
+    }
+    fn is_mma(&self) -> bool {
+        is_mma(&self.x.mnemonic)
+    }
+    fn is_barrier(&self) -> bool {
+        self.x.mnemonic == "s_barrier"
+    }
+    fn is_branch(&self) -> bool {
+        self.x.mnemonic.starts_with("s_cbranch")
+    }
+    fn opcode(&self) -> &str {
+        &self.x.mnemonic
+    }
+    fn position(&self) -> Option<(&str, u32)> {
+        self.position
+    }
 }
 
 /// The `.file` table: number → path (directory and name joined).
@@ -158,6 +196,9 @@ pub(crate) fn find_sites(
 ) -> (Vec<Site>, Option<String>) {
     let files = file_table(module);
     let locs = locs(module, k);
+    // The path and line of the `n`th statement of the body.
+    let position =
+        |n: usize| locs[n].and_then(|(f, l)| files.get(&f).map(|path| (path.as_str(), l)));
     let mut sites = Vec::new();
     let mut unplaced = None;
     let mut cfg = None;
@@ -210,10 +251,7 @@ pub(crate) fn find_sites(
                     .filter(|&(n, i)| {
                         module.instr(i).is_some()
                             && !before_entry(i)
-                            && locs[n].is_some_and(|(f, l)| {
-                                (from..=to).contains(&l)
-                                    && files.get(&f).is_some_and(|p| p.ends_with(file.as_str()))
-                            })
+                            && in_lines(position(n), file, from, to)
                     })
                     .map(|(_, i)| i)
                     .collect();
@@ -231,30 +269,12 @@ pub(crate) fn find_sites(
             let Some(x) = module.instr(i).filter(|_| !before_entry(i)) else {
                 continue;
             };
-            let m = x.mnemonic.as_str();
-            let hit = match &probe.attach.point {
-                AttachPoint::KernelExit => m.starts_with("s_endpgm"),
-                AttachPoint::Mem { space, op } => facts(x, isa)
-                    .mem
-                    .and_then(|a| mem_site(a.space, a.access))
-                    .is_some_and(|(s, o)| {
-                        (*space == MemSpace::Any || *space == s) && (*op == MemOp::Any || *op == o)
-                    }),
-                AttachPoint::TensorMma => is_mma(m),
-                AttachPoint::SyncBarrier => m == "s_barrier",
-                AttachPoint::Branch => m.starts_with("s_cbranch"),
-                AttachPoint::Line { file, from, to } => locs[n].is_some_and(|(f, l)| {
-                    (*from..=*to).contains(&l)
-                        && files.get(&f).is_some_and(|p| p.ends_with(file.as_str()))
-                }),
-                AttachPoint::Opcode { isa, glob } => {
-                    *isa == IrIsa::Gcn && warptrace_ir::interp::glob(glob, m)
-                }
-                AttachPoint::KernelEntry | AttachPoint::Loop(_) | AttachPoint::Region { .. } => {
-                    false
-                }
+            let class = Classed {
+                x,
+                isa,
+                position: position(n),
             };
-            if hit {
+            if is_site(&probe.attach.point, Target::Gcn, &class) {
                 sites.push(Site::at(p, Some(i)));
             }
         }

@@ -16,7 +16,7 @@ use crate::lower::{
 };
 use crate::model::bounded_loops;
 use crate::parse::{parse, StmtKind};
-use crate::GcnError;
+use crate::Error;
 use warptrace_ir::{AttachPoint, LoopEdge, MapLayout, Position};
 use warptrace_verifier::{Access, Flow, Origin, ProbeCost, VerifiedProgram};
 
@@ -32,7 +32,7 @@ pub struct SnippetCost {
 }
 
 /// (instructions, atomics) on the longest path of snippet `text` for `isa`.
-pub(crate) fn measure(text: &str, isa: &Isa) -> Result<(u64, u64), GcnError> {
+pub(crate) fn measure(text: &str, isa: &Isa) -> Result<(u64, u64), Error> {
     let m = parse(text)?;
     let loops = bounded_loops(
         &m,

@@ -53,7 +53,7 @@ use crate::emit::{hi, lo, Emitter, MAX_OFFSET};
 use crate::lower::{src, unsupported, Cx};
 use crate::reg::Reg;
 use crate::ring::divu32;
-use crate::GcnError;
+use crate::Error;
 use warptrace_ir::placement::{probe_count, Probing};
 use warptrace_ir::uniform::Plan;
 use warptrace_ir::{
@@ -91,7 +91,7 @@ pub(crate) fn update(
     probing: Probing,
     plan: Option<Plan>,
     labels: &str,
-) -> Result<(), GcnError> {
+) -> Result<(), Error> {
     let r = cx.regs;
     let cap = u64::from(region.capacity);
     if !cap.is_power_of_two() {
@@ -280,7 +280,7 @@ pub(crate) fn update(
 }
 
 /// Stores the keys into the slot at `off` (for the lanes in `exec`).
-fn store_keys(cx: &Cx<'_>, e: &mut Emitter, keys: &[Operand]) -> Result<(), GcnError> {
+fn store_keys(cx: &Cx<'_>, e: &mut Emitter, keys: &[Operand]) -> Result<(), Error> {
     let r = cx.regs;
     for (n, k) in keys.iter().enumerate() {
         let kv = src(cx, e, k, r.ta)?;
@@ -310,7 +310,7 @@ fn bucket(
     e: &mut Emitter,
     agg: Aggregation,
     value: &ValueKind,
-) -> Result<Option<Bucket>, GcnError> {
+) -> Result<Option<Bucket>, Error> {
     let r = cx.regs;
     let cmp = r.cmp_mask(cx.t).name();
     let cmp = cmp.as_str();
@@ -403,7 +403,7 @@ fn combine(
     region: &MapRegion,
     bucket: Option<&Bucket>,
     grouped: bool,
-) -> Result<(), GcnError> {
+) -> Result<(), Error> {
     let r = cx.regs;
     let v = region.value_offset_in_slot();
     let (off, base) = (r.off.name(), r.base.name());
@@ -419,7 +419,7 @@ fn combine(
         ));
     };
     // A sum's operand: the lane's, or the group's `x · n`.
-    let summand = |e: &mut Emitter, x: &Operand| -> Result<Reg, GcnError> {
+    let summand = |e: &mut Emitter, x: &Operand| -> Result<Reg, Error> {
         let xv = src(cx, e, x, r.ta)?;
         if !grouped {
             return Ok(xv);

@@ -34,9 +34,9 @@
 //! instrument them (`plan.rs`).
 
 use crate::insn::{facts, Facts, Isa};
-use crate::parse::{parse, StmtKind};
+use crate::parse::{parse, Module, StmtKind};
 use crate::reg::{Reg, RegFile};
-use crate::GcnError;
+use crate::Error;
 use std::collections::{BTreeMap, BTreeSet};
 use warptrace_verifier::Flow;
 
@@ -257,7 +257,7 @@ fn insertions(
     range: std::ops::Range<usize>,
     fr: &Frame,
     kernel_before: bool,
-) -> Result<(BTreeMap<usize, u32>, u32), GcnError> {
+) -> Result<(BTreeMap<usize, u32>, u32), Error> {
     let mut extra: BTreeMap<usize, u32> = BTreeMap::new();
     let mut back: BTreeMap<String, State> = BTreeMap::new();
     for _ in 0..16 {
@@ -341,7 +341,7 @@ fn insertions(
 
 /// `snippet` with the wait states its hazards need: `s_nop`s on gfx9, a
 /// `s_waitcnt_depctr` first on gfx11; unchanged on gfx10.
-pub(crate) fn pad(snippet: &str, fr: &Frame, gfx11: bool) -> Result<String, GcnError> {
+pub(crate) fn pad(snippet: &str, fr: &Frame, gfx11: bool) -> Result<String, Error> {
     if gfx11 {
         // A kernel transcendental's result read by the snippet (a site's data): wait for
         // every VALU result. LLVM recognises exactly this field value (`va_vdst(0)`).
@@ -389,9 +389,13 @@ pub struct Hazard {
 /// Where the kernels of `asm` lack wait states by the rules [`pad`] applies (gfx9
 /// targets; none elsewhere), each kernel analysed from its entry. The corpus as LLVM
 /// emitted it has none, and neither may an instrumented module.
-pub fn hazards(asm: &str) -> Result<Vec<Hazard>, GcnError> {
+pub fn hazards(asm: &str) -> Result<Vec<Hazard>, Error> {
     let m = parse(asm)?;
-    kernel_hazards(&m)
+    let mut out = Vec::new();
+    for k in &m.kernels {
+        out.extend(kernel_hazards(&m, &k.name)?);
+    }
+    Ok(out)
 }
 
 /// The hazards of `instrumented` that instrumenting `original` added: at an inserted
@@ -399,10 +403,24 @@ pub fn hazards(asm: &str) -> Result<Vec<Hazard>, GcnError> {
 /// instructions are matched in order by their text, as `verify_spliced` matches them).
 /// A hazard of the kernel's own code, which no rule LLVM follows would leave, is not the
 /// instrumentation's.
-pub fn added_hazards(original: &str, instrumented: &str) -> Result<Vec<Hazard>, GcnError> {
+pub fn added_hazards(original: &str, instrumented: &str) -> Result<Vec<Hazard>, Error> {
     let (before, after) = (parse(original)?, parse(instrumented)?);
+    let mut out = Vec::new();
+    for k in &after.kernels {
+        out.extend(added_to(&before, &after, &k.name)?);
+    }
+    Ok(out)
+}
+
+/// [`added_hazards`] of kernel `name` alone, on the parsed modules: the kernel-level
+/// check every instrumented kernel passes (`verify.rs`).
+pub(crate) fn added_to(before: &Module, after: &Module, name: &str) -> Result<Vec<Hazard>, Error> {
+    let new = kernel_hazards(after, name)?;
+    if new.is_empty() {
+        return Ok(new);
+    }
     // A kernel's instructions: (statement, text).
-    let own = |m: &crate::parse::Module, name: &str| -> Vec<(usize, String)> {
+    let own = |m: &Module| -> Vec<(usize, String)> {
         m.kernel(name).map_or(Vec::new(), |k| {
             k.body
                 .clone()
@@ -411,70 +429,58 @@ pub fn added_hazards(original: &str, instrumented: &str) -> Result<Vec<Hazard>, 
                 .collect()
         })
     };
-    let (old, new) = (kernel_hazards(&before)?, kernel_hazards(&after)?);
-    let mut out = Vec::new();
-    for k in &after.kernels {
-        let mine: Vec<&Hazard> = new.iter().filter(|h| h.kernel == k.name).collect();
-        if mine.is_empty() {
-            continue;
+    let old = kernel_hazards(before, name)?;
+    let texts = own(before);
+    // The places among the kernel's instructions that had a hazard before.
+    let had: BTreeSet<usize> = texts
+        .iter()
+        .enumerate()
+        .filter(|(_, (i, _))| old.iter().any(|o| o.line == before.stmts[*i].line))
+        .map(|(n, _)| n)
+        .collect();
+    // The line of each kernel instruction after instrumenting, to its place.
+    let (mut place, mut j) = (BTreeMap::new(), 0);
+    for (i, text) in own(after) {
+        if texts.get(j).is_some_and(|(_, t)| *t == text) {
+            place.insert(after.stmts[i].line, j);
+            j += 1;
         }
-        let texts = own(&before, &k.name);
-        // The places among the kernel's instructions that had a hazard before.
-        let had: BTreeSet<usize> = texts
-            .iter()
-            .enumerate()
-            .filter(|(_, (i, _))| {
-                old.iter()
-                    .any(|o| o.kernel == k.name && o.line == before.stmts[*i].line)
-            })
-            .map(|(n, _)| n)
-            .collect();
-        // The line of each kernel instruction after instrumenting, to its place.
-        let (mut place, mut j) = (BTreeMap::new(), 0);
-        for (i, text) in own(&after, &k.name) {
-            if texts.get(j).is_some_and(|(_, t)| *t == text) {
-                place.insert(after.stmts[i].line, j);
-                j += 1;
-            }
-        }
-        out.extend(
-            mine.into_iter()
-                .filter(|h| !place.get(&h.line).is_some_and(|n| had.contains(n)))
-                .cloned(),
-        );
     }
-    Ok(out)
+    Ok(new
+        .into_iter()
+        .filter(|h| !place.get(&h.line).is_some_and(|n| had.contains(n)))
+        .collect())
 }
 
-fn kernel_hazards(m: &crate::parse::Module) -> Result<Vec<Hazard>, GcnError> {
+/// The hazards of kernel `name` of `m` (none when `m` lacks it or it is not gfx9).
+fn kernel_hazards(m: &Module, name: &str) -> Result<Vec<Hazard>, Error> {
+    let (Some(k), Some(isa)) = (m.kernel(name), crate::model::isa_of(m, name)) else {
+        return Ok(Vec::new());
+    };
+    if !isa.gfx9 {
+        return Ok(Vec::new());
+    }
     // `.amdgcn_target "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"`: no soft clauses to
     // break (LLVM breaks none there).
     let xnack_off = m.stmts.iter().any(|s| {
         matches!(&s.kind, StmtKind::Directive { name, args }
             if name == ".amdgcn_target" && args.contains(":xnack-"))
     });
-    let mut out = Vec::new();
-    for k in &m.kernels {
-        let Some(isa) = crate::model::isa_of(m, &k.name) else {
-            continue;
-        };
-        if !isa.gfx9 {
-            continue;
-        }
-        let fr = Frame {
-            isa,
-            kernel_sgprs: 0,
-            kernel_vgprs: 0,
-            clauses: !xnack_off,
-        };
-        let (extra, _) = insertions(m, k.body.clone(), &fr, false)?;
-        out.extend(extra.into_iter().map(|(i, missing)| Hazard {
-            kernel: k.name.clone(),
+    let fr = Frame {
+        isa,
+        kernel_sgprs: 0,
+        kernel_vgprs: 0,
+        clauses: !xnack_off,
+    };
+    let (extra, _) = insertions(m, k.body.clone(), &fr, false)?;
+    Ok(extra
+        .into_iter()
+        .map(|(i, missing)| Hazard {
+            kernel: name.to_owned(),
             line: m.stmts[i].line,
             missing,
-        }));
-    }
-    Ok(out)
+        })
+        .collect())
 }
 
 #[cfg(test)]

@@ -63,56 +63,36 @@ pub use tv::{translation_checks, Translation};
 pub use verify::verify_spliced;
 
 use warptrace_ir::{kernel_id, MapLayout};
-use warptrace_verifier::{KernelErrors, Origin, VerifiedProgram};
+use warptrace_verifier::{Origin, VerifiedProgram};
 
 /// Name of the argument appended to every instrumented kernel (metadata `.name` when the
 /// kernel's arguments are named): the map buffer's address, a `global_buffer` of 8 bytes
 /// at the end of the kernarg segment, after the hidden arguments (decision 0007).
 pub const MAP_ARG: &str = "__wt_maps";
 
-/// Errors of the GCN back end.
-#[derive(Debug, thiserror::Error)]
-pub enum GcnError {
-    /// The assembly text could not be parsed.
-    #[error("line {line}: {message}")]
-    Syntax {
-        /// 1-based line.
-        line: u32,
-        /// What is wrong.
-        message: String,
-    },
-    /// A kernel already uses the reserved prefix `__wt_` of probe labels.
-    #[error("kernel `{kernel}` already uses the reserved prefix `__wt_`")]
-    ReservedPrefix {
-        /// The kernel.
-        kernel: String,
-    },
-    /// A probe's kernel glob is invalid.
-    #[error("invalid kernel glob `{glob}`")]
-    Glob {
-        /// The glob.
-        glob: String,
-        /// Why.
-        #[source]
-        source: globset::Error,
-    },
-    /// Something this back end does not lower yet; the kernel is left unmodified.
-    #[error("not supported by the GCN back end yet: {what}")]
-    Unsupported {
-        /// What is not supported.
-        what: String,
-    },
-    /// No kernel of that name.
-    #[error("no kernel named `{0}`")]
-    NoSuchKernel(String),
-}
+pub use warptrace_codegen::{Error, KernelStatus, SiteListing, Target};
 
-impl From<warptrace_ir::GlobError> for GcnError {
-    fn from(e: warptrace_ir::GlobError) -> GcnError {
-        GcnError::Glob {
-            glob: e.glob,
-            source: e.source,
-        }
+/// This back end, as its [`Error::Unsupported`] names it.
+pub(crate) const TARGET: Target = Target::Gcn;
+
+/// What this back end adds to `program`'s certificate ([`warptrace_codegen::ProgramChecks`]):
+/// the proofs of the operation forms it uses and the lowerings no proof covers
+/// ([`translation_checks`]); for a program that passed the IR rules (`verified`), those
+/// rules on it with its rings spread, when they are, and each probe's snippet cost bound
+/// ([`probe_costs`]).
+pub fn program_checks(
+    program: &warptrace_ir::Program,
+    verified: Option<&VerifiedProgram>,
+) -> warptrace_codegen::ProgramChecks {
+    let Translation {
+        mut checks,
+        not_proved,
+    } = translation_checks(program);
+    checks.extend(verified.and_then(|v| v.spread_rings_check(TARGET.title())));
+    warptrace_codegen::ProgramChecks {
+        checks,
+        not_proved,
+        costs: verified.map(probe_costs),
     }
 }
 
@@ -179,26 +159,6 @@ pub struct Occupancy {
     pub waves: (u32, u32),
 }
 
-/// Whether a kernel was instrumented.
-#[derive(Debug, Clone)]
-pub enum KernelStatus {
-    /// Instrumented with `sites` probe snippets (one per probe per matching site).
-    Instrumented {
-        /// Number of snippets, the prologue not counted.
-        sites: u32,
-    },
-    /// No probe matched; the kernel is unchanged.
-    NoSites,
-    /// The kernel-level verifier rejected the spliced kernel; it is unchanged.
-    Rejected(KernelErrors),
-    /// A probe that selects this kernel uses something the back end cannot lower yet; the
-    /// kernel is unchanged.
-    Unsupported {
-        /// What is not supported.
-        what: String,
-    },
-}
-
 /// How [`instrument_with`] instruments.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
@@ -212,7 +172,7 @@ pub struct Options {
 }
 
 /// Instruments every kernel of `asm` with `program`'s probes.
-pub fn instrument(asm: &str, program: &VerifiedProgram) -> Result<Instrumented, GcnError> {
+pub fn instrument(asm: &str, program: &VerifiedProgram) -> Result<Instrumented, Error> {
     instrument_with(asm, program, &Options::default())
 }
 
@@ -221,22 +181,16 @@ pub fn instrument_with(
     asm: &str,
     program: &VerifiedProgram,
     options: &Options,
-) -> Result<Instrumented, GcnError> {
+) -> Result<Instrumented, Error> {
     // Rings spread over copies of the buffer: the code is generated for the program with
     // each copy's capacity (decision 0020), verified again.
-    let generated = program
-        .as_generated()
-        .map_err(|(n, e)| GcnError::Unsupported {
-            what: format!("rings spread over {n} copies: {e}"),
-        })?;
-    let program = generated.program();
+    let prepared = warptrace_codegen::Prepared::new(program, TARGET)?;
+    let (program, layout, filter) = (prepared.program(), &prepared.layout, &prepared.filter);
     let module = parse(asm)?;
-    let layout = MapLayout::new(&program.maps);
-    let filter = attach::KernelFilter::new(program)?;
     let mut edits = Vec::new();
     let mut kernels = Vec::new();
     for k in &module.kernels {
-        let planned = plan::plan_kernel(&module, k, program, &layout, &filter, options)?;
+        let planned = plan::plan_kernel(&module, k, program, layout, filter, options)?;
         edits.extend(planned.edits);
         kernels.push(KernelOutcome {
             name: k.name.clone(),
@@ -252,7 +206,7 @@ pub fn instrument_with(
     Ok(Instrumented {
         asm: applied.text,
         kernels,
-        layout,
+        layout: prepared.layout,
         lines: applied.lines,
     })
 }
@@ -262,7 +216,7 @@ pub fn instrument_with(
 pub enum BuildError {
     /// Instrumenting failed.
     #[error(transparent)]
-    Instrument(#[from] GcnError),
+    Instrument(#[from] Error),
     /// Assembling or linking the instrumented module failed.
     #[error(transparent)]
     Tool(#[from] ToolError),
@@ -362,25 +316,9 @@ pub fn instrument_as_loaded(
     }
 }
 
-/// One place a probe attaches to, for `warptrace -l PROGRAM` on a GCN file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SiteListing {
-    /// Index of the probe in the program.
-    pub probe: usize,
-    /// The kernel's name.
-    pub kernel: String,
-    /// 1-based line of the instruction (the kernel label's for `kernel:entry`).
-    pub line: u32,
-    /// The instruction, or `<entry>`.
-    pub text: String,
-}
-
 /// Every concrete site each probe of `program` attaches to in the kernels of `asm`, in
 /// kernel then probe then text order — the matching [`instrument`] uses.
-pub fn list_sites(
-    asm: &str,
-    program: &warptrace_ir::Program,
-) -> Result<Vec<SiteListing>, GcnError> {
+pub fn list_sites(asm: &str, program: &warptrace_ir::Program) -> Result<Vec<SiteListing>, Error> {
     let module = parse(asm)?;
     let filter = attach::KernelFilter::new(program)?;
     let mut out = Vec::new();

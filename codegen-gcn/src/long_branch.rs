@@ -28,7 +28,7 @@
 
 use crate::parse::{parse_instruction, Instruction, Module, StmtKind};
 use crate::reg::{Reg, RegFile};
-use crate::GcnError;
+use crate::Error;
 use warptrace_verifier::Origin;
 
 /// The branches that can be long, each with its complement.
@@ -58,8 +58,9 @@ pub(crate) fn emit(
     pc: Reg,
     t: Reg,
     labels: &str,
-) -> Result<String, GcnError> {
-    let unsupported = || GcnError::Unsupported {
+) -> Result<String, Error> {
+    let unsupported = || Error::Unsupported {
+        target: crate::TARGET,
         what: format!(
             "`{text}` is past its 16-bit offset's reach and is no branch that can be made long"
         ),
@@ -293,11 +294,11 @@ mod tests {
         parse_instruction(text).expect("parses")
     }
 
-    fn emitted(text: &str) -> Result<String, GcnError> {
+    fn emitted(text: &str) -> Result<String, Error> {
         emitted_as(text, ".L__wt_far0_0")
     }
 
-    fn emitted_as(text: &str, labels: &str) -> Result<String, GcnError> {
+    fn emitted_as(text: &str, labels: &str) -> Result<String, Error> {
         let (pc, t) = (Reg::new(RegFile::Sgpr, 40, 2), Reg::s(42));
         emit(&branch(text), text, pc, t, labels)
     }
@@ -332,7 +333,7 @@ mod tests {
     fn other_branches_and_entered_groups_are_refused() {
         for text in ["s_cbranch_cdbgsys .LBB0_3", "s_cbranch_scc1  .LBB0_3"] {
             assert!(
-                matches!(emitted(text), Err(GcnError::Unsupported { .. })),
+                matches!(emitted(text), Err(Error::Unsupported { .. })),
                 "{text}"
             );
         }

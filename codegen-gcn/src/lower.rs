@@ -19,7 +19,7 @@ use crate::emit::{Emitter, Target};
 use crate::insn::MemAccess;
 use crate::loops::Lanes;
 use crate::reg::Reg;
-use crate::{alu, array, hashmap, ring, special, GcnError};
+use crate::{alu, array, hashmap, ring, special, Error};
 use std::collections::BTreeMap;
 use warptrace_ir::fold::{self, SiteConsts};
 use warptrace_ir::placement::HomeSlots;
@@ -114,17 +114,6 @@ pub(crate) struct Needs {
     pub bucket: bool,
 }
 
-/// Whether an instruction writes a map or a ring (the leader only, in `warp` probes).
-pub(crate) fn writes_maps(insn: &Insn) -> bool {
-    matches!(
-        insn,
-        Insn::MapUpdate { .. }
-            | Insn::RingAppend { .. }
-            | Insn::Printf { .. }
-            | Insn::ArraySave { .. }
-    )
-}
-
 impl Needs {
     /// The needs of `probes` (those that run in the kernel) in a kernel whose hardware
     /// provides `workitem_dims + 1` work-item ids and the workgroup ids `ctaid_enabled`.
@@ -148,7 +137,8 @@ impl Needs {
         };
         for p in probes {
             n.exit |= p.attach.point == warptrace_ir::AttachPoint::KernelExit;
-            n.warp |= p.attach.granularity == Granularity::Warp && p.insns.iter().any(writes_maps);
+            n.warp |=
+                p.attach.granularity == Granularity::Warp && p.insns.iter().any(Insn::writes_maps);
             let mut targets: Vec<u32> = p.insns.iter().filter_map(Insn::target).collect();
             targets.sort_unstable();
             targets.dedup();
@@ -317,9 +307,12 @@ impl SiteConsts for SiteConstants<'_> {
     }
 }
 
-/// [`GcnError::Unsupported`] of `what`.
-pub(crate) fn unsupported(what: impl Into<String>) -> GcnError {
-    GcnError::Unsupported { what: what.into() }
+/// [`Error::Unsupported`] of `what`.
+pub(crate) fn unsupported(what: impl Into<String>) -> Error {
+    Error::Unsupported {
+        target: crate::TARGET,
+        what: what.into(),
+    }
 }
 
 /// Lowers one probe at one site into a complete snippet (saves, body, restores) with the
@@ -329,7 +322,7 @@ pub(crate) fn snippet(
     probe: &Probe,
     site: &SiteInfo,
     labels: &str,
-) -> Result<String, GcnError> {
+) -> Result<String, Error> {
     let text = unpadded(cx, probe, site, labels)?;
     crate::hazard::pad(&text, &hazard_frame(cx), cx.t.gfx11)
 }
@@ -356,7 +349,7 @@ pub(crate) fn unpadded(
     probe: &Probe,
     site: &SiteInfo,
     labels: &str,
-) -> Result<String, GcnError> {
+) -> Result<String, Error> {
     let r = cx.regs;
     let exec = cx.t.exec();
     let mut e = Emitter::new(cx.t);
@@ -369,7 +362,8 @@ pub(crate) fn unpadded(
     if let Some(lanes) = site.lanes {
         narrow(cx, &mut e, lanes);
     }
-    let warp = probe.attach.granularity == Granularity::Warp && probe.insns.iter().any(writes_maps);
+    let warp =
+        probe.attach.granularity == Granularity::Warp && probe.insns.iter().any(Insn::writes_maps);
     if warp {
         // The first active lane.
         let lead = r.lead.ok_or_else(|| unsupported("warp leader register"))?;
@@ -411,7 +405,7 @@ fn narrow(cx: &Cx<'_>, e: &mut Emitter, lanes: Lanes) {
 }
 
 /// An operand in a VGPR pair: a register's own pair, or an immediate in `tmp`.
-pub(crate) fn src(cx: &Cx<'_>, e: &mut Emitter, op: &Operand, tmp: Reg) -> Result<Reg, GcnError> {
+pub(crate) fn src(cx: &Cx<'_>, e: &mut Emitter, op: &Operand, tmp: Reg) -> Result<Reg, Error> {
     match op {
         Operand::Reg(x) => ir_reg(cx, x.0),
         Operand::Imm(v) => {
@@ -422,7 +416,7 @@ pub(crate) fn src(cx: &Cx<'_>, e: &mut Emitter, op: &Operand, tmp: Reg) -> Resul
 }
 
 /// The VGPR pair of IR register `n`.
-pub(crate) fn ir_reg(cx: &Cx<'_>, n: u16) -> Result<Reg, GcnError> {
+pub(crate) fn ir_reg(cx: &Cx<'_>, n: u16) -> Result<Reg, Error> {
     cx.regs
         .ir
         .get(usize::from(n))
@@ -430,7 +424,7 @@ pub(crate) fn ir_reg(cx: &Cx<'_>, n: u16) -> Result<Reg, GcnError> {
         .ok_or_else(|| unsupported(format!("IR register r{n}")))
 }
 
-fn persist(cx: &Cx<'_>, slot: u32) -> Result<Reg, GcnError> {
+fn persist(cx: &Cx<'_>, slot: u32) -> Result<Reg, Error> {
     cx.regs
         .persist
         .get(slot as usize)
@@ -443,7 +437,7 @@ fn persist(cx: &Cx<'_>, slot: u32) -> Result<Reg, GcnError> {
 pub(crate) fn map_of<'a>(
     cx: &Cx<'a>,
     id: u32,
-) -> Result<(&'a warptrace_ir::MapDecl, &'a warptrace_ir::MapRegion), GcnError> {
+) -> Result<(&'a warptrace_ir::MapDecl, &'a warptrace_ir::MapRegion), Error> {
     if cx.layout.total_bytes >= 1 << 31 {
         return Err(unsupported("a map buffer of 2 GiB or more"));
     }
@@ -467,7 +461,7 @@ fn body(
     labels: &str,
     warp: bool,
     e: &mut Emitter,
-) -> Result<(), GcnError> {
+) -> Result<(), Error> {
     let r = cx.regs;
     let exec = cx.t.exec();
     // Keys known at compile time here (`[kernel]`, `[kernel, pc]`) fold into the tag.
@@ -501,7 +495,7 @@ fn body(
         }
         // A `warp` probe's map operations run in the leader's lane only (array saves
         // restrict themselves: every lane advances its cursor).
-        let leader_only = warp && writes_maps(insn) && !matches!(insn, Insn::ArraySave { .. });
+        let leader_only = warp && insn.writes_maps() && !matches!(insn, Insn::ArraySave { .. });
         let (lead, wexec) = (r.lead, r.wexec);
         if leader_only {
             let (Some(lead), Some(w)) = (lead, wexec) else {

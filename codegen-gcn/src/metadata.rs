@@ -7,7 +7,7 @@
 //! arguments included). Other keys and nested lists are left as text. A flow-style
 //! (`{ … }`, `[ … ]`) kernel map, which LLVM does not print, is a syntax error.
 
-use crate::GcnError;
+use crate::Error;
 use std::ops::Range;
 
 /// The parsed metadata block.
@@ -122,12 +122,12 @@ fn unquote(v: &str) -> &str {
 impl Metadata {
     /// Parses the block's text, which starts at byte `base` (line `first_line`) of the
     /// module.
-    pub fn parse(text: &str, base: usize, first_line: u32) -> Result<Metadata, GcnError> {
+    pub fn parse(text: &str, base: usize, first_line: u32) -> Result<Metadata, Error> {
         let mut kernels: Vec<MetaKernel> = Vec::new();
         let mut in_kernels = false;
         let mut in_args = false;
         let mut pos = 0;
-        let err = |n: usize, message: String| GcnError::Syntax {
+        let err = |n: usize, message: String| Error::Syntax {
             line: first_line + n as u32,
             message,
         };

@@ -11,7 +11,7 @@
 
 use crate::metadata::Metadata;
 use crate::reg::{parse_reg, Reg};
-use crate::GcnError;
+use crate::Error;
 use std::ops::Range;
 
 /// A parsed module.
@@ -204,7 +204,7 @@ impl Module {
 }
 
 /// Parses `text`.
-pub fn parse(text: &str) -> Result<Module, GcnError> {
+pub fn parse(text: &str) -> Result<Module, Error> {
     let mut lines = Vec::new();
     let mut start = 0;
     for (i, b) in text.bytes().enumerate() {
@@ -266,8 +266,7 @@ pub fn parse(text: &str) -> Result<Module, GcnError> {
                 }
             } else {
                 StmtKind::Instr(
-                    parse_instruction(code)
-                        .map_err(|message| GcnError::Syntax { line, message })?,
+                    parse_instruction(code).map_err(|message| Error::Syntax { line, message })?,
                 )
             };
             stmts.push(Stmt { line, span, kind });
@@ -275,7 +274,7 @@ pub fn parse(text: &str) -> Result<Module, GcnError> {
         }
     }
     if metadata_lines.is_some() {
-        return Err(GcnError::Syntax {
+        return Err(Error::Syntax {
             line: lines.len() as u32,
             message: "`.amdgpu_metadata` without `.end_amdgpu_metadata`".into(),
         });
@@ -293,7 +292,7 @@ pub fn parse(text: &str) -> Result<Module, GcnError> {
     // A code object's kernels are described by its metadata note: kernels without the
     // block are a file cut short (which llvm-mc would reject), not kernels to skip.
     if let (Some(k), None) = (kernels.first(), &metadata) {
-        return Err(GcnError::Syntax {
+        return Err(Error::Syntax {
             line: lines.len() as u32,
             message: format!(
                 "kernel `{}` has a descriptor but the module has no `.amdgpu_metadata` block                  (is the file truncated?)",
@@ -471,7 +470,7 @@ fn strip_modifiers(text: &str) -> &str {
 }
 
 /// Finds the kernels (descriptor blocks) and device functions of `stmts`.
-fn find_kernels(stmts: &[Stmt]) -> Result<(Vec<Kernel>, Vec<Function>), GcnError> {
+fn find_kernels(stmts: &[Stmt]) -> Result<(Vec<Kernel>, Vec<Function>), Error> {
     let directive = |i: usize| match &stmts[i].kind {
         StmtKind::Directive { name, args } => Some((name.as_str(), args.as_str())),
         _ => None,
@@ -503,14 +502,14 @@ fn find_kernels(stmts: &[Stmt]) -> Result<(Vec<Kernel>, Vec<Function>), GcnError
         let name = name.trim().to_owned();
         let end = (i + 1..stmts.len())
             .find(|&j| matches!(directive(j), Some((".end_amdhsa_kernel", _))))
-            .ok_or_else(|| GcnError::Syntax {
+            .ok_or_else(|| Error::Syntax {
                 line: stmts[i].line,
                 message: format!("`.amdhsa_kernel {name}` without `.end_amdhsa_kernel`"),
             })?;
         let fields = (i + 1..end)
             .filter_map(|j| directive(j).map(|(n, a)| (n.to_owned(), a.trim().to_owned(), j)))
             .collect();
-        let start = label_index(&name).ok_or_else(|| GcnError::Syntax {
+        let start = label_index(&name).ok_or_else(|| Error::Syntax {
             line: stmts[i].line,
             message: format!("kernel `{name}` has a descriptor but no label"),
         })?;

@@ -12,11 +12,11 @@ use crate::model::{isa_of, GcnKernelModel, MapArgLoad, RegisterCounts};
 use crate::parse::{Kernel, Module, StmtKind};
 use crate::reg::{Reg, RegFile};
 use crate::splice::{apply, Edit};
-use crate::{GcnError, KernelStatus, Occupancy, MAP_ARG};
+use crate::{Error, KernelStatus, Occupancy, MAP_ARG};
 use warptrace_ir::fold::SiteConsts;
 use warptrace_ir::placement::{replicas, HomeSlots};
 use warptrace_ir::{kernel_id, AttachPoint, MapLayout, Position, Program};
-use warptrace_verifier::{verify_kernel, Origin};
+use warptrace_verifier::Origin;
 
 /// The result of planning one kernel: its status, and its edits when accepted.
 #[derive(Debug)]
@@ -33,12 +33,15 @@ pub(crate) struct Planned {
     pub copies: u32,
 }
 
-fn unsupported(what: impl Into<String>) -> GcnError {
-    GcnError::Unsupported { what: what.into() }
+fn unsupported(what: impl Into<String>) -> Error {
+    Error::Unsupported {
+        target: crate::TARGET,
+        what: what.into(),
+    }
 }
 
 /// An integer descriptor field, or `Unsupported` (LLVM may print an expression).
-fn field(k: &Kernel, name: &str) -> Result<u32, GcnError> {
+fn field(k: &Kernel, name: &str) -> Result<u32, Error> {
     match k.field_text(name) {
         None => Ok(0),
         Some(t) => crate::parse::parse_int(t)
@@ -60,7 +63,7 @@ fn enable_workgroup_ids(
     want: [bool; 3],
     wg_regs: &mut [Option<Reg>; 3],
     next: &mut u32,
-) -> Result<Vec<usize>, GcnError> {
+) -> Result<Vec<usize>, Error> {
     const XYZ: [&str; 3] = ["x", "y", "z"];
     let missing: Vec<usize> = (0..3)
         .filter(|&d| want[d] && wg_regs[d].is_none())
@@ -101,7 +104,7 @@ fn args_range(module: &Module, i: usize) -> std::ops::Range<usize> {
 }
 
 /// Where the prologue and `kernel:entry` snippets go: a byte offset at a line start.
-pub(crate) fn entry_point(module: &Module, k: &Kernel, preload: bool) -> Result<usize, GcnError> {
+pub(crate) fn entry_point(module: &Module, k: &Kernel, preload: bool) -> Result<usize, Error> {
     let body = k.body.clone();
     let mut from = body.start + 1;
     if preload {
@@ -162,8 +165,8 @@ pub(crate) fn plan_kernel(
     layout: &MapLayout,
     filter: &KernelFilter,
     options: &crate::Options,
-) -> Result<Planned, GcnError> {
-    let isa = isa_of(module, &k.name).ok_or_else(|| GcnError::NoSuchKernel(k.name.clone()))?;
+) -> Result<Planned, Error> {
+    let isa = isa_of(module, &k.name).ok_or_else(|| Error::NoSuchKernel(k.name.clone()))?;
     let (sites, unplaced) = find_sites(module, k, &isa, program, filter);
     let no = |status| Planned {
         status,
@@ -182,13 +185,13 @@ pub(crate) fn plan_kernel(
     let body_text = &module.source()
         [module.stmts[k.body.start].span.start..module.stmts[k.body.end - 1].span.end];
     if body_text.contains(PREFIX) {
-        return Err(GcnError::ReservedPrefix {
+        return Err(Error::ReservedPrefix {
             kernel: k.name.clone(),
         });
     }
     match build(module, k, &isa, &sites, program, layout, options) {
         Ok(p) => Ok(p),
-        Err(GcnError::Unsupported { what }) => Ok(no(KernelStatus::Unsupported { what })),
+        Err(Error::Unsupported { what, .. }) => Ok(no(KernelStatus::Unsupported { what })),
         Err(e) => Err(e),
     }
 }
@@ -201,7 +204,7 @@ fn build(
     program: &Program,
     layout: &MapLayout,
     options: &crate::Options,
-) -> Result<Planned, GcnError> {
+) -> Result<Planned, Error> {
     let processor = module.processor.as_deref().unwrap_or_default();
     let gfx10_11 = processor.starts_with("gfx10") || processor.starts_with("gfx11");
     if !(isa.gfx9 && isa.wave == 64 || gfx10_11) {
@@ -568,7 +571,7 @@ fn build(
         }
     }
     // Descriptor fields.
-    let mut set_field = |name: &str, value: u32| -> Result<(), GcnError> {
+    let mut set_field = |name: &str, value: u32| -> Result<(), Error> {
         let (_, _, i) = k
             .fields
             .iter()
@@ -595,7 +598,7 @@ fn build(
     let new_kernarg = map_offset + 8;
     set_field(".amdhsa_kernarg_size", new_kernarg as u32)?;
     // Metadata: sizes, counts, the argument.
-    let mut set_key = |key: &str, f: &dyn Fn(u64) -> u64| -> Result<(), GcnError> {
+    let mut set_key = |key: &str, f: &dyn Fn(u64) -> u64| -> Result<(), Error> {
         if let Some(m) = meta.key(key) {
             let v: u64 = m
                 .value
@@ -653,7 +656,7 @@ fn build(
         original_counts,
         None,
     )
-    .ok_or_else(|| GcnError::NoSuchKernel(k.name.clone()))?;
+    .ok_or_else(|| Error::NoSuchKernel(k.name.clone()))?;
     let new_counts = RegisterCounts {
         initial_sgprs: wg,
         sgprs: alloc.sgpr_end(),
@@ -671,7 +674,7 @@ fn build(
             offset: map_offset,
         }),
     )
-    .ok_or_else(|| GcnError::NoSuchKernel(k.name.clone()))?;
+    .ok_or_else(|| Error::NoSuchKernel(k.name.clone()))?;
     let occupancy = Some(Occupancy {
         sgprs: (sgprs, alloc.sgpr_end()),
         vgprs: (vgprs, new_vgprs),
@@ -693,7 +696,7 @@ fn build(
             )
         },
     });
-    match verify_kernel(&original, &model) {
+    match crate::verify::kernel_rules(&original, &model, module, &spliced, &k.name, &origins)? {
         Ok(()) => Ok(Planned {
             status: KernelStatus::Instrumented {
                 sites: placed.len() as u32,

@@ -22,7 +22,7 @@ use crate::combine::Combining;
 use crate::emit::{hi, lo, Emitter, MAX_OFFSET};
 use crate::lower::{src, unsupported, Cx};
 use crate::reg::{Reg, RegFile};
-use crate::GcnError;
+use crate::Error;
 use warptrace_ir::{MapKind, MapRegion, Operand, Overflow};
 
 /// The magic numbers of the unsigned 32-bit division by `d` (`d >= 2`, not a power of
@@ -54,11 +54,7 @@ pub(crate) fn divu32(e: &mut Emitter, q: &str, n: &str, d: u32, t: &str, mreg: &
 }
 
 /// Stores `fields` into the record at `off` (for the lanes in `exec`), fields from byte 8.
-pub(crate) fn store_fields(
-    cx: &Cx<'_>,
-    e: &mut Emitter,
-    fields: &[Operand],
-) -> Result<(), GcnError> {
+pub(crate) fn store_fields(cx: &Cx<'_>, e: &mut Emitter, fields: &[Operand]) -> Result<(), Error> {
     let r = cx.regs;
     for (i, f) in fields.iter().enumerate() {
         let at = 8 * (i as u64 + 1);
@@ -83,7 +79,7 @@ pub(crate) fn append(
     e: &mut Emitter,
     region: &MapRegion,
     fields: &[Operand],
-) -> Result<(), GcnError> {
+) -> Result<(), Error> {
     let r = cx.regs;
     let t = cx.t;
     let exec = t.exec();

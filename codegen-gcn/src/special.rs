@@ -4,7 +4,7 @@
 use crate::emit::{hi, lo, Emitter};
 use crate::lower::{unsupported, Cx, Field, SiteInfo};
 use crate::reg::{Reg, RegFile};
-use crate::GcnError;
+use crate::Error;
 use warptrace_ir::{SiteValue, Special};
 use warptrace_verifier::{Access, Space};
 
@@ -22,7 +22,7 @@ pub(crate) fn field(e: &mut Emitter, dst: &str, f: Field) {
     }
 }
 
-fn grid_field(f: Option<Field>, what: &str) -> Result<Field, GcnError> {
+fn grid_field(f: Option<Field>, what: &str) -> Result<Field, Error> {
     f.ok_or_else(|| {
         unsupported(format!(
             "{what}: the kernel's metadata has no code object v5 hidden grid arguments"
@@ -33,12 +33,7 @@ fn grid_field(f: Option<Field>, what: &str) -> Result<Field, GcnError> {
 /// `dst` (32-bit VGPR) = the linear work-item index in the block,
 /// `tid.x + ntid.x·(tid.y + ntid.y·tid.z)` over the dimensions the hardware provides
 /// work-item ids for (the others read 0, as `tid.y`/`tid.z` do); `tmp` is a scratch VGPR.
-pub(crate) fn linear_tid(
-    cx: &Cx<'_>,
-    e: &mut Emitter,
-    dst: &str,
-    tmp: &str,
-) -> Result<(), GcnError> {
+pub(crate) fn linear_tid(cx: &Cx<'_>, e: &mut Emitter, dst: &str, tmp: &str) -> Result<(), Error> {
     let t = cx.regs.tid.ok_or_else(|| unsupported("work-item ids"))?;
     let t = t.name();
     let dims = cx.workitem_dims;
@@ -75,9 +70,9 @@ pub(crate) fn linear_block(
     d: Reg,
     missing_as_zero: bool,
     tmp: &str,
-) -> Result<(), GcnError> {
+) -> Result<(), Error> {
     let r = cx.regs;
-    let id = |dim: usize| -> Result<Option<String>, GcnError> {
+    let id = |dim: usize| -> Result<Option<String>, Error> {
         match r.ctaid[dim] {
             Some(c) => Ok(Some(c.name())),
             None if missing_as_zero => Ok(None),
@@ -135,7 +130,7 @@ pub(crate) fn read_special(
     d: Reg,
     s: Special,
     site: &SiteInfo,
-) -> Result<(), GcnError> {
+) -> Result<(), Error> {
     let r = cx.regs;
     let (l, h) = (lo(d), hi(d));
     let zero_hi = |e: &mut Emitter| e.ins(format!("v_mov_b32_e32 {h}, 0"));
@@ -355,7 +350,7 @@ pub(crate) fn read_site(
     v: SiteValue,
     site: &SiteInfo,
     label: &str,
-) -> Result<(), GcnError> {
+) -> Result<(), Error> {
     let r = cx.regs;
     match v {
         SiteValue::Bytes => e.imm64(d, site.bytes.ok_or_else(|| unsupported("bytes here"))?),
@@ -423,7 +418,7 @@ fn buffer_addr(
     d: Reg,
     a: &crate::insn::MemAccess,
     rsrc: Reg,
-) -> Result<(), GcnError> {
+) -> Result<(), Error> {
     let r = cx.regs;
     let b = a
         .buffer
@@ -543,7 +538,7 @@ fn element_bits(m: &str, atomic: bool) -> u32 {
 /// `d = site value`: the stored value before a store or atomic (and after a store), the
 /// loaded or returned value after a load or returning atomic, zero-extended from the
 /// element's bits; 0 at an instruction that accesses no memory.
-fn value(e: &mut Emitter, d: Reg, site: &SiteInfo) -> Result<(), GcnError> {
+fn value(e: &mut Emitter, d: Reg, site: &SiteInfo) -> Result<(), Error> {
     let (l, h) = (lo(d), hi(d));
     let Some(a) = &site.mem else {
         if site.opcode.is_none() {

@@ -29,7 +29,7 @@
 use crate::emit::{hi, lo, Emitter};
 use crate::lower::{unsupported, Cx, SiteInfo};
 use crate::reg::Reg;
-use crate::GcnError;
+use crate::Error;
 use warptrace_ir::{wavefront_unit_log2, SiteValue, SECTOR_BYTES, WAVEFRONT_BYTES};
 
 /// `d` = the warp-wide `value` of the access at `site`, in the lanes the probe runs for
@@ -44,7 +44,7 @@ pub(crate) fn read(
     value: SiteValue,
     site: &SiteInfo,
     label: &str,
-) -> Result<(), GcnError> {
+) -> Result<(), Error> {
     let r = cx.regs;
     let t = cx.t;
     let exec = t.exec();

@@ -22,7 +22,7 @@
 //! before the slot is found, or `x · n` in `t7`) or of `min`/`max` the largest encoded word.
 
 use crate::lower::{reg, Emitter};
-use crate::PtxError;
+use crate::Error;
 use warptrace_ir::{
     hist_bucket, lhist_bucket, lhist_buckets, max_encode, min_encode, Aggregation, Operand,
     ValueKind,
@@ -65,8 +65,11 @@ pub(crate) fn lhist_model(x: u64, min: i64, max: i64, step: i64) -> u64 {
     b
 }
 
-fn unsupported(what: String) -> PtxError {
-    PtxError::Unsupported { what }
+fn unsupported(what: String) -> Error {
+    Error::Unsupported {
+        target: crate::TARGET,
+        what,
+    }
 }
 
 /// `0x…` text of a 64-bit constant.
@@ -158,7 +161,7 @@ pub(crate) fn combine(
     agg: Aggregation,
     value: &ValueKind,
     v: u64,
-) -> Result<(), PtxError> {
+) -> Result<(), Error> {
     combine_with(e, agg, value, v, Amounts::THREAD)
 }
 
@@ -169,7 +172,7 @@ pub(crate) fn combine_with(
     value: &ValueKind,
     v: u64,
     amounts: Amounts<'_>,
-) -> Result<(), PtxError> {
+) -> Result<(), Error> {
     let (t0, t2, t4, t5, t6) = (
         reg("t", 0),
         reg("t", 2),

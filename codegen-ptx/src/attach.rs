@@ -1,10 +1,16 @@
-//! Attach-point matching: which statements of a kernel each probe runs at.
+//! Attach-point matching: which statements of a kernel each probe runs at. Whether an
+//! instruction is a site of an instruction-level point is decided by
+//! `warptrace_codegen::attach::is_site` from the classes this file puts a PTX instruction
+//! in (`Classed`); the entry, loop and region points are placed here.
 
 use crate::loops::{Anchor, Loops, PtxCode};
 use crate::parse::{Body, Function, Instruction, StmtKind};
 use crate::regions::RegionSite;
+use crate::site::Loc;
 use std::collections::HashMap;
-use warptrace_ir::{AttachPoint, Isa, LoopEdge, MemOp, MemSpace, Position, Program};
+use warptrace_codegen::attach::{is_site, Instr};
+use warptrace_codegen::Target;
+use warptrace_ir::{AttachPoint, LoopEdge, MemOp, MemSpace, Position, Program};
 use warptrace_verifier::structure::LoopSite;
 
 /// One place a probe runs.
@@ -219,15 +225,6 @@ pub(crate) fn unsupported(
         })
 }
 
-fn point_matches(point: &AttachPoint, space: MemSpace, op: MemOp) -> bool {
-    match point {
-        &AttachPoint::Mem { space: s, op: o } => {
-            (s == MemSpace::Any || s == space) && (o == MemOp::Any || o == op)
-        }
-        _ => false,
-    }
-}
-
 /// `tensor:mma`: `mma.*`, `wmma.mma.*`, `wgmma.mma_async.*`.
 pub(crate) fn is_mma(i: &Instruction) -> bool {
     let first = i.modifiers().next().unwrap_or("");
@@ -250,8 +247,36 @@ pub(crate) fn is_conditional_branch(i: &Instruction) -> bool {
     i.root() == "bra" && i.guard.is_some()
 }
 
-/// `*` and `?` glob matching, exactly as the interpreter matches `ptx:` opcode globs.
-pub(crate) use warptrace_ir::interp::glob;
+/// A PTX instruction in the classes attach points name (`warptrace_codegen::attach`).
+struct Classed<'a> {
+    i: &'a Instruction,
+    mem: Option<(MemSpace, MemOp)>,
+    loc: Option<&'a Loc>,
+}
+
+impl Instr for Classed<'_> {
+    fn is_exit(&self) -> bool {
+        matches!(self.i.root(), "ret" | "exit")
+    }
+    fn mem(&self) -> Option<(MemSpace, MemOp)> {
+        self.mem
+    }
+    fn is_mma(&self) -> bool {
+        is_mma(self.i)
+    }
+    fn is_barrier(&self) -> bool {
+        is_barrier(self.i)
+    }
+    fn is_branch(&self) -> bool {
+        is_conditional_branch(self.i)
+    }
+    fn opcode(&self) -> &str {
+        &self.i.opcode
+    }
+    fn position(&self) -> Option<(&str, u32)> {
+        self.loc.and_then(Loc::position)
+    }
+}
 
 /// Every site of every applicable probe in `f`, entry sites first, then in text order of
 /// the statement each is anchored to (probes in program order at one statement). `files`
@@ -295,40 +320,27 @@ pub(crate) fn find_sites(
         let StmtKind::Instr(i) = &stmt.kind else {
             continue;
         };
-        let is_exit = matches!(i.root(), "ret" | "exit");
-        let mem = mem_site(i);
+        let class = Classed {
+            i,
+            mem: mem_site(i),
+            loc: locs.get(idx).and_then(Option::as_ref),
+        };
         for &p in &probes {
             let point = &program.probes[p].attach.point;
-            let hit = match point {
-                AttachPoint::KernelExit => is_exit,
-                AttachPoint::Mem { .. } => mem.is_some_and(|(s, o)| point_matches(point, s, o)),
-                AttachPoint::TensorMma => is_mma(i),
-                AttachPoint::SyncBarrier => is_barrier(i),
-                AttachPoint::Branch => is_conditional_branch(i),
-                AttachPoint::Line { file, from, to } => locs
-                    .get(idx)
-                    .and_then(Option::as_ref)
-                    .is_some_and(|l| l.in_lines(file, *from, *to)),
-                AttachPoint::Opcode { isa, glob: g } => *isa == Isa::Ptx && glob(g, &i.opcode),
-                AttachPoint::Loop(_) | AttachPoint::Region { .. } => {
-                    sites.extend(
-                        anchored
-                            .iter()
-                            .filter(|(q, place)| {
-                                *q == p && place.anchored().map(|(a, _, _)| a.stmt()) == Some(idx)
-                            })
-                            .map(|&(_, place)| Site {
-                                probe: p,
-                                stmt: Some(idx),
-                                place,
-                            }),
-                    );
-                    false
-                }
-                // Entry sites are added above.
-                AttachPoint::KernelEntry => false,
-            };
-            if hit {
+            if matches!(point, AttachPoint::Loop(_) | AttachPoint::Region { .. }) {
+                sites.extend(
+                    anchored
+                        .iter()
+                        .filter(|(q, place)| {
+                            *q == p && place.anchored().map(|(a, _, _)| a.stmt()) == Some(idx)
+                        })
+                        .map(|&(_, place)| Site {
+                            probe: p,
+                            stmt: Some(idx),
+                            place,
+                        }),
+                );
+            } else if is_site(point, Target::Ptx, &class) {
                 sites.push(Site {
                     probe: p,
                     stmt: Some(idx),
@@ -552,29 +564,5 @@ mod tests {
         assert_eq!(site("ld.shared::cta.b32 %r1, [%r5];"), Some((Shared, Load)));
         assert_eq!(site("ld.param.u64 %rd1, [p];"), None);
         assert_eq!(site("ld.const.f32 %f1, [c];"), None);
-        assert!(!point_matches(
-            &AttachPoint::Mem {
-                space: Global,
-                op: MemOp::Any
-            },
-            Shared,
-            Load
-        ));
-        assert!(point_matches(
-            &AttachPoint::Mem {
-                space: Global,
-                op: MemOp::Any
-            },
-            Global,
-            Async
-        ));
-        assert!(point_matches(
-            &AttachPoint::Mem {
-                space: Global,
-                op: MemOp::Any
-            },
-            Global,
-            Atomic
-        ));
     }
 }

@@ -25,7 +25,7 @@ use crate::jit_cost::{predict, Cost, Estimate, JitBudget, Shape};
 use crate::model::PtxKernelModel;
 use crate::parse::{parse_at, Function, FunctionKind, Module};
 use crate::splice::{self, apply, origin_at, Insertion, Owner};
-use crate::{KernelStatus, PtxError};
+use crate::{Error, KernelStatus};
 use std::collections::{HashMap, HashSet};
 use warptrace_ir::{AttachPoint, MapLayout, Program};
 use warptrace_verifier::{verify_kernel_with_callees, Origin, Spliced};
@@ -298,7 +298,7 @@ pub(crate) fn instrument_kernel(
     sites: &[Site],
     callees: &[Callee<'_>],
     accepted: &Placements,
-) -> Result<KernelPlan, PtxError> {
+) -> Result<KernelPlan, Error> {
     let src = cx.module.source();
     let names: HashMap<&str, String> = callees
         .iter()
@@ -314,7 +314,7 @@ pub(crate) fn instrument_kernel(
         .filter(|_| !names.is_empty())
         .find(|f| names.values().any(|n| *n == f.name))
     {
-        return Err(PtxError::ReservedPrefix {
+        return Err(Error::ReservedPrefix {
             kernel: taken.name.clone(),
         });
     }
@@ -340,7 +340,7 @@ pub(crate) fn instrument_kernel(
     );
     let owner = Owner::Kernel;
     let mut kernel_ins = match plan(cx, k, owner, sites, &names, &home) {
-        Err(PtxError::Unsupported { what }) => return Ok(unsupported(what)),
+        Err(Error::Unsupported { what, .. }) => return Ok(unsupported(what)),
         other => other?,
     };
     let mut clones = Vec::with_capacity(callees.len());
@@ -349,7 +349,7 @@ pub(crate) fn instrument_kernel(
         let name = names[g.name.as_str()].clone();
         let owner = Owner::Clone { kernel: &k.name };
         let mut ins = match plan(cx, g, owner, &c.sites, &names, &home) {
-            Err(PtxError::Unsupported { what }) => return Ok(unsupported(what)),
+            Err(Error::Unsupported { what, .. }) => return Ok(unsupported(what)),
             other => other?,
         };
         ins.push(Insertion {
@@ -393,8 +393,7 @@ pub(crate) fn instrument_kernel(
     if !cx.budget.admits(&estimate) {
         return Ok(KernelPlan {
             status: KernelStatus::OverBudget {
-                estimate,
-                budget: *cx.budget,
+                why: crate::jit_cost::refusal(&estimate, cx.budget),
             },
             insertions: Vec::new(),
             functions: Vec::new(),
@@ -435,7 +434,7 @@ pub(crate) fn instrument_kernel(
             .functions()
             .first()
             .filter(|g| g.name == c.name)
-            .ok_or_else(|| PtxError::Syntax {
+            .ok_or_else(|| Error::Syntax {
                 line,
                 message: format!("the clone `{}` does not parse back", c.name),
             })?;
@@ -513,12 +512,12 @@ fn plan(
     sites: &[Site],
     clones: &HashMap<&str, String>,
     home: &crate::hashmap::HomeSlots,
-) -> Result<Vec<Insertion>, PtxError> {
+) -> Result<Vec<Insertion>, Error> {
     let mut ins = splice::plan_body(cx.module, f, owner, cx.program, cx.layout, sites, home)?;
     let body = f
         .body
         .as_ref()
-        .ok_or_else(|| PtxError::NoSuchKernel(f.name.clone()))?;
+        .ok_or_else(|| Error::NoSuchKernel(f.name.clone()))?;
     let mut snippet = sites.len() as u32;
     for call in cx.graph.calls_of(f) {
         let Some(clone) = clones.get(call.callee.as_str()) else {
@@ -538,7 +537,7 @@ fn prototypes(
     ordinal: usize,
     k: &Function,
     clones: &[ClonePlan<'_>],
-) -> Result<Option<Insertion>, PtxError> {
+) -> Result<Option<Insertion>, Error> {
     if clones.is_empty() {
         return Ok(None);
     }

@@ -47,7 +47,7 @@
 use crate::aggregate::{Amounts, Combined};
 use crate::hashmap;
 use crate::lower::{reg, Emitter};
-use crate::PtxError;
+use crate::Error;
 use warptrace_ir::uniform::Uniform;
 use warptrace_ir::{Aggregation, Operand, ValueKind};
 
@@ -184,7 +184,7 @@ pub(crate) fn map_update(
     agg: Aggregation,
     value: &ValueKind,
     plan: Plan,
-) -> Result<(), PtxError> {
+) -> Result<(), Error> {
     let labels = at.labels;
     let (s0, s1, s2, s3) = (reg("s", 0), reg("s", 1), reg("s", 2), reg("s", 3));
     let (t7, t9) = (reg("t", 7), reg("t", 9));
@@ -251,8 +251,9 @@ pub(crate) fn map_update(
     Ok(())
 }
 
-fn mismatch(agg: Aggregation) -> PtxError {
-    PtxError::Unsupported {
+fn mismatch(agg: Aggregation) -> Error {
+    Error::Unsupported {
+        target: crate::TARGET,
         what: format!(
             "map.update {} on a map of another value kind",
             agg.mnemonic()

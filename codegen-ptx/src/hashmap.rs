@@ -29,7 +29,7 @@
 
 use crate::aggregate::{self, Amounts};
 use crate::lower::{reg, Emitter, BASE};
-use crate::PtxError;
+use crate::Error;
 pub use warptrace_ir::placement::{
     accumulates, buffer_layout, replicas, ring_copies, MAX_REPLICAS, REPLICA_BYTES,
     RING_COPY_RECORDS,
@@ -67,7 +67,7 @@ pub(crate) fn map_update(
     keys: &[Operand],
     agg: Aggregation,
     value: &ValueKind,
-) -> Result<(), PtxError> {
+) -> Result<(), Error> {
     map_update_with(e, at, keys, agg, value, Amounts::THREAD)
 }
 
@@ -81,7 +81,7 @@ pub(crate) fn map_update_with(
     agg: Aggregation,
     value: &ValueKind,
     amounts: Amounts<'_>,
-) -> Result<(), PtxError> {
+) -> Result<(), Error> {
     let Target {
         region,
         labels,

@@ -163,7 +163,7 @@ pub fn predict(s: Shape) -> Cost {
 pub fn predict_module(
     original: &str,
     result: &crate::Instrumented,
-) -> Result<Estimate, crate::PtxError> {
+) -> Result<Estimate, crate::Error> {
     let module = crate::parse(original)?;
     let plain = module
         .functions()

@@ -44,80 +44,37 @@ pub use raw::{
 pub use splice::{splice_raw, splice_raw_with_map, RawSite, RawSnippet, RawSplice};
 
 use warptrace_ir::{kernel_id, MapLayout};
-use warptrace_verifier::{KernelErrors, VerifiedProgram};
+use warptrace_verifier::VerifiedProgram;
 
 /// Name of the parameter appended to every instrumented `.entry`: the map buffer's
 /// address (`.param .u64 .ptr .global .align 8`). The runtime passes it as one extra
 /// pointer after the kernel's own arguments.
 pub const MAP_PARAM: &str = "__wt_maps";
 
-/// Errors of the PTX back end.
-#[derive(Debug, thiserror::Error)]
-pub enum PtxError {
-    /// The PTX text could not be parsed.
-    #[error("line {line}: {message}")]
-    Syntax {
-        /// 1-based line.
-        line: u32,
-        /// What is wrong.
-        message: String,
-    },
-    /// A kernel already uses the reserved prefix `__wt_` of probe registers and labels.
-    #[error("kernel `{kernel}` already uses the reserved prefix `__wt_`")]
-    ReservedPrefix {
-        /// The kernel.
-        kernel: String,
-    },
-    /// A probe's kernel glob is invalid.
-    #[error("invalid kernel glob `{glob}`")]
-    Glob {
-        /// The glob.
-        glob: String,
-        /// Why.
-        #[source]
-        source: globset::Error,
-    },
-    /// A probe cannot be lowered at a site.
-    #[error("kernel `{kernel}`, line {line}: {message}")]
-    Lower {
-        /// The kernel.
-        kernel: String,
-        /// 1-based line of the site.
-        line: u32,
-        /// What is wrong.
-        message: String,
-    },
-    /// The probe program uses an IR operation, special value or attach point that this back
-    /// end does not lower yet; the kernels it would instrument are left unmodified.
-    #[error("not supported by the PTX back end yet: {what}")]
-    Unsupported {
-        /// What is not supported, in IR-text terms (`sreg globaltimer`, `map.save`, …).
-        what: String,
-    },
-    /// No kernel of that name.
-    #[error("no kernel named `{0}`")]
-    NoSuchKernel(String),
-    /// No statement starts on that line of the kernel.
-    #[error("no statement starts on line {line}")]
-    NoStatement {
-        /// 1-based line.
-        line: u32,
-    },
-}
+pub use warptrace_codegen::{Error, KernelStatus, SiteListing, Target};
 
-impl From<warptrace_ir::GlobError> for PtxError {
-    fn from(e: warptrace_ir::GlobError) -> PtxError {
-        PtxError::Glob {
-            glob: e.glob,
-            source: e.source,
-        }
-    }
-}
+/// This back end, as its [`Error::Unsupported`] names it.
+pub(crate) const TARGET: Target = Target::Ptx;
 
 pub use hashmap::{
     accumulates, buffer_layout, replicas, ring_copies, spread_rings_check, MAX_REPLICAS,
     REPLICA_BYTES, RING_COPY_RECORDS,
 };
+
+/// What this back end adds to `program`'s certificate ([`warptrace_codegen::ProgramChecks`]):
+/// the translation-validation proofs of every lowering ([`tv::translation_checks`], which
+/// do not depend on the program and run once a process), and, for a program that passed
+/// the IR rules (`verified`), those rules on it with its rings spread, when they are.
+pub fn program_checks(verified: Option<&VerifiedProgram>) -> warptrace_codegen::ProgramChecks {
+    static TRANSLATION: std::sync::OnceLock<Vec<warptrace_verifier::Check>> =
+        std::sync::OnceLock::new();
+    let mut checks = TRANSLATION.get_or_init(tv::translation_checks).clone();
+    checks.extend(verified.and_then(spread_rings_check));
+    warptrace_codegen::ProgramChecks {
+        checks,
+        ..Default::default()
+    }
+}
 
 /// The result of [`instrument`].
 #[derive(Debug, Clone)]
@@ -149,51 +106,10 @@ pub struct KernelOutcome {
     pub jit: Option<jit_cost::Estimate>,
 }
 
-/// Whether a kernel was instrumented.
-#[derive(Debug, Clone)]
-pub enum KernelStatus {
-    /// Instrumented with `sites` probe snippets (one per probe per matching site).
-    Instrumented {
-        /// Number of snippets, the prologue not counted.
-        sites: u32,
-    },
-    /// No probe matched; the kernel is unchanged.
-    NoSites,
-    /// The kernel-level verifier rejected the spliced kernel; it is unchanged.
-    Rejected(KernelErrors),
-    /// A probe that selects this kernel uses something the back end cannot lower yet
-    /// ([`PtxError::Unsupported`]'s `what`); the kernel is unchanged.
-    Unsupported {
-        /// What is not supported.
-        what: String,
-    },
-    /// The instrumented kernel's predicted JIT compile is over the budget
-    /// ([`jit_cost::JitBudget`]); the kernel is unchanged.
-    OverBudget {
-        /// The prediction, plain and instrumented.
-        estimate: jit_cost::Estimate,
-        /// The budget it is over.
-        budget: jit_cost::JitBudget,
-    },
-}
-
-impl KernelStatus {
-    /// Why an over-budget kernel is unchanged: the prediction and the budget (`None` for
-    /// other statuses).
-    pub fn over_budget(&self) -> Option<String> {
-        match self {
-            KernelStatus::OverBudget { estimate, budget } => {
-                Some(jit_cost::refusal(estimate, budget))
-            }
-            _ => None,
-        }
-    }
-}
-
 /// Instruments every kernel of `ptx` with `program`'s probes, whatever the result costs to
 /// compile ([`jit_cost::JitBudget::OFF`]). What hands the result to a JIT — the runtime,
 /// `warptrace instrument`, `warptrace verify` — calls [`instrument_within`] instead.
-pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, PtxError> {
+pub fn instrument(ptx: &str, program: &VerifiedProgram) -> Result<Instrumented, Error> {
     instrument_within(ptx, program, &jit_cost::JitBudget::OFF)
 }
 
@@ -203,24 +119,18 @@ pub fn instrument_within(
     ptx: &str,
     program: &VerifiedProgram,
     budget: &jit_cost::JitBudget,
-) -> Result<Instrumented, PtxError> {
+) -> Result<Instrumented, Error> {
     // Rings spread over copies of the buffer: the code is generated for, and checked
     // against, the program with each copy's capacity (decision 0020).
-    let generated = program
-        .as_generated()
-        .map_err(|(n, e)| PtxError::Unsupported {
-            what: format!("rings spread over {n} copies: {e}"),
-        })?;
-    let program = generated.program();
+    let prepared = warptrace_codegen::Prepared::new(program, TARGET)?;
+    let (program, layout, filter) = (prepared.program(), &prepared.layout, &prepared.filter);
     let module = parse(ptx)?;
-    let layout = MapLayout::new(&program.maps);
-    let filter = attach::KernelFilter::new(program)?;
     let files = module.files();
     let graph = clones::CallGraph::new(&module);
     let cx = clones::Cx {
         module: &module,
         program,
-        layout: &layout,
+        layout,
         graph: &graph,
         newlines: module
             .source()
@@ -237,13 +147,13 @@ pub fn instrument_within(
         .iter()
         .filter(|f| f.kind == FunctionKind::Entry && f.body.is_some());
     for (ordinal, f) in entries.enumerate() {
-        let sites = attach::find_sites(f, program, &filter, files);
-        let unsupported = attach::unsupported(program, &filter, f, files);
+        let sites = attach::find_sites(f, program, filter, files);
+        let unsupported = attach::unsupported(program, filter, f, files);
         let mut functions = Vec::new();
         let mut jit = None;
         let callees = match unsupported {
             Some(what) => Err(what),
-            None => clones::callees(&graph, f, program, &filter, files),
+            None => clones::callees(&graph, f, program, filter, files),
         };
         let status = match callees {
             Err(what) => KernelStatus::Unsupported { what },
@@ -251,7 +161,7 @@ pub fn instrument_within(
             Ok(callees) => {
                 let mut bodies = std::iter::once(f).chain(callees.iter().map(|c| c.function));
                 if let Some(g) = bodies.find(|g| module.names_with_prefix(g, lower::PREFIX)) {
-                    return Err(PtxError::ReservedPrefix {
+                    return Err(Error::ReservedPrefix {
                         kernel: g.name.clone(),
                     });
                 }
@@ -278,34 +188,14 @@ pub fn instrument_within(
     Ok(Instrumented {
         ptx,
         kernels,
-        layout,
+        layout: prepared.layout,
     })
-}
-
-/// One place a probe attaches to, for `warptrace -l PROGRAM --ptx FILE`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SiteListing {
-    /// Index of the probe in the program.
-    pub probe: usize,
-    /// The kernel's (mangled) name.
-    pub kernel: String,
-    /// 1-based line of the instruction the probe runs at (before it, or after it for
-    /// `after` probes); the kernel's line for `kernel:entry`. A `loop:` site's line is
-    /// that of the instruction its snippet goes before or after.
-    pub line: u32,
-    /// The instruction, or `<entry>` for `kernel:entry`; for a `loop:` site, which point
-    /// of which loop and where (`loop $L__BB0_2 back edge: `@%p4 bra $L__BB0_2;` when
-    /// taken`).
-    pub text: String,
 }
 
 /// Every concrete site each probe of `program` attaches to in the `.entry` kernels of
 /// `ptx`, in kernel then text order — the same matching [`instrument`] uses. Probes whose
 /// attach point this back end does not match yet list no sites.
-pub fn list_sites(
-    ptx: &str,
-    program: &warptrace_ir::Program,
-) -> Result<Vec<SiteListing>, PtxError> {
+pub fn list_sites(ptx: &str, program: &warptrace_ir::Program) -> Result<Vec<SiteListing>, Error> {
     let module = parse(ptx)?;
     let filter = attach::KernelFilter::new(program)?;
     let files = module.files();

@@ -20,7 +20,7 @@ use crate::combine::{self, WarpCaps};
 use crate::parse::{AddrBase, Address, Guard};
 use crate::site::ValueSrc;
 use crate::special::{self, SiteImms};
-use crate::{array, hashmap, ring, PtxError};
+use crate::{array, hashmap, ring, Error};
 use warptrace_ir::fold::{self, SiteConsts};
 use warptrace_ir::interp::extend;
 use warptrace_ir::uniform::Uniform;
@@ -329,20 +329,11 @@ fn bin(e: &mut Emitter, op: BinOp, width: Width, dst: &str, a_op: &Operand, b_op
 }
 
 /// The IR text of something the back end does not lower yet.
-fn unsupported(what: String) -> PtxError {
-    PtxError::Unsupported { what }
-}
-
-/// Whether an instruction writes a map or a ring (done by the leader lane only in `warp`
-/// probes).
-fn writes_maps(insn: &Insn) -> bool {
-    matches!(
-        insn,
-        Insn::MapUpdate { .. }
-            | Insn::RingAppend { .. }
-            | Insn::Printf { .. }
-            | Insn::ArraySave { .. }
-    )
+fn unsupported(what: String) -> Error {
+    Error::Unsupported {
+        target: crate::TARGET,
+        what,
+    }
 }
 
 /// Lowers `probe` to the text of one snippet (lines ending in newlines).
@@ -351,8 +342,8 @@ pub(crate) fn lower_probe(
     probe_index: usize,
     ctx: &SnippetCtx<'_>,
     site: &SiteInfo<'_>,
-) -> Result<String, PtxError> {
-    let fail = |message: String| PtxError::Lower {
+) -> Result<String, Error> {
+    let fail = |message: String| Error::Lower {
         kernel: ctx.kernel.to_owned(),
         line: ctx.line,
         message,
@@ -409,7 +400,8 @@ pub(crate) fn lower_probe(
     }
     // `warp` probes: every active lane computes; the lane that is first among the lanes
     // active at the site does the map writes.
-    let warp = probe.attach.granularity == Granularity::Warp && probe.insns.iter().any(writes_maps);
+    let warp =
+        probe.attach.granularity == Granularity::Warp && probe.insns.iter().any(Insn::writes_maps);
     if warp {
         special::warp_leader(&mut e, LEADER);
     }
@@ -420,7 +412,7 @@ pub(crate) fn lower_probe(
         }
         let leader_skip = format!("$__wt_{s}_w{i}");
         // (An array save skips by itself: every lane advances its cursor.)
-        let skips = warp && writes_maps(insn) && !matches!(insn, Insn::ArraySave { .. });
+        let skips = warp && insn.writes_maps() && !matches!(insn, Insn::ArraySave { .. });
         if skips {
             e.insf(format_args!("@!{LEADER} bra {leader_skip}"));
         }
@@ -665,7 +657,7 @@ fn read_site(
                 .ok_or_else(|| SiteErr::Unsupported("`value` at this site".into()))?;
             crate::site::emit_value(e, d, src, &reg("s", 0), &reg("h", 0)).map_err(
                 |err| match err {
-                    PtxError::Unsupported { what } => SiteErr::Unsupported(what),
+                    Error::Unsupported { what, .. } => SiteErr::Unsupported(what),
                     other => SiteErr::Fail(other.to_string()),
                 },
             )
@@ -675,7 +667,7 @@ fn read_site(
                 // A register is read exactly like a 32-bit `value`.
                 Some(src) => crate::site::emit_value(e, d, src, &reg("s", 0), &reg("h", 0))
                     .map_err(|err| match err {
-                        PtxError::Unsupported { what } => SiteErr::Unsupported(what),
+                        Error::Unsupported { what, .. } => SiteErr::Unsupported(what),
                         other => SiteErr::Fail(other.to_string()),
                     }),
                 None => Err(SiteErr::Unsupported(

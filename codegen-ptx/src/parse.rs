@@ -7,7 +7,7 @@
 //! directives (`.reg`, `.loc`, `.shared`, …), nested `{ }` scopes and instructions
 //! (guard, opcode with modifiers, operands). Everything else stays verbatim.
 
-use crate::PtxError;
+use crate::Error;
 use std::collections::HashMap;
 use std::ops::Range;
 pub use warptrace_verifier::Name;
@@ -385,7 +385,7 @@ fn line_of(starts: &[usize], offset: usize) -> u32 {
 }
 
 /// Parses a PTX module.
-pub fn parse(ptx: &str) -> Result<Module, PtxError> {
+pub fn parse(ptx: &str) -> Result<Module, Error> {
     check_bytes(ptx)?;
     if ptx.len() < SPLIT_PARSE_BYTES {
         return parse_at(ptx, 1);
@@ -412,13 +412,13 @@ pub fn parse(ptx: &str) -> Result<Module, PtxError> {
 /// ptxas reads ASCII only: a non-ASCII byte anywhere (a comment included), a NUL (its
 /// end of file) or a control character other than tab, line feed, carriage return and
 /// form feed makes it reject the module, so the model refuses it too.
-fn check_bytes(text: &str) -> Result<(), PtxError> {
+fn check_bytes(text: &str) -> Result<(), Error> {
     let bad = text.bytes().position(|c| {
         !c.is_ascii() || (c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r' | 0x0c)) || c == 0x7f
     });
     match bad {
         None => Ok(()),
-        Some(at) => Err(PtxError::Syntax {
+        Some(at) => Err(Error::Syntax {
             line: text[..at].matches('\n').count() as u32 + 1,
             message: format!(
                 "byte 0x{:02x} is not accepted by ptxas (PTX is ASCII)",
@@ -432,7 +432,7 @@ fn check_bytes(text: &str) -> Result<(), PtxError> {
 pub(crate) const SPLIT_PARSE_BYTES: usize = 32 * 1024;
 
 /// Parses `ptx`, numbering its first line `line_base` (for a slice of a larger text).
-pub(crate) fn parse_at(ptx: &str, line_base: u32) -> Result<Module, PtxError> {
+pub(crate) fn parse_at(ptx: &str, line_base: u32) -> Result<Module, Error> {
     let mut line_starts = vec![0];
     line_starts.extend(ptx.match_indices('\n').map(|(i, _)| i + 1));
     let mut p = Parser::new(ptx, &line_starts, line_base);
@@ -447,9 +447,9 @@ pub(crate) fn parse_at(ptx: &str, line_base: u32) -> Result<Module, PtxError> {
 /// Reads `text` as the statements of a function body (a raw probe's `before`/`after`
 /// block), with the same lexer as kernels, its first line numbered `line_base`. A `}`
 /// that closes more scopes than the text opens is an error, not the end of the block.
-pub(crate) fn parse_block(text: &str, line_base: u32) -> Result<Vec<Stmt>, PtxError> {
+pub(crate) fn parse_block(text: &str, line_base: u32) -> Result<Vec<Stmt>, Error> {
     check_bytes(text).map_err(|e| match e {
-        PtxError::Syntax { line, message } => PtxError::Syntax {
+        Error::Syntax { line, message } => Error::Syntax {
             line: line + line_base - 1,
             message,
         },
@@ -476,7 +476,7 @@ pub(crate) fn parse_block(text: &str, line_base: u32) -> Result<Vec<Stmt>, PtxEr
 /// statements); if the first never reaches `split` inside a body, it read the whole text
 /// itself. Otherwise the text is read again in one pass. Either way the result is the
 /// one-pass parse.
-pub(crate) fn parse_split(text: &str, line_base: u32, split: usize) -> Result<Module, PtxError> {
+pub(crate) fn parse_split(text: &str, line_base: u32, split: usize) -> Result<Module, Error> {
     match halves(text, line_base, split)? {
         Some(module) => Ok(module),
         None => parse_at(text, line_base),
@@ -484,7 +484,7 @@ pub(crate) fn parse_split(text: &str, line_base: u32, split: usize) -> Result<Mo
 }
 
 /// [`parse_split`]'s two halves: `None` when they do not make the one-pass parse.
-fn halves(text: &str, line_base: u32, split: usize) -> Result<Option<Module>, PtxError> {
+fn halves(text: &str, line_base: u32, split: usize) -> Result<Option<Module>, Error> {
     let mut line_starts = vec![0];
     line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
     let head = text.as_bytes().get(..split).unwrap_or(&[]);
@@ -573,8 +573,8 @@ impl<'a> Parser<'a> {
         line_of(self.line_starts, offset) + self.line_base - 1
     }
 
-    fn err(&self, offset: usize, message: impl Into<String>) -> PtxError {
-        PtxError::Syntax {
+    fn err(&self, offset: usize, message: impl Into<String>) -> Error {
+        Error::Syntax {
             line: self.line(offset),
             message: message.into(),
         }
@@ -589,7 +589,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Skips one comment or string at `pos`, if there is one.
-    fn skip_comment_or_string(&mut self) -> Result<bool, PtxError> {
+    fn skip_comment_or_string(&mut self) -> Result<bool, Error> {
         if self.starts_with("//") {
             self.pos = memchr_from(self.s, self.pos, b'\n');
             Ok(true)
@@ -623,7 +623,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn skip_trivia(&mut self) -> Result<(), PtxError> {
+    fn skip_trivia(&mut self) -> Result<(), Error> {
         loop {
             match self.peek() {
                 Some(c) if c.is_ascii_whitespace() => self.pos += 1,
@@ -659,7 +659,7 @@ impl<'a> Parser<'a> {
         self.src.get(r).unwrap_or("")
     }
 
-    fn module(&mut self) -> Result<Vec<Function>, PtxError> {
+    fn module(&mut self) -> Result<Vec<Function>, Error> {
         let mut functions = Vec::new();
         let mut depth = 0usize;
         loop {
@@ -700,7 +700,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Parses a parenthesised list at `pos`; returns the trimmed spans of its elements.
-    fn paren_list(&mut self) -> Result<Vec<Range<usize>>, PtxError> {
+    fn paren_list(&mut self) -> Result<Vec<Range<usize>>, Error> {
         let open = self.pos;
         self.pos += 1;
         let mut items = Vec::new();
@@ -728,7 +728,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn function(&mut self, kind: FunctionKind, start: usize) -> Result<Function, PtxError> {
+    fn function(&mut self, kind: FunctionKind, start: usize) -> Result<Function, Error> {
         self.skip_trivia()?;
         if kind == FunctionKind::Func && self.peek() == Some(b'(') {
             self.paren_list()?; // return parameters
@@ -787,7 +787,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn body(&mut self) -> Result<Body, PtxError> {
+    fn body(&mut self) -> Result<Body, Error> {
         let open = self.pos;
         self.pos += 1;
         let mut stmts = Vec::new();
@@ -808,7 +808,7 @@ impl<'a> Parser<'a> {
         open: usize,
         mut depth: usize,
         stmts: &mut Vec<Stmt>,
-    ) -> Result<Option<usize>, PtxError> {
+    ) -> Result<Option<usize>, Error> {
         loop {
             // Whitespace and comments; a string is no trivia here (ptxas rejects one
             // where a statement starts), it is read as part of the statement.
@@ -892,7 +892,7 @@ impl<'a> Parser<'a> {
     /// comments, `#line` line markers (which ptxas reads as trivia, see
     /// [`linemarker_end`]) and one `\` (ptxas ignores a single backslash before an
     /// opcode; two are an error). A string is an operand, not trivia.
-    fn skip_space(&mut self) -> Result<(), PtxError> {
+    fn skip_space(&mut self) -> Result<(), Error> {
         let mut backslash = false;
         loop {
             match self.peek() {
@@ -920,7 +920,7 @@ impl<'a> Parser<'a> {
     }
 
     /// One integer token (decimal or hex) of the directive at `start`.
-    fn int_token(&mut self, start: usize, what: &str) -> Result<(), PtxError> {
+    fn int_token(&mut self, start: usize, what: &str) -> Result<(), Error> {
         self.skip_space()?;
         let from = self.pos;
         while self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
@@ -934,7 +934,7 @@ impl<'a> Parser<'a> {
 
     /// `.loc file line column` and its optional `, function_name label [+ offset]` and
     /// `, inlined_at file line column` parts (PTX ISA, debugging directives).
-    fn loc_operands(&mut self, start: usize) -> Result<(), PtxError> {
+    fn loc_operands(&mut self, start: usize) -> Result<(), Error> {
         for _ in 0..3 {
             self.int_token(start, ".loc")?;
         }
@@ -980,7 +980,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Advances past the `;` ending the statement at `start`; returns the end offset.
-    fn past_semicolon(&mut self, start: usize) -> Result<usize, PtxError> {
+    fn past_semicolon(&mut self, start: usize) -> Result<usize, Error> {
         loop {
             // Only `;`, a comment's `/`, a string's `"` or a line marker's `#` can matter:
             // skip to the next.
@@ -1586,7 +1586,7 @@ mod tests {
         assert_eq!(m.to_text(), src);
         // A malformed `.loc` is a located error, not a silent skip.
         let bad = ".entry k()\n{\n.loc 1 x\nret;\n}\n";
-        assert!(matches!(parse(bad), Err(PtxError::Syntax { line: 3, .. })));
+        assert!(matches!(parse(bad), Err(Error::Syntax { line: 3, .. })));
         // What ptxas rejects is refused: `.file` in a body, a `#` that is no line
         // marker, a non-ASCII byte in a comment, a glued guard, a split constant.
         for bad in [

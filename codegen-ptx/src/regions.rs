@@ -9,6 +9,7 @@ use crate::loops::{Loops, PtxCode};
 use crate::parse::{Body, StmtKind};
 use crate::site::Loc;
 use std::collections::BTreeSet;
+use warptrace_codegen::attach::in_lines;
 pub(crate) use warptrace_verifier::structure::RegionSite;
 
 /// The entry and exit sites of the region of `lines` (statement indices of instructions)
@@ -37,10 +38,14 @@ pub(crate) fn line_instrs(
         .enumerate()
         .filter(|(i, s)| {
             matches!(s.kind, StmtKind::Instr(_))
-                && locs
-                    .get(*i)
-                    .and_then(Option::as_ref)
-                    .is_some_and(|l| l.in_lines(file, from, to))
+                && in_lines(
+                    locs.get(*i)
+                        .and_then(Option::as_ref)
+                        .and_then(Loc::position),
+                    file,
+                    from,
+                    to,
+                )
         })
         .map(|(i, _)| i)
         .collect()

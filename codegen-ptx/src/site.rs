@@ -21,7 +21,7 @@
 
 use crate::insn::type_bytes;
 use crate::parse::{Body, Instruction, Operand, StmtKind};
-use crate::PtxError;
+use crate::Error;
 use std::collections::HashMap;
 use warptrace_ir::{kernel_id, MemOp};
 
@@ -39,10 +39,10 @@ impl Loc {
         self.path.as_deref().map_or(0, kernel_id)
     }
 
-    /// Whether this position is in `file:from-to` (`file` a suffix of the `.file` path),
-    /// as `line:` and `region:` points select instructions.
-    pub fn in_lines(&self, file: &str, from: u32, to: u32) -> bool {
-        self.path.as_deref().is_some_and(|p| p.ends_with(file)) && (from..=to).contains(&self.line)
+    /// The path and line, as attach matching reads a position (`None` without a
+    /// declared path).
+    pub fn position(&self) -> Option<(&str, u32)> {
+        Some((self.path.as_deref()?, self.line))
     }
 }
 
@@ -223,13 +223,18 @@ pub(crate) fn emit_value(
     src: &ValueSrc,
     s: &str,
     h: &str,
-) -> Result<(), PtxError> {
+) -> Result<(), Error> {
     let (name, reg_bits, elem_bits) = match src {
         ValueSrc::Imm(v) => {
             e.insf(format_args!("mov.b64 {dst}, 0x{v:016X}"));
             return Ok(());
         }
-        ValueSrc::Unavailable(what) => return Err(PtxError::Unsupported { what: what.clone() }),
+        ValueSrc::Unavailable(what) => {
+            return Err(Error::Unsupported {
+                target: crate::TARGET,
+                what: what.clone(),
+            })
+        }
         ValueSrc::Reg {
             name,
             reg_bits,

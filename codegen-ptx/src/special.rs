@@ -5,7 +5,7 @@
 //! The warp leader (first active lane) of a `warp` probe is computed here too.
 
 use crate::lower::{reg, Emitter};
-use crate::PtxError;
+use crate::Error;
 use warptrace_ir::Special;
 
 /// Per-site immediates a special value may need.
@@ -41,9 +41,10 @@ enum Source {
     Computed,
 }
 
-fn source(sp: Special, imm: &SiteImms) -> Result<Source, PtxError> {
+fn source(sp: Special, imm: &SiteImms) -> Result<Source, Error> {
     let site = |v: Option<u64>| {
-        v.map(Source::Imm).ok_or_else(|| PtxError::Unsupported {
+        v.map(Source::Imm).ok_or_else(|| Error::Unsupported {
+            target: crate::TARGET,
             what: format!("sreg {} without an instruction", sp.name()),
         })
     };
@@ -115,12 +116,7 @@ fn block_parts(e: &mut Emitter) {
 }
 
 /// Emits `dst = sreg sp` (a `.b64` probe register).
-pub(crate) fn emit(
-    e: &mut Emitter,
-    dst: &str,
-    sp: Special,
-    imm: &SiteImms,
-) -> Result<(), PtxError> {
+pub(crate) fn emit(e: &mut Emitter, dst: &str, sp: Special, imm: &SiteImms) -> Result<(), Error> {
     let (s0, s1, s2, s3, t5) = (
         reg("s", 0),
         reg("s", 1),
@@ -173,7 +169,8 @@ pub(crate) fn emit(
                 e.insf(format_args!("cvt.u64.u32 {dst}, {s0}"));
             }
             _ => {
-                return Err(PtxError::Unsupported {
+                return Err(Error::Unsupported {
+                    target: crate::TARGET,
                     what: format!("sreg {sp:?} outside a probe body"),
                 })
             }

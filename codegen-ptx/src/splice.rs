@@ -16,7 +16,7 @@ use crate::parse::{
 };
 use crate::site::{bytes_src, positions, value_src, ValueSrc};
 use crate::special::SiteImms;
-use crate::{ring, PtxError, MAP_PARAM};
+use crate::{ring, Error, MAP_PARAM};
 use std::collections::HashMap;
 use std::ops::Range;
 use warptrace_ir::{kernel_id, Insn, MapLayout, Position, Program};
@@ -300,7 +300,7 @@ pub(crate) fn plan_body(
     layout: &MapLayout,
     sites: &[Site],
     home: &crate::hashmap::HomeSlots,
-) -> Result<Vec<Insertion>, PtxError> {
+) -> Result<Vec<Insertion>, Error> {
     let src = module.source();
     let Some(body) = &f.body else {
         return Ok(Vec::new());
@@ -326,7 +326,8 @@ pub(crate) fn plan_body(
         0
     };
     if persist > 0 && owner != Owner::Kernel {
-        return Err(PtxError::Unsupported {
+        return Err(Error::Unsupported {
+            target: crate::TARGET,
             what: format!(
                 "persistent registers in device function `{}` (they live for the kernel, not \
                  across a call)",
@@ -520,10 +521,11 @@ fn after_allowed(
     i: &crate::parse::Instruction,
     reads_addr: bool,
     is_reg: &dyn Fn(&str) -> bool,
-) -> Result<(), PtxError> {
+) -> Result<(), Error> {
     let x = facts(i, is_reg);
     let no = |why: &str| {
-        Err(PtxError::Unsupported {
+        Err(Error::Unsupported {
+            target: crate::TARGET,
             what: format!("`after` probe at `{}`: {why}", i.opcode),
         })
     };
@@ -559,7 +561,7 @@ pub(crate) fn splice_function(
     f: &Function,
     ins: &[Insertion],
     line_base: u32,
-) -> Result<(PtxKernelModel, PtxKernelModel), PtxError> {
+) -> Result<(PtxKernelModel, PtxKernelModel), Error> {
     splice_function_text(module, f, ins, line_base).map(|(o, s, _)| (o, s))
 }
 
@@ -569,7 +571,7 @@ fn splice_function_text(
     f: &Function,
     ins: &[Insertion],
     line_base: u32,
-) -> Result<(PtxKernelModel, PtxKernelModel, String), PtxError> {
+) -> Result<(PtxKernelModel, PtxKernelModel, String), Error> {
     let start = f.span.start;
     let local: Vec<Insertion> = ins
         .iter()
@@ -596,13 +598,13 @@ fn spliced_model(
     ranges: &[(Range<usize>, Origin)],
     name: &str,
     line_base: u32,
-) -> Result<PtxKernelModel, PtxError> {
+) -> Result<PtxKernelModel, Error> {
     let spliced = parse_spliced(text, ranges, line_base)?;
     let g = spliced
         .functions()
         .first()
         .filter(|g| g.name == name)
-        .ok_or_else(|| PtxError::Syntax {
+        .ok_or_else(|| Error::Syntax {
             line: line_base,
             message: format!("spliced kernel `{name}` does not parse back"),
         })?;
@@ -618,7 +620,7 @@ pub(crate) fn parse_spliced(
     text: &str,
     ranges: &[(Range<usize>, Origin)],
     line_base: u32,
-) -> Result<Module, PtxError> {
+) -> Result<Module, Error> {
     let middle = text.len() / 2;
     let split = ranges
         .iter()
@@ -691,7 +693,7 @@ pub struct RawSplice {
 /// as inserted code, and returns both models for `warptrace_verifier::verify_kernel`.
 /// Nothing is checked or lowered; the verifier decides whether the lines are safe. No map
 /// parameter is added (see [`splice_raw_with_map`]).
-pub fn splice_raw(ptx: &str, kernel: &str, snippets: &[RawSnippet]) -> Result<RawSplice, PtxError> {
+pub fn splice_raw(ptx: &str, kernel: &str, snippets: &[RawSnippet]) -> Result<RawSplice, Error> {
     splice_raw_in(ptx, kernel, snippets, false)
 }
 
@@ -702,7 +704,7 @@ pub fn splice_raw_with_map(
     ptx: &str,
     kernel: &str,
     snippets: &[RawSnippet],
-) -> Result<RawSplice, PtxError> {
+) -> Result<RawSplice, Error> {
     splice_raw_in(ptx, kernel, snippets, true)
 }
 
@@ -711,20 +713,20 @@ fn splice_raw_in(
     kernel: &str,
     snippets: &[RawSnippet],
     map_param: bool,
-) -> Result<RawSplice, PtxError> {
+) -> Result<RawSplice, Error> {
     let module = crate::parse(ptx)?;
     let f = module
         .kernel(kernel)
-        .ok_or_else(|| PtxError::NoSuchKernel(kernel.to_owned()))?;
+        .ok_or_else(|| Error::NoSuchKernel(kernel.to_owned()))?;
     let body = f
         .body
         .as_ref()
-        .ok_or_else(|| PtxError::NoSuchKernel(kernel.to_owned()))?;
+        .ok_or_else(|| Error::NoSuchKernel(kernel.to_owned()))?;
     let stmt_at = |line: u32| {
         body.stmts
             .iter()
             .position(|s| s.line == line)
-            .ok_or(PtxError::NoStatement { line })
+            .ok_or(Error::NoStatement { line })
     };
     let mut planned = Vec::with_capacity(snippets.len());
     for snip in snippets {
@@ -772,13 +774,13 @@ pub(crate) fn plan_raw(
     snippets: &[(At, Vec<String>)],
     map_param: bool,
     line_base: u32,
-) -> Result<RawPlan, PtxError> {
+) -> Result<RawPlan, Error> {
     let body = f
         .body
         .as_ref()
-        .ok_or_else(|| PtxError::NoSuchKernel(f.name.clone()))?;
+        .ok_or_else(|| Error::NoSuchKernel(f.name.clone()))?;
     let stmt = |i: usize| {
-        body.stmts.get(i).ok_or_else(|| PtxError::Syntax {
+        body.stmts.get(i).ok_or_else(|| Error::Syntax {
             line: f.line,
             message: format!("no statement {i} in `{}`", f.name),
         })

@@ -253,6 +253,21 @@ impl Isa {
             Isa::Gcn => "gcn",
         }
     }
+
+    /// The name users read for the ISA and its back end: `PTX`, `GCN`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Isa::Ptx => "PTX",
+            Isa::Gcn => "GCN",
+        }
+    }
+}
+
+/// [`Isa::title`].
+impl std::fmt::Display for Isa {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.title())
+    }
 }
 
 /// Whether a `line:` file name prints bare; any other is printed as a quoted string.

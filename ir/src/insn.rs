@@ -657,6 +657,18 @@ fn reg(o: &Operand) -> Option<Reg> {
 }
 
 impl Insn {
+    /// Whether this instruction writes a map, an array or a ring (in a `warp` probe the
+    /// back ends run these on the leader lane only).
+    pub fn writes_maps(&self) -> bool {
+        matches!(
+            self,
+            Insn::MapUpdate { .. }
+                | Insn::RingAppend { .. }
+                | Insn::Printf { .. }
+                | Insn::ArraySave { .. }
+        )
+    }
+
     /// The register this instruction writes, if any.
     pub fn def(&self) -> Option<Reg> {
         match self {

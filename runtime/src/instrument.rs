@@ -4,7 +4,7 @@
 //! recorded attributes mirrored.
 
 use crate::cache::CachedKernel;
-use crate::codegen::{self, KernelStatus};
+use crate::codegen;
 use crate::config::{self, Config};
 use crate::driver::{Driver, CUDA_SUCCESS};
 use crate::jit::{self, first_line, Jitted};
@@ -128,7 +128,7 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
                     name: k.name.clone(),
                     id: k.id,
                     params: k.params,
-                    state: outcome(&k.status),
+                    state: codegen::state(&k.status, warptrace_codegen::Target::Ptx),
                 })
                 .collect();
             (out.ptx, out.layout, kernels)
@@ -205,23 +205,6 @@ fn raw_module(
         })
         .collect();
     Ok((out.ptx, out.report.layout, kernels))
-}
-
-/// What the launch path does with a kernel, from the code generator's verdict.
-fn outcome(status: &KernelStatus) -> KernelState {
-    let skipped = |reason, detail| KernelState::Skipped { reason, detail };
-    match status {
-        KernelStatus::Instrumented { sites } => KernelState::Instrumented { sites: *sites },
-        KernelStatus::NoSites => skipped(Reason::NoSites, String::new()),
-        KernelStatus::Rejected(e) => skipped(Reason::VerifierRejection, first_line(&e.to_string())),
-        // The code generator cannot instrument it yet: the original runs.
-        KernelStatus::Unsupported { what } => {
-            skipped(Reason::Unsupported, format!("by the PTX back end: {what}"))
-        }
-        KernelStatus::OverBudget { .. } => {
-            skipped(Reason::JitBudget, status.over_budget().unwrap_or_default())
-        }
-    }
 }
 
 /// The module record of a loaded (or cached) instrumented image.

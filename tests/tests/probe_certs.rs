@@ -5,30 +5,20 @@
 //! it (`bash scripts/probe-certs.sh NAME`). `tests/cli.rs` checks that `--require-cert`
 //! admits each probe run by name with its committed PTX certificate.
 //!
-//! The certificate is rebuilt the way `src/verify.rs` builds it: the IR rules and value
-//! obligations of `warptrace_verifier::verify_program`, then — PTX — the back end's
-//! translation-validation proofs (run once, here, for every probe: they do not depend on
-//! the program) and the IR check of the program with its rings spread over copies when
-//! the back end spreads them (`spread_rings_check`); — GCN — the proofs of the operation
-//! forms the program uses and the list of lowerings no proof covers
-//! (`warptrace_codegen_gcn::translation_checks`), the same spread-rings check (the GCN
-//! back end spreads them too), and the costs of the GCN snippets
-//! (`warptrace_codegen_gcn::probe_costs`). No kernel checks (the library's
+//! The certificate is built as `src/verify.rs` builds it, by the same call: the back
+//! end's `program_checks` (PTX: the translation-validation proofs, run once a process,
+//! and the IR check of the program with its rings spread over copies when they are; GCN:
+//! the proofs of the operation forms the program uses, the lowerings no proof covers, the
+//! same spread-rings check and the snippets' costs), then
+//! `warptrace_codegen::ProgramChecks::certificate`. No kernel checks (the library's
 //! certificates are made without `--ptx`/`--gcn`; every kernel is checked when it is
 //! instrumented).
 
-use std::sync::OnceLock;
-use warptrace_verifier::{Certificate, Check};
+use warptrace_codegen_ptx::Target;
+use warptrace_verifier::Certificate;
 
 /// The version certificates name: the workspace's, as the `warptrace` binary's.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// The translation-validation checks `warptrace verify` adds to every PTX certificate
-/// (`warptrace_codegen_ptx::tv::translation_checks`), computed once.
-fn translation_checks() -> &'static [Check] {
-    static CHECKS: OnceLock<Vec<Check>> = OnceLock::new();
-    CHECKS.get_or_init(warptrace_codegen_ptx::tv::translation_checks)
-}
 
 /// Every timing of `cert` set to 0, as `scripts/probe-certs.sh` writes them.
 fn without_timings(mut cert: Certificate) -> Certificate {
@@ -44,22 +34,17 @@ fn certificate_now(name: &str, src: &str, target: &str) -> Certificate {
     let program = warptrace_lang::compile(src, &format!("probes/{name}.wt"))
         .unwrap_or_else(|e| panic!("probes/{name}.wt does not compile:\n{}", e.render()));
     let outcome = warptrace_verifier::verify_program(&program);
-    let (mut extra, not_proved) = if target == "gcn" {
-        let t = warptrace_codegen_gcn::translation_checks(&program);
-        (t.checks, t.not_proved)
-    } else {
-        (translation_checks().to_vec(), Vec::new())
+    let (checks, target) = match target {
+        "gcn" => (
+            warptrace_codegen_gcn::program_checks(&program, outcome.as_ref().ok()),
+            Target::Gcn,
+        ),
+        _ => (
+            warptrace_codegen_ptx::program_checks(outcome.as_ref().ok()),
+            Target::Ptx,
+        ),
     };
-    match (&outcome, target) {
-        (Ok(verified), "ptx") => extra.extend(warptrace_codegen_ptx::spread_rings_check(verified)),
-        (Ok(verified), "gcn") => extra.extend(verified.spread_rings_check("GCN")),
-        _ => {}
-    }
-    let mut cert = warptrace_verifier::certify(&program, &outcome, target, VERSION, extra);
-    cert.not_proved = not_proved;
-    if let (Ok(verified), "gcn") = (&outcome, target) {
-        cert.costs = warptrace_codegen_gcn::probe_costs(verified);
-    }
+    let cert = checks.certificate(&program, &outcome, target, VERSION, Vec::new());
     without_timings(cert)
 }
 

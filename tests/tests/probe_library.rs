@@ -115,6 +115,11 @@ fn every_library_probe_instruments_the_gcn_corpus_without_rejections() {
                         failures.push(format!("{name} × {file}: {} REJECTED:\n{errors}", k.name));
                         "rejected".to_owned()
                     }
+                    // The GCN back end applies no compile budget.
+                    KernelStatus::OverBudget { why } => {
+                        failures.push(format!("{name} × {file}: {} over a budget: {why}", k.name));
+                        "over budget".to_owned()
+                    }
                 };
                 *outcomes.entry(outcome).or_default() += 1;
             }

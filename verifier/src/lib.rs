@@ -303,6 +303,10 @@ pub enum KernelRule {
     /// of its callee with the caller's map parameter as one extra, last argument; or a
     /// clone's parameters are not its original's followed by the map parameter.
     CallRewrite,
+    /// An instruction comes sooner after the one it depends on than the hardware's wait
+    /// states allow, where the original had no such hazard (GCN: the back end checks
+    /// the spliced text by the hazard rules its snippets are padded by, decision 0030).
+    WaitStates,
 }
 
 /// One kernel-level violation.

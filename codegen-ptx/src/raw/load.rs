@@ -269,7 +269,7 @@ fn asm_lines(
     let one_to_one = multi && value_lines == raw_newlines - trimmed_newline + 1;
     let located = |line: u32| if one_to_one { line } else { content_line };
     let stmts = parse_block(value, content_line).map_err(|e| match e {
-        crate::PtxError::Syntax { line, message } => RawError::Denied {
+        crate::Error::Syntax { line, message } => RawError::Denied {
             probe: probe.to_string(),
             line: located(line),
             why: message,

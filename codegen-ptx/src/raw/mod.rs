@@ -34,7 +34,7 @@ mod sites;
 use crate::jit_cost::{refusal, Estimate, JitBudget, Shape};
 use crate::parse::{FunctionKind, StmtKind};
 use crate::splice::{apply, plan_raw, reg_widths, At};
-use crate::PtxError;
+use crate::Error;
 use std::fmt;
 use warptrace_ir::{KeyType, MapDecl, MapKind, MapLayout, Per, ValueKind};
 use warptrace_verifier::{verify_kernel, KernelRule};
@@ -240,7 +240,7 @@ pub enum RawError {
     },
     /// The PTX module cannot be parsed or spliced.
     #[error(transparent)]
-    Ptx(#[from] PtxError),
+    Ptx(#[from] Error),
 }
 
 /// One verifier rejection of a raw probe, mapped back to the probe file.
@@ -398,7 +398,7 @@ pub fn instrument_raw_within(
             continue;
         }
         if module.names_with_prefix(f, crate::lower::PREFIX) {
-            return Err(PtxError::ReservedPrefix {
+            return Err(Error::ReservedPrefix {
                 kernel: f.name.clone(),
             }
             .into());

@@ -74,7 +74,7 @@ pub struct TvResult {
 pub enum TvError {
     /// The back end does not lower the probe at this site.
     #[error("the back end does not lower this probe")]
-    Lower(#[source] crate::PtxError),
+    Lower(#[source] crate::Error),
     /// The probe uses an instruction outside the validated pure subset (`mov`, ALU,
     /// `ext`, `sreg`, persistent registers, branches, `exit`).
     #[error("not in the validated subset: {0}")]

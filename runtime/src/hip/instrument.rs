@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::ffi::{c_int, CString};
 use std::sync::{Arc, Mutex, MutexGuard};
 use warptrace_codegen_gcn::{
-    assemble_instrumented, parse, Instrumented, KernelStatus, Module as AsmModule, MAP_ARG,
+    assemble_instrumented, parse, Instrumented, KernelStatus, Module as AsmModule, Target, MAP_ARG,
 };
 use warptrace_ir::MapLayout;
 
@@ -133,21 +133,15 @@ fn build_module(hip: &Hip, cfg: &Config, owner: HipOwner) -> Result<Arc<Module>,
         let mut t = crate::state::tables();
         for k in &out.kernels {
             t.kernel_id(k.id, &k.name);
-            let entry = match &k.status {
-                KernelStatus::Instrumented { sites } => {
+            let entry = match crate::codegen::state(&k.status, Target::Gcn) {
+                KernelState::Instrumented { sites } => {
                     let params = kernarg(&original, &k.name).map(|(n, _)| n);
                     match (params, kernarg(&spliced, &k.name)) {
-                        (Some(n), Some((_, at))) => Ok((n, at, *sites, k.copies)),
+                        (Some(n), Some((_, at))) => Ok((n, at, sites, k.copies)),
                         _ => Err((Reason::ParseError, "no kernel argument metadata".into())),
                     }
                 }
-                KernelStatus::NoSites => Err((Reason::NoSites, String::new())),
-                KernelStatus::Rejected(e) => {
-                    Err((Reason::VerifierRejection, first_line(&e.to_string())))
-                }
-                KernelStatus::Unsupported { what } => {
-                    Err((Reason::Unsupported, format!("by the GCN back end: {what}")))
-                }
+                KernelState::Skipped { reason, detail } => Err((reason, detail)),
             };
             kernels.insert(k.name.clone(), entry);
         }

@@ -4,7 +4,7 @@
 
 use super::{emit_probe, Obligation, Site, What, LEADER};
 use crate::lower::{reg, Emitter};
-use crate::{array, PtxError};
+use crate::{array, Error};
 use warptrace_ir::{
     AttachPoint, AttachSpec, Granularity, Insn, KeyType, MapDecl, MapId, MapKind, MapLayout,
     Operand, Overflow, Per, PersistId, Probe, Program, Reg, Special, ValueKind,
@@ -80,14 +80,15 @@ pub(super) fn emit_array(
     slots: u32,
     fields: &[Operand],
     writer: Writer,
-) -> Result<String, PtxError> {
+) -> Result<String, Error> {
     let granularity = match writer {
         Writer::Every | Writer::Leader => {
             let layout = array_layout(per, slots, fields.len());
             let region = layout
                 .regions
                 .get(ARRAY_MAP)
-                .ok_or_else(|| PtxError::Unsupported {
+                .ok_or_else(|| Error::Unsupported {
+                    target: crate::TARGET,
                     what: "no region".into(),
                 })?;
             let mut e = Emitter::default();
@@ -134,7 +135,7 @@ fn launch_maps() -> Vec<MapDecl> {
 }
 
 /// The PTX of a `sreg.launch*` obligation.
-pub(super) fn emit_launch(maps: &[MapDecl], dst: Reg, guarded: bool) -> Result<String, PtxError> {
+pub(super) fn emit_launch(maps: &[MapDecl], dst: Reg, guarded: bool) -> Result<String, Error> {
     let program = Program {
         maps: maps.to_vec(),
         ..Program::default()

@@ -17,7 +17,7 @@ use crate::lower::{lower_probe, Emitter, SiteInfo, SnippetCtx};
 use crate::parse::{Address, Guard};
 use crate::site::ValueSrc;
 use crate::special::SiteImms;
-use crate::{aggregate, hashmap, ring, special, PtxError};
+use crate::{aggregate, hashmap, ring, special, Error};
 use warptrace_ir::{
     Aggregation, AttachPoint, AttachSpec, Insn, KeyType, MapDecl, MapKind, MapLayout, MemOp,
     MemSpace, Operand, Overflow, Probe, Program, ValueKind,
@@ -148,7 +148,7 @@ impl Obligation {
     }
 
     /// The PTX the back end emits for it.
-    pub fn emit(&self) -> Result<String, PtxError> {
+    pub fn emit(&self) -> Result<String, Error> {
         match &self.what {
             What::Body { insns, site } => emit_body(insns, site),
             What::Combine { agg, value } => {
@@ -230,8 +230,9 @@ impl Obligation {
 }
 
 /// The one map region of an obligation's layout.
-fn only_region(layout: &MapLayout) -> Result<&warptrace_ir::MapRegion, PtxError> {
-    layout.regions.first().ok_or_else(|| PtxError::Unsupported {
+fn only_region(layout: &MapLayout) -> Result<&warptrace_ir::MapRegion, Error> {
+    layout.regions.first().ok_or_else(|| Error::Unsupported {
+        target: crate::TARGET,
         what: "no region".into(),
     })
 }
@@ -272,7 +273,7 @@ fn point(site: &Site) -> AttachPoint {
     }
 }
 
-fn emit_body(insns: &[Insn], site: &Site) -> Result<String, PtxError> {
+fn emit_body(insns: &[Insn], site: &Site) -> Result<String, Error> {
     let probe = Probe {
         attach: AttachSpec::new(point(site), None),
         insns: insns.to_vec(),
@@ -283,7 +284,7 @@ fn emit_body(insns: &[Insn], site: &Site) -> Result<String, PtxError> {
 
 /// `lower_probe` of `probe` (the first of the snippet, at the site's attach point) in
 /// `program` at `site`.
-fn emit_probe(program: &Program, probe: &Probe, site: &Site) -> Result<String, PtxError> {
+fn emit_probe(program: &Program, probe: &Probe, site: &Site) -> Result<String, Error> {
     let layout = MapLayout::new(&program.maps);
     let home = hashmap::HomeSlots::default();
     let ctx = SnippetCtx {
