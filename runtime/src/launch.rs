@@ -391,20 +391,12 @@ unsafe fn write_words(d: &Driver, buf: &MapBuf, words: &[(u64, u64)], stream: CU
     let Some(copy) = d.cuMemcpyHtoDAsync else {
         return words.is_empty();
     };
-    words.iter().all(|&(offset, value)| {
-        let Ok(at) = usize::try_from(offset) else {
-            return false;
-        };
-        if at.checked_add(8).is_none_or(|end| end > host.len) {
-            return false;
-        }
-        // SAFETY: `at + 8 <= len` inside the pinned buffer; unaligned-safe write.
-        unsafe {
-            let p = (host.ptr as *mut u8).add(at);
-            std::ptr::write_unaligned(p.cast::<u64>(), value);
-            copy(device + offset, p.cast::<c_void>(), 8, stream) == CUDA_SUCCESS
-        }
-    })
+    let send = |offset: u64, p: *const c_void| {
+        // SAFETY: `offset + 8` is inside the device buffer, as inside the pinned one.
+        unsafe { copy(device + offset, p, 8, stream) == CUDA_SUCCESS }
+    };
+    // SAFETY: the pinned half spans the buffer, which nothing else uses yet.
+    unsafe { crate::staging::stage_words(host.ptr, host.len, words, send) }
 }
 
 unsafe fn execute(d: &Driver, l: &Launch, name: &str, plan: Plan) -> CuResult {

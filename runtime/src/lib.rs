@@ -28,6 +28,7 @@ mod resident;
 mod resources;
 mod select;
 mod signals;
+mod staging;
 mod state;
 mod wrappers;
 

@@ -333,21 +333,15 @@ unsafe fn write_words(
     let Some(copy) = hip.memcpy_async else {
         return words.is_empty();
     };
-    words.iter().all(|&(offset, value)| {
-        let Ok(at) = usize::try_from(offset) else {
-            return false;
-        };
-        if at.checked_add(8).is_none_or(|end| end > host.len) {
-            return false;
-        }
-        // SAFETY: `at + 8 <= len` inside both buffers.
+    let send = |offset: u64, p: *const c_void| {
+        // SAFETY: `offset + 8` is inside the device buffer, as inside the host one.
         unsafe {
-            let p = (host.ptr as *mut u8).add(at);
-            std::ptr::write_unaligned(p.cast::<u64>(), value);
-            let dst = device.cast::<u8>().add(at).cast();
-            copy(dst, p.cast(), 8, MEMCPY_HOST_TO_DEVICE, stream) == HIP_SUCCESS
+            let dst = device.cast::<u8>().add(offset as usize).cast();
+            copy(dst, p, 8, MEMCPY_HOST_TO_DEVICE, stream) == HIP_SUCCESS
         }
-    })
+    };
+    // SAFETY: `host` spans the buffer, which nothing else uses yet.
+    unsafe { crate::staging::stage_words(host.ptr, host.len, words, send) }
 }
 
 fn free_async(hip: &Hip, device: usize, stream: Handle) {
