@@ -33,7 +33,7 @@ pub struct Probed {
     pub resources: Option<crate::resources::Pair>,
 }
 
-type Failure = (Reason, String);
+use crate::probed::Failure;
 
 /// An instrumented kernel's site count, whether its launches may share a resident map
 /// buffer, and how many copies of its tables it updates (`codegen::replicas`).
@@ -49,14 +49,8 @@ struct Module {
     kernels: HashMap<String, (u32, Result<Accepted, Failure>)>,
 }
 
-/// A handle's instrumented copy (or why it has none), with the image it belongs to.
-type FuncEntry = (Owner, Result<Arc<Probed>, Reason>);
-
-#[derive(Debug, Default)]
-struct Cache {
-    modules: HashMap<(usize, Owner), Result<Arc<Module>, Failure>>,
-    funcs: HashMap<(usize, usize), FuncEntry>,
-}
+/// Every image's instrumented module and every function's verdict, by context.
+type Cache = crate::probed::Probed<usize, Owner, Module, Probed>;
 
 static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
 
@@ -83,26 +77,14 @@ pub fn probed(
     info: &FuncInfo,
 ) -> Result<Arc<Probed>, Reason> {
     let ctx = current_context(d);
-    let mut guard = cache();
-    let cache = guard.get_or_insert_with(Cache::default);
-    if let Some((_, r)) = cache.funcs.get(&(ctx, handle)) {
-        return r.clone();
-    }
-    let module = cache
-        .modules
-        .entry((ctx, info.owner))
-        .or_insert_with(|| build_module(d, cfg, info.owner))
-        .clone();
-    let result = module
-        .and_then(|m| function(d, &m, handle, info))
-        .map_err(|(reason, detail)| {
-            state::tables().kernel_status(&info.name, KernelState::Skipped { reason, detail });
-            reason
-        });
-    cache
-        .funcs
-        .insert((ctx, handle), (info.owner, result.clone()));
-    result
+    cache().get_or_insert_with(Cache::default).get(
+        ctx,
+        handle,
+        info.owner,
+        &info.name,
+        || build_module(d, cfg, info.owner),
+        |m| function(d, m, handle, info),
+    )
 }
 
 fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, Failure> {
@@ -307,13 +289,7 @@ pub fn mirror(d: &Driver, func: usize, attrs: &Attrs) {
 pub fn attribute_changed(d: &Driver, handle: usize) {
     let copies: Vec<usize> = cache()
         .as_ref()
-        .map(|c| {
-            c.funcs
-                .iter()
-                .filter(|((_, h), _)| *h == handle)
-                .filter_map(|(_, (_, r))| r.as_ref().ok().map(|p| p.func))
-                .collect()
-        })
+        .map(|c| c.copies_of(handle).map(|p| p.func).collect())
         .unwrap_or_default();
     if copies.is_empty() {
         return;
@@ -326,21 +302,14 @@ pub fn attribute_changed(d: &Driver, handle: usize) {
 
 /// Drops the instrumented modules of an unloaded image (unloading them).
 pub fn forget(d: &Driver, owner: Owner) {
-    let mut guard = cache();
-    let Some(c) = guard.as_mut() else { return };
-    c.funcs.retain(|_, (o, _)| *o != owner);
-    let gone: Vec<_> = c
-        .modules
-        .keys()
-        .filter(|(_, o)| *o == owner)
-        .copied()
-        .collect();
-    for key in gone {
-        if let Some(Ok(m)) = c.modules.remove(&key) {
-            if let (true, Some(unload)) = (m.handle != 0, d.cuModuleUnload) {
-                // SAFETY: the module was loaded by us and is no longer referenced.
-                unsafe { unload(m.handle as CUmodule) };
-            }
+    let gone = cache()
+        .as_mut()
+        .map(|c| c.forget(owner))
+        .unwrap_or_default();
+    for m in gone {
+        if let (true, Some(unload)) = (m.handle != 0, d.cuModuleUnload) {
+            // SAFETY: the module was loaded by us and is no longer referenced.
+            unsafe { unload(m.handle as CUmodule) };
         }
     }
 }

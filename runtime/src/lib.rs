@@ -23,6 +23,7 @@ mod launch;
 mod map_buf;
 mod module_cache;
 mod output;
+mod probed;
 mod report;
 mod resident;
 mod resources;

@@ -44,14 +44,8 @@ struct Module {
     kernels: HashMap<String, KernelEntry>,
 }
 
-/// A handle's instrumented copy (or why it has none), with the image it belongs to.
-type FuncEntry = (HipOwner, Result<Arc<Probed>, Reason>);
-
-#[derive(Debug, Default)]
-struct Cache {
-    modules: HashMap<(c_int, HipOwner), Result<Arc<Module>, Failure>>,
-    funcs: HashMap<(c_int, usize), FuncEntry>,
-}
+/// Every image's instrumented module and every function's verdict, by device.
+type Cache = crate::probed::Probed<c_int, HipOwner, Module, Probed>;
 
 static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
 
@@ -69,27 +63,14 @@ pub fn probed(
     func: &HipFunc,
 ) -> Result<Arc<Probed>, Reason> {
     let device = state::current_device(hip);
-    let mut guard = cache();
-    let cache = guard.get_or_insert_with(Cache::default);
-    if let Some((_, r)) = cache.funcs.get(&(device, handle)) {
-        return r.clone();
-    }
-    let module = cache
-        .modules
-        .entry((device, func.owner))
-        .or_insert_with(|| build_module(hip, cfg, func.owner))
-        .clone();
-    let result = module
-        .and_then(|m| function(hip, &m, func))
-        .map_err(|(reason, detail)| {
-            crate::state::tables()
-                .kernel_status(&func.name, KernelState::Skipped { reason, detail });
-            reason
-        });
-    cache
-        .funcs
-        .insert((device, handle), (func.owner, result.clone()));
-    result
+    cache().get_or_insert_with(Cache::default).get(
+        device,
+        handle,
+        func.owner,
+        &func.name,
+        || build_module(hip, cfg, func.owner),
+        |m| function(hip, m, func),
+    )
 }
 
 /// Explicit (non-hidden) arguments of `kernel` in the module's metadata, and the offset
@@ -224,21 +205,14 @@ fn function(hip: &Hip, m: &Module, func: &HipFunc) -> Result<Arc<Probed>, Failur
 
 /// Drops the instrumented modules of an unloaded image (unloading them).
 pub fn forget(hip: &Hip, owner: HipOwner) {
-    let mut guard = cache();
-    let Some(c) = guard.as_mut() else { return };
-    c.funcs.retain(|_, (o, _)| *o != owner);
-    let gone: Vec<_> = c
-        .modules
-        .keys()
-        .filter(|(_, o)| *o == owner)
-        .copied()
-        .collect();
-    for key in gone {
-        if let Some(Ok(m)) = c.modules.remove(&key) {
-            if let (true, Some(unload)) = (m.handle != 0, hip.module_unload) {
-                // SAFETY: the module was loaded by us and is no longer referenced.
-                unsafe { unload(m.handle as Handle) };
-            }
+    let gone = cache()
+        .as_mut()
+        .map(|c| c.forget(owner))
+        .unwrap_or_default();
+    for m in gone {
+        if let (true, Some(unload)) = (m.handle != 0, hip.module_unload) {
+            // SAFETY: the module was loaded by us and is no longer referenced.
+            unsafe { unload(m.handle as Handle) };
         }
     }
 }
