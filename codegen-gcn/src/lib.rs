@@ -145,6 +145,18 @@ pub struct KernelOutcome {
     /// blocks update copy `ctaid.x mod copies` (decisions 0019, 0020:
     /// `warptrace_ir::placement::replicas`); 1 when it keeps one, or is not instrumented.
     pub copies: u32,
+    /// Where its launches pass the map buffer, when instrumented.
+    pub map_arg: Option<MapArg>,
+}
+
+/// The map argument of an instrumented kernel ([`MAP_ARG`]), as its launches pass it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MapArg {
+    /// The original's explicit (not hidden) arguments, which a launch's parameters give;
+    /// the map pointer comes after them.
+    pub explicit: u32,
+    /// The map pointer's byte offset in the instrumented kernarg segment.
+    pub offset: u64,
 }
 
 /// Registers and waves per SIMD before and after instrumentation.
@@ -200,6 +212,7 @@ pub fn instrument_with(
             snippets: planned.costs,
             long_branches: planned.long_branches,
             copies: planned.copies,
+            map_arg: planned.map_arg,
         });
     }
     let applied = splice::apply(asm, &edits);

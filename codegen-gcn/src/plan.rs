@@ -31,6 +31,8 @@ pub(crate) struct Planned {
     /// Copies of the map buffer's fixed part the kernel's blocks spread their updates
     /// over (1 unless instrumented with a copy offset).
     pub copies: u32,
+    /// Where its launches pass the map buffer, when instrumented.
+    pub map_arg: Option<crate::MapArg>,
 }
 
 fn unsupported(what: impl Into<String>) -> Error {
@@ -175,6 +177,7 @@ pub(crate) fn plan_kernel(
         costs: Vec::new(),
         long_branches: 0,
         copies: 1,
+        map_arg: None,
     };
     if let Some(what) = unplaced {
         return Ok(no(KernelStatus::Unsupported { what }));
@@ -706,6 +709,10 @@ fn build(
             costs,
             long_branches: long.len() as u32,
             copies,
+            map_arg: Some(crate::MapArg {
+                explicit: meta.args.iter().filter(|a| !a.is_hidden()).count() as u32,
+                offset: map_offset,
+            }),
         }),
         Err(e) => Ok(Planned {
             status: KernelStatus::Rejected(e),
@@ -714,6 +721,7 @@ fn build(
             costs: Vec::new(),
             long_branches: 0,
             copies: 1,
+            map_arg: None,
         }),
     }
 }

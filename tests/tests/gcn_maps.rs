@@ -599,3 +599,52 @@ fn source_line_regions_are_placed_where_their_lanes_are_known() {
         );
     }
 }
+
+/// The map argument an instrumented kernel reports is the one its metadata declares:
+/// `__wt_maps` at that offset of the kernarg segment, after the original's explicit
+/// arguments (the HIP runtime passes the buffer there without parsing the module).
+#[test]
+fn the_map_argument_reported_is_the_one_the_metadata_declares() {
+    let program =
+        warptrace_lang::compile("mem:*:* { @n[kernel] = count(); }", "t.wt").expect("compiles");
+    let program = warptrace_tests::programs::verified(&program);
+    let mut checked = 0;
+    for (file, asm) in warptrace_tests::gcn_corpus() {
+        let out = instrument(&asm, &program).expect("instruments");
+        let (before, after) = (
+            warptrace_codegen_gcn::parse(&asm).expect("parses"),
+            warptrace_codegen_gcn::parse(&out.asm).expect("parses"),
+        );
+        for k in &out.kernels {
+            let Some(a) = k.map_arg else {
+                assert!(
+                    !instrumented(&k.status),
+                    "{file}: {}: no map argument",
+                    k.name
+                );
+                continue;
+            };
+            assert!(instrumented(&k.status), "{file}: {}", k.name);
+            let meta = |m: &warptrace_codegen_gcn::Module| {
+                m.metadata.as_ref().and_then(|d| d.kernel(&k.name)).cloned()
+            };
+            let (old, new) = (
+                meta(&before).expect("metadata"),
+                meta(&after).expect("metadata"),
+            );
+            let explicit = old.args.iter().filter(|x| !x.is_hidden()).count() as u32;
+            assert_eq!(a.explicit, explicit, "{file}: {}", k.name);
+            let map = new.args.last().expect("the map argument");
+            assert_eq!(map.value_kind(), "global_buffer", "{file}: {}", k.name);
+            assert_eq!(map.offset(), Some(a.offset), "{file}: {}", k.name);
+            assert_eq!(
+                new.int(".kernarg_segment_size"),
+                Some(a.offset + 8),
+                "{file}: {}",
+                k.name
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} kernels instrumented");
+}

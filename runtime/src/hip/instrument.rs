@@ -14,9 +14,7 @@ use crate::report::{KernelState, Reason};
 use std::collections::HashMap;
 use std::ffi::{c_int, CString};
 use std::sync::{Arc, Mutex, MutexGuard};
-use warptrace_codegen_gcn::{
-    assemble_instrumented, parse, Instrumented, KernelStatus, Module as AsmModule, Target, MAP_ARG,
-};
+use warptrace_codegen_gcn::{assemble_instrumented, Instrumented, KernelStatus, Target};
 use warptrace_ir::MapLayout;
 
 /// An instrumented function ready to launch.
@@ -73,19 +71,6 @@ pub fn probed(
     )
 }
 
-/// Explicit (non-hidden) arguments of `kernel` in the module's metadata, and the offset
-/// of its map argument (named `__wt_maps`, else the last argument).
-fn kernarg(module: &AsmModule, kernel: &str) -> Option<(u32, u64)> {
-    let meta = module.metadata.as_ref()?.kernel(kernel)?;
-    let explicit = meta.args.iter().filter(|a| !a.is_hidden()).count() as u32;
-    let map = meta
-        .args
-        .iter()
-        .find(|a| a.get(".name") == Some(MAP_ARG))
-        .or(meta.args.last())?;
-    Some((explicit, map.offset()?))
-}
-
 fn build_module(hip: &Hip, cfg: &Config, owner: HipOwner) -> Result<Arc<Module>, Failure> {
     let image = state::image(hip, owner)?;
     let asm = source::find(&source::Sources::from_env(), &image)
@@ -95,7 +80,6 @@ fn build_module(hip: &Hip, cfg: &Config, owner: HipOwner) -> Result<Arc<Module>,
         asm.path.display()
     ));
     let parse_error = |e: &dyn std::fmt::Display| (Reason::ParseError, first_line(&e.to_string()));
-    let original = parse(&asm.text).map_err(|e| parse_error(&e))?;
     let out =
         warptrace_codegen_gcn::instrument(&asm.text, &cfg.program).map_err(|e| parse_error(&e))?;
     let instrumented = out
@@ -108,20 +92,17 @@ fn build_module(hip: &Hip, cfg: &Config, owner: HipOwner) -> Result<Arc<Module>,
     } else {
         (out, 0)
     };
-    let spliced = parse(&out.asm).map_err(|e| parse_error(&e))?;
     let mut kernels = HashMap::new();
     {
         let mut t = crate::state::tables();
         for k in &out.kernels {
             t.kernel_id(k.id, &k.name);
             let entry = match crate::codegen::state(&k.status, Target::Gcn) {
-                KernelState::Instrumented { sites } => {
-                    let params = kernarg(&original, &k.name).map(|(n, _)| n);
-                    match (params, kernarg(&spliced, &k.name)) {
-                        (Some(n), Some((_, at))) => Ok((n, at, sites, k.copies)),
-                        _ => Err((Reason::ParseError, "no kernel argument metadata".into())),
-                    }
-                }
+                // The back end says where the map argument went.
+                KernelState::Instrumented { sites } => match k.map_arg {
+                    Some(a) => Ok((a.explicit, a.offset, sites, k.copies)),
+                    None => Err((Reason::ParseError, "no map argument".into())),
+                },
                 KernelState::Skipped { reason, detail } => Err((reason, detail)),
             };
             kernels.insert(k.name.clone(), entry);
