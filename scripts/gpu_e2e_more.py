@@ -820,8 +820,18 @@ def ncu_tensorop(ncu, args, rows, work, wt):
         rows.append(("ncu:tensorop_count", kernel, "-p tensorop_count: @mma = ncu tensor instructions",
                      "ncu hmma (which counts gmma too)", f"ncu gmma {gmma}, hmma {hmma}; @mma {got[0]}",
                      got[0] == hmma and gmma <= hmma))
-    # insn_mix's tensor class: the same instructions, counted by its class probes.
-    p, _ = run_t([wt, "-p", "insn_mix", "--", sys.executable, script, f"{work}/ncu_tri_mix.bin"], args.out)
+    # insn_mix's tensor class: the same instructions, counted by its class probes. Under the
+    # default JIT budget (decision 0045) the flash attention is refused, and the run must
+    # say so and count it; its counts are checked with the budget off.
+    p0, _ = run_t([wt, "-v", "-p", "insn_mix", "--", sys.executable, script, f"{work}/ncu_tri_mix0.bin"],
+                  args.out)
+    said = [l for l in p0.stderr.splitlines() if "flash_attn_fwd" in l and "budget" in l]
+    rows.append(("ncu:insn_mix", "flash_attn_fwd", "default --jit-budget: left unprobed, said and counted",
+                 "a line naming the budget; summary counts it",
+                 (said[0].strip()[:90] if said else f"no such line ({why(p0)})"),
+                 p0.returncode == 0 and bool(said) and "JIT compile over budget" in p0.stderr))
+    p, _ = run_t([wt, "--jit-budget", "off", "-p", "insn_mix", "--", sys.executable, script,
+                  f"{work}/ncu_tri_mix.bin"], args.out)
     mix = parse_maps(p.stdout)
     for kernel in ("matmul", "flash_attn_fwd"):
         mine = ncu_of(results, kernel)
