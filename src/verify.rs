@@ -78,7 +78,7 @@ pub fn verify(
     // instructions, atomics), beside the bound the back end's checks give on every site.
     let at_sites = RefCell::new(BTreeMap::<usize, (u64, u64)>::new());
     let backend = match target {
-        Target::Ptx => warptrace_codegen_ptx::program_checks(outcome.as_ref().ok()),
+        Target::Ptx => warptrace_codegen_ptx::program_checks(),
         Target::Gcn => warptrace_codegen_gcn::program_checks(&program, outcome.as_ref().ok()),
     };
     let mut kernels = Vec::new();

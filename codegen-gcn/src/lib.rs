@@ -77,18 +77,13 @@ pub(crate) const TARGET: Target = Target::Gcn;
 
 /// What this back end adds to `program`'s certificate ([`warptrace_codegen::ProgramChecks`]):
 /// the proofs of the operation forms it uses and the lowerings no proof covers
-/// ([`translation_checks`]); for a program that passed the IR rules (`verified`), those
-/// rules on it with its rings spread, when they are, and each probe's snippet cost bound
-/// ([`probe_costs`]).
+/// ([`translation_checks`]); for a program that passed the IR rules (`verified`), each
+/// probe's snippet cost bound ([`probe_costs`]).
 pub fn program_checks(
     program: &warptrace_ir::Program,
     verified: Option<&VerifiedProgram>,
 ) -> warptrace_codegen::ProgramChecks {
-    let Translation {
-        mut checks,
-        not_proved,
-    } = translation_checks(program);
-    checks.extend(verified.and_then(|v| v.spread_rings_check(TARGET.title())));
+    let Translation { checks, not_proved } = translation_checks(program);
     warptrace_codegen::ProgramChecks {
         checks,
         not_proved,

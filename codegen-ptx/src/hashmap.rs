@@ -36,7 +36,6 @@ pub use warptrace_ir::placement::{
 };
 pub(crate) use warptrace_ir::placement::{probe_count, HomeSlots, Probing};
 use warptrace_ir::{Aggregation, MapLayout, MapRegion, Operand, ValueKind};
-use warptrace_verifier::Check;
 
 /// `mix64` (splitmix64 finalizer) of `x` in place, with scratch `tmp`.
 fn mix64(e: &mut Emitter, x: &str, tmp: &str) {
@@ -196,13 +195,6 @@ pub(crate) fn map_update_with(
     aggregate::combine_with(e, agg, value, region.value_offset_in_slot(), amounts)?;
     e.label(&done);
     Ok(())
-}
-
-/// When [`ring_copies`] spreads `program`'s rings, the code is generated for the program
-/// with each copy's capacity: that program's IR checks, as one more check for a
-/// certificate (`warptrace verify`); `None` when the rings are not spread.
-pub fn spread_rings_check(program: &warptrace_verifier::VerifiedProgram) -> Option<Check> {
-    program.spread_rings_check("PTX")
 }
 
 #[cfg(test)]

@@ -57,21 +57,18 @@ pub use warptrace_codegen::{Error, KernelStatus, SiteListing, Target};
 pub(crate) const TARGET: Target = Target::Ptx;
 
 pub use hashmap::{
-    accumulates, buffer_layout, replicas, ring_copies, spread_rings_check, MAX_REPLICAS,
-    REPLICA_BYTES, RING_COPY_RECORDS,
+    accumulates, buffer_layout, replicas, ring_copies, MAX_REPLICAS, REPLICA_BYTES,
+    RING_COPY_RECORDS,
 };
 
-/// What this back end adds to `program`'s certificate ([`warptrace_codegen::ProgramChecks`]):
-/// the translation-validation proofs of every lowering ([`tv::translation_checks`], which
-/// do not depend on the program and run once a process), and, for a program that passed
-/// the IR rules (`verified`), those rules on it with its rings spread, when they are.
-pub fn program_checks(verified: Option<&VerifiedProgram>) -> warptrace_codegen::ProgramChecks {
+/// What this back end adds to a program's certificate ([`warptrace_codegen::ProgramChecks`]):
+/// the translation-validation proofs of every lowering ([`tv::translation_checks`]), which
+/// do not depend on the program and run once a process.
+pub fn program_checks() -> warptrace_codegen::ProgramChecks {
     static TRANSLATION: std::sync::OnceLock<Vec<warptrace_verifier::Check>> =
         std::sync::OnceLock::new();
-    let mut checks = TRANSLATION.get_or_init(tv::translation_checks).clone();
-    checks.extend(verified.and_then(spread_rings_check));
     warptrace_codegen::ProgramChecks {
-        checks,
+        checks: TRANSLATION.get_or_init(tv::translation_checks).clone(),
         ..Default::default()
     }
 }

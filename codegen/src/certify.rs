@@ -13,8 +13,7 @@ use crate::Target;
 /// What a back end adds to a program's certificate.
 #[derive(Debug, Clone, Default)]
 pub struct ProgramChecks {
-    /// Its checks: the translation-validation proofs of the lowerings the program uses,
-    /// and the IR rules of the program as the code is generated for it (rings spread).
+    /// Its checks: the translation-validation proofs of the lowerings the program uses.
     pub checks: Vec<Check>,
     /// The program's operations whose lowering no proof covers.
     pub not_proved: Vec<String>,
@@ -26,8 +25,10 @@ pub struct ProgramChecks {
 impl ProgramChecks {
     /// The certificate of `program` for `target`: `outcome` is its IR verification, and
     /// `kernel_checks` the checks of the kernels instrumented with it (none for a program
-    /// certified on its own). Timings are the checks' own; `total_micros` is the
-    /// caller's to set.
+    /// certified on its own). After the back end's checks comes, for a verified program
+    /// whose rings every back end spreads over copies, the IR rules on the program as the
+    /// code is generated for it (`VerifiedProgram::spread_rings_check`). Timings are the
+    /// checks' own; `total_micros` is the caller's to set.
     pub fn certificate(
         self,
         program: &Program,
@@ -37,6 +38,9 @@ impl ProgramChecks {
         kernel_checks: Vec<Check>,
     ) -> Certificate {
         let mut checks = self.checks;
+        if let Ok(verified) = outcome {
+            checks.extend(verified.spread_rings_check(target.title()));
+        }
         checks.extend(kernel_checks);
         let mut cert =
             warptrace_verifier::certify(program, outcome, target.name(), version, checks);

@@ -6,11 +6,11 @@
 //! admits each probe run by name with its committed PTX certificate.
 //!
 //! The certificate is built as `src/verify.rs` builds it, by the same call: the back
-//! end's `program_checks` (PTX: the translation-validation proofs, run once a process,
-//! and the IR check of the program with its rings spread over copies when they are; GCN:
-//! the proofs of the operation forms the program uses, the lowerings no proof covers, the
-//! same spread-rings check and the snippets' costs), then
-//! `warptrace_codegen::ProgramChecks::certificate`. No kernel checks (the library's
+//! end's `program_checks` (PTX: the translation-validation proofs, run once a process;
+//! GCN: the proofs of the operation forms the program uses, the lowerings no proof
+//! covers and the snippets' costs), then `warptrace_codegen::ProgramChecks::certificate`,
+//! which adds the IR check of the program with its rings spread over copies when they
+//! are. No kernel checks (the library's
 //! certificates are made without `--ptx`/`--gcn`; every kernel is checked when it is
 //! instrumented).
 
@@ -39,10 +39,7 @@ fn certificate_now(name: &str, src: &str, target: &str) -> Certificate {
             warptrace_codegen_gcn::program_checks(&program, outcome.as_ref().ok()),
             Target::Gcn,
         ),
-        _ => (
-            warptrace_codegen_ptx::program_checks(outcome.as_ref().ok()),
-            Target::Ptx,
-        ),
+        _ => (warptrace_codegen_ptx::program_checks(), Target::Ptx),
     };
     let cert = checks.certificate(&program, &outcome, target, VERSION, Vec::new());
     without_timings(cert)
