@@ -104,6 +104,7 @@ driver_fns! {
     cuKernelGetFunction: c"cuKernelGetFunction" => fn(*mut CUfunction, CUkernel);
     cuFuncSetAttribute: c"cuFuncSetAttribute" => fn(CUfunction, c_int, c_int);
     cuFuncGetAttribute: c"cuFuncGetAttribute" => fn(*mut c_int, c_int, CUfunction);
+    cuFuncGetParamInfo: c"cuFuncGetParamInfo" => fn(CUfunction, usize, *mut usize, *mut usize);
     cuFuncSetCacheConfig: c"cuFuncSetCacheConfig" => fn(CUfunction, c_int);
     cuKernelSetAttribute: c"cuKernelSetAttribute" => fn(c_int, c_int, CUkernel, CUdevice);
     cuLaunchKernel: c"cuLaunchKernel" => fn(CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream, *mut *mut c_void, *mut *mut c_void);

@@ -7,6 +7,7 @@
 
 use crate::config::{self, Fault};
 use crate::driver::{CuResult, Driver, CUDA_SUCCESS};
+use crate::extra::Extended;
 use crate::instrument::{self, Probed};
 use crate::map_buf::{MapBuf, WAIT};
 use crate::report::Reason;
@@ -203,6 +204,9 @@ struct Plan {
     probed: Arc<Probed>,
     buf: Buffer,
     dims: LaunchDims,
+    /// The launch's arguments come through `extra`: them with room for the map pointer
+    /// where the driver lays it out (`extra.rs`).
+    extra: Option<Box<Extended>>,
 }
 
 /// A launch's map buffer: its own, read back after it, or the resident one its kernel's
@@ -277,9 +281,6 @@ fn prepare(
     l: &Launch,
     info: &state::FuncInfo,
 ) -> Result<Plan, Option<Reason>> {
-    if !l.extra.is_null() {
-        return Err(Some(Reason::ExtraParams));
-    }
     let stream = l.ordered_stream();
     if let Some(is_capturing) = d.cuStreamIsCapturing {
         let mut status: c_int = 0;
@@ -297,9 +298,15 @@ fn prepare(
         shape.threads_per_block(),
     )
     .map_err(Some)?;
-    if probed.params > 0 && l.params.is_null() {
-        return Err(Some(Reason::ExtraParams));
-    }
+    let extra = if l.extra.is_null() {
+        if probed.params > 0 && l.params.is_null() {
+            return Err(Some(Reason::ExtraParams));
+        }
+        None
+    } else {
+        // SAFETY: the application's `extra`, as it handed it to the driver.
+        Some(unsafe { extra_args(d, l, &probed) }.map_err(Some)?)
+    };
     let (words, bytes, dims) = header(
         cfg.program.program(),
         cfg.reads_launch,
@@ -328,6 +335,7 @@ fn prepare(
                 probed,
                 buf: Buffer::Resident { device, ctx },
                 dims,
+                extra,
             });
         }
     }
@@ -363,7 +371,48 @@ fn prepare(
         probed,
         buf: Buffer::Own(buf),
         dims,
+        extra,
     })
+}
+
+/// `l`'s `extra` buffer with room for the instrumented function's map pointer where the
+/// driver lays the function's parameters out.
+///
+/// # Safety
+/// `l.extra` is the application's non-null `extra`.
+unsafe fn extra_args(d: &Driver, l: &Launch, probed: &Probed) -> Result<Box<Extended>, Reason> {
+    if !l.params.is_null() {
+        return Err(Reason::ExtraParams); // both forms at once: the driver refuses it
+    }
+    // SAFETY: as the caller's contract.
+    let args = unsafe { crate::extra::read(l.extra, crate::extra::CUDA_END) }?;
+    let info = d.cuFuncGetParamInfo.ok_or(Reason::ExtraParams)?;
+    let param = |i: u32| {
+        let (mut offset, mut size) = (0usize, 0usize);
+        // SAFETY: the instrumented function's handle, out-pointers.
+        let rc = unsafe {
+            info(
+                probed.func as CUfunction,
+                i as usize,
+                &mut offset,
+                &mut size,
+            )
+        };
+        (rc == CUDA_SUCCESS).then_some((offset, size))
+    };
+    let (map_offset, map_size) = param(probed.params).ok_or(Reason::ExtraParams)?;
+    if map_size != 8 {
+        return Err(Reason::ExtraParams);
+    }
+    // The instrumented function declares the original's parameters first, unchanged.
+    let args_end = match probed.params {
+        0 => 0,
+        n => param(n - 1)
+            .map(|(o, s)| o + s)
+            .ok_or(Reason::ExtraParams)?,
+    };
+    // SAFETY: `args` is the application's buffer of `args.size` bytes.
+    unsafe { Extended::new(args, args_end, map_offset, 0, crate::extra::CUDA_END) }
 }
 
 /// Writes `words` (offset, value) into the zeroed device buffer, each through its place
@@ -399,27 +448,45 @@ unsafe fn write_words(d: &Driver, buf: &MapBuf, words: &[(u64, u64)], stream: CU
     unsafe { crate::staging::stage_words(host.ptr, host.len, words, send) }
 }
 
-unsafe fn execute(d: &Driver, l: &Launch, name: &str, plan: Plan) -> CuResult {
+unsafe fn execute(d: &Driver, l: &Launch, name: &str, mut plan: Plan) -> CuResult {
     let stream = l.ordered_stream();
     let n = plan.probed.params as usize;
     let mut device = match &plan.buf {
         Buffer::Own(buf) => buf.device,
         Buffer::Resident { device, .. } => *device,
     };
-    let mut params: Vec<*mut c_void> = Vec::with_capacity(n + 1);
-    for i in 0..n {
-        // SAFETY: the caller's kernelParams has one entry per original parameter.
-        params.push(unsafe { *l.params.add(i) });
-    }
-    params.push((&raw mut device).cast());
-    // SAFETY: same launch, instrumented function, parameter array extended by the map pointer.
-    let rc = unsafe {
-        l.run(
-            d,
-            plan.probed.func as CUfunction,
-            params.as_mut_ptr(),
-            std::ptr::null_mut(),
-        )
+    let rc = match plan.extra.take() {
+        None => {
+            let mut params: Vec<*mut c_void> = Vec::with_capacity(n + 1);
+            for i in 0..n {
+                // SAFETY: the caller's kernelParams has one entry per original parameter.
+                params.push(unsafe { *l.params.add(i) });
+            }
+            params.push((&raw mut device).cast());
+            // SAFETY: same launch, instrumented function, parameter array extended by the
+            // map pointer.
+            unsafe {
+                l.run(
+                    d,
+                    plan.probed.func as CUfunction,
+                    params.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                )
+            }
+        }
+        Some(mut e) => {
+            e.set_map(device);
+            // SAFETY: same launch, instrumented function, argument buffer extended by the
+            // map pointer at the driver's offset; `e` outlives the call.
+            unsafe {
+                l.run(
+                    d,
+                    plan.probed.func as CUfunction,
+                    std::ptr::null_mut(),
+                    e.as_extra(),
+                )
+            }
+        }
     };
     if rc != CUDA_SUCCESS {
         config::verbose(format_args!(

@@ -13,6 +13,7 @@ mod config;
 mod driver;
 pub mod exits;
 pub mod export;
+mod extra;
 mod fatbin;
 mod hip;
 mod hooks;

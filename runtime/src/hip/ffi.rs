@@ -33,11 +33,8 @@ pub struct Dim3 {
     pub z: u32,
 }
 
-/// `HIP_LAUNCH_PARAM_BUFFER_POINTER`.
-pub const LAUNCH_PARAM_BUFFER_POINTER: usize = 1;
-/// `HIP_LAUNCH_PARAM_BUFFER_SIZE`.
-pub const LAUNCH_PARAM_BUFFER_SIZE: usize = 2;
-/// `HIP_LAUNCH_PARAM_END`.
+/// `HIP_LAUNCH_PARAM_END` (`HIP_LAUNCH_PARAM_BUFFER_POINTER` and `…_SIZE` are CUDA's:
+/// `extra.rs`).
 pub const LAUNCH_PARAM_END: usize = 3;
 /// `hipMemcpyHostToDevice`.
 pub const MEMCPY_HOST_TO_DEVICE: c_int = 1;

@@ -7,8 +7,8 @@
 //! original launch and is counted.
 
 use super::ffi::{
-    Dim3, Handle, Hip, HipError, HIP_ERROR_NOT_FOUND, HIP_SUCCESS, LAUNCH_PARAM_BUFFER_POINTER,
-    LAUNCH_PARAM_BUFFER_SIZE, LAUNCH_PARAM_END, MEMCPY_DEVICE_TO_HOST, MEMCPY_HOST_TO_DEVICE,
+    Dim3, Handle, Hip, HipError, HIP_ERROR_NOT_FOUND, HIP_SUCCESS, LAUNCH_PARAM_END,
+    MEMCPY_DEVICE_TO_HOST, MEMCPY_HOST_TO_DEVICE,
 };
 use super::instrument::{self, Probed};
 use super::state;
@@ -216,33 +216,7 @@ struct Plan {
     host: HostBuf,
     dims: LaunchDims,
     /// The `extra` form's kernarg bytes (explicit arguments, zeros, the map pointer).
-    kernarg: Option<Vec<u8>>,
-}
-
-/// The `extra` array's buffer: (pointer, size).
-///
-/// # Safety
-/// `extra` is a `HIP_LAUNCH_PARAM_END`-terminated array of (key, value) pairs.
-unsafe fn extra_buffer(extra: *mut *mut c_void) -> Option<(*const u8, usize)> {
-    let (mut buf, mut size) = (None, None);
-    for i in (0..64).step_by(2) {
-        // SAFETY: within the terminated array.
-        let key = unsafe { *extra.add(i) } as usize;
-        if key == LAUNCH_PARAM_END {
-            break;
-        }
-        // SAFETY: every key but END has a value.
-        let value = unsafe { *extra.add(i + 1) };
-        match key {
-            LAUNCH_PARAM_BUFFER_POINTER => buf = Some(value as *const u8),
-            // SAFETY: the value points at a size_t.
-            LAUNCH_PARAM_BUFFER_SIZE if !value.is_null() => {
-                size = Some(unsafe { *(value as *const usize) })
-            }
-            _ => return None,
-        }
-    }
-    Some((buf?, size?))
+    kernarg: Option<Box<crate::extra::Extended>>,
 }
 
 fn prepare(
@@ -262,15 +236,13 @@ fn prepare(
     let probed = instrument::probed(hip, cfg, l.handle, func).map_err(|_| None)?;
     let kernarg = if l.params.is_null() && !l.extra.is_null() {
         // SAFETY: the caller's extra array.
-        let (buf, size) = unsafe { extra_buffer(l.extra) }.ok_or(Some(Reason::ExtraParams))?;
+        let args = unsafe { crate::extra::read(l.extra, LAUNCH_PARAM_END) }.map_err(Some)?;
         let at = usize::try_from(probed.map_offset).map_err(|_| Some(Reason::ExtraParams))?;
-        if buf.is_null() || size > at {
-            return Err(Some(Reason::ExtraParams));
-        }
-        let mut bytes = vec![0u8; at + 8];
-        // SAFETY: the caller's buffer of `size` bytes.
-        bytes[..size].copy_from_slice(unsafe { std::slice::from_raw_parts(buf, size) });
-        Some(bytes)
+        // The metadata gives no end of the explicit arguments: the caller's whole buffer
+        // counts as theirs, and must not reach past the map argument's offset.
+        // SAFETY: the caller's buffer of `args.size` bytes; refused if it passes `at`.
+        let e = unsafe { crate::extra::Extended::new(args, args.size, at, 0, LAUNCH_PARAM_END) };
+        Some(e.map_err(Some)?)
     } else if probed.params > 0 && l.params.is_null() {
         return Err(Some(Reason::ExtraParams));
     } else {
@@ -354,26 +326,10 @@ fn free_async(hip: &Hip, device: usize, stream: Handle) {
 unsafe fn execute(hip: &Hip, l: &HipLaunch, name: &str, mut plan: Plan) -> HipError {
     let mut device = plan.device;
     let rc = match plan.kernarg.as_mut() {
-        Some(bytes) => {
-            let at = bytes.len() - 8;
-            bytes[at..].copy_from_slice(&(device as u64).to_le_bytes());
-            let mut size = bytes.len();
-            let mut extra = [
-                LAUNCH_PARAM_BUFFER_POINTER as *mut c_void,
-                bytes.as_mut_ptr().cast(),
-                LAUNCH_PARAM_BUFFER_SIZE as *mut c_void,
-                (&raw mut size).cast(),
-                LAUNCH_PARAM_END as *mut c_void,
-            ];
+        Some(e) => {
+            e.set_map(device as u64);
             // SAFETY: the instrumented function with the extended kernarg buffer.
-            unsafe {
-                l.instrumented(
-                    hip,
-                    plan.probed.func,
-                    std::ptr::null_mut(),
-                    extra.as_mut_ptr(),
-                )
-            }
+            unsafe { l.instrumented(hip, plan.probed.func, std::ptr::null_mut(), e.as_extra()) }
         }
         None => {
             let n = plan.probed.params as usize;

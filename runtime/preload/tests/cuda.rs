@@ -1,0 +1,536 @@
+//! The CUDA interception library against a fake CUDA driver, on a machine without a GPU.
+//!
+//! What is real here: `mock_cuda/cuda_app.c`, a driver-API program linked against
+//! `libcuda.so.1` like any CUDA program; its kernels (`mock_cuda/kernels.cu`) compiled by
+//! the real nvcc, ptxas and fatbinary into PTX, a cubin carrying its PTX, and stored, LZ4
+//! and zstd fatbinaries; the whole of `libwarptrace_preload.so` under `LD_PRELOAD` — the
+//! interposed entry points, image reading, instrumentation (`warptrace-codegen-ptx`), the
+//! launch path, the buffer pool and the read-back.
+//!
+//! What is not: the driver. `mock_cuda/mock_cuda.c` stands in for `libcuda.so.1` (same
+//! soname and exported names, built against CUDA 13.0's `cuda.h`): it runs no kernel,
+//! treats host memory as device memory, lays each function's parameters out from its PTX
+//! as the driver does, "compiles" PTX by wrapping it, and logs every launch — which entry
+//! point, which function, its first argument, whether the map argument is a live buffer.
+//! At an instrumented launch it writes the words of `MOCK_CUDA_FILL` into the map buffer,
+//! standing in for the probe: so these tests show that every load and launch path reaches
+//! the instrumented function with its map argument and that what the "kernel" wrote comes
+//! back as the report's maps — not that an instrumented kernel runs on a GPU (the GPU
+//! issue's runs show that).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use warptrace_ir::MapLayout;
+use warptrace_runtime::{Reason, Report};
+
+const PROGRAM: &str = "kernel:entry { @n = count(); }";
+const ADD_ONE: &str = "_Z7add_onePii";
+
+fn manifest() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A tool on PATH or in `$WARPTRACE_CUDA_HOME/bin`; `None` (said on stderr) when missing,
+/// which fails the test under `CI=true`.
+fn tool(name: &str) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::env::var_os("WARPTRACE_CUDA_HOME")
+        .map(|h| vec![PathBuf::from(h).join("bin")])
+        .unwrap_or_default();
+    dirs.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let found = dirs.into_iter().map(|d| d.join(name)).find(|p| p.is_file());
+    if found.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{name} not installed (CI=true): run scripts/setup.sh"
+        );
+        eprintln!("=== SKIPPED: {name} not installed (scripts/setup.sh) ===");
+    }
+    found
+}
+
+fn run(cmd: &mut Command) {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?}:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Everything the runs share, built once per test binary.
+struct Fixture {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    app: PathBuf,
+    /// Images by name: `ptx`, `cubin` (with its PTX), `sass` (a cubin without),
+    /// `fatbin` (stored), `lz4`, `zstd`.
+    images: BTreeMap<&'static str, PathBuf>,
+    bundle: PathBuf,
+    /// `MOCK_CUDA_FILL` for one count of `@n`: its slot's tag set, its value added.
+    fill: String,
+    /// `MOCK_CUDA_KERNELS`: the kernels' parameter sizes, for images without PTX text.
+    kernels: String,
+}
+
+fn fixture() -> Option<&'static Fixture> {
+    static FIXTURE: OnceLock<Option<Fixture>> = OnceLock::new();
+    FIXTURE.get_or_init(build).as_ref()
+}
+
+fn build() -> Option<Fixture> {
+    let (cc, nvcc, ptxas, fatbinary) = (
+        tool("cc")?,
+        tool("nvcc")?,
+        tool("ptxas")?,
+        tool("fatbinary")?,
+    );
+    let include = nvcc.parent()?.parent()?.join("include");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().to_path_buf();
+    let src = manifest().join("tests/mock_cuda");
+    let driver = root.join("libcuda.so.1");
+    run(Command::new(&cc)
+        .args([
+            "-Wall",
+            "-Werror",
+            "-shared",
+            "-fPIC",
+            "-Wl,-soname,libcuda.so.1",
+        ])
+        .arg(format!("-I{}", include.display()))
+        .arg(src.join("mock_cuda.c"))
+        .arg("-o")
+        .arg(&driver)
+        .arg("-lpthread"));
+    let app = root.join("cuda_app");
+    run(Command::new(&cc)
+        .args(["-Wall", "-Werror"])
+        .arg(format!("-I{}", include.display()))
+        .arg(src.join("cuda_app.c"))
+        .arg("-o")
+        .arg(&app)
+        .arg(&driver)
+        .args(["-ldl", "-lpthread"])
+        .arg(format!("-Wl,-rpath,{}", root.display())));
+    let kernels = src.join("kernels.cu");
+    let ptx = root.join("k.ptx");
+    run(Command::new(&nvcc)
+        .args(["-ptx", "-arch=sm_90"])
+        .arg(&kernels)
+        .arg("-o")
+        .arg(&ptx));
+    // `-lineinfo` makes ptxas keep the PTX in `.nv_debug_ptx_txt`.
+    let cubin = root.join("k.cubin");
+    run(Command::new(&ptxas)
+        .args(["-arch=sm_90", "-lineinfo"])
+        .arg(&ptx)
+        .arg("-o")
+        .arg(&cubin));
+    // Without it, a SASS-only cubin, as cuBLAS's kernels are.
+    let sass = root.join("sass.cubin");
+    run(Command::new(&ptxas)
+        .arg("-arch=sm_90")
+        .arg(&ptx)
+        .arg("-o")
+        .arg(&sass));
+    let mut images = BTreeMap::from([
+        ("ptx", ptx.clone()),
+        ("cubin", cubin.clone()),
+        ("sass", sass),
+    ]);
+    // CUDA 13.0's fatbinary: `speed` compresses with LZ4, `default` with zstd.
+    for (name, args) in [
+        ("fatbin", &["--compress=false"][..]),
+        ("lz4", &["--compress-all", "--compress-mode=speed"][..]),
+        ("zstd", &["--compress-all", "--compress-mode=default"][..]),
+    ] {
+        let out = root.join(format!("{name}.fatbin"));
+        run(Command::new(&fatbinary)
+            .arg(format!("--create={}", out.display()))
+            .arg("-64")
+            .args(args)
+            .arg(format!("--image3=kind=elf,sm=90,file={}", cubin.display()))
+            .arg(format!("--image3=kind=ptx,sm=90,file={}", ptx.display())));
+        images.insert(name, out);
+    }
+    let program = warptrace_lang::compile(PROGRAM, "t.wt").expect("compiles");
+    let region = MapLayout::new(&program.maps).regions[0];
+    let slot = region.slot_offset(0);
+    let fill = format!(
+        "{slot}={},{}+=1",
+        MapLayout::tag(&[]),
+        slot + region.value_offset_in_slot()
+    );
+    let bundle = root.join("bundle.json");
+    std::fs::write(
+        &bundle,
+        warptrace_ir::Bundle::new(PROGRAM.into(), program).to_json(),
+    )
+    .expect("write");
+    Some(Fixture {
+        _dir: dir,
+        root,
+        app,
+        images,
+        bundle,
+        fill,
+        kernels: "_Z7add_onePii=8,4;_Z5scalePffi=8,4,4".into(),
+    })
+}
+
+/// One run of the app under the preload library: the fake driver's log and the report.
+#[derive(Debug)]
+struct Outcome {
+    log: Vec<String>,
+    report: Report,
+    stdout: String,
+    stderr: String,
+}
+
+impl Outcome {
+    fn launches(&self) -> Vec<&str> {
+        self.log
+            .iter()
+            .filter(|l| l.starts_with("launch "))
+            .map(String::as_str)
+            .collect()
+    }
+
+    fn count(&self, prefix: &str) -> usize {
+        self.log.iter().filter(|l| l.starts_with(prefix)).count()
+    }
+
+    /// `@n`'s value in the report.
+    fn n(&self) -> u64 {
+        let map = &self.report.maps[0];
+        assert_eq!(map.name, "n");
+        map.entries.iter().map(|e| e.value).sum()
+    }
+}
+
+/// A word of a launch line (`key=value`).
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    line.split(' ')
+        .find_map(|w| w.strip_prefix(key).and_then(|w| w.strip_prefix('=')))
+        .unwrap_or_else(|| panic!("no {key} in {line}"))
+}
+
+/// `cuda_app LOAD IMAGE LAUNCH THREADS LAUNCHES` under the preload library, `name` naming
+/// its directory; `env` adds to (or, with an empty value, removes from) its environment.
+fn traced(f: &Fixture, name: &str, app: [&str; 5], env: &[(&str, &OsStr)]) -> Outcome {
+    let run_dir = f.root.join(name);
+    let results = run_dir.join("results");
+    std::fs::create_dir_all(&results).expect("mkdir");
+    let log = run_dir.join("driver.log");
+    let [load, image, launch, threads, launches] = app;
+    let mut cmd = Command::new(&f.app);
+    cmd.arg(load)
+        .arg(&f.images[image])
+        .args([launch, threads, launches])
+        .env("LD_PRELOAD", common::preload_library())
+        .env("MOCK_CUDA_LOG", &log)
+        .env("MOCK_CUDA_FILL", &f.fill)
+        .env("MOCK_CUDA_KERNELS", &f.kernels)
+        .env("WARPTRACE_BUNDLE", &f.bundle)
+        .env("WARPTRACE_RESULTS", &results)
+        .env("WARPTRACE_NO_CACHE", "1")
+        .env_remove("WARPTRACE_FAULT")
+        .env_remove("WARPTRACE_PER_LAUNCH_BUFFERS")
+        .env_remove("WARPTRACE_VERBOSE");
+    for (k, v) in env {
+        if v.is_empty() {
+            cmd.env_remove(k);
+        } else {
+            cmd.env(k, v);
+        }
+    }
+    let out = cmd.output().expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{name}: {stdout}\n{stderr}");
+    let files: Vec<_> = std::fs::read_dir(&results).expect("results").collect();
+    assert_eq!(files.len(), 1, "{name}: one report\n{stderr}");
+    let path = files[0].as_ref().expect("entry").path();
+    let report =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("report JSON");
+    let log = std::fs::read_to_string(&log).expect("driver log");
+    Outcome {
+        log: log.lines().map(str::to_owned).collect(),
+        report,
+        stdout,
+        stderr,
+    }
+}
+
+/// Every one of `n` launches reached the instrumented `add_one` through `via`, with the
+/// app's own first argument and a live map buffer as the appended one, and the report
+/// holds what the "kernel" counted.
+fn assert_probed(o: &Outcome, what: &str, via: &str, args: &str, n: u64) {
+    let launches = o.launches();
+    assert_eq!(launches.len() as u64, n, "{what}: {:#?}", o.log);
+    let arg0 = field(launches[0], "arg0");
+    for l in &launches {
+        assert_eq!(field(l, "via"), via, "{what}: {l}");
+        assert_eq!(field(l, "fn"), ADD_ONE, "{what}: {l}");
+        assert_eq!(
+            field(l, "params"),
+            "3",
+            "{what}: the map argument appended: {l}"
+        );
+        assert_eq!(field(l, "args"), args, "{what}: {l}");
+        assert_eq!(field(l, "map"), "live", "{what}: {l}");
+        assert_eq!(
+            field(l, "arg0"),
+            arg0,
+            "{what}: the app's argument kept: {l}"
+        );
+    }
+    assert_ne!(arg0, "0", "{what}");
+    assert_eq!(o.n(), n, "{what}: @n\n{}", o.stderr);
+    let s = &o.report.summary;
+    assert_eq!(
+        (
+            s.kernels_instrumented,
+            s.launches_probed,
+            s.launches_unprobed
+        ),
+        (1, n, 0),
+        "{what}: {s:?}"
+    );
+    assert!(
+        o.stdout.contains(&format!("cuda_app: {n} launches ok")),
+        "{what}"
+    );
+}
+
+#[test]
+fn every_load_path_reaches_the_instrumented_kernel() {
+    let Some(f) = fixture() else { return };
+    for (load, image) in [
+        ("data", "ptx"),
+        ("dataex", "ptx"),
+        ("file", "ptx"),
+        ("data", "cubin"),
+        ("fatbin", "fatbin"),
+        ("data", "lz4"),
+        ("file", "zstd"),
+        ("library", "ptx"),
+        ("libfile", "zstd"),
+        ("libkernel", "lz4"),
+    ] {
+        let what = format!("{load} {image}");
+        let o = traced(
+            f,
+            &format!("load-{load}-{image}"),
+            [load, image, "plain", "1", "3"],
+            &[],
+        );
+        assert_probed(&o, &what, "cuLaunchKernel", "params", 3);
+        // The app's image, then (without a module cache) the instrumented PTX.
+        assert_eq!(
+            o.count("cuModuleLoadDataEx module=1 kind=ptx"),
+            1,
+            "{what}: {:#?}",
+            o.log
+        );
+        assert_eq!(o.count("cuLinkComplete"), 0, "{what}");
+        assert_eq!(o.report.summary.images_loaded, 1, "{what}");
+    }
+}
+
+#[test]
+fn every_launch_entry_point_is_probed() {
+    let Some(f) = fixture() else { return };
+    for (launch, via) in [
+        ("plain", "cuLaunchKernel"),
+        ("ptsz", "cuLaunchKernel_ptsz"),
+        ("ex", "cuLaunchKernelEx"),
+        ("ex_ptsz", "cuLaunchKernelEx_ptsz"),
+        ("coop", "cuLaunchCooperativeKernel"),
+        ("coop_ptsz", "cuLaunchCooperativeKernel_ptsz"),
+        ("dlsym", "cuLaunchKernel"),
+        ("proc_v1", "cuLaunchKernel"),
+        ("proc12", "cuLaunchKernel"),
+        ("proc13", "cuLaunchKernel"),
+        ("proc_ptsz", "cuLaunchKernel_ptsz"),
+        ("proc_self", "cuLaunchKernel"),
+    ] {
+        let o = traced(
+            f,
+            &format!("launch-{launch}"),
+            ["data", "ptx", launch, "1", "2"],
+            &[],
+        );
+        assert_probed(&o, launch, via, "params", 2);
+    }
+}
+
+#[test]
+fn a_failed_instrumented_launch_runs_the_original_and_is_counted() {
+    let Some(f) = fixture() else { return };
+    // CUDA_ERROR_LAUNCH_FAILED.
+    let o = traced(
+        f,
+        "fail-launch",
+        ["data", "ptx", "plain", "1", "3"],
+        &[("MOCK_CUDA_FAIL_INSTRUMENTED", OsStr::new("719"))],
+    );
+    let launches = o.launches();
+    assert_eq!(launches.len(), 6, "{:#?}", o.log);
+    for pair in launches.chunks(2) {
+        assert_eq!(
+            field(pair[0], "params"),
+            "3",
+            "the instrumented attempt: {pair:?}"
+        );
+        assert_eq!(field(pair[1], "params"), "2", "then the original: {pair:?}");
+        assert_eq!(field(pair[1], "map"), "none");
+        assert_eq!(field(pair[0], "arg0"), field(pair[1], "arg0"));
+    }
+    let s = &o.report.summary;
+    assert_eq!((s.launches_probed, s.launches_unprobed), (0, 3), "{s:?}");
+    assert_eq!(s.reasons.get(&Reason::LaunchError), Some(&3), "{s:?}");
+    assert_eq!(o.n(), 0, "nothing ran, nothing is reported");
+    assert!(o.stdout.contains("cuda_app: 3 launches ok"));
+}
+
+#[test]
+fn injected_jit_and_allocation_failures_run_the_originals() {
+    let Some(f) = fixture() else { return };
+    // A failed JIT is the kernel's (counted once), a failed allocation each launch's.
+    for (fault, reason, count) in [("jit", Reason::JitError, 1), ("alloc", Reason::MapAlloc, 3)] {
+        let o = traced(
+            f,
+            &format!("fault-{fault}"),
+            ["data", "ptx", "plain", "1", "3"],
+            &[("WARPTRACE_FAULT", OsStr::new(fault))],
+        );
+        let launches = o.launches();
+        assert_eq!(launches.len(), 3, "{fault}: {:#?}", o.log);
+        assert!(
+            launches.iter().all(|l| field(l, "params") == "2"),
+            "{fault}: only originals: {launches:#?}"
+        );
+        let s = &o.report.summary;
+        assert_eq!(
+            (s.launches_probed, s.launches_unprobed),
+            (0, 3),
+            "{fault}: {s:?}"
+        );
+        assert_eq!(s.reasons.get(&reason), Some(&count), "{fault}: {s:?}");
+    }
+}
+
+#[test]
+fn eight_threads_launching_at_once_lose_nothing() {
+    let Some(f) = fixture() else { return };
+    for (name, per_launch) in [("resident", None), ("per-launch", Some("1"))] {
+        let mut env: Vec<(&str, &OsStr)> = Vec::new();
+        if let Some(v) = per_launch {
+            env.push(("WARPTRACE_PER_LAUNCH_BUFFERS", OsStr::new(v)));
+        }
+        let o = traced(
+            f,
+            &format!("threads-{name}"),
+            ["data", "ptx", "plain", "8", "25"],
+            &env,
+        );
+        let launches = o.launches();
+        assert_eq!(launches.len(), 200, "{name}");
+        assert!(launches.iter().all(|l| field(l, "map") == "live"), "{name}");
+        assert_eq!(o.n(), 200, "{name}: every launch's count came back");
+        let s = &o.report.summary;
+        assert_eq!(
+            (s.launches_probed, s.launches_unprobed),
+            (200, 0),
+            "{name}: {s:?}"
+        );
+        // Per-launch buffers come back one copy each; a resident one once at exit.
+        let copies = o.count("cuMemcpyDtoHAsync") + o.count("cuMemcpyDtoH ");
+        if per_launch.is_some() {
+            assert_eq!(copies, 200, "{name}");
+        } else {
+            assert_eq!(copies, 1, "{name}");
+        }
+    }
+}
+
+#[test]
+fn the_module_cache_links_once_and_loads_the_cubin_after() {
+    let Some(f) = fixture() else { return };
+    let cache = f.root.join("module-cache");
+    let env = [
+        ("WARPTRACE_NO_CACHE", OsStr::new("")),
+        ("WARPTRACE_CACHE_DIR", cache.as_os_str()),
+    ];
+    let first = traced(f, "cache-1", ["data", "ptx", "plain", "1", "2"], &env);
+    assert_probed(&first, "first run", "cuLaunchKernel", "params", 2);
+    assert_eq!(first.count("cuLinkComplete"), 1, "{:#?}", first.log);
+    assert_eq!(first.count("cuModuleLoadData module=1 kind=linked"), 1);
+    let c = &first.report.summary.cache;
+    assert_eq!((c.hits, c.misses, c.written), (0, 1, 1), "{c:?}");
+    let second = traced(f, "cache-2", ["data", "ptx", "plain", "1", "2"], &env);
+    assert_probed(&second, "second run", "cuLaunchKernel", "params", 2);
+    assert_eq!(
+        second.count("cuLinkComplete"),
+        0,
+        "the cubin came from the cache"
+    );
+    assert_eq!(second.count("cuModuleLoadData module=1 kind=linked"), 1);
+    let c = &second.report.summary.cache;
+    assert_eq!((c.hits, c.misses), (1, 0), "{c:?}");
+}
+
+#[test]
+fn launches_with_an_argument_buffer_are_probed() {
+    let Some(f) = fixture() else { return };
+    for image in ["ptx", "zstd"] {
+        let o = traced(
+            f,
+            &format!("extra-{image}"),
+            ["data", image, "extra", "1", "3"],
+            &[],
+        );
+        assert_probed(&o, image, "cuLaunchKernel", "extra", 3);
+    }
+}
+
+#[test]
+fn a_sass_only_kernel_is_reported_as_such_whatever_its_launch_form() {
+    let Some(f) = fixture() else { return };
+    for launch in ["plain", "extra"] {
+        let o = traced(
+            f,
+            &format!("sass-{launch}"),
+            ["data", "sass", launch, "1", "3"],
+            &[],
+        );
+        let launches = o.launches();
+        assert_eq!(launches.len(), 3, "{launch}: {:#?}", o.log);
+        assert!(
+            launches.iter().all(|l| field(l, "params") == "2"),
+            "{launch}"
+        );
+        let s = &o.report.summary;
+        assert_eq!(
+            (s.kernels_instrumented, s.kernels_skipped),
+            (0, 1),
+            "{launch}: {s:?}"
+        );
+        assert_eq!(
+            (s.launches_probed, s.launches_unprobed),
+            (0, 3),
+            "{launch}: {s:?}"
+        );
+        // The kernel's own reason, not its launch form's.
+        assert_eq!(s.reasons.get(&Reason::NoPtx), Some(&1), "{launch}: {s:?}");
+        assert_eq!(s.reasons.get(&Reason::ExtraParams), None, "{launch}: {s:?}");
+    }
+}
