@@ -8,12 +8,15 @@
 //!
 //! Only in a process whose runtime state is its own: the one the constructor ran in, or
 //! a child of `fork` (recorded by a `pthread_atfork` handler, which runs in the child's
-//! own copy of memory). A `vfork` child (also `posix_spawn`'s, `system`'s) shares its
+//! own copy of memory). The fork handlers also hold the runtime's state locks across the
+//! fork and, in the child, forget what the parent counted: the child reports only what
+//! it did itself, and none of its locks is left held by a thread it does not have. A `vfork` child (also `posix_spawn`'s, `system`'s) shares its
 //! parent's memory and runs no fork handlers; it has a pid that is neither, so it exits
 //! at once, as it must. As for fatal signals (`signals.rs`), the report is written only
 //! when the runtime's locks can be taken (a fork child inherits a lock another thread of
 //! its parent held, for good): otherwise the process ends without it.
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
@@ -29,12 +32,42 @@ const WAIT: Duration = Duration::from_secs(2);
 /// the constructor.
 pub(crate) fn install() {
     INIT_PID.store(std::process::id(), Ordering::Release);
-    // SAFETY: registering a plain extern "C" fn with no arguments as the child handler.
-    unsafe { libc::pthread_atfork(None, None, Some(in_fork_child)) };
+    // SAFETY: registering plain extern "C" fns with no arguments as the fork handlers.
+    unsafe { libc::pthread_atfork(Some(before_fork), Some(in_fork_parent), Some(in_fork_child)) };
+}
+
+thread_local! {
+    /// The state locks the forking thread holds across `fork` (`state::Held`).
+    static HELD: RefCell<Option<crate::state::Held>> = const { RefCell::new(None) };
+}
+
+/// In the parent, before `fork`: takes the runtime's state locks, so that the child's copy
+/// of them is not held by a thread the child does not have (the drain thread merging a
+/// read-back), which would leave the child unable to report, or to exit without waiting.
+extern "C" fn before_fork() {
+    let _ = std::panic::catch_unwind(|| {
+        HELD.with(|h| *h.borrow_mut() = Some(crate::state::hold()));
+    });
+}
+
+extern "C" fn in_fork_parent() {
+    let _ = std::panic::catch_unwind(|| HELD.with(|h| drop(h.borrow_mut().take())));
 }
 
 extern "C" fn in_fork_child() {
     FORK_CHILD_PID.store(std::process::id(), Ordering::Release);
+    let _ = std::panic::catch_unwind(|| {
+        // What the parent counted and has in flight is the parent's to report.
+        if let Some(held) = HELD.with(|h| h.borrow_mut().take()) {
+            crate::state::forget_inherited(held);
+        }
+        crate::launch::forget_inherited();
+    });
+}
+
+/// Whether `fork` made this process (its state is its own copy of its parent's).
+pub(crate) fn is_fork_child() -> bool {
+    FORK_CHILD_PID.load(Ordering::Acquire) == std::process::id()
 }
 
 /// Whether this process's runtime state is its own (see the module docs).

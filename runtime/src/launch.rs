@@ -691,6 +691,13 @@ fn settle_one(d: &Driver, rb: Readback) {
 static HANDED: AtomicU64 = AtomicU64::new(0);
 static MERGED: AtomicU64 = AtomicU64::new(0);
 
+/// In a `fork` child: the parent's read-backs are the parent's (its drain thread did not
+/// come across the fork), so the child's exit does not wait for them.
+pub(crate) fn forget_inherited() {
+    HANDED.store(0, Ordering::Release);
+    MERGED.store(0, Ordering::Release);
+}
+
 /// The queue of the drain thread, which waits for each launch's read-back (an event after
 /// its copy) and merges it off the application's streams: nothing but the copy and the
 /// event is added to a stream, and no application thread waits. Started on first use in

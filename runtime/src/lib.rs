@@ -103,7 +103,21 @@ pub fn init() {
 /// print (printf records, lost events, maps and rings, the summary). Makes no CUDA call:
 /// the context may be gone; launches whose read-back has not arrived count as lost.
 extern "C" fn at_exit() {
-    write_report(std::time::Duration::from_secs(10));
+    use std::time::Duration;
+    // A fork child inherits every lock as it was at the fork: one another thread of the
+    // parent held then (the drain thread merging a read-back) is held for good, and
+    // waiting for it would hang the child's exit. So the locks are waited for a bounded
+    // time, shorter in a fork child, whose parent reports what it inherited.
+    let wait = Duration::from_secs(if exits::is_fork_child() { 2 } else { 10 });
+    if signals::locks_free_within(wait) {
+        write_report(Duration::from_secs(10));
+    } else {
+        config::warn(format_args!(
+            "pid {}: no report written: the runtime's state stayed locked (held by another \
+             thread at a fork)",
+            std::process::id()
+        ));
+    }
 }
 
 /// Writes this process's report once (at exit, or from a fatal signal's handler, whichever

@@ -38,7 +38,7 @@ struct Buffer {
 
 /// The buffers by (context, instrumented function), and the pid they belong to.
 #[derive(Debug, Default)]
-struct Table {
+pub(crate) struct Table {
     pid: u32,
     buffers: HashMap<(usize, usize), Buffer>,
 }
@@ -48,6 +48,11 @@ static TABLE: Mutex<Option<Table>> = Mutex::new(None);
 /// Whether the table is unlocked right now (see `state::locks_free`).
 pub(crate) fn unlocked() -> bool {
     !matches!(TABLE.try_lock(), Err(std::sync::TryLockError::WouldBlock))
+}
+
+/// The table, locked as it is (for `state::hold`, across a `fork`).
+pub(crate) fn hold() -> MutexGuard<'static, Option<Table>> {
+    TABLE.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The table of this process (emptied when inherited across `fork`).

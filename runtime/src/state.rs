@@ -200,6 +200,41 @@ pub fn aggregator() -> MutexGuard<'static, Aggregator> {
     lock(AGGREGATOR.get_or_init(Default::default))
 }
 
+/// The runtime's state locks, held across a `fork` (`exits.rs`): taken in the parent
+/// before it, so no other thread is inside them when the child's copy is made, and given
+/// back on both sides after. Always taken in this order (no path holds one of them while
+/// taking one before it).
+#[allow(missing_debug_implementations)] // guards
+pub(crate) struct Held {
+    tables: MutexGuard<'static, Tables>,
+    aggregator: MutexGuard<'static, Aggregator>,
+    _resident: MutexGuard<'static, Option<crate::resident::Table>>,
+}
+
+/// Takes the locks of [`Held`].
+pub(crate) fn hold() -> Held {
+    Held {
+        tables: tables(),
+        aggregator: aggregator(),
+        _resident: crate::resident::hold(),
+    }
+}
+
+/// In a `fork` child, with the locks its parent held across the fork: forgets what the
+/// parent counted and merged, which is the parent's to report (a child's report counted it
+/// again). What the runtime knows about modules and functions stays: it describes the same
+/// images. (The resident table empties itself in a new process: `resident.rs`.)
+pub(crate) fn forget_inherited(mut held: Held) {
+    let t = &mut held.tables;
+    t.kernels.clear();
+    t.reasons.clear();
+    t.cache = CacheSummary::default();
+    t.images_loaded = 0;
+    let max_records = held.aggregator.max_records();
+    *held.aggregator = Aggregator::new(0, max_records);
+    IN_FLIGHT.store(0, Ordering::Release);
+}
+
 /// Whether the tables and the host maps are unlocked right now (a fatal signal's handler
 /// writes the report only then: the signal may have interrupted this very thread while it
 /// held one).

@@ -189,7 +189,10 @@ fn build() -> Option<Fixture> {
 #[derive(Debug)]
 struct Outcome {
     log: Vec<String>,
+    /// The processes' reports merged, as the CLI merges them.
     report: Report,
+    /// How many processes wrote one.
+    reports: usize,
     stdout: String,
     stderr: String,
 }
@@ -224,7 +227,30 @@ fn field<'a>(line: &'a str, key: &str) -> &'a str {
 
 /// `cuda_app LOAD IMAGE LAUNCH THREADS LAUNCHES` under the preload library, `name` naming
 /// its directory; `env` adds to (or, with an empty value, removes from) its environment.
+/// One process, one report.
 fn traced(f: &Fixture, name: &str, app: [&str; 5], env: &[(&str, &OsStr)]) -> Outcome {
+    let o = traced_after(f, name, app, "", env);
+    assert!(o.status.success(), "{name}: {}\n{}", o.stdout, o.stderr);
+    assert_eq!(o.outcome.reports, 1, "{name}: one report\n{}", o.stderr);
+    o.outcome
+}
+
+/// A run and how it ended.
+struct Ended {
+    outcome: Outcome,
+    status: std::process::ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+/// [`traced`] with the app's `AFTER` argument, whatever the exit and the reports.
+fn traced_after(
+    f: &Fixture,
+    name: &str,
+    app: [&str; 5],
+    after: &str,
+    env: &[(&str, &OsStr)],
+) -> Ended {
     let run_dir = f.root.join(name);
     let results = run_dir.join("results");
     std::fs::create_dir_all(&results).expect("mkdir");
@@ -233,7 +259,7 @@ fn traced(f: &Fixture, name: &str, app: [&str; 5], env: &[(&str, &OsStr)]) -> Ou
     let mut cmd = Command::new(&f.app);
     cmd.arg(load)
         .arg(&f.images[image])
-        .args([launch, threads, launches])
+        .args([launch, threads, launches, after])
         .env("LD_PRELOAD", common::preload_library())
         .env("MOCK_CUDA_LOG", &log)
         .env("MOCK_CUDA_FILL", &f.fill)
@@ -254,16 +280,29 @@ fn traced(f: &Fixture, name: &str, app: [&str; 5], env: &[(&str, &OsStr)]) -> Ou
     let out = cmd.output().expect("runs");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{name}: {stdout}\n{stderr}");
-    let files: Vec<_> = std::fs::read_dir(&results).expect("results").collect();
-    assert_eq!(files.len(), 1, "{name}: one report\n{stderr}");
-    let path = files[0].as_ref().expect("entry").path();
-    let report =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("report JSON");
-    let log = std::fs::read_to_string(&log).expect("driver log");
-    Outcome {
-        log: log.lines().map(str::to_owned).collect(),
-        report,
+    let reports: Vec<Report> = std::fs::read_dir(&results)
+        .expect("results")
+        .map(|e| {
+            let path = e.expect("entry").path();
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("read"))
+                .expect("report JSON")
+        })
+        .collect();
+    let count = reports.len();
+    let report = match count {
+        1 => reports.into_iter().next().expect("one"),
+        _ => Report::merge(reports),
+    };
+    let log = std::fs::read_to_string(&log).unwrap_or_default();
+    Ended {
+        outcome: Outcome {
+            log: log.lines().map(str::to_owned).collect(),
+            report,
+            reports: count,
+            stdout: stdout.clone(),
+            stderr: stderr.clone(),
+        },
+        status: out.status,
         stdout,
         stderr,
     }
@@ -534,3 +573,78 @@ fn a_sass_only_kernel_is_reported_as_such_whatever_its_launch_form() {
         assert_eq!(s.reasons.get(&Reason::ExtraParams), None, "{launch}: {s:?}");
     }
 }
+
+#[test]
+fn fork_children_and_a_fatal_signal_lose_nothing_and_count_nothing_twice() {
+    let Some(f) = fixture() else { return };
+    for (name, per_launch) in [("resident", ""), ("per-launch", "1")] {
+        let env = [("WARPTRACE_PER_LAUNCH_BUFFERS", OsStr::new(per_launch))];
+        // Two children after the launches, one ending with exit and one with _exit: each
+        // may write a report, but what they inherited is the parent's alone.
+        let run = traced_after(
+            f,
+            &format!("fork-{name}"),
+            ["data", "ptx", "plain", "1", "3"],
+            "fork",
+            &env,
+        );
+        assert!(
+            run.status.success(),
+            "{name}: {}\n{}",
+            run.stdout,
+            run.stderr
+        );
+        let o = &run.outcome;
+        // The runtime's locks are held across the fork: no child inherits one held by the
+        // parent's drain thread, so all three write a report, and quickly.
+        assert_eq!(o.reports, 3, "{name}: {}", run.stderr);
+        let launched: Vec<u64> = o
+            .report
+            .processes
+            .iter()
+            .map(|p| p.summary.launches_probed)
+            .collect();
+        assert_eq!(
+            launched.iter().filter(|&&n| n > 0).count(),
+            1,
+            "{name}: {launched:?}"
+        );
+        assert_eq!(o.n(), 3, "{name}: @n over {} reports", o.reports);
+        let s = &o.report.summary;
+        assert_eq!(
+            (s.launches_probed, s.launches_unprobed),
+            (3, 0),
+            "{name}: {s:?}"
+        );
+        // abort() after the launches: the fatal-signal handler writes the report. A
+        // per-launch buffer has been read back; a resident one is not read in a signal
+        // handler (the driver may be what crashed, and reading waits for the device), so
+        // its launches are counted lost rather than missing without a word.
+        let run = traced_after(
+            f,
+            &format!("abort-{name}"),
+            ["data", "ptx", "plain", "1", "3"],
+            "abort",
+            &env,
+        );
+        assert_eq!(
+            std::os::unix::process::ExitStatusExt::signal(&run.status),
+            Some(SIGABRT),
+            "{name}: {}",
+            run.stderr
+        );
+        let o = &run.outcome;
+        assert_eq!(o.reports, 1, "{name}: {}", run.stderr);
+        let s = &o.report.summary;
+        assert_eq!(s.launches_probed, 3, "{name}");
+        let (n, lost) = if per_launch.is_empty() {
+            (0, 3)
+        } else {
+            (3, 0)
+        };
+        assert_eq!((o.n(), s.launches_lost), (n, lost), "{name}: {s:?}");
+    }
+}
+
+/// `SIGABRT`.
+const SIGABRT: i32 = 6;

@@ -2,7 +2,7 @@
  * it loads a module one way, reaches a launch entry point one way and launches
  * `add_one(int *p, int n)` (from kernels.cu) from one or more threads, as real stacks do.
  *
- *   cuda_app LOAD IMAGE LAUNCH [THREADS [LAUNCHES]]
+ *   cuda_app LOAD IMAGE LAUNCH [THREADS [LAUNCHES [AFTER]]]
  *
  * LOAD:   data | dataex | file | fatbin (cuModuleLoad*), library | libfile (cuLibrary*,
  *         then cuKernelGetFunction), libkernel (the CUkernel launched as a CUfunction)
@@ -12,6 +12,8 @@
  *         entry, _v2 at CUDA 12.0 and 13.0, the per-thread-stream variant, and
  *         cuGetProcAddress itself fetched through cuGetProcAddress first, as cudart does);
  *         extra (arguments in a CU_LAUNCH_PARAM_BUFFER_POINTER buffer)
+ * AFTER:  fork (then a child that ends with exit, as a shell's or a pool's would, and one
+ *         with _exit, as Python's multiprocessing's does) | abort (a fatal signal)
  * Prints `cuda_app: N launches ok` or the first failure; exits non-zero on one. */
 #include <cuda.h>
 #include <dlfcn.h>
@@ -19,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define CHECK(call)                                                                   \
   do {                                                                                \
@@ -163,6 +167,24 @@ int main(int argc, char **argv) {
     for (int i = 0; i < threads && i < 64; i++) pthread_join(t[i], NULL);
   }
   printf("cuda_app: %d launches ok\n", threads * launches);
+  fflush(stdout);
+  const char *after = argc > 6 ? argv[6] : "";
+  if (!strcmp(after, "fork")) {
+    for (int quick = 0; quick < 2; quick++) {
+      pid_t child = fork();
+      if (child == 0) {
+        if (quick) _exit(0);
+        exit(0);
+      }
+      int status;
+      if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status)) {
+        fprintf(stderr, "cuda_app: fork child failed\n");
+        return 1;
+      }
+    }
+  } else if (!strcmp(after, "abort")) {
+    abort();
+  }
   CHECK(cuDevicePrimaryCtxRelease(dev));
   return 0;
 }
