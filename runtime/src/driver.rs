@@ -136,6 +136,8 @@ driver_fns! {
     cuEventSynchronize: c"cuEventSynchronize" => fn(CUevent);
     cuCtxSetCurrent: c"cuCtxSetCurrent" => fn(CUcontext);
     cuStreamIsCapturing: c"cuStreamIsCapturing" => fn(CUstream, *mut c_int);
+    cuThreadExchangeStreamCaptureMode: c"cuThreadExchangeStreamCaptureMode" => fn(*mut c_int);
+    cuLaunchHostFunc: c"cuLaunchHostFunc" => fn(CUstream, Option<unsafe extern "C" fn(*mut c_void)>, *mut c_void);
     cuCtxGetCurrent: c"cuCtxGetCurrent" => fn(*mut CUcontext);
     cuCtxGetDevice: c"cuCtxGetDevice" => fn(*mut CUdevice);
     cuDeviceTotalMem: c"cuDeviceTotalMem_v2" => fn(*mut usize, CUdevice);

@@ -213,7 +213,12 @@ struct Plan {
 /// launches share (`resident.rs`).
 enum Buffer {
     Own(MapBuf),
-    Resident { device: CUdeviceptr, ctx: usize },
+    Resident {
+        device: CUdeviceptr,
+        ctx: usize,
+    },
+    /// The launch is being captured into a graph: the buffer is the graph's (`capture.rs`).
+    Graph(MapBuf),
 }
 
 /// The process's instrumented launches so far: the `launch` builtin is this count at the
@@ -282,14 +287,19 @@ fn prepare(
     info: &state::FuncInfo,
 ) -> Result<Plan, Option<Reason>> {
     let stream = l.ordered_stream();
+    let mut captured = false;
     if let Some(is_capturing) = d.cuStreamIsCapturing {
         let mut status: c_int = 0;
         // SAFETY: the application's stream; status is an out-pointer.
         let rc = unsafe { is_capturing(stream, &mut status) };
-        if rc != CUDA_SUCCESS || status != 0 {
-            return Err(Some(Reason::Capture));
+        captured = status == crate::capture::STATUS_ACTIVE;
+        if rc != CUDA_SUCCESS || (status != 0 && !captured) {
+            return Err(Some(Reason::Capture)); // an invalidated capture
         }
     }
+    // Whether this stream or another thread's is capturing, the JIT and the allocations
+    // below must not be refused by a global-mode capture, nor invalidate it.
+    let _relaxed = crate::capture::Relaxed::new(d);
     let probed = instrument::probed(d, cfg, l.func as usize, info).map_err(|_| None)?;
     let shape = l.shape();
     crate::resources::admit(
@@ -320,6 +330,29 @@ fn prepare(
         return Err(Some(Reason::MapAlloc));
     }
     let ctx = instrument::current_context(d);
+    let budget = cfg
+        .map_memory
+        .unwrap_or_else(|| crate::map_buf::default_budget(d));
+    if captured {
+        // The graph's own buffer, zeroed and its header written by nodes of their own.
+        let buf = MapBuf::take(d, ctx, bytes, true, budget, WAIT).map_err(Some)?;
+        let ok = match d.cuMemsetD8Async {
+            // SAFETY: a captured zeroing of the buffer's `bytes`.
+            Some(memset) => unsafe { memset(buf.device, 0, bytes, stream) == CUDA_SUCCESS },
+            None => false,
+        };
+        // SAFETY: the buffer spans `bytes`; words by value (the host half is the replays').
+        if !(ok && unsafe { write_words(d, &buf, &words, stream, true) }) {
+            // Not given back to the pool: captured nodes may name it.
+            return Err(Some(Reason::Capture));
+        }
+        return Ok(Plan {
+            probed,
+            buf: Buffer::Graph(buf),
+            dims,
+            extra,
+        });
+    }
     if probed.resident && words.is_empty() && cfg.fault.is_none() {
         let shared = crate::resident::buffer(
             d,
@@ -342,9 +375,6 @@ fn prepare(
     // A buffer with rings is read back by the drain thread, used records only: it needs no
     // pinned half of its own (`read_used`).
     let pinned = !deferred(d, &probed.layout);
-    let budget = cfg
-        .map_memory
-        .unwrap_or_else(|| crate::map_buf::default_budget(d));
     let buf = MapBuf::take(d, ctx, bytes, pinned, budget, WAIT).map_err(|r| {
         if r == Reason::MapMemory {
             config::verbose(format_args!(
@@ -362,7 +392,7 @@ fn prepare(
     };
     // SAFETY: the buffer's pinned and device halves span `bytes`, and nothing else uses
     // them until it is given back.
-    let ok = ok && unsafe { write_words(d, &buf, &words, stream) };
+    let ok = ok && unsafe { write_words(d, &buf, &words, stream, false) };
     if !ok {
         // Work on it may be queued: it is not reused (see `MapBuf`).
         return Err(Some(Reason::MapAlloc));
@@ -416,13 +446,20 @@ unsafe fn extra_args(d: &Driver, l: &Launch, probed: &Probed) -> Result<Box<Exte
 }
 
 /// Writes `words` (offset, value) into the zeroed device buffer, each through its place
-/// in the pinned host buffer (stream-ordered copies; the read-back overwrites them later).
+/// in the pinned host buffer (stream-ordered copies; the read-back overwrites them later),
+/// or, without a pinned half or `by_value`, as two 32-bit fills each.
 ///
 /// # Safety
 /// `buf`'s halves span the whole buffer; every offset is below its size minus 8.
-unsafe fn write_words(d: &Driver, buf: &MapBuf, words: &[(u64, u64)], stream: CUstream) -> bool {
+unsafe fn write_words(
+    d: &Driver,
+    buf: &MapBuf,
+    words: &[(u64, u64)],
+    stream: CUstream,
+    by_value: bool,
+) -> bool {
     let (host, device) = (buf, buf.device);
-    if buf.ptr == 0 {
+    if buf.ptr == 0 || by_value {
         // No pinned half: each word as two 32-bit fills (little-endian halves).
         let Some(fill) = d.cuMemsetD32Async else {
             return words.is_empty();
@@ -452,7 +489,7 @@ unsafe fn execute(d: &Driver, l: &Launch, name: &str, mut plan: Plan) -> CuResul
     let stream = l.ordered_stream();
     let n = plan.probed.params as usize;
     let mut device = match &plan.buf {
-        Buffer::Own(buf) => buf.device,
+        Buffer::Own(buf) | Buffer::Graph(buf) => buf.device,
         Buffer::Resident { device, .. } => *device,
     };
     let rc = match plan.extra.take() {
@@ -502,10 +539,31 @@ unsafe fn execute(d: &Driver, l: &Launch, name: &str, mut plan: Plan) -> CuResul
         // SAFETY: forwarding.
         return unsafe { l.original(d) };
     }
-    state::tables().launch(name, true, None);
     let buf = match plan.buf {
-        Buffer::Own(buf) => buf,
+        Buffer::Graph(buf) => {
+            // Counted at each replay, by the read-back's host node.
+            // SAFETY: the graph's buffer; the stream is capturing.
+            let ok = unsafe {
+                crate::capture::read_back_nodes(
+                    d,
+                    stream,
+                    buf,
+                    plan.probed.layout.clone(),
+                    plan.dims,
+                    name,
+                )
+            };
+            if !ok {
+                state::tables().launch(name, false, Some(Reason::Capture));
+            }
+            return rc;
+        }
+        Buffer::Own(buf) => {
+            state::tables().launch(name, true, None);
+            buf
+        }
         Buffer::Resident { ctx, .. } => {
+            state::tables().launch(name, true, None);
             // Read back with the kernel's other launches (`resident.rs`).
             crate::resident::launched(ctx, plan.probed.func);
             return rc;
@@ -717,6 +775,9 @@ fn drain() -> Option<Arc<Mutex<mpsc::Sender<Readback>>>> {
     let spawned = std::thread::Builder::new()
         .name("warptrace-drain".into())
         .spawn(move || {
+            // Its event waits must neither be refused by an application's global-mode
+            // capture nor invalidate it (`capture.rs`).
+            crate::capture::Relaxed::new(driver).for_good();
             for rb in rx {
                 settle_one(driver, rb);
                 MERGED.fetch_add(1, Ordering::AcqRel);

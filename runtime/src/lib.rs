@@ -8,6 +8,7 @@
 
 mod aggregate;
 pub mod cache;
+mod capture;
 mod codegen;
 mod config;
 mod driver;

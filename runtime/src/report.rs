@@ -315,6 +315,10 @@ pub struct Summary {
     pub launches_unprobed: u64,
     /// Probed launches whose maps never came back before exit.
     pub launches_lost: u64,
+    /// Launches captured into CUDA graphs as probed nodes; each replay of such a node is
+    /// a probed launch. Absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub graph_nodes: u64,
     /// How often each reason occurred: once per kernel for kernel-level reasons, once per
     /// launch for launch-level ones.
     pub reasons: BTreeMap<Reason, u64>,
@@ -491,6 +495,7 @@ impl Report {
             s.launches_probed += r.summary.launches_probed;
             s.launches_unprobed += r.summary.launches_unprobed;
             s.launches_lost += r.summary.launches_lost;
+            s.graph_nodes += r.summary.graph_nodes;
             s.images_loaded += r.summary.images_loaded;
             s.max_records = s.max_records.max(r.summary.max_records);
             for (reason, n) in r.summary.reasons {

@@ -210,6 +210,18 @@ fn summary_lines() {
     );
     clean.summary.launches_lost = 3;
     assert!(render_summary(&clean, false).contains(", 3 lost (results not read back before exit)"));
+    clean.summary.launches_lost = 0;
+    clean.summary.graph_nodes = 2;
+    assert_eq!(
+        render_summary(&clean, false),
+        "warptrace: 2 kernels instrumented, 0 skipped, 40 launches probed (replays included \
+         of 2 launches captured into CUDA graphs), 0 unprobed\n"
+    );
+    // Merged across processes, and absent from a report without graphs.
+    let merged = Report::merge(vec![clean.clone(), clean.clone()]);
+    assert_eq!(merged.summary.graph_nodes, 4);
+    let json = serde_json::to_string(&Report::default()).expect("json");
+    assert!(!json.contains("graph_nodes"), "{json}");
 }
 
 #[test]

@@ -67,6 +67,8 @@ struct KernelRecord {
     status: Option<KernelState>,
     probed: u64,
     unprobed: u64,
+    /// Launches captured into CUDA graphs (each replay then counts in `probed`).
+    captured: u64,
 }
 
 /// The tracking tables.
@@ -158,6 +160,11 @@ impl Tables {
         self.kernel_ids
             .entry(id)
             .or_insert_with(|| name.to_string());
+    }
+
+    /// Counts a probed launch captured into a CUDA graph (not a launch: each replay is).
+    pub fn captured(&mut self, name: &str) {
+        self.kernels.entry(name.to_string()).or_default().captured += 1;
     }
 
     /// Counts a launch of a selected kernel; `unprobed` carries the launch-level reason
@@ -282,6 +289,7 @@ pub fn report(program: &warptrace_ir::Program) -> Report {
     for k in t.kernels.values() {
         summary.launches_probed += k.probed;
         summary.launches_unprobed += k.unprobed;
+        summary.graph_nodes += k.captured;
     }
     kernel_status.sort_by(|a, b| a.name.cmp(&b.name));
     Report {

@@ -648,3 +648,28 @@ fn fork_children_and_a_fatal_signal_lose_nothing_and_count_nothing_twice() {
 
 /// `SIGABRT`.
 const SIGABRT: i32 = 6;
+
+#[test]
+fn every_replay_of_a_captured_graph_is_probed_in_every_capture_mode() {
+    let Some(f) = fixture() else { return };
+    for mode in ["graph", "graph_thread", "graph_relaxed"] {
+        let o = traced(f, mode, ["data", "ptx", mode, "1", "5"], &[]);
+        // Captured once (after the JIT and the allocation, which a global-mode capture
+        // would have refused from a thread not relaxed), replayed five times.
+        assert_eq!(
+            o.count(&format!("capture via=cuLaunchKernel fn={ADD_ONE} params=3")),
+            1,
+            "{mode}: {:#?}",
+            o.log
+        );
+        assert_eq!(
+            o.count("cuStreamEndCapture nodes=4 invalidated=0"),
+            1,
+            "{mode}"
+        );
+        assert_eq!(o.count("graph host node"), 5, "{mode}");
+        assert_eq!(o.count("refused during a global capture"), 0, "{mode}");
+        assert_probed(&o, mode, "cuGraphLaunch", "params", 5);
+        assert_eq!(o.report.summary.graph_nodes, 1, "{mode}");
+    }
+}

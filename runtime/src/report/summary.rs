@@ -142,11 +142,19 @@ fn counts(s: &Summary) -> String {
     }
     let _ = write!(
         line,
-        ", {} {} probed, {} unprobed",
+        ", {} {} probed",
         s.launches_probed,
         plural(s.launches_probed, "launch", "launches"),
-        s.launches_unprobed
     );
+    if s.graph_nodes > 0 {
+        let _ = write!(
+            line,
+            " (replays included of {} {} captured into CUDA graphs)",
+            s.graph_nodes,
+            plural(s.graph_nodes, "launch", "launches")
+        );
+    }
+    let _ = write!(line, ", {} unprobed", s.launches_unprobed);
     let launch_reasons: u64 = s
         .reasons
         .iter()

@@ -11,7 +11,9 @@
  *         proc_v1 | proc12 | proc13 | proc_ptsz | proc_self (cuGetProcAddress: the legacy
  *         entry, _v2 at CUDA 12.0 and 13.0, the per-thread-stream variant, and
  *         cuGetProcAddress itself fetched through cuGetProcAddress first, as cudart does);
- *         extra (arguments in a CU_LAUNCH_PARAM_BUFFER_POINTER buffer)
+ *         extra (arguments in a CU_LAUNCH_PARAM_BUFFER_POINTER buffer);
+ *         graph | graph_thread | graph_relaxed (one cuLaunchKernel captured on a stream in
+ *         global, thread-local or relaxed mode, the graph replayed LAUNCHES times)
  * AFTER:  fork (then a child that ends with exit, as a shell's or a pool's would, and one
  *         with _exit, as Python's multiprocessing's does) | abort (a fatal signal)
  * Prints `cuda_app: N launches ok` or the first failure; exits non-zero on one. */
@@ -52,6 +54,8 @@ static const char *how;
 static CUfunction fn;
 static CUcontext ctx;
 static int launches = 4;
+/* The stream launches go to (the legacy default stream unless capturing). */
+static __thread CUstream stream;
 static const char *KERNEL = "_Z7add_onePii";
 
 static char *read_file(const char *path, size_t *len) {
@@ -112,12 +116,12 @@ static launch_fn by_proc_address(void) {
 static CUresult launch_once(CUdeviceptr buf, int n) {
   void *params[] = {&buf, &n};
   unsigned g = (unsigned)(n + 127) / 128;
-  if (!strcmp(how, "plain")) return cuLaunchKernel(fn, g, 1, 1, 128, 1, 1, 0, NULL, params, NULL);
-  if (!strcmp(how, "ptsz")) return cuLaunchKernel_ptsz(fn, g, 1, 1, 128, 1, 1, 0, NULL, params, NULL);
-  if (!strcmp(how, "coop")) return cuLaunchCooperativeKernel(fn, g, 1, 1, 128, 1, 1, 0, NULL, params);
-  if (!strcmp(how, "coop_ptsz")) return cuLaunchCooperativeKernel_ptsz(fn, g, 1, 1, 128, 1, 1, 0, NULL, params);
+  if (!strcmp(how, "plain")) return cuLaunchKernel(fn, g, 1, 1, 128, 1, 1, 0, stream, params, NULL);
+  if (!strcmp(how, "ptsz")) return cuLaunchKernel_ptsz(fn, g, 1, 1, 128, 1, 1, 0, stream, params, NULL);
+  if (!strcmp(how, "coop")) return cuLaunchCooperativeKernel(fn, g, 1, 1, 128, 1, 1, 0, stream, params);
+  if (!strcmp(how, "coop_ptsz")) return cuLaunchCooperativeKernel_ptsz(fn, g, 1, 1, 128, 1, 1, 0, stream, params);
   if (!strcmp(how, "ex") || !strcmp(how, "ex_ptsz")) {
-    CUlaunchConfig c = {g, 1, 1, 128, 1, 1, 0, NULL, NULL, 0};
+    CUlaunchConfig c = {g, 1, 1, 128, 1, 1, 0, stream, NULL, 0};
     if (!strcmp(how, "ex")) return cuLaunchKernelEx(&c, fn, params, NULL);
     return cuLaunchKernelEx_ptsz(&c, fn, params, NULL);
   }
@@ -125,7 +129,7 @@ static CUresult launch_once(CUdeviceptr buf, int n) {
     struct { CUdeviceptr p; int n; } args = {buf, n};
     size_t size = sizeof args;
     void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &args, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
-    return cuLaunchKernel(fn, g, 1, 1, 128, 1, 1, 0, NULL, NULL, extra);
+    return cuLaunchKernel(fn, g, 1, 1, 128, 1, 1, 0, stream, NULL, extra);
   }
   launch_fn f;
   if (!strcmp(how, "dlsym")) {
@@ -134,7 +138,7 @@ static CUresult launch_once(CUdeviceptr buf, int n) {
   } else if (!strncmp(how, "proc", 4)) f = by_proc_address();
   else { fprintf(stderr, "cuda_app: unknown launch %s\n", how); exit(2); }
   if (!f) { fprintf(stderr, "cuda_app: no cuLaunchKernel by %s\n", how); exit(1); }
-  return f(fn, g, 1, 1, 128, 1, 1, 0, NULL, params, NULL);
+  return f(fn, g, 1, 1, 128, 1, 1, 0, stream, params, NULL);
 }
 
 static void *worker(void *arg) {
@@ -143,7 +147,27 @@ static void *worker(void *arg) {
   CUdeviceptr buf;
   int n = 1000;
   CHECK(cuMemAlloc(&buf, (size_t)n * sizeof(int)));
-  for (int i = 0; i < launches; i++) CHECK(launch_once(buf, n));
+  if (!strncmp(how, "graph", 5)) {
+    CUstreamCaptureMode mode = !strcmp(how, "graph_thread")    ? CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+                               : !strcmp(how, "graph_relaxed") ? CU_STREAM_CAPTURE_MODE_RELAXED
+                                                               : CU_STREAM_CAPTURE_MODE_GLOBAL;
+    CUgraph graph;
+    CUgraphExec exec;
+    CHECK(cuStreamCreate(&stream, 0));
+    const char *saved = how;
+    how = "plain";
+    CHECK(cuStreamBeginCapture(stream, mode));
+    CHECK(launch_once(buf, n));
+    CHECK(cuStreamEndCapture(stream, &graph));
+    how = saved;
+    CHECK(cuGraphInstantiate(&exec, graph, 0));
+    for (int i = 0; i < launches; i++) CHECK(cuGraphLaunch(exec, stream));
+    CHECK(cuStreamSynchronize(stream));
+    CHECK(cuGraphExecDestroy(exec));
+    CHECK(cuGraphDestroy(graph));
+  } else {
+    for (int i = 0; i < launches; i++) CHECK(launch_once(buf, n));
+  }
   CHECK(cuCtxSynchronize());
   CHECK(cuMemFree(buf));
   return NULL;

@@ -61,6 +61,130 @@ static void logf_(const char *fmt, ...) {
   pthread_mutex_unlock(&lock);
 }
 
+/* ---- streams, stream capture, graphs ---- */
+/* A captured operation, replayed by cuGraphLaunch. */
+enum op_kind { OP_MEMSET8, OP_MEMSET32, OP_COPY, OP_HOST, OP_KERNEL };
+struct op {
+  enum op_kind kind;
+  CUdeviceptr dst;
+  const void *src;
+  size_t n;
+  unsigned value;
+  CUhostFn fn;
+  void *user;
+  CUfunction func;
+  unsigned dims[7];
+  char *args; /* the kernel's argument bytes, copied at capture as the driver does */
+};
+struct graph { struct op *ops; int n, cap; };
+struct stream { int capturing; int invalidated; CUstreamCaptureMode mode; struct graph *g; };
+static struct stream streams[64];
+static int stream_next;
+/* Captures in global mode underway (any thread), and this thread's capture mode. */
+static int global_captures;
+static __thread CUstreamCaptureMode thread_mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
+
+static struct stream *stream_of(CUstream s) {
+  struct stream *st = (struct stream *)s;
+  return st >= streams && st < streams + 64 ? st : NULL;
+}
+static struct stream *capturing(CUstream s) {
+  struct stream *st = stream_of(s);
+  return st && st->capturing ? st : NULL;
+}
+static void record(struct stream *st, struct op op) {
+  pthread_mutex_lock(&lock);
+  struct graph *g = st->g;
+  if (g->n == g->cap) {
+    g->cap = g->cap ? 2 * g->cap : 8;
+    g->ops = realloc(g->ops, (size_t)g->cap * sizeof *g->ops);
+  }
+  g->ops[g->n++] = op;
+  pthread_mutex_unlock(&lock);
+}
+/* A call the driver refuses while a capture in global mode is underway, unless this
+ * thread's mode is relaxed (allocation, registration, synchronization, synchronous
+ * copies, module loading): it fails and invalidates the captures, as the driver's do. */
+static CUresult unsafe_during_capture(const char *what) {
+  int refused = 0;
+  LOCKED(if (global_captures > 0 && thread_mode != CU_STREAM_CAPTURE_MODE_RELAXED) {
+    refused = 1;
+    for (int i = 0; i < 64; i++) if (streams[i].capturing) streams[i].invalidated = 1;
+  });
+  if (!refused) return CUDA_SUCCESS;
+  logf_("%s refused during a global capture: captures invalidated", what);
+  return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
+#define UNSAFE(what) do { CUresult rc_ = unsafe_during_capture(what); if (rc_) return rc_; } while (0)
+
+CUresult cuStreamCreate(CUstream *s, unsigned int flags) {
+  (void)flags;
+  LOCKED(*s = (CUstream)&streams[stream_next++ % 64]);
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamDestroy_v2(CUstream s) { (void)s; return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream s) { (void)s; UNSAFE("cuStreamSynchronize"); return CUDA_SUCCESS; }
+CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status) {
+  struct stream *st = capturing(s);
+  *status = !st ? CU_STREAM_CAPTURE_STATUS_NONE
+            : st->invalidated ? CU_STREAM_CAPTURE_STATUS_INVALIDATED
+                              : CU_STREAM_CAPTURE_STATUS_ACTIVE;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode mode) {
+  struct stream *st = stream_of(s);
+  if (!st || st->capturing) return CUDA_ERROR_ILLEGAL_STATE;
+  st->g = calloc(1, sizeof *st->g);
+  st->mode = mode;
+  st->invalidated = 0;
+  LOCKED(st->capturing = 1; if (mode == CU_STREAM_CAPTURE_MODE_GLOBAL) global_captures++);
+  logf_("cuStreamBeginCapture mode=%d", (int)mode);
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamEndCapture(CUstream s, CUgraph *out) {
+  struct stream *st = capturing(s);
+  if (!st) return CUDA_ERROR_ILLEGAL_STATE;
+  LOCKED(st->capturing = 0; if (st->mode == CU_STREAM_CAPTURE_MODE_GLOBAL) global_captures--);
+  logf_("cuStreamEndCapture nodes=%d invalidated=%d", st->g->n, st->invalidated);
+  if (st->invalidated) { *out = NULL; return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED; }
+  *out = (CUgraph)st->g;
+  return CUDA_SUCCESS;
+}
+CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode) {
+  CUstreamCaptureMode old = thread_mode;
+  thread_mode = *mode;
+  *mode = old;
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph g, unsigned long long flags) {
+  (void)flags;
+  if (!g) return CUDA_ERROR_INVALID_VALUE;
+  *exec = (CUgraphExec)g; /* the nodes are fixed once captured */
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphDestroy(CUgraph g) { (void)g; return CUDA_SUCCESS; }
+CUresult cuGraphExecDestroy(CUgraphExec e) { (void)e; return CUDA_SUCCESS; }
+
+/* ---- events, host functions ---- */
+CUresult cuEventCreate(CUevent *e, unsigned int flags) {
+  (void)flags; *e = (CUevent)malloc(8); return *e ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult cuEventDestroy_v2(CUevent e) { free(e); return CUDA_SUCCESS; }
+CUresult cuEventRecord(CUevent e, CUstream s) {
+  (void)e;
+  if (capturing(s)) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; /* not modelled */
+  return CUDA_SUCCESS;
+}
+CUresult cuEventSynchronize(CUevent e) { (void)e; UNSAFE("cuEventSynchronize"); return CUDA_SUCCESS; }
+CUresult cuEventQuery(CUevent e) { (void)e; UNSAFE("cuEventQuery"); return CUDA_SUCCESS; }
+CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *user) {
+  struct stream *st = capturing(s);
+  if (st) { record(st, (struct op){.kind = OP_HOST, .fn = fn, .user = user}); return CUDA_SUCCESS; }
+  logf_("cuLaunchHostFunc");
+  fn(user);
+  return CUDA_SUCCESS;
+}
+
 /* ---- device and context ---- */
 static int initialized;
 static int ctx_token; /* the one context: its address is the handle */
@@ -116,7 +240,7 @@ CUresult cuCtxGetDevice(CUdevice *d) {
   *d = 0;
   return CUDA_SUCCESS;
 }
-CUresult cuCtxSynchronize(void) { return current ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
+CUresult cuCtxSynchronize(void) { UNSAFE("cuCtxSynchronize"); return current ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
 CUresult cuCtxDestroy_v2(CUcontext c) { (void)c; logf_("cuCtxDestroy"); return CUDA_SUCCESS; }
 
 /* ---- memory ---- */
@@ -136,6 +260,7 @@ static void *find_alloc(uintptr_t p, size_t n, size_t *size) {
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t size) {
+  UNSAFE("cuMemAlloc");
   void *m = calloc(1, size ? size : 1);
   if (!m) return CUDA_ERROR_OUT_OF_MEMORY;
   CUresult rc = CUDA_ERROR_OUT_OF_MEMORY;
@@ -147,6 +272,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t size) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemFree_v2(CUdeviceptr p) {
+  UNSAFE("cuMemFree");
   CUresult rc = CUDA_ERROR_INVALID_VALUE;
   LOCKED(for (int i = 0; i < MAX_ALLOCS; i++) if (allocs[i] && (CUdeviceptr)(uintptr_t)allocs[i] == p) {
     free(allocs[i]); allocs[i] = NULL; rc = CUDA_SUCCESS; break;
@@ -158,63 +284,55 @@ static CUresult device_range(CUdeviceptr p, size_t n) {
   return find_alloc((uintptr_t)p, n, &size) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
+  UNSAFE("cuMemcpyHtoD");
   if (device_range(dst, n)) return CUDA_ERROR_INVALID_VALUE;
   memcpy((void *)(uintptr_t)dst, src, n);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+  UNSAFE("cuMemcpyDtoH");
   if (device_range(src, n)) return CUDA_ERROR_INVALID_VALUE;
   memcpy(dst, (void *)(uintptr_t)src, n);
   logf_("cuMemcpyDtoH bytes=%zu", n);
   return CUDA_SUCCESS;
 }
-CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s) {
-  (void)s; return cuMemcpyHtoD_v2(dst, src, n);
-}
-CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s) {
-  (void)s;
-  if (device_range(src, n)) return CUDA_ERROR_INVALID_VALUE;
-  memcpy(dst, (void *)(uintptr_t)src, n);
-  logf_("cuMemcpyDtoHAsync bytes=%zu", n);
+static CUresult copy(void *dst, const void *src, size_t n, CUdeviceptr device, const char *how) {
+  if (device_range(device, n)) return CUDA_ERROR_INVALID_VALUE;
+  memcpy(dst, src, n);
+  if (how) logf_("%s bytes=%zu", how, n);
   return CUDA_SUCCESS;
 }
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s) {
+  struct stream *st = capturing(s);
+  if (st) { record(st, (struct op){.kind = OP_COPY, .dst = dst, .src = src, .n = n, .value = 1}); return CUDA_SUCCESS; }
+  return copy((void *)(uintptr_t)dst, src, n, dst, NULL);
+}
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s) {
+  struct stream *st = capturing(s);
+  if (st) {
+    record(st, (struct op){.kind = OP_COPY, .dst = (CUdeviceptr)(uintptr_t)dst, .src = (void *)(uintptr_t)src, .n = n});
+    return CUDA_SUCCESS;
+  }
+  return copy(dst, (void *)(uintptr_t)src, n, src, "cuMemcpyDtoHAsync");
+}
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s) {
-  (void)s;
+  struct stream *st = capturing(s);
+  if (st) { record(st, (struct op){.kind = OP_MEMSET8, .dst = dst, .n = n, .value = v}); return CUDA_SUCCESS; }
   if (device_range(dst, n)) return CUDA_ERROR_INVALID_VALUE;
   memset((void *)(uintptr_t)dst, v, n);
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int v, size_t n, CUstream s) {
-  (void)s;
+  struct stream *st = capturing(s);
+  if (st) { record(st, (struct op){.kind = OP_MEMSET32, .dst = dst, .n = n, .value = v}); return CUDA_SUCCESS; }
   if (device_range(dst, 4 * n)) return CUDA_ERROR_INVALID_VALUE;
   for (size_t i = 0; i < n; i++) memcpy((char *)(uintptr_t)dst + 4 * i, &v, 4);
   return CUDA_SUCCESS;
 }
-CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned int flags) { (void)p; (void)n; (void)flags; return CUDA_SUCCESS; }
-CUresult cuMemHostUnregister(void *p) { (void)p; return CUDA_SUCCESS; }
-
-/* ---- streams, events, host functions ---- */
-static int stream_tokens[64], stream_next;
-CUresult cuStreamCreate(CUstream *s, unsigned int flags) {
-  (void)flags;
-  LOCKED(*s = (CUstream)&stream_tokens[stream_next++ % 64]);
-  return CUDA_SUCCESS;
+CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned int flags) {
+  (void)p; (void)n; (void)flags; UNSAFE("cuMemHostRegister"); return CUDA_SUCCESS;
 }
-CUresult cuStreamDestroy_v2(CUstream s) { (void)s; return CUDA_SUCCESS; }
-CUresult cuStreamSynchronize(CUstream s) { (void)s; return CUDA_SUCCESS; }
-CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status) {
-  (void)s; *status = CU_STREAM_CAPTURE_STATUS_NONE; return CUDA_SUCCESS;
-}
-CUresult cuEventCreate(CUevent *e, unsigned int flags) {
-  (void)flags; *e = (CUevent)malloc(8); return *e ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
-}
-CUresult cuEventDestroy_v2(CUevent e) { free(e); return CUDA_SUCCESS; }
-CUresult cuEventRecord(CUevent e, CUstream s) { (void)e; (void)s; return CUDA_SUCCESS; }
-CUresult cuEventSynchronize(CUevent e) { (void)e; return CUDA_SUCCESS; }
-CUresult cuEventQuery(CUevent e) { (void)e; return CUDA_SUCCESS; }
-CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *user) {
-  (void)s; logf_("cuLaunchHostFunc"); fn(user); return CUDA_SUCCESS;
-}
+CUresult cuMemHostUnregister(void *p) { (void)p; UNSAFE("cuMemHostUnregister"); return CUDA_SUCCESS; }
 
 /* ---- modules, functions, libraries ---- */
 #define MAX_PARAMS 64
@@ -372,6 +490,7 @@ static int add_module(const char *ptx) {
 
 /* The module an image makes, by its format; -1 if it is none the driver knows. */
 static int load_image(const void *image, const char *how) {
+  if (unsafe_during_capture(how)) return -2;
   const unsigned char *b = image;
   int m;
   const char *kind;
@@ -396,6 +515,7 @@ static char *read_file(const char *path) {
 }
 
 static CUresult module_out(CUmodule *out, int m) {
+  if (m == -2) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   if (m < 0) return CUDA_ERROR_INVALID_IMAGE;
   *out = (CUmodule)&modules[m];
   return CUDA_SUCCESS;
@@ -495,6 +615,7 @@ CUresult cuFuncSetCacheConfig(CUfunction h, CUfunc_cache c) {
 }
 
 static CUresult library_out(CUlibrary *out, int m) {
+  if (m == -2) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   if (m < 0) return CUDA_ERROR_INVALID_IMAGE;
   int l;
   LOCKED(l = nlibraries < MAX_MODULES ? nlibraries++ : -1);
@@ -606,6 +727,7 @@ CUresult cuLinkAddData_v2(CUlinkState s, CUjitInputType type, void *data, size_t
   return CUDA_SUCCESS;
 }
 CUresult cuLinkComplete(CUlinkState s, void **cubin, size_t *size) {
+  UNSAFE("cuLinkComplete");
   struct link *l = (struct link *)s;
   if (!l->ptx) return CUDA_ERROR_INVALID_VALUE;
   char *out = malloc(l->len + 11);
@@ -628,9 +750,10 @@ CUresult cuLinkDestroy(CUlinkState s) {
 }
 
 /* ---- launches ---- */
+static CUresult run_kernel(const char *via, struct func *f, const char **args, const char *how,
+                           const unsigned *d);
 static CUresult launch(const char *via, CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                        unsigned by, unsigned bz, unsigned shared, CUstream s, void **params, void **extra) {
-  (void)s;
   struct func *f = func_of(h);
   if (!f) { logf_("launch via=%s invalid handle", via); return CUDA_ERROR_INVALID_HANDLE; }
   if (!modules[f->module].live) return CUDA_ERROR_INVALID_HANDLE;
@@ -650,6 +773,26 @@ static CUresult launch(const char *via, CUfunction h, unsigned gx, unsigned gy, 
     else if (f->offsets[i] + f->sizes[i] <= buffer_size) args[i] = buffer + f->offsets[i];
     else { logf_("launch via=%s fn=%s argument %d past the %zu-byte buffer", via, f->name, i, buffer_size); return CUDA_ERROR_INVALID_VALUE; }
   }
+  const char *how = params ? "params" : extra ? "extra" : "none";
+  unsigned d[7] = {gx, gy, gz, bx, by, bz, shared};
+  struct stream *st = capturing(s);
+  if (st) {
+    /* A kernel node: the arguments' values are copied now, as the driver does. */
+    size_t total = 0;
+    for (int i = 0; i < f->nparams; i++) total = f->offsets[i] + f->sizes[i];
+    struct op op = {.kind = OP_KERNEL, .func = h, .args = calloc(1, total + 1)};
+    for (int i = 0; i < f->nparams; i++) memcpy(op.args + f->offsets[i], args[i], f->sizes[i]);
+    memcpy(op.dims, d, sizeof d);
+    op.value = params ? 0 : 1;
+    logf_("capture via=%s fn=%s params=%d", via, f->name, f->nparams);
+    record(st, op);
+    return CUDA_SUCCESS;
+  }
+  return run_kernel(via, f, args, how, d);
+}
+
+static CUresult run_kernel(const char *via, struct func *f, const char **args, const char *how,
+                           const unsigned *d) {
   unsigned long long arg0 = 0;
   if (f->nparams) memcpy(&arg0, args[0], f->sizes[0] < 8 ? f->sizes[0] : 8);
   const char *map = "none";
@@ -659,9 +802,8 @@ static CUresult launch(const char *via, CUfunction h, unsigned gx, unsigned gy, 
     size_t size;
     map = find_alloc((uintptr_t)maps, 8, &size) ? "live" : "dead";
   }
-  const char *how = params ? "params" : extra ? "extra" : "none";
   logf_("launch via=%s fn=%s params=%d args=%s arg0=%llx map=%s grid=%u,%u,%u block=%u,%u,%u shared=%u",
-        via, f->name, f->nparams, how, arg0, map, gx, gy, gz, bx, by, bz, shared);
+        via, f->name, f->nparams, how, arg0, map, d[0], d[1], d[2], d[3], d[4], d[5], d[6]);
   if (!f->instrumented) return CUDA_SUCCESS;
   const char *fail = getenv("MOCK_CUDA_FAIL_INSTRUMENTED");
   if (fail) return (CUresult)atoi(fail);
@@ -708,6 +850,46 @@ CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *c, CUfunction f, void **par
                 c->blockDimZ, c->sharedMemBytes, c->hStream, params, extra);
 }
 
+/* Replays a captured graph's nodes in capture order (the stream's order). */
+CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
+  struct graph *g = (struct graph *)e;
+  if (!g) return CUDA_ERROR_INVALID_VALUE;
+  if (capturing(s)) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; /* child graphs: not modelled */
+  logf_("cuGraphLaunch nodes=%d", g->n);
+  for (int i = 0; i < g->n; i++) {
+    struct op *op = &g->ops[i];
+    CUresult rc = CUDA_SUCCESS;
+    switch (op->kind) {
+    case OP_MEMSET8:
+      rc = device_range(op->dst, op->n);
+      if (!rc) memset((void *)(uintptr_t)op->dst, (int)op->value, op->n);
+      break;
+    case OP_MEMSET32:
+      rc = device_range(op->dst, 4 * op->n);
+      for (size_t k = 0; !rc && k < op->n; k++) memcpy((char *)(uintptr_t)op->dst + 4 * k, &op->value, 4);
+      break;
+    case OP_COPY:
+      rc = op->value ? copy((void *)(uintptr_t)op->dst, op->src, op->n, op->dst, NULL)
+                     : copy((void *)(uintptr_t)op->dst, op->src, op->n, (CUdeviceptr)(uintptr_t)op->src,
+                            "graph copy DtoH");
+      break;
+    case OP_HOST:
+      logf_("graph host node");
+      op->fn(op->user);
+      break;
+    case OP_KERNEL: {
+      struct func *f = func_of(op->func);
+      const char *args[MAX_PARAMS];
+      for (int k = 0; k < f->nparams; k++) args[k] = op->args + f->offsets[k];
+      rc = run_kernel("cuGraphLaunch", f, args, op->value ? "extra" : "params", op->dims);
+      break;
+    }
+    }
+    if (rc) return rc;
+  }
+  return CUDA_SUCCESS;
+}
+
 /* ---- errors ---- */
 CUresult cuGetErrorString(CUresult rc, const char **s) { *s = rc ? "mock CUDA error" : "no error"; return CUDA_SUCCESS; }
 CUresult cuGetErrorName(CUresult rc, const char **s) { *s = rc ? "CUDA_ERROR_MOCK" : "CUDA_SUCCESS"; return CUDA_SUCCESS; }
@@ -725,7 +907,9 @@ static const struct { const char *name; void *fn; } table[] = {
   E(cuMemAlloc_v2), E(cuMemFree_v2), E(cuMemcpyHtoD_v2), E(cuMemcpyDtoH_v2),
   E(cuMemcpyHtoDAsync_v2), E(cuMemcpyDtoHAsync_v2), E(cuMemsetD8Async), E(cuMemsetD32Async),
   E(cuMemHostRegister_v2), E(cuMemHostUnregister), E(cuStreamCreate), E(cuStreamDestroy_v2),
-  E(cuStreamSynchronize), E(cuStreamIsCapturing), E(cuEventCreate), E(cuEventDestroy_v2),
+  E(cuStreamSynchronize), E(cuStreamIsCapturing), E(cuStreamBeginCapture_v2), E(cuStreamEndCapture),
+  E(cuThreadExchangeStreamCaptureMode), E(cuGraphInstantiateWithFlags), E(cuGraphLaunch),
+  E(cuGraphDestroy), E(cuGraphExecDestroy), E(cuEventCreate), E(cuEventDestroy_v2),
   E(cuEventRecord), E(cuEventSynchronize), E(cuEventQuery), E(cuLaunchHostFunc),
   E(cuModuleLoadData), E(cuModuleLoadDataEx), E(cuModuleLoadFatBinary), E(cuModuleLoad),
   E(cuModuleUnload), E(cuModuleGetFunction), E(cuModuleGetFunctionCount),

@@ -1,0 +1,135 @@
+//! Launches captured into a CUDA graph (stream capture): every replay of the graph is
+//! probed and read back, without the application synchronizing.
+//!
+//! A launch on a capturing stream (global, thread-local or relaxed mode) is captured as
+//! the nodes of a probed launch, in stream order: the map buffer zeroed, its header words
+//! written (32-bit memsets, whose values are part of the node), the instrumented kernel
+//! with the map pointer appended, a copy of the buffer into its pinned host half, and a
+//! host node ([`replayed`]) that merges that half into the host maps and counts a probed
+//! launch. So `launch` counts replays, and the report has every replay's maps.
+//!
+//! The buffer belongs to the graph: never pooled, reused by another launch or freed (a
+//! graph may be replayed until the process exits); it counts against `--map-memory`. A
+//! graph executable's launches are ordered behind its earlier launches (the driver's
+//! contract for `cuGraphLaunch`), so two replays never write it at once. Two executables
+//! instantiated from one captured graph would share it: their maps stay memory-safe but
+//! may interleave (explicit-graph interception, which would give each its own, is not
+//! here yet).
+//!
+//! While a capture in global mode is underway the driver refuses, and invalidates the
+//! capture for, allocation, synchronization and module loading from any thread whose
+//! capture mode is not relaxed. warptrace's own such calls on a launch path run with the
+//! thread's mode exchanged to relaxed ([`Relaxed`]), as CUDA-aware allocators do; the
+//! drain thread runs relaxed for good.
+
+use crate::driver::{CuResult, Driver, CUDA_SUCCESS};
+use crate::map_buf::MapBuf;
+use crate::state;
+use cudarc::driver::sys::CUstream;
+use std::ffi::{c_int, c_void};
+use std::sync::Arc;
+use warptrace_ir::{LaunchDims, MapLayout};
+
+/// `CU_STREAM_CAPTURE_MODE_RELAXED`.
+const MODE_RELAXED: c_int = 2;
+/// `CU_STREAM_CAPTURE_STATUS_ACTIVE`.
+pub(crate) const STATUS_ACTIVE: c_int = 1;
+
+/// This thread's stream-capture mode set to relaxed while it lives, then put back.
+pub(crate) struct Relaxed<'a> {
+    d: &'a Driver,
+    old: Option<c_int>,
+}
+
+impl<'a> Relaxed<'a> {
+    pub(crate) fn new(d: &'a Driver) -> Relaxed<'a> {
+        let old = d.cuThreadExchangeStreamCaptureMode.and_then(|exchange| {
+            let mut mode = MODE_RELAXED;
+            // SAFETY: an in/out pointer to a mode.
+            (unsafe { exchange(&mut mode) } == CUDA_SUCCESS).then_some(mode)
+        });
+        Relaxed { d, old }
+    }
+
+    /// Relaxed for the rest of this thread's life (the drain thread).
+    pub(crate) fn for_good(self) {
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for Relaxed<'_> {
+    fn drop(&mut self) {
+        if let (Some(mut mode), Some(exchange)) =
+            (self.old, self.d.cuThreadExchangeStreamCaptureMode)
+        {
+            // SAFETY: an in/out pointer to the mode found at `new`.
+            unsafe { exchange(&mut mode) };
+        }
+    }
+}
+
+/// What a captured launch's host node needs at each replay. Leaked: the graph may call it
+/// until the process ends.
+struct Slot {
+    name: Arc<str>,
+    layout: Arc<MapLayout>,
+    dims: LaunchDims,
+    host: usize,
+    len: usize,
+}
+
+/// Captures, after the instrumented kernel's node on `stream`, the copy of `buf` into its
+/// host half and the host node that merges it at every replay. `false` if either could
+/// not be captured (the capture may then hold a kernel node whose maps never come back:
+/// the launch is counted unprobed by the caller).
+///
+/// # Safety
+/// `buf`'s halves span `buf.len` bytes; `stream` is capturing.
+pub(crate) unsafe fn read_back_nodes(
+    d: &Driver,
+    stream: CUstream,
+    buf: MapBuf,
+    layout: Arc<MapLayout>,
+    dims: LaunchDims,
+    name: &str,
+) -> bool {
+    let (Some(copy), Some(host_func)) = (d.cuMemcpyDtoHAsync, d.cuLaunchHostFunc) else {
+        return false;
+    };
+    // SAFETY: both halves span `len` bytes; the copy becomes a node of the graph.
+    if unsafe { copy(buf.ptr as *mut c_void, buf.device, buf.len, stream) } != CUDA_SUCCESS {
+        return false;
+    }
+    let slot = Box::new(Slot {
+        name: name.into(),
+        layout,
+        dims,
+        host: buf.ptr,
+        len: buf.len,
+    });
+    let user = Box::into_raw(slot);
+    // SAFETY: `replayed` takes the leaked slot, which lives for the process.
+    let rc: CuResult = unsafe { host_func(stream, Some(replayed), user.cast()) };
+    if rc != CUDA_SUCCESS {
+        // SAFETY: not captured: nothing else holds the slot.
+        drop(unsafe { Box::from_raw(user) });
+        return false;
+    }
+    state::tables().captured(name);
+    // `buf` is never given back to the pool: it is the graph's from now on (module docs).
+    true
+}
+
+/// A captured launch's host node, at each replay: the kernel and the copy before it in
+/// the graph are done, so the host half holds this replay's maps. Makes no CUDA call.
+extern "C" fn replayed(user: *mut c_void) {
+    let _ = std::panic::catch_unwind(|| {
+        // SAFETY: `user` is the leaked `Slot` of `read_back_nodes`.
+        let slot = unsafe { &*(user as *const Slot) };
+        // SAFETY: the pinned host half of the graph's buffer, `len` bytes, written by the
+        // copy node that precedes this one.
+        let bytes = unsafe { std::slice::from_raw_parts(slot.host as *const u8, slot.len) };
+        state::aggregator().merge_buffer(&slot.layout, slot.dims, bytes);
+        state::tables().launch(&slot.name, true, None);
+    });
+}
