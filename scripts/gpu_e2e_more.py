@@ -115,6 +115,10 @@ SASS_TENSOR = "smsp__inst_executed_pipe_tensor.sum"
 PROBE_PARAM = "warp ptx:ld.param.* { @param[kernel] = count(); }"
 
 E2E_SCRIPT = os.path.join("tests", "workloads", "torch_compile_mlp.py")
+GRAPHS_SCRIPT = os.path.join("tests", "workloads", "torch_graphs.py")
+GRAPH_REPLAYS = 20
+# scale_add's grid in torch_graphs.py: 2^20 elements, 1024 a block.
+SCALE_ADD_BLOCKS = 1024
 E2E_ARGS = ["--iters", "20", "--tokens", "1024", "--dim", "512", "--layers", "2"]
 
 SECTOR = 32
@@ -1037,6 +1041,54 @@ def check_torch_compile(args, rows, work, wt):
     print("[torch.compile]", counts.get("line", "no summary line"))
 
 
+def graph_nodes(stderr):
+    """The summary's count of launches captured into CUDA graphs (0 when it names none)."""
+    m = re.search(r"replays included of (\d+) launch(?:es)? captured into CUDA graphs", stderr)
+    return int(m.group(1)) if m else 0
+
+
+def check_cuda_graphs(args, rows, work, wt):
+    """tests/workloads/torch_graphs.py: a Triton kernel captured into a torch.cuda.CUDAGraph
+    and an MLP through torch.compile(mode="reduce-overhead"), replayed; plain twice (the
+    control), then traced with `-v -p blocks`: every replay probed, outputs bit-identical."""
+    runs = {}
+    for step in ("plain", "plain again", "traced"):
+        j = f"{work}/graphs-{step.replace(' ', '-')}.json"
+        cmd = [sys.executable, GRAPHS_SCRIPT, "--replays", str(GRAPH_REPLAYS), "--out-json", j]
+        if step == "traced":
+            cmd = [wt, "-v", "-f", "json", "-p", "blocks", "--", *cmd]
+        p, _ = run_t(cmd, args.out, timeout=240)
+        res = read_json(j) if p.returncode == 0 and os.path.exists(j) else {}
+        runs[step] = (p, res)
+    codes = [runs[s][0].returncode for s in runs]
+    rows.append(("cuda graphs", "-", "exit status plain / plain / traced", "0 / 0 / 0",
+                 " / ".join(map(str, codes)) + "".join(f" ({s}: {why(runs[s][0])})" for s in runs
+                                                        if runs[s][0].returncode)[:200], not any(codes)))
+    for part in ("triton_graph", "compiled_graph"):
+        d = {s: runs[s][1].get(part) for s in runs}
+        rows.append(("cuda graphs", part, "digest plain == plain (control, informational)", str(d["plain"]),
+                     str(d["plain again"]), True))
+        rows.append(("cuda graphs", part, "digest traced == plain", str(d["plain"]), str(d["traced"]),
+                     d["traced"] is not None and d["traced"] == d["plain"]))
+    p = runs["traced"][0]
+    nodes = graph_nodes(p.stderr)
+    rows.append(("cuda graphs", "-", "launches captured into graphs as probed nodes", ">= 2", str(nodes),
+                 nodes >= 2))
+    blocks = json_maps(json_records(p.stdout)).get("@blocks", {})
+    got = sum(v for k, v in blocks.items() if base_name(k) == "scale_add") if isinstance(blocks, dict) else 0
+    want = (GRAPH_REPLAYS + 1) * SCALE_ADD_BLOCKS
+    rows.append(("cuda graphs", "scale_add", "@blocks: the eager launch and every replay", str(want), str(got),
+                 got == want))
+    states = kernel_states(p.stderr)
+    triton = [s for s in states if s[0].startswith("triton_")]
+    short = [s for s in triton if not s[1].startswith("instrumented") or s[2] < GRAPH_REPLAYS]
+    rows.append(("cuda graphs", "triton_* (Inductor)", f"instrumented, >= {GRAPH_REPLAYS} launches probed each",
+                 ">= 1 kernel, all", f"{len(triton) - len(short)} of {len(triton)}"
+                 + (f"; e.g. {base_name(short[0][0])[:40]}: {short[0][1][:30]}, {short[0][2]}" if short else ""),
+                 len(triton) >= 1 and not short))
+    print("[cuda graphs]", summary_text(p.stderr))
+
+
 def check_access_patterns(args, rows, work, wt):
     """memtrace and dmat on the access microbenchmarks of tests/workloads/access_patterns.py
     (linear, strided, gather, scatter, random; issue 8): the (address, width) of every
@@ -1443,6 +1495,7 @@ CHECKS = (
     ("numba", check_numba),
     ("cupy", check_cupy),
     ("torch.compile", check_torch_compile),
+    ("cuda graphs", check_cuda_graphs),
 )
 
 

@@ -124,6 +124,16 @@ class Ncu(unittest.TestCase):
         self.assertEqual([r["id"] for r in m.ncu_of(results, "block_sum")], [0, 1])
 
 
+class Graphs(unittest.TestCase):
+    def test_graph_nodes_from_the_summary_line(self):
+        line = ("warptrace: 3 kernels instrumented, 2 skipped (no PTX: 2), 64 launches probed (replays "
+                "included of 3 launches captured into CUDA graphs), 5 unprobed\n")
+        self.assertEqual(m.graph_nodes(line), 3)
+        self.assertEqual(m.graph_nodes(line.replace("3 launches captured", "1 launch captured")), 1)
+        self.assertEqual(m.graph_nodes("warptrace: 1 kernel instrumented, 0 skipped, 4 launches probed, 0 unprobed"),
+                         0)
+
+
 class Features(unittest.TestCase):
     def test_flops_from_sass_counts(self):
         fadd, fmul, ffma = m.FLOP_METRICS
