@@ -1042,8 +1042,8 @@ def check_torch_compile(args, rows, work, wt):
 
 
 def graph_nodes(stderr):
-    """The summary's count of launches captured into CUDA graphs (0 when it names none)."""
-    m = re.search(r"replays included of (\d+) launch(?:es)? captured into CUDA graphs", stderr)
+    """The summary's count of probed kernel nodes in CUDA graphs (0 when it names none)."""
+    m = re.search(r"replays included, of (\d+) probed kernel nodes? in CUDA graphs", stderr)
     return int(m.group(1)) if m else 0
 
 

@@ -127,9 +127,9 @@ class Ncu(unittest.TestCase):
 class Graphs(unittest.TestCase):
     def test_graph_nodes_from_the_summary_line(self):
         line = ("warptrace: 3 kernels instrumented, 2 skipped (no PTX: 2), 64 launches probed (replays "
-                "included of 3 launches captured into CUDA graphs), 5 unprobed\n")
+                "included, of 3 probed kernel nodes in CUDA graphs), 5 unprobed\n")
         self.assertEqual(m.graph_nodes(line), 3)
-        self.assertEqual(m.graph_nodes(line.replace("3 launches captured", "1 launch captured")), 1)
+        self.assertEqual(m.graph_nodes(line.replace("3 probed kernel nodes", "1 probed kernel node")), 1)
         self.assertEqual(m.graph_nodes("warptrace: 1 kernel instrumented, 0 skipped, 4 launches probed, 0 unprobed"),
                          0)
 

@@ -13,8 +13,7 @@
 //! graph executable's launches are ordered behind its earlier launches (the driver's
 //! contract for `cuGraphLaunch`), so two replays never write it at once. Two executables
 //! instantiated from one captured graph would share it: their maps stay memory-safe but
-//! may interleave (explicit-graph interception, which would give each its own, is not
-//! here yet).
+//! may interleave. (Kernel nodes added to a graph explicitly are `graphs.rs`'s.)
 //!
 //! While a capture in global mode is underway the driver refuses, and invalidates the
 //! capture for, allocation, synchronization and module loading from any thread whose
@@ -128,8 +127,24 @@ extern "C" fn replayed(user: *mut c_void) {
         let slot = unsafe { &*(user as *const Slot) };
         // SAFETY: the pinned host half of the graph's buffer, `len` bytes, written by the
         // copy node that precedes this one.
-        let bytes = unsafe { std::slice::from_raw_parts(slot.host as *const u8, slot.len) };
-        state::aggregator().merge_buffer(&slot.layout, slot.dims, bytes);
-        state::tables().launch(&slot.name, true, None);
+        unsafe { merge_replay(&slot.name, &slot.layout, slot.dims, slot.host, slot.len) };
     });
+}
+
+/// Merges one replay of a graph's probed kernel node, whose maps are in the host half at
+/// `host` (`len` bytes), and counts it a probed launch (also `graph_launch.rs`'s).
+///
+/// # Safety
+/// `host` spans `len` bytes that nothing writes meanwhile.
+pub(crate) unsafe fn merge_replay(
+    name: &str,
+    layout: &MapLayout,
+    dims: LaunchDims,
+    host: usize,
+    len: usize,
+) {
+    // SAFETY: as the caller's contract.
+    let bytes = unsafe { std::slice::from_raw_parts(host as *const u8, len) };
+    state::aggregator().merge_buffer(layout, dims, bytes);
+    state::tables().launch(name, true, None);
 }

@@ -7,8 +7,9 @@
 
 use crate::hooks::HOOKS;
 use cudarc::driver::sys::{
-    CUcontext, CUdevice, CUdeviceptr, CUevent, CUfunction, CUkernel, CUlaunchConfig, CUlibrary,
-    CUlinkState, CUmodule, CUstream,
+    CUDA_KERNEL_NODE_PARAMS_v2, CUcontext, CUdevice, CUdeviceptr, CUevent, CUfunction, CUgraph,
+    CUgraphExec, CUgraphNode, CUgraphNodeParams, CUkernel, CUlaunchConfig, CUlibrary, CUlinkState,
+    CUmodule, CUstream, CUDA_GRAPH_INSTANTIATE_PARAMS,
 };
 use std::cell::Cell;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
@@ -147,6 +148,26 @@ driver_fns! {
     cuLinkAddData: c"cuLinkAddData_v2" => fn(CUlinkState, c_int, *mut c_void, usize, *const c_char, c_uint, *mut c_int, *mut *mut c_void);
     cuLinkComplete: c"cuLinkComplete" => fn(CUlinkState, *mut *mut c_void, *mut usize);
     cuLinkDestroy: c"cuLinkDestroy" => fn(CUlinkState);
+    cuStreamWaitEvent: c"cuStreamWaitEvent" => fn(CUstream, CUevent, c_uint);
+    cuGraphAddKernelNode_v2: c"cuGraphAddKernelNode_v2" => fn(*mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_KERNEL_NODE_PARAMS_v2);
+    cuGraphKernelNodeSetParams_v2: c"cuGraphKernelNodeSetParams_v2" => fn(CUgraphNode, *const CUDA_KERNEL_NODE_PARAMS_v2);
+    cuGraphExecKernelNodeSetParams_v2: c"cuGraphExecKernelNodeSetParams_v2" => fn(CUgraphExec, CUgraphNode, *const CUDA_KERNEL_NODE_PARAMS_v2);
+    cuGraphAddNode: c"cuGraphAddNode" => fn(*mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *mut CUgraphNodeParams);
+    cuGraphAddNode_v2: c"cuGraphAddNode_v2" => fn(*mut CUgraphNode, CUgraph, *const CUgraphNode, *const c_void, usize, *mut CUgraphNodeParams);
+    cuGraphNodeSetParams: c"cuGraphNodeSetParams" => fn(CUgraphNode, *mut CUgraphNodeParams);
+    cuGraphExecNodeSetParams: c"cuGraphExecNodeSetParams" => fn(CUgraphExec, CUgraphNode, *mut CUgraphNodeParams);
+    cuGraphInstantiateWithFlags: c"cuGraphInstantiateWithFlags" => fn(*mut CUgraphExec, CUgraph, u64);
+    cuGraphInstantiateWithParams: c"cuGraphInstantiateWithParams" => fn(*mut CUgraphExec, CUgraph, *mut CUDA_GRAPH_INSTANTIATE_PARAMS);
+    cuGraphInstantiateWithParams_ptsz: c"cuGraphInstantiateWithParams_ptsz" => fn(*mut CUgraphExec, CUgraph, *mut CUDA_GRAPH_INSTANTIATE_PARAMS);
+    cuGraphExecUpdate_v2: c"cuGraphExecUpdate_v2" => fn(CUgraphExec, CUgraph, *mut c_void);
+    cuGraphLaunch: c"cuGraphLaunch" => fn(CUgraphExec, CUstream);
+    cuGraphLaunch_ptsz: c"cuGraphLaunch_ptsz" => fn(CUgraphExec, CUstream);
+    cuGraphClone: c"cuGraphClone" => fn(*mut CUgraph, CUgraph);
+    cuGraphNodeFindInClone: c"cuGraphNodeFindInClone" => fn(*mut CUgraphNode, CUgraphNode, CUgraph);
+    cuGraphAddChildGraphNode: c"cuGraphAddChildGraphNode" => fn(*mut CUgraphNode, CUgraph, *const CUgraphNode, usize, CUgraph);
+    cuGraphDestroyNode: c"cuGraphDestroyNode" => fn(CUgraphNode);
+    cuGraphDestroy: c"cuGraphDestroy" => fn(CUgraph);
+    cuGraphExecDestroy: c"cuGraphExecDestroy" => fn(CUgraphExec);
 }
 
 impl Driver {

@@ -35,6 +35,24 @@ pub enum Hook {
     CtxDestroy,
     DevicePrimaryCtxRelease,
     DevicePrimaryCtxReset,
+    GraphAddKernelNode,
+    GraphKernelNodeSetParams,
+    GraphExecKernelNodeSetParams,
+    GraphAddNode,
+    GraphAddNodeV2,
+    GraphNodeSetParams,
+    GraphExecNodeSetParams,
+    GraphInstantiateWithFlags,
+    GraphInstantiateWithParams,
+    GraphInstantiateWithParamsPtsz,
+    GraphExecUpdate,
+    GraphLaunch,
+    GraphLaunchPtsz,
+    GraphClone,
+    GraphAddChildGraphNode,
+    GraphDestroyNode,
+    GraphDestroy,
+    GraphExecDestroy,
 }
 
 /// One wrapped function: its exported driver name.
@@ -47,7 +65,7 @@ pub struct HookEntry {
 }
 
 /// Every wrapped function, in [`Hook`] order.
-pub const HOOKS: [HookEntry; 28] = {
+pub const HOOKS: [HookEntry; 46] = {
     use Hook::*;
     const fn e(hook: Hook, name: &'static CStr) -> HookEntry {
         HookEntry { hook, name }
@@ -84,6 +102,30 @@ pub const HOOKS: [HookEntry; 28] = {
         e(CtxDestroy, c"cuCtxDestroy_v2"),
         e(DevicePrimaryCtxRelease, c"cuDevicePrimaryCtxRelease_v2"),
         e(DevicePrimaryCtxReset, c"cuDevicePrimaryCtxReset_v2"),
+        e(GraphAddKernelNode, c"cuGraphAddKernelNode_v2"),
+        e(GraphKernelNodeSetParams, c"cuGraphKernelNodeSetParams_v2"),
+        e(
+            GraphExecKernelNodeSetParams,
+            c"cuGraphExecKernelNodeSetParams_v2",
+        ),
+        e(GraphAddNode, c"cuGraphAddNode"),
+        e(GraphAddNodeV2, c"cuGraphAddNode_v2"),
+        e(GraphNodeSetParams, c"cuGraphNodeSetParams"),
+        e(GraphExecNodeSetParams, c"cuGraphExecNodeSetParams"),
+        e(GraphInstantiateWithFlags, c"cuGraphInstantiateWithFlags"),
+        e(GraphInstantiateWithParams, c"cuGraphInstantiateWithParams"),
+        e(
+            GraphInstantiateWithParamsPtsz,
+            c"cuGraphInstantiateWithParams_ptsz",
+        ),
+        e(GraphExecUpdate, c"cuGraphExecUpdate_v2"),
+        e(GraphLaunch, c"cuGraphLaunch"),
+        e(GraphLaunchPtsz, c"cuGraphLaunch_ptsz"),
+        e(GraphClone, c"cuGraphClone"),
+        e(GraphAddChildGraphNode, c"cuGraphAddChildGraphNode"),
+        e(GraphDestroyNode, c"cuGraphDestroyNode"),
+        e(GraphDestroy, c"cuGraphDestroy"),
+        e(GraphExecDestroy, c"cuGraphExecDestroy"),
     ]
 };
 
@@ -144,6 +186,23 @@ impl HookTable {
                 Some(Hook::LaunchCooperativeKernelPtsz as usize)
             }
             b"cuGetProcAddress" if cuda_version >= 12000 => Some(Hook::GetProcAddressV2 as usize),
+            b"cuGraphLaunch" if per_thread => Some(Hook::GraphLaunchPtsz as usize),
+            b"cuGraphInstantiateWithParams" if per_thread => {
+                Some(Hook::GraphInstantiateWithParamsPtsz as usize)
+            }
+            // The CUDA 12 ABIs; older versions' entry points are not wrapped.
+            b"cuGraphAddKernelNode" if cuda_version >= 12000 => {
+                Some(Hook::GraphAddKernelNode as usize)
+            }
+            b"cuGraphKernelNodeSetParams" if cuda_version >= 12000 => {
+                Some(Hook::GraphKernelNodeSetParams as usize)
+            }
+            b"cuGraphExecKernelNodeSetParams" if cuda_version >= 12000 => {
+                Some(Hook::GraphExecKernelNodeSetParams as usize)
+            }
+            b"cuGraphExecUpdate" if cuda_version >= 12000 => Some(Hook::GraphExecUpdate as usize),
+            // `_v2` (with edge data) from CUDA 12.3.
+            b"cuGraphAddNode" if cuda_version >= 12030 => Some(Hook::GraphAddNodeV2 as usize),
             _ => Self::by_name(symbol),
         };
         match hook {
@@ -264,6 +323,37 @@ mod tests {
             );
             assert_eq!(t.for_proc_address(b"", r(hook), 12000, 0), w(hook));
         }
+        // The graph API: per-thread launches, and the CUDA 12 ABIs by base name (an
+        // older version's entry point, another ABI, passes through).
+        assert_eq!(
+            t.for_proc_address(b"cuGraphLaunch", 0x5, 13000, PROC_ADDRESS_PER_THREAD),
+            w(Hook::GraphLaunchPtsz)
+        );
+        assert_eq!(
+            t.for_proc_address(b"cuGraphLaunch", 0x5, 13000, 0),
+            w(Hook::GraphLaunch)
+        );
+        assert_eq!(
+            t.for_proc_address(b"cuGraphAddKernelNode", 0x5, 12000, 0),
+            w(Hook::GraphAddKernelNode)
+        );
+        assert_eq!(
+            t.for_proc_address(b"cuGraphAddKernelNode", 0x5, 11080, 0),
+            0x5
+        );
+        assert_eq!(t.for_proc_address(b"cuGraphExecUpdate", 0x5, 11040, 0), 0x5);
+        assert_eq!(
+            t.for_proc_address(b"cuGraphInstantiateWithParams", 0x5, 12000, 2),
+            w(Hook::GraphInstantiateWithParamsPtsz)
+        );
+        assert_eq!(
+            t.for_proc_address(b"cuGraphAddNode", 0x5, 13000, 0),
+            w(Hook::GraphAddNodeV2)
+        );
+        assert_eq!(
+            t.for_proc_address(b"cuGraphAddNode", 0x5, 12020, 0),
+            w(Hook::GraphAddNode)
+        );
         assert_eq!(t.for_proc_address(b"cuMemAlloc", 0x5, 13000, 0), 0x5);
         assert_eq!(t.for_proc_address(b"cuLaunchKernel", 0, 13000, 0), 0);
     }

@@ -230,7 +230,7 @@ static PROVED: Mutex<Option<HashMap<(usize, LaunchShape), bool>>> = Mutex::new(N
 
 /// The (offset, value) words to write before a launch, the buffer's size, the launch's
 /// dimensions.
-type Header = (Vec<(u64, u64)>, u64, LaunchDims);
+pub(crate) type Header = (Vec<(u64, u64)>, u64, LaunchDims);
 
 /// What the runtime writes into a zeroed buffer before a launch of `shape` of the
 /// instrumented function `func`: (offset, value) words — each array's records offset, the
@@ -245,12 +245,25 @@ pub(crate) fn header(
     layout: &MapLayout,
     shape: LaunchShape,
 ) -> Result<Header, Reason> {
+    let mut header = regions(program, func, layout, shape)?;
+    number(&mut header.0, layout, reads_launch);
+    Ok(header)
+}
+
+/// [`header`] without the `launch` word: what is fixed for every launch of `shape` (a
+/// graph's kernel node writes these at each replay, numbered then by [`number`]).
+pub(crate) fn regions(
+    program: &Program,
+    func: usize,
+    layout: &MapLayout,
+    shape: LaunchShape,
+) -> Result<Header, Reason> {
     let dims = LaunchDims {
         blocks: shape.grid.iter().map(|&g| u64::from(g)).product(),
         threads_per_block: shape.threads_per_block(),
     };
     let launch = layout.for_launch(dims);
-    let mut words: Vec<(u64, u64)> = layout
+    let words: Vec<(u64, u64)> = layout
         .regions
         .iter()
         .zip(&launch.array_offsets)
@@ -270,14 +283,40 @@ pub(crate) fn header(
             return Err(Reason::ArrayBounds);
         }
     }
+    Ok((words, launch.total_bytes, dims))
+}
+
+/// Numbers one launch (the `launch` builtin) and, when the program reads it, adds its
+/// word to `words` in every copy of the buffer's fixed part.
+pub(crate) fn number(words: &mut Vec<(u64, u64)>, layout: &MapLayout, reads_launch: bool) {
     let n = LAUNCHES.fetch_add(1, Ordering::Relaxed) + 1;
     if reads_launch {
-        // Every copy of the fixed part has its own `launch` word.
         for copy in 0..u64::from(layout.replicas.max(1)) {
             words.push((copy * layout.total_bytes + layout.launch_offset, n));
         }
     }
-    Ok((words, launch.total_bytes, dims))
+}
+
+/// The instrumented form of the selected function `func` for a launch of `shape`, and its
+/// header without the `launch` word ([`regions`]). `Err(None)`: a kernel-level reason,
+/// already reported with the kernel's status.
+pub(crate) fn instrumented(
+    d: &Driver,
+    cfg: &config::Config,
+    func: usize,
+    info: &state::FuncInfo,
+    shape: LaunchShape,
+) -> Result<(Arc<Probed>, Header), Option<Reason>> {
+    let probed = instrument::probed(d, cfg, func, info).map_err(|_| None)?;
+    crate::resources::admit(
+        &info.name,
+        probed.resources.as_ref(),
+        shape.threads_per_block(),
+    )
+    .map_err(Some)?;
+    let header =
+        regions(cfg.program.program(), probed.func, &probed.layout, shape).map_err(Some)?;
+    Ok((probed, header))
 }
 
 fn prepare(
@@ -300,14 +339,8 @@ fn prepare(
     // Whether this stream or another thread's is capturing, the JIT and the allocations
     // below must not be refused by a global-mode capture, nor invalidate it.
     let _relaxed = crate::capture::Relaxed::new(d);
-    let probed = instrument::probed(d, cfg, l.func as usize, info).map_err(|_| None)?;
-    let shape = l.shape();
-    crate::resources::admit(
-        &info.name,
-        probed.resources.as_ref(),
-        shape.threads_per_block(),
-    )
-    .map_err(Some)?;
+    let (probed, (mut words, bytes, dims)) =
+        instrumented(d, cfg, l.func as usize, info, l.shape())?;
     let extra = if l.extra.is_null() {
         if probed.params > 0 && l.params.is_null() {
             return Err(Some(Reason::ExtraParams));
@@ -317,14 +350,7 @@ fn prepare(
         // SAFETY: the application's `extra`, as it handed it to the driver.
         Some(unsafe { extra_args(d, l, &probed) }.map_err(Some)?)
     };
-    let (words, bytes, dims) = header(
-        cfg.program.program(),
-        cfg.reads_launch,
-        probed.func,
-        &probed.layout,
-        shape,
-    )
-    .map_err(Some)?;
+    number(&mut words, &probed.layout, cfg.reads_launch);
     let bytes = usize::try_from(bytes).map_err(|_| Some(Reason::MapAlloc))?;
     if cfg.fault == Some(Fault::Alloc) {
         return Err(Some(Reason::MapAlloc));
@@ -451,7 +477,7 @@ unsafe fn extra_args(d: &Driver, l: &Launch, probed: &Probed) -> Result<Box<Exte
 ///
 /// # Safety
 /// `buf`'s halves span the whole buffer; every offset is below its size minus 8.
-unsafe fn write_words(
+pub(crate) unsafe fn write_words(
     d: &Driver,
     buf: &MapBuf,
     words: &[(u64, u64)],

@@ -16,6 +16,8 @@ pub mod exits;
 pub mod export;
 mod extra;
 mod fatbin;
+mod graph_launch;
+mod graphs;
 mod hip;
 mod hooks;
 mod image;
@@ -66,12 +68,17 @@ pub mod exports {
     pub use crate::wrappers::{
         cuCtxDestroy_v2, cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxReset_v2,
         cuFuncSetAttribute, cuFuncSetCacheConfig, cuGetProcAddress, cuGetProcAddress_v2,
-        cuKernelGetFunction, cuKernelSetAttribute, cuLaunchCooperativeKernel,
-        cuLaunchCooperativeKernel_ptsz, cuLaunchKernel, cuLaunchKernelEx, cuLaunchKernelEx_ptsz,
-        cuLaunchKernel_ptsz, cuLibraryEnumerateKernels, cuLibraryGetKernel, cuLibraryGetModule,
-        cuLibraryLoadData, cuLibraryLoadFromFile, cuLibraryUnload, cuModuleEnumerateFunctions,
-        cuModuleGetFunction, cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx,
-        cuModuleLoadFatBinary, cuModuleUnload, dlsym,
+        cuGraphAddChildGraphNode, cuGraphAddKernelNode_v2, cuGraphAddNode, cuGraphAddNode_v2,
+        cuGraphClone, cuGraphDestroy, cuGraphDestroyNode, cuGraphExecDestroy,
+        cuGraphExecKernelNodeSetParams_v2, cuGraphExecNodeSetParams, cuGraphExecUpdate_v2,
+        cuGraphInstantiateWithFlags, cuGraphInstantiateWithParams,
+        cuGraphInstantiateWithParams_ptsz, cuGraphKernelNodeSetParams_v2, cuGraphLaunch,
+        cuGraphLaunch_ptsz, cuGraphNodeSetParams, cuKernelGetFunction, cuKernelSetAttribute,
+        cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz, cuLaunchKernel,
+        cuLaunchKernelEx, cuLaunchKernelEx_ptsz, cuLaunchKernel_ptsz, cuLibraryEnumerateKernels,
+        cuLibraryGetKernel, cuLibraryGetModule, cuLibraryLoadData, cuLibraryLoadFromFile,
+        cuLibraryUnload, cuModuleEnumerateFunctions, cuModuleGetFunction, cuModuleLoad,
+        cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary, cuModuleUnload, dlsym,
     };
 
     /// The driver functions the preload library must export under their own names.

@@ -261,6 +261,12 @@ pub enum Reason {
     /// The instrumented kernel's predicted JIT compile is over `--jit-budget`
     /// (`warptrace_codegen_ptx::jit_cost`).
     JitBudget,
+    /// A kernel node in a conditional node's body graph: added as the original, so its
+    /// runs (as many as the condition makes) are neither probed nor counted; the node is.
+    GraphBody,
+    /// A probed kernel node of a graph instantiated for device-side launches: its host
+    /// launches are read back, its device-side launches' maps are not; the node is counted.
+    DeviceGraph,
 }
 
 impl Reason {
@@ -276,6 +282,8 @@ impl Reason {
                 | Reason::NotSelected
                 | Reason::Resources
                 | Reason::MapMemory
+                | Reason::GraphBody
+                | Reason::DeviceGraph
         )
     }
 
@@ -298,6 +306,10 @@ impl Reason {
             Reason::Resources => "block too large for the instrumented form",
             Reason::MapMemory => "map memory (--map-memory) in use by earlier launches",
             Reason::JitBudget => "JIT compile over budget (--jit-budget)",
+            Reason::GraphBody => "graph nodes in conditional bodies (their runs not counted)",
+            Reason::DeviceGraph => {
+                "graph nodes launchable from the device (those launches not read back)"
+            }
         }
     }
 }
@@ -315,8 +327,9 @@ pub struct Summary {
     pub launches_unprobed: u64,
     /// Probed launches whose maps never came back before exit.
     pub launches_lost: u64,
-    /// Launches captured into CUDA graphs as probed nodes; each replay of such a node is
-    /// a probed launch. Absent when 0.
+    /// Probed kernel nodes of CUDA graphs: launches captured into a graph, and kernel nodes
+    /// added to one with the graph API; each replay of such a node is a probed launch.
+    /// Absent when 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub graph_nodes: u64,
     /// How often each reason occurred: once per kernel for kernel-level reasons, once per

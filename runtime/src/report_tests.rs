@@ -214,8 +214,8 @@ fn summary_lines() {
     clean.summary.graph_nodes = 2;
     assert_eq!(
         render_summary(&clean, false),
-        "warptrace: 2 kernels instrumented, 0 skipped, 40 launches probed (replays included \
-         of 2 launches captured into CUDA graphs), 0 unprobed\n"
+        "warptrace: 2 kernels instrumented, 0 skipped, 40 launches probed (replays included, \
+         of 2 probed kernel nodes in CUDA graphs), 0 unprobed\n"
     );
     // Merged across processes, and absent from a report without graphs.
     let merged = Report::merge(vec![clean.clone(), clean.clone()]);

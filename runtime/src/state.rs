@@ -67,7 +67,8 @@ struct KernelRecord {
     status: Option<KernelState>,
     probed: u64,
     unprobed: u64,
-    /// Launches captured into CUDA graphs (each replay then counts in `probed`).
+    /// Probed kernel nodes in CUDA graphs, captured or added (each replay then counts in
+    /// `probed`).
     captured: u64,
 }
 

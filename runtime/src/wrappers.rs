@@ -41,9 +41,17 @@ macro_rules! real {
 }
 
 mod contexts;
+mod graphs;
 mod loads;
 
 pub use contexts::{cuCtxDestroy_v2, cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxReset_v2};
+pub use graphs::{
+    cuGraphAddChildGraphNode, cuGraphAddKernelNode_v2, cuGraphAddNode, cuGraphAddNode_v2,
+    cuGraphClone, cuGraphDestroy, cuGraphDestroyNode, cuGraphExecDestroy,
+    cuGraphExecKernelNodeSetParams_v2, cuGraphExecNodeSetParams, cuGraphExecUpdate_v2,
+    cuGraphInstantiateWithFlags, cuGraphInstantiateWithParams, cuGraphInstantiateWithParams_ptsz,
+    cuGraphKernelNodeSetParams_v2, cuGraphLaunch, cuGraphLaunch_ptsz, cuGraphNodeSetParams,
+};
 
 pub use loads::{
     cuKernelGetFunction, cuLibraryEnumerateKernels, cuLibraryGetKernel, cuLibraryGetModule,
@@ -87,6 +95,34 @@ pub fn wrapper_addresses() -> [usize; HOOKS.len()] {
             Hook::CtxDestroy => cuCtxDestroy_v2 as *const () as usize,
             Hook::DevicePrimaryCtxRelease => cuDevicePrimaryCtxRelease_v2 as *const () as usize,
             Hook::DevicePrimaryCtxReset => cuDevicePrimaryCtxReset_v2 as *const () as usize,
+            Hook::GraphAddKernelNode => graphs::cuGraphAddKernelNode_v2 as *const () as usize,
+            Hook::GraphKernelNodeSetParams => {
+                graphs::cuGraphKernelNodeSetParams_v2 as *const () as usize
+            }
+            Hook::GraphExecKernelNodeSetParams => {
+                graphs::cuGraphExecKernelNodeSetParams_v2 as *const () as usize
+            }
+            Hook::GraphAddNode => graphs::cuGraphAddNode as *const () as usize,
+            Hook::GraphAddNodeV2 => graphs::cuGraphAddNode_v2 as *const () as usize,
+            Hook::GraphNodeSetParams => graphs::cuGraphNodeSetParams as *const () as usize,
+            Hook::GraphExecNodeSetParams => graphs::cuGraphExecNodeSetParams as *const () as usize,
+            Hook::GraphInstantiateWithFlags => {
+                graphs::cuGraphInstantiateWithFlags as *const () as usize
+            }
+            Hook::GraphInstantiateWithParams => {
+                graphs::cuGraphInstantiateWithParams as *const () as usize
+            }
+            Hook::GraphInstantiateWithParamsPtsz => {
+                graphs::cuGraphInstantiateWithParams_ptsz as *const () as usize
+            }
+            Hook::GraphExecUpdate => graphs::cuGraphExecUpdate_v2 as *const () as usize,
+            Hook::GraphLaunch => graphs::cuGraphLaunch as *const () as usize,
+            Hook::GraphLaunchPtsz => graphs::cuGraphLaunch_ptsz as *const () as usize,
+            Hook::GraphClone => graphs::cuGraphClone as *const () as usize,
+            Hook::GraphAddChildGraphNode => graphs::cuGraphAddChildGraphNode as *const () as usize,
+            Hook::GraphDestroyNode => graphs::cuGraphDestroyNode as *const () as usize,
+            Hook::GraphDestroy => graphs::cuGraphDestroy as *const () as usize,
+            Hook::GraphExecDestroy => graphs::cuGraphExecDestroy as *const () as usize,
         };
     }
     w

@@ -7,7 +7,9 @@
 #![allow(clippy::too_many_arguments)] // the driver's signatures
 
 use cudarc::driver::sys::{
-    CUcontext, CUdevice, CUfunction, CUkernel, CUlaunchConfig, CUlibrary, CUmodule, CUstream,
+    CUDA_KERNEL_NODE_PARAMS_v2, CUcontext, CUdevice, CUfunction, CUgraph, CUgraphExec, CUgraphNode,
+    CUgraphNodeParams, CUkernel, CUlaunchConfig, CUlibrary, CUmodule, CUstream,
+    CUDA_GRAPH_INSTANTIATE_PARAMS,
 };
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -143,6 +145,24 @@ export! {
     cuCtxDestroy_v2(ctx: CUcontext);
     cuDevicePrimaryCtxRelease_v2(dev: CUdevice);
     cuDevicePrimaryCtxReset_v2(dev: CUdevice);
+    cuGraphAddKernelNode_v2(node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *const CUDA_KERNEL_NODE_PARAMS_v2);
+    cuGraphKernelNodeSetParams_v2(node: CUgraphNode, params: *const CUDA_KERNEL_NODE_PARAMS_v2);
+    cuGraphExecKernelNodeSetParams_v2(exec: CUgraphExec, node: CUgraphNode, params: *const CUDA_KERNEL_NODE_PARAMS_v2);
+    cuGraphAddNode(node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *mut CUgraphNodeParams);
+    cuGraphAddNode_v2(node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, edges: *const c_void, n: usize, params: *mut CUgraphNodeParams);
+    cuGraphNodeSetParams(node: CUgraphNode, params: *mut CUgraphNodeParams);
+    cuGraphExecNodeSetParams(exec: CUgraphExec, node: CUgraphNode, params: *mut CUgraphNodeParams);
+    cuGraphInstantiateWithFlags(exec: *mut CUgraphExec, graph: CUgraph, flags: u64);
+    cuGraphInstantiateWithParams(exec: *mut CUgraphExec, graph: CUgraph, params: *mut CUDA_GRAPH_INSTANTIATE_PARAMS);
+    cuGraphInstantiateWithParams_ptsz(exec: *mut CUgraphExec, graph: CUgraph, params: *mut CUDA_GRAPH_INSTANTIATE_PARAMS);
+    cuGraphExecUpdate_v2(exec: CUgraphExec, graph: CUgraph, info: *mut c_void);
+    cuGraphLaunch(exec: CUgraphExec, stream: CUstream);
+    cuGraphLaunch_ptsz(exec: CUgraphExec, stream: CUstream);
+    cuGraphClone(clone: *mut CUgraph, original: CUgraph);
+    cuGraphAddChildGraphNode(node: *mut CUgraphNode, parent: CUgraph, deps: *const CUgraphNode, n: usize, child: CUgraph);
+    cuGraphDestroyNode(node: CUgraphNode);
+    cuGraphDestroy(graph: CUgraph);
+    cuGraphExecDestroy(exec: CUgraphExec);
 }
 
 macro_rules! export_hip {

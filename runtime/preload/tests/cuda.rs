@@ -103,6 +103,9 @@ fn build() -> Option<Fixture> {
             "-shared",
             "-fPIC",
             "-Wl,-soname,libcuda.so.1",
+            // Its calls to its own functions stay inside it, as the real driver's do (an
+            // interposer sees the application's calls only).
+            "-Wl,-Bsymbolic",
         ])
         .arg(format!("-I{}", include.display()))
         .arg(src.join("mock_cuda.c"))
@@ -672,4 +675,140 @@ fn every_replay_of_a_captured_graph_is_probed_in_every_capture_mode() {
         assert_probed(&o, mode, "cuGraphLaunch", "params", 5);
         assert_eq!(o.report.summary.graph_nodes, 1, "{mode}");
     }
+}
+
+/// The launches of a run's log and the `arg0` of each.
+fn arg0s(o: &Outcome) -> Vec<String> {
+    o.launches()
+        .iter()
+        .map(|l| field(l, "arg0").to_owned())
+        .collect()
+}
+
+#[test]
+fn every_launch_of_a_graph_built_with_the_graph_api_is_probed() {
+    let Some(f) = fixture() else { return };
+    // (load, form, kernel nodes added probed)
+    for (load, form, nodes) in [
+        ("data", "node", 1),
+        ("library", "kern", 1),
+        ("data", "generic", 1),
+        ("data", "proc", 1),
+        ("data", "ptsz", 1),
+        ("data", "child", 1),
+        ("data", "clone", 1),
+        ("data", "destroy", 2),
+        ("data", "streams", 1),
+    ] {
+        let how = format!("explicit_{form}");
+        let o = traced(f, &how, [load, "ptx", &how, "1", "5"], &[]);
+        // The node names the instrumented function with a live map buffer at every
+        // launch; the destroyed node never runs and nothing counts it.
+        assert_probed(&o, &how, "cuGraphLaunch", "params", 5);
+        assert_eq!(o.report.summary.graph_nodes, nodes, "{how}");
+        // One read-back per launch, outside the graph; each later launch waits for the
+        // last one's (the buffer is the node's, whatever stream the next launch is on).
+        assert_eq!(o.count("cuLaunchHostFunc"), 5, "{how}");
+        assert_eq!(o.count("cuStreamWaitEvent"), 4, "{how}");
+        assert_eq!(o.count("graph host node"), 0, "{how}");
+    }
+}
+
+#[test]
+fn a_graph_node_given_new_arguments_stays_probed_with_its_buffer() {
+    let Some(f) = fixture() else { return };
+    for form in ["exec_set", "update"] {
+        let how = format!("explicit_{form}");
+        let o = traced(f, &how, ["data", "ptx", &how, "1", "5"], &[]);
+        let args = arg0s(&o);
+        assert_eq!(args.len(), 5, "{how}: {:#?}", o.log);
+        // The first launch has the first buffer, every later one the second.
+        assert!(args[1..].iter().all(|a| *a == args[1]), "{how}: {args:?}");
+        assert_ne!(args[0], args[1], "{how}: {args:?}");
+        for l in o.launches() {
+            assert_eq!(
+                (field(l, "params"), field(l, "map")),
+                ("3", "live"),
+                "{how}: {l}"
+            );
+        }
+        // Same kernel, same shape: the node keeps its buffer (one node, not three).
+        assert_eq!(o.report.summary.graph_nodes, 1, "{how}");
+        assert_eq!(o.n(), 5, "{how}");
+        let s = &o.report.summary;
+        assert_eq!((s.launches_probed, s.launches_unprobed), (5, 0), "{how}");
+    }
+}
+
+#[test]
+fn graph_nodes_that_cannot_be_read_back_fail_open_and_are_counted() {
+    let Some(f) = fixture() else { return };
+    // A conditional body's node runs the original: no host call sees its runs.
+    let how = "explicit_conditional";
+    let o = traced(f, how, ["data", "ptx", how, "1", "5"], &[]);
+    let launches = o.launches();
+    assert_eq!(launches.len(), 5, "{:#?}", o.log);
+    for l in &launches {
+        assert_eq!((field(l, "params"), field(l, "map")), ("2", "none"), "{l}");
+    }
+    let s = &o.report.summary;
+    assert_eq!(s.reasons.get(&Reason::GraphBody), Some(&1), "{s:?}");
+    assert_eq!((s.launches_probed, s.graph_nodes), (0, 0), "{s:?}");
+    // Instantiated for device-side launch too: host launches are probed, the node counted.
+    let how = "explicit_device";
+    let o = traced(f, how, ["data", "ptx", how, "1", "5"], &[]);
+    assert_probed(&o, how, "cuGraphLaunch", "params", 5);
+    let s = &o.report.summary;
+    assert_eq!(s.reasons.get(&Reason::DeviceGraph), Some(&1), "{s:?}");
+    // No map buffer: the node is added as given, and each of its launches counted.
+    let fault: &OsStr = "alloc".as_ref();
+    let how = "explicit_node";
+    let o = traced(
+        f,
+        "explicit_alloc",
+        ["data", "ptx", how, "1", "5"],
+        &[("WARPTRACE_FAULT", fault)],
+    );
+    for l in o.launches() {
+        assert_eq!((field(l, "params"), field(l, "map")), ("2", "none"), "{l}");
+    }
+    let s = &o.report.summary;
+    assert_eq!(
+        (s.launches_probed, s.launches_unprobed, s.graph_nodes),
+        (0, 5, 0),
+        "{s:?}"
+    );
+    assert_eq!(s.reasons.get(&Reason::MapAlloc), Some(&5), "{s:?}");
+}
+
+#[test]
+fn a_graph_launched_into_a_capture_is_probed_at_each_replay_of_the_capture() {
+    let Some(f) = fixture() else { return };
+    let how = "explicit_in_capture";
+    let o = traced(f, how, ["data", "ptx", how, "1", "5"], &[]);
+    // The zeroing, header, copy and host function are captured around the child graph
+    // and run at each replay of the outer one; no event crosses the capture.
+    assert_eq!(o.count("cuGraphLaunch captured nodes=1"), 1, "{:#?}", o.log);
+    assert_eq!(o.count("graph host node"), 5, "{:#?}", o.log);
+    assert_eq!(o.count("cuStreamWaitEvent"), 0);
+    assert_probed(&o, how, "cuGraphLaunch", "params", 5);
+}
+
+#[test]
+fn eight_threads_replaying_their_own_graphs_lose_nothing() {
+    let Some(f) = fixture() else { return };
+    let how = "explicit_node";
+    let o = traced(f, "explicit_threads", ["data", "ptx", how, "8", "25"], &[]);
+    let launches = o.launches();
+    assert_eq!(launches.len(), 200);
+    assert!(launches
+        .iter()
+        .all(|l| field(l, "map") == "live" && field(l, "params") == "3"));
+    assert_eq!(o.n(), 200, "every replay's count came back");
+    let s = &o.report.summary;
+    assert_eq!(
+        (s.launches_probed, s.launches_unprobed, s.graph_nodes),
+        (200, 0, 8),
+        "{s:?}"
+    );
 }

@@ -170,7 +170,7 @@ fn decode_kernels(meta: &[u8]) -> Result<Vec<CachedKernel>, CacheError> {
 }
 
 /// [`Reason`]s by their code in entries ([`reason_code`]; never renumber, only add).
-const REASONS: [Reason; 16] = [
+const REASONS: [Reason; 18] = [
     Reason::NoPtx,
     Reason::Unsupported,
     Reason::ParseError,
@@ -187,6 +187,8 @@ const REASONS: [Reason; 16] = [
     Reason::Resources,
     Reason::MapMemory,
     Reason::JitBudget,
+    Reason::GraphBody,
+    Reason::DeviceGraph,
 ];
 
 fn reason_code(r: Reason) -> u8 {
@@ -208,6 +210,8 @@ fn reason_code(r: Reason) -> u8 {
         Reason::Resources => 13,
         Reason::MapMemory => 14,
         Reason::JitBudget => 15,
+        Reason::GraphBody => 16,
+        Reason::DeviceGraph => 17,
     }
 }
 

@@ -149,9 +149,9 @@ fn counts(s: &Summary) -> String {
     if s.graph_nodes > 0 {
         let _ = write!(
             line,
-            " (replays included of {} {} captured into CUDA graphs)",
+            " (replays included, of {} probed kernel {} in CUDA graphs)",
             s.graph_nodes,
-            plural(s.graph_nodes, "launch", "launches")
+            plural(s.graph_nodes, "node", "nodes")
         );
     }
     let _ = write!(line, ", {} unprobed", s.launches_unprobed);

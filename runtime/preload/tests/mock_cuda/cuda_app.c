@@ -13,7 +13,9 @@
  *         cuGetProcAddress itself fetched through cuGetProcAddress first, as cudart does);
  *         extra (arguments in a CU_LAUNCH_PARAM_BUFFER_POINTER buffer);
  *         graph | graph_thread | graph_relaxed (one cuLaunchKernel captured on a stream in
- *         global, thread-local or relaxed mode, the graph replayed LAUNCHES times)
+ *         global, thread-local or relaxed mode, the graph replayed LAUNCHES times);
+ *         explicit_* (a graph built with the graph API, its executable launched LAUNCHES
+ *         times; see explicit_graph below for each form)
  * AFTER:  fork (then a child that ends with exit, as a shell's or a pool's would, and one
  *         with _exit, as Python's multiprocessing's does) | abort (a fatal signal)
  * Prints `cuda_app: N launches ok` or the first failure; exits non-zero on one. */
@@ -52,6 +54,7 @@ CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *, CUfunction, void **, void
 
 static const char *how;
 static CUfunction fn;
+static CUkernel kern; /* from the library loads */
 static CUcontext ctx;
 static int launches = 4;
 /* The stream launches go to (the legacy default stream unless capturing). */
@@ -81,6 +84,7 @@ static void load(const char *mode, const char *path) {
     CHECK(cuLibraryLoadFromFile(&lib, path, NULL, NULL, 0, NULL, NULL, 0));
     CHECK(cuLibraryGetKernel(&k, lib, KERNEL));
     CHECK(cuKernelGetFunction(&fn, k));
+    kern = k;
     return;
   }
   char *image = read_file(path, &len);
@@ -90,6 +94,7 @@ static void load(const char *mode, const char *path) {
   else if (!strcmp(mode, "library") || !strcmp(mode, "libkernel")) {
     CHECK(cuLibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0));
     CHECK(cuLibraryGetKernel(&k, lib, KERNEL));
+    kern = k;
     if (!strcmp(mode, "library")) CHECK(cuKernelGetFunction(&fn, k));
     else fn = (CUfunction)k;
     return;
@@ -141,13 +146,137 @@ static CUresult launch_once(CUdeviceptr buf, int n) {
   return f(fn, g, 1, 1, 128, 1, 1, 0, stream, params, NULL);
 }
 
+typedef CUresult (*add_kernel_node_fn)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t,
+                                       const CUDA_KERNEL_NODE_PARAMS *);
+typedef CUresult (*graph_launch_fn)(CUgraphExec, CUstream);
+CUresult cuGraphLaunch_ptsz(CUgraphExec, CUstream);
+
+/* A graph built with the graph API around one add_one node on `buf`, launched `launches`
+ * times on `stream` (the worker's). The forms, after "explicit_":
+ *   node      cuGraphAddKernelNode, the function in `func`
+ *   kern      the CUkernel in `kern`, `func` null (library loads)
+ *   generic   cuGraphAddNode with a kernel node's parameters
+ *   proc      cuGraphAddKernelNode and cuGraphLaunch (per-thread) from cuGetProcAddress
+ *   ptsz      cuGraphLaunch_ptsz
+ *   child     the node in a child graph of the graph instantiated
+ *   clone     the executable instantiated from a clone
+ *   exec_set  after the first launch, the executable's node set to a second buffer
+ *             (cuGraphExecKernelNodeSetParams), then with cuGraphExecNodeSetParams
+ *   update    after the first launch, the graph's node set to a second buffer
+ *             (cuGraphKernelNodeSetParams) and the executable updated from the graph
+ *   destroy   a second kernel node added, then destroyed before instantiation
+ *   conditional  the node in the body of a conditional node
+ *   device    instantiated for device-side launch too (launched from the host here)
+ *   in_capture   the executable launched into a stream capture, the captured graph then
+ *             launched instead
+ *   streams   launched on two streams in turn */
+static void explicit_graph(CUdeviceptr buf, int n) {
+  const char *form = how + strlen("explicit_");
+  CUgraph graph, target;
+  CUgraphNode node, other;
+  CUgraphExec exec;
+  CUdeviceptr second;
+  int m = n;
+  void *params[] = {&buf, &n};
+  void *params2[] = {&second, &m};
+  CHECK(cuMemAlloc(&second, (size_t)n * sizeof(int)));
+  CUDA_KERNEL_NODE_PARAMS p = {0};
+  p.func = fn;
+  p.gridDimX = (unsigned)(n + 127) / 128;
+  p.gridDimY = p.gridDimZ = 1;
+  p.blockDimX = 128;
+  p.blockDimY = p.blockDimZ = 1;
+  p.kernelParams = params;
+  if (!strcmp(form, "kern")) { p.func = NULL; p.kern = kern; }
+  CHECK(cuGraphCreate(&graph, 0));
+  target = graph;
+  if (!strcmp(form, "child")) CHECK(cuGraphCreate(&target, 0));
+  if (!strcmp(form, "conditional")) {
+    CUgraphNodeParams c = {0};
+    c.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    c.conditional.type = CU_GRAPH_COND_TYPE_IF;
+    c.conditional.size = 1;
+    c.conditional.ctx = ctx;
+    CHECK(cuGraphAddNode(&other, graph, NULL, NULL, 0, &c));
+    target = c.conditional.phGraph_out[0];
+  }
+  graph_launch_fn launch = cuGraphLaunch;
+  if (!strcmp(form, "generic")) {
+    CUgraphNodeParams g = {0};
+    g.type = CU_GRAPH_NODE_TYPE_KERNEL;
+    memcpy(&g.kernel, &p, sizeof p);
+    CHECK(cuGraphAddNode(&node, target, NULL, NULL, 0, &g));
+  } else if (!strcmp(form, "proc")) {
+    void *add = NULL, *lp = NULL;
+    CUdriverProcAddressQueryResult status;
+    CHECK(cuGetProcAddress("cuGraphAddKernelNode", &add, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &status));
+    CHECK(cuGetProcAddress("cuGraphLaunch", &lp, 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &status));
+    CHECK(((add_kernel_node_fn)add)(&node, target, NULL, 0, &p));
+    launch = (graph_launch_fn)lp;
+  } else {
+    CHECK(cuGraphAddKernelNode(&node, target, NULL, 0, &p));
+  }
+  if (!strcmp(form, "ptsz")) launch = cuGraphLaunch_ptsz;
+  if (!strcmp(form, "destroy")) {
+    CHECK(cuGraphAddKernelNode(&other, graph, &node, 1, &p));
+    CHECK(cuGraphDestroyNode(other));
+  }
+  if (!strcmp(form, "child")) CHECK(cuGraphAddChildGraphNode(&other, graph, NULL, 0, target));
+  CUgraph instantiated = graph;
+  if (!strcmp(form, "clone")) CHECK(cuGraphClone(&instantiated, graph));
+  if (!strcmp(form, "device")) {
+    CUDA_GRAPH_INSTANTIATE_PARAMS ip = {0};
+    ip.flags = CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH;
+    CHECK(cuGraphInstantiateWithParams(&exec, instantiated, &ip));
+  } else {
+    CHECK(cuGraphInstantiate(&exec, instantiated, 0));
+  }
+  CUstream streams[2] = {stream, stream};
+  if (!strcmp(form, "streams")) CHECK(cuStreamCreate(&streams[1], 0));
+  CUgraphExec outer = NULL;
+  if (!strcmp(form, "in_capture")) {
+    CUgraph captured;
+    CHECK(cuStreamCreate(&stream, 0));
+    CHECK(cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    CHECK(cuGraphLaunch(exec, stream));
+    CHECK(cuStreamEndCapture(stream, &captured));
+    CHECK(cuGraphInstantiate(&outer, captured, 0));
+  }
+  for (int i = 0; i < launches; i++) {
+    if (outer) { CHECK(cuGraphLaunch(outer, stream)); continue; }
+    CHECK(launch(exec, streams[i % 2]));
+    if (i == 0 && !strcmp(form, "exec_set")) {
+      p.kernelParams = params2;
+      CHECK(cuGraphExecKernelNodeSetParams(exec, node, &p));
+    }
+    if (i == 1 && !strcmp(form, "exec_set")) {
+      CUgraphNodeParams g = {0};
+      g.type = CU_GRAPH_NODE_TYPE_KERNEL;
+      memcpy(&g.kernel, &p, sizeof p);
+      CHECK(cuGraphExecNodeSetParams(exec, node, &g));
+    }
+    if (i == 0 && !strcmp(form, "update")) {
+      CUgraphExecUpdateResultInfo info;
+      p.kernelParams = params2;
+      CHECK(cuGraphKernelNodeSetParams(node, &p));
+      CHECK(cuGraphExecUpdate(exec, graph, &info));
+    }
+  }
+  CHECK(cuCtxSynchronize());
+  CHECK(cuGraphExecDestroy(exec));
+  CHECK(cuGraphDestroy(graph));
+  CHECK(cuMemFree(second));
+}
+
 static void *worker(void *arg) {
   (void)arg;
   CHECK(cuCtxSetCurrent(ctx));
   CUdeviceptr buf;
   int n = 1000;
   CHECK(cuMemAlloc(&buf, (size_t)n * sizeof(int)));
-  if (!strncmp(how, "graph", 5)) {
+  if (!strncmp(how, "explicit_", 9)) {
+    explicit_graph(buf, n);
+  } else if (!strncmp(how, "graph", 5)) {
     CUstreamCaptureMode mode = !strcmp(how, "graph_thread")    ? CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
                                : !strcmp(how, "graph_relaxed") ? CU_STREAM_CAPTURE_MODE_RELAXED
                                                                : CU_STREAM_CAPTURE_MODE_GLOBAL;

@@ -62,8 +62,9 @@ static void logf_(const char *fmt, ...) {
 }
 
 /* ---- streams, stream capture, graphs ---- */
-/* A captured operation, replayed by cuGraphLaunch. */
-enum op_kind { OP_MEMSET8, OP_MEMSET32, OP_COPY, OP_HOST, OP_KERNEL };
+/* A graph's node: a captured operation or one added explicitly, run by cuGraphLaunch in
+ * the order the nodes were made (which the tests' dependencies follow). */
+enum op_kind { OP_MEMSET8, OP_MEMSET32, OP_COPY, OP_HOST, OP_KERNEL, OP_CHILD };
 struct op {
   enum op_kind kind;
   CUdeviceptr dst;
@@ -75,8 +76,13 @@ struct op {
   CUfunction func;
   unsigned dims[7];
   char *args; /* the kernel's argument bytes, copied at capture as the driver does */
+  size_t args_len;
+  struct graph *child; /* a child graph's copy, or a conditional node's body */
+  int dead;            /* destroyed (cuGraphDestroyNode) */
 };
 struct graph { struct op *ops; int n, cap; };
+/* A node handle: its graph and place (an executable's copy keeps the places). */
+struct node { struct graph *g; int i; };
 struct stream { int capturing; int invalidated; CUstreamCaptureMode mode; struct graph *g; };
 static struct stream streams[64];
 static int stream_next;
@@ -92,15 +98,32 @@ static struct stream *capturing(CUstream s) {
   struct stream *st = stream_of(s);
   return st && st->capturing ? st : NULL;
 }
-static void record(struct stream *st, struct op op) {
+static int append(struct graph *g, struct op op) {
   pthread_mutex_lock(&lock);
-  struct graph *g = st->g;
   if (g->n == g->cap) {
     g->cap = g->cap ? 2 * g->cap : 8;
     g->ops = realloc(g->ops, (size_t)g->cap * sizeof *g->ops);
   }
-  g->ops[g->n++] = op;
+  int i = g->n++;
+  g->ops[i] = op;
   pthread_mutex_unlock(&lock);
+  return i;
+}
+static void record(struct stream *st, struct op op) { append(st->g, op); }
+/* A deep copy, as instantiation, cloning and child-graph nodes make. */
+static struct graph *graph_copy(const struct graph *g) {
+  struct graph *c = calloc(1, sizeof *c);
+  c->n = c->cap = g->n;
+  c->ops = calloc((size_t)(g->n ? g->n : 1), sizeof *c->ops);
+  for (int i = 0; i < g->n; i++) {
+    c->ops[i] = g->ops[i];
+    if (g->ops[i].args) {
+      c->ops[i].args = malloc(g->ops[i].args_len + 1);
+      memcpy(c->ops[i].args, g->ops[i].args, g->ops[i].args_len + 1);
+    }
+    if (g->ops[i].child) c->ops[i].child = graph_copy(g->ops[i].child);
+  }
+  return c;
 }
 /* A call the driver refuses while a capture in global mode is underway, unless this
  * thread's mode is relaxed (allocation, registration, synchronization, synchronous
@@ -156,14 +179,13 @@ CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode) {
   *mode = old;
   return CUDA_SUCCESS;
 }
-CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph g, unsigned long long flags) {
-  (void)flags;
-  if (!g) return CUDA_ERROR_INVALID_VALUE;
-  *exec = (CUgraphExec)g; /* the nodes are fixed once captured */
+CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags) {
+  (void)e; (void)flags;
+  if (capturing(s)) return CUDA_ERROR_STREAM_CAPTURE_ISOLATION; /* an event from outside */
+  logf_("cuStreamWaitEvent");
   return CUDA_SUCCESS;
 }
-CUresult cuGraphDestroy(CUgraph g) { (void)g; return CUDA_SUCCESS; }
-CUresult cuGraphExecDestroy(CUgraphExec e) { (void)e; return CUDA_SUCCESS; }
+/* The rest of the graph API is with the launches, below. */
 
 /* ---- events, host functions ---- */
 CUresult cuEventCreate(CUevent *e, unsigned int flags) {
@@ -752,12 +774,8 @@ CUresult cuLinkDestroy(CUlinkState s) {
 /* ---- launches ---- */
 static CUresult run_kernel(const char *via, struct func *f, const char **args, const char *how,
                            const unsigned *d);
-static CUresult launch(const char *via, CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                       unsigned by, unsigned bz, unsigned shared, CUstream s, void **params, void **extra) {
-  struct func *f = func_of(h);
-  if (!f) { logf_("launch via=%s invalid handle", via); return CUDA_ERROR_INVALID_HANDLE; }
-  if (!modules[f->module].live) return CUDA_ERROR_INVALID_HANDLE;
-  /* Each argument's bytes: kernelParams[i], or the `extra` buffer at its offset. */
+/* Each argument's bytes: kernelParams[i], or the `extra` buffer at its offset. */
+static CUresult gather(const char *via, struct func *f, void **params, void **extra, const char **args) {
   char *buffer = NULL;
   size_t buffer_size = 0;
   for (void **e = extra; e && *e != CU_LAUNCH_PARAM_END; e += 2) {
@@ -767,25 +785,37 @@ static CUresult launch(const char *via, CUfunction h, unsigned gx, unsigned gy, 
   }
   if (params && extra) return CUDA_ERROR_INVALID_VALUE;
   if (f->nparams && !params && !buffer) return CUDA_ERROR_INVALID_VALUE;
-  const char *args[MAX_PARAMS];
   for (int i = 0; i < f->nparams; i++) {
     if (params) args[i] = params[i];
     else if (f->offsets[i] + f->sizes[i] <= buffer_size) args[i] = buffer + f->offsets[i];
     else { logf_("launch via=%s fn=%s argument %d past the %zu-byte buffer", via, f->name, i, buffer_size); return CUDA_ERROR_INVALID_VALUE; }
   }
+  return CUDA_SUCCESS;
+}
+/* A kernel node: the arguments' values are copied now, as the driver does. */
+static struct op kernel_op(CUfunction h, struct func *f, const char **args, const unsigned *d, int by_extra) {
+  size_t total = 0;
+  for (int i = 0; i < f->nparams; i++) total = f->offsets[i] + f->sizes[i];
+  struct op op = {.kind = OP_KERNEL, .func = h, .args = calloc(1, total + 1), .args_len = total};
+  for (int i = 0; i < f->nparams; i++) memcpy(op.args + f->offsets[i], args[i], f->sizes[i]);
+  memcpy(op.dims, d, sizeof op.dims);
+  op.value = (unsigned)by_extra;
+  return op;
+}
+static CUresult launch(const char *via, CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                       unsigned by, unsigned bz, unsigned shared, CUstream s, void **params, void **extra) {
+  struct func *f = func_of(h);
+  if (!f) { logf_("launch via=%s invalid handle", via); return CUDA_ERROR_INVALID_HANDLE; }
+  if (!modules[f->module].live) return CUDA_ERROR_INVALID_HANDLE;
+  const char *args[MAX_PARAMS];
+  CUresult rc = gather(via, f, params, extra, args);
+  if (rc) return rc;
   const char *how = params ? "params" : extra ? "extra" : "none";
   unsigned d[7] = {gx, gy, gz, bx, by, bz, shared};
   struct stream *st = capturing(s);
   if (st) {
-    /* A kernel node: the arguments' values are copied now, as the driver does. */
-    size_t total = 0;
-    for (int i = 0; i < f->nparams; i++) total = f->offsets[i] + f->sizes[i];
-    struct op op = {.kind = OP_KERNEL, .func = h, .args = calloc(1, total + 1)};
-    for (int i = 0; i < f->nparams; i++) memcpy(op.args + f->offsets[i], args[i], f->sizes[i]);
-    memcpy(op.dims, d, sizeof d);
-    op.value = params ? 0 : 1;
     logf_("capture via=%s fn=%s params=%d", via, f->name, f->nparams);
-    record(st, op);
+    record(st, kernel_op(h, f, args, d, !params));
     return CUDA_SUCCESS;
   }
   return run_kernel(via, f, args, how, d);
@@ -850,15 +880,155 @@ CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *c, CUfunction f, void **par
                 c->blockDimZ, c->sharedMemBytes, c->hStream, params, extra);
 }
 
-/* Replays a captured graph's nodes in capture order (the stream's order). */
-CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
-  struct graph *g = (struct graph *)e;
+/* ---- explicit graphs ---- */
+CUresult cuGraphCreate(CUgraph *out, unsigned int flags) {
+  (void)flags;
+  *out = (CUgraph)calloc(1, sizeof(struct graph));
+  return *out ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+static CUgraphNode node_at(struct graph *g, int i) {
+  struct node *n = malloc(sizeof *n);
+  n->g = g;
+  n->i = i;
+  return (CUgraphNode)n;
+}
+/* A kernel node's op from its parameters (the v2/v3 layout: func, or else kern). */
+static CUresult kernel_node_op(const char *via, const CUDA_KERNEL_NODE_PARAMS_v2 *p, struct op *op) {
+  CUfunction h = p->func ? p->func : (CUfunction)p->kern;
+  struct func *f = func_of(h);
+  if (!f) return CUDA_ERROR_INVALID_HANDLE;
+  const char *args[MAX_PARAMS];
+  CUresult rc = gather(via, f, p->kernelParams, p->extra, args);
+  if (rc) return rc;
+  unsigned d[7] = {p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY, p->blockDimZ,
+                   p->sharedMemBytes};
+  *op = kernel_op(h, f, args, d, !p->kernelParams);
+  logf_("%s fn=%s params=%d", via, f->name, f->nparams);
+  return CUDA_SUCCESS;
+}
+static CUresult add_kernel(const char *via, CUgraphNode *out, CUgraph hg, const CUDA_KERNEL_NODE_PARAMS_v2 *p) {
+  struct graph *g = (struct graph *)hg;
+  if (!g || !p) return CUDA_ERROR_INVALID_VALUE;
+  struct op op;
+  CUresult rc = kernel_node_op(via, p, &op);
+  if (rc) return rc;
+  *out = node_at(g, append(g, op));
+  return CUDA_SUCCESS;
+}
+/* Replaces the kernel op at a node's place in `g` (its graph, or an executable of it). */
+static CUresult set_kernel(const char *via, struct graph *g, CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS_v2 *p) {
+  struct node *n = (struct node *)h;
+  if (!g || !n || n->i >= g->n || g->ops[n->i].kind != OP_KERNEL || !p) return CUDA_ERROR_INVALID_VALUE;
+  struct op op;
+  CUresult rc = kernel_node_op(via, p, &op);
+  if (rc) return rc;
+  free(g->ops[n->i].args);
+  g->ops[n->i] = op;
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphAddKernelNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n,
+                                 const CUDA_KERNEL_NODE_PARAMS_v2 *p) {
+  (void)deps; (void)n;
+  return add_kernel("graph add kernel", out, g, p);
+}
+CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS_v2 *p) {
+  return set_kernel("graph set kernel", h ? ((struct node *)h)->g : NULL, h, p);
+}
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec e, CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS_v2 *p) {
+  return set_kernel("exec set kernel", (struct graph *)e, h, p);
+}
+/* The generic form: kernel nodes, and conditional nodes (whose one body graph the driver
+ * makes; the mock runs it once at each launch, as an `if` whose condition holds). */
+static CUresult add_node(CUgraphNode *out, CUgraph hg, CUgraphNodeParams *p) {
+  struct graph *g = (struct graph *)hg;
+  if (!g || !p) return CUDA_ERROR_INVALID_VALUE;
+  if (p->type == CU_GRAPH_NODE_TYPE_KERNEL)
+    return add_kernel("graph add node kernel", out, hg, (const CUDA_KERNEL_NODE_PARAMS_v2 *)&p->kernel);
+  if (p->type != CU_GRAPH_NODE_TYPE_CONDITIONAL || p->conditional.size != 1) return CUDA_ERROR_NOT_SUPPORTED;
+  static __thread CUgraph body_out[1];
+  struct graph *body = calloc(1, sizeof *body);
+  body_out[0] = (CUgraph)body;
+  p->conditional.phGraph_out = body_out;
+  logf_("graph add conditional");
+  *out = node_at(g, append(g, (struct op){.kind = OP_CHILD, .child = body}));
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphAddNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n, CUgraphNodeParams *p) {
+  (void)deps; (void)n;
+  return add_node(out, g, p);
+}
+CUresult cuGraphAddNode_v2(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, const CUgraphEdgeData *edges,
+                           size_t n, CUgraphNodeParams *p) {
+  (void)deps; (void)edges; (void)n;
+  return add_node(out, g, p);
+}
+CUresult cuGraphNodeSetParams(CUgraphNode h, CUgraphNodeParams *p) {
+  if (!p || p->type != CU_GRAPH_NODE_TYPE_KERNEL) return CUDA_ERROR_NOT_SUPPORTED;
+  return set_kernel("graph set node kernel", h ? ((struct node *)h)->g : NULL, h, (const CUDA_KERNEL_NODE_PARAMS_v2 *)&p->kernel);
+}
+CUresult cuGraphExecNodeSetParams(CUgraphExec e, CUgraphNode h, CUgraphNodeParams *p) {
+  if (!p || p->type != CU_GRAPH_NODE_TYPE_KERNEL) return CUDA_ERROR_NOT_SUPPORTED;
+  return set_kernel("exec set node kernel", (struct graph *)e, h, (const CUDA_KERNEL_NODE_PARAMS_v2 *)&p->kernel);
+}
+CUresult cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph hg, const CUgraphNode *deps, size_t n, CUgraph child) {
+  (void)deps; (void)n;
+  struct graph *g = (struct graph *)hg;
+  if (!g || !child) return CUDA_ERROR_INVALID_VALUE;
+  *out = node_at(g, append(g, (struct op){.kind = OP_CHILD, .child = graph_copy((struct graph *)child)}));
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphClone(CUgraph *out, CUgraph g) {
   if (!g) return CUDA_ERROR_INVALID_VALUE;
-  if (capturing(s)) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; /* child graphs: not modelled */
-  logf_("cuGraphLaunch nodes=%d", g->n);
+  *out = (CUgraph)graph_copy((struct graph *)g);
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphNodeFindInClone(CUgraphNode *out, CUgraphNode h, CUgraph clone) {
+  struct node *n = (struct node *)h;
+  struct graph *c = (struct graph *)clone;
+  if (!n || !c || n->i >= c->n) return CUDA_ERROR_INVALID_VALUE;
+  *out = node_at(c, n->i);
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphDestroyNode(CUgraphNode h) {
+  struct node *n = (struct node *)h;
+  if (!n) return CUDA_ERROR_INVALID_VALUE;
+  n->g->ops[n->i].dead = 1;
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph g, unsigned long long flags) {
+  if (!g) return CUDA_ERROR_INVALID_VALUE;
+  *exec = (CUgraphExec)graph_copy((struct graph *)g);
+  logf_("cuGraphInstantiate flags=%llu", flags);
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphInstantiateWithParams(CUgraphExec *exec, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS *p) {
+  CUresult rc = cuGraphInstantiateWithFlags(exec, g, p ? p->flags : 0);
+  if (p) p->result_out = rc ? CUDA_GRAPH_INSTANTIATE_ERROR : CUDA_GRAPH_INSTANTIATE_SUCCESS;
+  return rc;
+}
+/* Takes the graph's node parameters when its topology is the executable's. */
+CUresult cuGraphExecUpdate_v2(CUgraphExec he, CUgraph hg, CUgraphExecUpdateResultInfo *info) {
+  struct graph *e = (struct graph *)he, *g = (struct graph *)hg;
+  int same = e && g && e->n == g->n;
+  for (int i = 0; same && i < g->n; i++) same = e->ops[i].kind == g->ops[i].kind;
+  if (info) info->result = same ? CU_GRAPH_EXEC_UPDATE_SUCCESS : CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+  if (!same) return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+  struct graph *c = graph_copy(g);
+  free(e->ops);
+  *e = *c;
+  free(c);
+  logf_("cuGraphExecUpdate");
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphDestroy(CUgraph g) { (void)g; return CUDA_SUCCESS; }
+CUresult cuGraphExecDestroy(CUgraphExec e) { (void)e; return CUDA_SUCCESS; }
+
+/* Runs a graph's nodes in the order they were made. */
+static CUresult run_graph(struct graph *g) {
   for (int i = 0; i < g->n; i++) {
     struct op *op = &g->ops[i];
     CUresult rc = CUDA_SUCCESS;
+    if (op->dead) continue;
     switch (op->kind) {
     case OP_MEMSET8:
       rc = device_range(op->dst, op->n);
@@ -884,11 +1054,29 @@ CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
       rc = run_kernel("cuGraphLaunch", f, args, op->value ? "extra" : "params", op->dims);
       break;
     }
+    case OP_CHILD:
+      rc = run_graph(op->child);
+      break;
     }
     if (rc) return rc;
   }
   return CUDA_SUCCESS;
 }
+/* Launched into a capture, the executable becomes a child graph of it. */
+static CUresult graph_launch(const char *via, CUgraphExec e, CUstream s) {
+  struct graph *g = (struct graph *)e;
+  if (!g) return CUDA_ERROR_INVALID_VALUE;
+  struct stream *st = capturing(s);
+  if (st) {
+    logf_("%s captured nodes=%d", via, g->n);
+    record(st, (struct op){.kind = OP_CHILD, .child = graph_copy(g)});
+    return CUDA_SUCCESS;
+  }
+  logf_("%s nodes=%d", via, g->n);
+  return run_graph(g);
+}
+CUresult cuGraphLaunch(CUgraphExec e, CUstream s) { return graph_launch("cuGraphLaunch", e, s); }
+CUresult cuGraphLaunch_ptsz(CUgraphExec e, CUstream s) { return graph_launch("cuGraphLaunch_ptsz", e, s); }
 
 /* ---- errors ---- */
 CUresult cuGetErrorString(CUresult rc, const char **s) { *s = rc ? "mock CUDA error" : "no error"; return CUDA_SUCCESS; }
@@ -909,7 +1097,11 @@ static const struct { const char *name; void *fn; } table[] = {
   E(cuMemHostRegister_v2), E(cuMemHostUnregister), E(cuStreamCreate), E(cuStreamDestroy_v2),
   E(cuStreamSynchronize), E(cuStreamIsCapturing), E(cuStreamBeginCapture_v2), E(cuStreamEndCapture),
   E(cuThreadExchangeStreamCaptureMode), E(cuGraphInstantiateWithFlags), E(cuGraphLaunch),
-  E(cuGraphDestroy), E(cuGraphExecDestroy), E(cuEventCreate), E(cuEventDestroy_v2),
+  E(cuGraphDestroy), E(cuGraphExecDestroy), E(cuStreamWaitEvent), E(cuGraphCreate),
+  E(cuGraphAddKernelNode_v2), E(cuGraphKernelNodeSetParams_v2), E(cuGraphExecKernelNodeSetParams_v2),
+  E(cuGraphAddNode), E(cuGraphAddNode_v2), E(cuGraphNodeSetParams), E(cuGraphExecNodeSetParams),
+  E(cuGraphAddChildGraphNode), E(cuGraphClone), E(cuGraphNodeFindInClone), E(cuGraphDestroyNode),
+  E(cuGraphInstantiateWithParams), E(cuGraphExecUpdate_v2), E(cuGraphLaunch_ptsz), E(cuEventCreate), E(cuEventDestroy_v2),
   E(cuEventRecord), E(cuEventSynchronize), E(cuEventQuery), E(cuLaunchHostFunc),
   E(cuModuleLoadData), E(cuModuleLoadDataEx), E(cuModuleLoadFatBinary), E(cuModuleLoad),
   E(cuModuleUnload), E(cuModuleGetFunction), E(cuModuleGetFunctionCount),
