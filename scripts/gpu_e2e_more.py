@@ -39,6 +39,7 @@ scripts/gpu_e2e_more_test.py.
 """
 import csv
 import glob
+import hashlib
 import io
 import json
 import os
@@ -1089,6 +1090,47 @@ def check_cuda_graphs(args, rows, work, wt):
     print("[cuda graphs]", summary_text(p.stderr))
 
 
+def check_graph_api(args, rows, work, wt):
+    """tests/workloads/graph_api.cu: a graph built with the graph API (a kernel node, a child
+    graph's, new arguments in the executable and in the graph then cudaGraphExecUpdate, a
+    clone launched on a second stream in turn): plain twice (the control), then traced with
+    `-v -p blocks`: every launch of both nodes probed, outputs bit-identical."""
+    exe = os.path.join(args.bin, "graph_api")
+    runs = {}
+    for step in ("plain", "plain again", "traced"):
+        out = f"{work}/graph-api-{step.replace(' ', '-')}.bin"
+        cmd = [exe, out]
+        if step == "traced":
+            cmd = [wt, "-v", "-f", "json", "-p", "blocks", "--", *cmd]
+        p, _ = run_t(cmd, args.out, timeout=120)
+        data = open(out, "rb").read() if p.returncode == 0 and os.path.exists(out) else None
+        runs[step] = (p, hashlib.sha256(data).hexdigest()[:16] if data else None)
+    codes = [runs[s][0].returncode for s in runs]
+    rows.append(("graph api", "-", "exit status plain / plain / traced", "0 / 0 / 0",
+                 " / ".join(map(str, codes)) + "".join(f" ({s}: {why(runs[s][0])})" for s in runs
+                                                        if runs[s][0].returncode)[:200], not any(codes)))
+    d = {s: runs[s][1] for s in runs}
+    rows.append(("graph api", "-", "output plain == plain (control, informational)", str(d["plain"]),
+                 str(d["plain again"]), True))
+    rows.append(("graph api", "-", "output traced == plain", str(d["plain"]), str(d["traced"]),
+                 d["traced"] is not None and d["traced"] == d["plain"]))
+    want = program_json(runs["plain"][0].stdout) or {}
+    p = runs["traced"][0]
+    blocks = json_maps(json_records(p.stdout)).get("@blocks", {})
+    states = {base_name(k): (st, probed) for k, st, probed, _ in kernel_states(p.stderr)}
+    for kernel in ("axpy", "scale"):
+        got = sum(v for k, v in blocks.items() if base_name(k) == kernel) if isinstance(blocks, dict) else 0
+        w = want.get(f"{kernel}_blocks")
+        rows.append(("graph api", kernel, "@blocks: every launch of the node", str(w), str(got),
+                     w is not None and got == w))
+        st, probed = states.get(kernel, ("not seen", 0))
+        rows.append(("graph api", kernel, "instrumented, launches probed", f"instrumented, {want.get('launches')}",
+                     f"{st[:30]}, {probed}", st.startswith("instrumented") and probed == want.get("launches")))
+    nodes = graph_nodes(p.stderr)
+    rows.append(("graph api", "-", "probed kernel nodes in graphs", "2", str(nodes), nodes == 2))
+    print("[graph api]", summary_text(p.stderr))
+
+
 def check_access_patterns(args, rows, work, wt):
     """memtrace and dmat on the access microbenchmarks of tests/workloads/access_patterns.py
     (linear, strided, gather, scatter, random; issue 8): the (address, width) of every
@@ -1496,6 +1538,7 @@ CHECKS = (
     ("cupy", check_cupy),
     ("torch.compile", check_torch_compile),
     ("cuda graphs", check_cuda_graphs),
+    ("graph api", check_graph_api),
 )
 
 

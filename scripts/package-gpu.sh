@@ -20,6 +20,7 @@ nvcc -arch=sm_90a -lineinfo -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/coop_app tests/
 nvcc -arch=sm_90a -lineinfo -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/multi_ctx tests/workloads/multi_ctx.cu
 nvcc -arch=sm_90a -lineinfo -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/loop_timing tests/workloads/loop_timing.cu
 nvcc -arch=sm_90a -lineinfo -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/wide_blocks tests/workloads/wide_blocks.cu
+nvcc -arch=sm_90a -lineinfo -L"$WARPTRACE_CUDA_HOME/lib" -o .gpu/graph_api tests/workloads/graph_api.cu
 for f in .gpu/*; do
   ldd "$f" 2>/dev/null | awk '/=>/ {print $3}' | while read -r lib; do
     case "$(basename "$lib")" in
