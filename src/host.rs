@@ -13,8 +13,8 @@ use std::io::Write;
 use warptrace_ir::interp::{HostEffect, Interpreter};
 use warptrace_ir::{HostEvent, MapStore, Program};
 use warptrace_runtime::{
-    json, lost_records, printf_text, printf_texts, report_store, ring_output, ring_outputs,
-    store_output, store_outputs, text, PrintArgs, Report,
+    json, lost_records, printf_text, printf_texts, ring_output, ring_outputs, store_output,
+    store_outputs, text, PrintArgs,
 };
 
 /// The host's view of a run: maps (host updates and merged device results) and the
@@ -74,16 +74,16 @@ impl<'p> Host<'p> {
         let mut stdout = std::io::stdout().lock();
         stdout.write_all(out.as_bytes())?;
         stdout.flush()?;
-        ran.map_err(|e| anyhow!("in a `{}` block: {e}", event.name()))?;
+        ran.map_err(|e| anyhow!("in a `{event}` block: {e}"))?;
         Ok(exit)
     }
 
-    /// Adds the device maps of a traced run to the host's: hash entries, ring and
-    /// printf records, drop and lost counts.
-    pub fn add_device(&mut self, report: &Report) {
+    /// Adds device results already made a store (a live increment, `live.rs`) and the
+    /// names of the kernels their ids stand for.
+    pub fn add_store(&mut self, store: MapStore, kernels: &BTreeMap<u64, String>) {
         self.kernels
-            .extend(report.kernels.iter().map(|(k, v)| (*k, v.clone())));
-        self.store.merge(report_store(self.program, report));
+            .extend(kernels.iter().map(|(k, v)| (*k, v.clone())));
+        self.store.merge(store);
     }
 
     /// Prints what the device's rings produced during the run, as bpftrace prints events
@@ -201,7 +201,7 @@ pub fn exit_text(
 mod tests {
     use super::*;
     use warptrace_ir::{kernel_id, KeyType, MapDecl, MapKind, Overflow, ValueKind};
-    use warptrace_runtime::{MapEntry, MapRecord, MapReport, Origin};
+    use warptrace_runtime::{report_store, MapEntry, MapRecord, MapReport, Origin, Report};
 
     fn program() -> Program {
         let ring = |name: &str, value| MapDecl {
@@ -322,7 +322,8 @@ mod tests {
     fn host_consumes_device_printf_once() {
         let p = program();
         let mut host = Host::new(&p, OutputFormat::Text);
-        host.add_device(&report());
+        let r = report();
+        host.add_store(report_store(&p, &r), &r.kernels);
         host.print_device_events().expect("printed");
         let printf = p.printf_ring().expect("printf ring");
         assert!(host.store.map(printf).expect("map").records.is_empty());

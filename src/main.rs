@@ -14,6 +14,7 @@ mod host;
 mod instrument;
 mod library;
 mod list;
+mod live;
 mod outputs;
 mod progress;
 mod proof_dir;

@@ -2,6 +2,7 @@
 
 use crate::cli::{OutputFormat, RunArgs};
 use crate::host::Host;
+use crate::live::{Ended, Supervisor};
 use crate::outputs::{json_summary, Outputs};
 use crate::raw::RawProbeFile;
 use crate::EXIT_BAD_PROGRAM;
@@ -11,8 +12,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use warptrace_ir::{Bundle, HostEvent, Program};
 use warptrace_runtime::{
-    Report, ENV_CACHE_DIR, ENV_JIT_BUDGET, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_MAP_MEMORY,
-    ENV_MAX_RECORDS, ENV_NO_CACHE, ENV_PER_LAUNCH_BUFFERS, ENV_RAW_PROBES, ENV_SAMPLE,
+    Report, ENV_CACHE_DIR, ENV_JIT_BUDGET, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP, ENV_LIVE_MS,
+    ENV_MAP_MEMORY, ENV_MAX_RECORDS, ENV_NO_CACHE, ENV_PER_LAUNCH_BUFFERS, ENV_RAW_PROBES,
+    ENV_SAMPLE, LIVE_DIR,
 };
 
 /// The runtime library's file name, built by the `warptrace-preload` crate.
@@ -87,11 +89,25 @@ fn run_bundle(source: String, program: Program, args: &RunArgs, raw: bool) -> Re
     let mut report = None;
     // Said last, after the summary: the run's outcome.
     let mut nothing = None;
+    let mut detached = None;
+    if !stopped && args.command.is_empty() && crate::live::snapshot_ms(&program).is_some() {
+        // Host blocks alone: the intervals run until `exit()` or SIGINT, as bpftrace's.
+        crate::live::Supervisor::new(&program, None)?.watch(None, &mut host)?;
+    }
     if !stopped && !args.command.is_empty() {
-        let (merged, status) = trace(source, &program, args, raw)?;
-        host.add_device(&merged);
+        let traced = trace(source, &program, args, raw, &mut host)?;
+        let merged = traced.report.clone();
         // The device's printf output (and lost events) after `begin`'s, before `end`'s.
         host.print_device_events()?;
+        let status = match traced.ended {
+            Ended::Exited(status) => status,
+            Ended::Stopped => std::process::ExitStatus::default(),
+            // Printed below; the program's exit is waited for last.
+            Ended::Detached(why) => {
+                detached = Some((why, traced));
+                std::process::ExitStatus::default()
+            }
+        };
         code = exit_code(status);
         if (raw || !program.probes.is_empty()) && merged.summary.images_loaded == 0 {
             nothing = Some(nothing_traced(&merged, &args.command));
@@ -118,7 +134,28 @@ fn run_bundle(source: String, program: Program, args: &RunArgs, raw: bool) -> Re
     if let Some(why) = nothing {
         eprintln!("{why}");
     }
+    if let Some((why, mut traced)) = detached {
+        eprintln!(
+            "warptrace: detached ({why}): the results above are those until then; the \
+             program goes on untraced"
+        );
+        let status = traced
+            .child
+            .wait()
+            .context("waiting for the traced program")?;
+        code = exit_code(status);
+    }
     Ok(code)
+}
+
+/// A traced run: the merged report of its processes (at their exit, or at the detach),
+/// how it ended, and the program (still running when detached) with the directory its
+/// runtimes write to, kept until it exits.
+struct Traced {
+    report: Report,
+    ended: Ended,
+    child: std::process::Child,
+    _work: tempfile::TempDir,
 }
 
 /// The exit status of a run whose program exited 0 but where no traced process loaded a
@@ -145,13 +182,15 @@ fn nothing_traced(report: &Report, command: &[String]) -> String {
 }
 
 /// Runs the command with the runtime preloaded (`raw`: the bundle holds a raw probe
-/// file); returns the merged report of every process it started and its exit status.
+/// file), the `interval` blocks on `host` while it runs; returns the merged report of
+/// every process it started and how it ended, their results merged into `host`.
 fn trace(
     source: String,
     program: &Program,
     args: &RunArgs,
     raw: bool,
-) -> Result<(Report, std::process::ExitStatus)> {
+    host: &mut Host<'_>,
+) -> Result<Traced> {
     let preload = preload_library(args.preload.as_deref())?;
     let work = tempfile::Builder::new()
         .prefix("warptrace-")
@@ -192,6 +231,10 @@ fn trace(
     if args.per_launch_buffers {
         command.env(ENV_PER_LAUNCH_BUFFERS, "1");
     }
+    match crate::live::snapshot_ms(program) {
+        Some(ms) => command.env(ENV_LIVE_MS, ms.to_string()),
+        None => command.env_remove(ENV_LIVE_MS),
+    };
     if raw {
         command.env(ENV_RAW_PROBES, "1");
     } else {
@@ -210,12 +253,20 @@ fn trace(
     let mut child = command
         .spawn()
         .with_context(|| format!("cannot run `{cmd}`"))?;
-    // Ctrl-C reaches the child through the terminal's process group; warptrace itself
-    // stays alive to print what the child's runtime wrote, as bpftrace prints its maps.
-    // (Set after spawn: an ignored disposition would be inherited across exec.)
-    ignore_interrupts();
-    let status = child.wait().context("waiting for the traced program")?;
-    Ok((collect(&results)?, status))
+    // SIGINT to warptrace detaches: the program goes on untraced, warptrace prints what
+    // it has (a terminal's Ctrl-C reaches the program too, through its process group).
+    let mut supervisor = Supervisor::new(program, Some(&results))?;
+    let ended = supervisor.watch(Some(&mut child), host)?;
+    let report = match ended {
+        Ended::Detached(_) => supervisor.take(host, &results.join(LIVE_DIR))?,
+        Ended::Exited(_) | Ended::Stopped => supervisor.take(host, &results)?,
+    };
+    Ok(Traced {
+        report,
+        ended,
+        child,
+        _work: work,
+    })
 }
 
 /// The module cache settings of `--cache-dir` / `--no-cache` for the traced program:
@@ -235,21 +286,6 @@ fn cache_env(args: &RunArgs) -> Result<Vec<(&'static str, Option<OsString>)>> {
         (ENV_CACHE_DIR, Some(dir.into_os_string())),
         (ENV_NO_CACHE, None),
     ])
-}
-
-/// Reads and merges the report every traced process wrote (one per pid).
-fn collect(results: &Path) -> Result<Report> {
-    let mut reports = Vec::new();
-    for entry in std::fs::read_dir(results)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|e| e == "json") {
-            let text = std::fs::read_to_string(&path)?;
-            let report: Report = serde_json::from_str(&text)
-                .with_context(|| format!("malformed runtime report {}", path.display()))?;
-            reports.push(report);
-        }
-    }
-    Ok(Report::merge(reports))
 }
 
 fn preload_library(explicit: Option<&Path>) -> Result<PathBuf> {
@@ -286,13 +322,6 @@ fn absolute(path: &Path) -> Result<PathBuf> {
         bail!("runtime library {} does not exist", path.display());
     }
     std::path::absolute(path).context("cannot resolve the runtime library's path")
-}
-
-fn ignore_interrupts() {
-    // SAFETY: installing SIG_IGN for SIGINT has no preconditions; no handler code runs.
-    unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_IGN);
-    }
 }
 
 fn exit_code(status: std::process::ExitStatus) -> ExitCode {

@@ -141,11 +141,23 @@ impl Program {
                     }
                     c.expect(":")?;
                     c.skip_ws();
-                    let event = match c.rest() {
-                        "begin" => HostEvent::Begin,
-                        "end" => HostEvent::End,
-                        "launch:complete" => HostEvent::LaunchComplete,
-                        _ => return Err(c.error("expected begin, end or launch:complete")),
+                    let rest = c.rest();
+                    let interval = rest
+                        .strip_prefix("interval:us:")
+                        .map(|n| n.parse::<u64>().ok().filter(|&us| us > 0));
+                    let event = match (rest, interval) {
+                        (_, Some(Some(us))) => HostEvent::Interval { us },
+                        (_, Some(None)) => {
+                            return Err(c.error("expected a period of at least 1 µs"))
+                        }
+                        ("begin", _) => HostEvent::Begin,
+                        ("end", _) => HostEvent::End,
+                        ("launch:complete", _) => HostEvent::LaunchComplete,
+                        _ => {
+                            return Err(
+                                c.error("expected begin, end, launch:complete or interval:us:N")
+                            )
+                        }
                     };
                     program.host.push(HostBlock {
                         event,

@@ -130,15 +130,22 @@ pub enum HostEvent {
     End,
     /// `launch:complete`: after each instrumented launch's maps have been read back.
     LaunchComplete,
+    /// `interval:us:N` (the language's `interval:s:N`, `ms`, `us`, `hz`): every `N`
+    /// microseconds while the traced program runs, on the device results so far.
+    Interval {
+        /// The period in microseconds (at least 1).
+        us: u64,
+    },
 }
 
-impl HostEvent {
-    /// The name in the text form; the same as the language's.
-    pub fn name(self) -> &'static str {
+impl std::fmt::Display for HostEvent {
+    /// The name in the text form; the language's, but an interval's is always in µs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            HostEvent::Begin => "begin",
-            HostEvent::End => "end",
-            HostEvent::LaunchComplete => "launch:complete",
+            HostEvent::Begin => f.write_str("begin"),
+            HostEvent::End => f.write_str("end"),
+            HostEvent::LaunchComplete => f.write_str("launch:complete"),
+            HostEvent::Interval { us } => write!(f, "interval:us:{us}"),
         }
     }
 }

@@ -489,6 +489,62 @@ impl MapStore {
         }
     }
 
+    /// What `self`, a later snapshot of one process's device results, added since the
+    /// `earlier` one (both running totals): counters, sums and histograms less the
+    /// earlier words; a min, max or assigned value where it changed (the earlier one still
+    /// standing says nothing about the values since, so the key is left out); records past
+    /// the earlier ones; drop, lost and over-limit counts less the earlier. Merged into a
+    /// store holding the earlier snapshot, it gives this one.
+    pub fn since(&self, earlier: &MapStore) -> MapStore {
+        let empty = |m: &StoredMap| StoredMap::new(m.kind, m.value.clone());
+        let maps = self
+            .maps
+            .iter()
+            .enumerate()
+            .map(|(i, now)| {
+                let before = earlier.maps.get(i);
+                let Some(before) = before else {
+                    return now.clone();
+                };
+                let mut out = empty(now);
+                for (keys, words) in &now.entries {
+                    let Some(old) = before.entries.get(keys) else {
+                        out.entries.insert(keys.clone(), words.clone());
+                        continue;
+                    };
+                    let added = match now.value {
+                        ValueKind::Min { .. }
+                        | ValueKind::Max { .. }
+                        | ValueKind::Value { .. }
+                        | ValueKind::Record(_)
+                        | ValueKind::Printf { .. } => (words != old).then(|| words.clone()),
+                        _ => {
+                            let d: Vec<u64> = words
+                                .iter()
+                                .enumerate()
+                                .map(|(j, &w)| w.wrapping_sub(old.get(j).copied().unwrap_or(0)))
+                                .collect();
+                            d.iter().any(|&w| w != 0).then_some(d)
+                        }
+                    };
+                    if let Some(words) = added {
+                        out.entries.insert(keys.clone(), words);
+                    }
+                }
+                out.records = now
+                    .records
+                    .get(before.records.len()..)
+                    .unwrap_or(&[])
+                    .to_vec();
+                out.drops = now.drops.saturating_sub(before.drops);
+                out.lost = now.lost.saturating_sub(before.lost);
+                out.over_limit = now.over_limit.saturating_sub(before.over_limit);
+                out
+            })
+            .collect();
+        MapStore { maps }
+    }
+
     /// `clear(@m)`: removes every key (hash) or record (ring, array).
     pub fn clear(&mut self, map: MapId) -> Result<(), StoreError> {
         let m = self.map_mut(map)?;

@@ -266,7 +266,7 @@ impl Program {
 
     /// The text of one host block.
     pub fn host_text(&self, index: usize, block: &crate::HostBlock) -> String {
-        let mut out = format!("host {index}: {}\n", block.event.name());
+        let mut out = format!("host {index}: {}\n", block.event);
         self.body_text(&mut out, &block.insns);
         out
     }

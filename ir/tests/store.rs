@@ -435,3 +435,53 @@ fn ring_records_past_the_cursor_need_no_copy() {
     assert_eq!(want.maps[0].records.len(), 9);
     assert_eq!(want.maps[2].entries[&vec![5]], vec![4]);
 }
+
+/// A process's snapshots are running totals: what a later one added since an earlier one,
+/// merged onto the earlier, gives the later (counters, sums, histograms; changed
+/// min/max/assigned values); an unchanged min is left out, as nothing says what the values
+/// since were.
+#[test]
+fn a_later_snapshot_less_an_earlier_one_is_what_came_since() {
+    let p = program(HASHES);
+    let mut earlier = MapStore::new(&p);
+    let mut later = MapStore::new(&p);
+    let both = |s: &mut MapStore, m: u32, keys: &[u64], u: Update| {
+        s.update(MapId(m), keys, u).expect("update");
+    };
+    for s in [&mut earlier, &mut later] {
+        both(s, 0, &[7], Update::Count);
+        both(s, 1, &[], Update::Sum(10));
+        both(s, 2, &[], Update::Min(5));
+        both(s, 6, &[], Update::Hist(1000));
+        both(s, 8, &[1], Update::Assign(4));
+    }
+    // Since: two more counts of key 7, one of a new key, a larger sum, a new hist
+    // bucket, a new max, a changed assignment; the min did not move.
+    both(&mut later, 0, &[7], Update::Count);
+    both(&mut later, 0, &[7], Update::Count);
+    both(&mut later, 0, &[9], Update::Count);
+    both(&mut later, 1, &[], Update::Sum(32));
+    both(&mut later, 2, &[], Update::Min(8));
+    both(&mut later, 3, &[], Update::Max(77));
+    both(&mut later, 6, &[], Update::Hist(3));
+    both(&mut later, 8, &[1], Update::Assign(6));
+    let since = later.since(&earlier);
+    let words = |m: u32, keys: &[u64]| since.maps[m as usize].entries.get(keys).cloned();
+    assert_eq!(words(0, &[7]), Some(vec![2]));
+    assert_eq!(words(0, &[9]), Some(vec![1]));
+    assert_eq!(words(1, &[]), Some(vec![32]));
+    assert_eq!(words(2, &[]), None, "an unchanged min says nothing");
+    assert_eq!(words(3, &[]), Some(vec![77]));
+    assert_eq!(words(8, &[1]), Some(vec![6]));
+    let hist = words(6, &[]).expect("hist");
+    assert_eq!(hist.iter().sum::<u64>(), 1, "one new value: {hist:?}");
+    let mut rebuilt = earlier.clone();
+    rebuilt.merge(since);
+    assert_eq!(rebuilt, later);
+    // Nothing new: nothing.
+    assert!(later
+        .since(&later)
+        .maps
+        .iter()
+        .all(|m| m.entries.is_empty()));
+}

@@ -62,6 +62,8 @@ pub(crate) enum Error {
     StmtTooDeep { span: Span, limit: usize },
     #[error("unknown attach point `{name}`")]
     UnknownAttach { span: Span, name: String },
+    #[error("bad interval: {why}")]
+    BadInterval { span: Span, why: String },
     #[error("`{modifier}` is not valid at {attach}")]
     ModifierNotValid {
         span: Span,
@@ -236,6 +238,15 @@ impl Error {
                 vec!["decimal literals are i64; hex literals may use all 64 bits".into()],
             ),
             UnknownAttach { span, name } => (*span, None, names::attach_hints(name)),
+            BadInterval { span, .. } => (
+                *span,
+                None,
+                vec![
+                    "e.g. `interval:s:1 { print(@bytes); clear(@bytes); }` prints every second \
+                     while the program runs"
+                        .into(),
+                ],
+            ),
             MapUpdateNeedsValue { span, .. } => (
                 *span,
                 None,

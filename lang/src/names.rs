@@ -572,7 +572,12 @@ pub(crate) fn attach_hints(name: &str) -> Vec<String> {
 /// Every attach point spelled out (`mem:global:load`, …), and the fixed part of those
 /// that take a file, lines or an opcode (`line`, `ptx`): what a misspelling is near.
 fn concrete_attach_points() -> Vec<String> {
-    let mut out = vec!["BEGIN".to_string(), "END".to_string()];
+    let mut out = vec![
+        "BEGIN".to_string(),
+        "END".to_string(),
+        "interval:s".to_string(),
+        "interval:ms".to_string(),
+    ];
     for e in ATTACH_POINTS.iter() {
         let mut names = vec![String::new()];
         for (i, part) in e.name.split(':').enumerate() {
@@ -608,6 +613,33 @@ fn concrete_attach_points() -> Vec<String> {
 pub(crate) enum Target {
     Host(HostEvent),
     Device(AttachSpec),
+}
+
+/// `interval:UNIT:N` (bpftrace's, `i` for short; UNIT `s`, `ms`, `us` or `hz`): the host
+/// event, `Ok(None)` for another attach point, `Err` why the period is not one.
+pub(crate) fn interval(parts: &[impl AsRef<str>]) -> Result<Option<HostEvent>, String> {
+    let strs: Vec<&str> = parts.iter().map(AsRef::as_ref).collect();
+    let ["interval" | "i", rest @ ..] = strs.as_slice() else {
+        return Ok(None);
+    };
+    let [unit, n] = rest else {
+        return Err("an interval is `interval:UNIT:N`, UNIT one of s, ms, us, hz".into());
+    };
+    let n: u64 = n
+        .parse()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("`{n}` is not a positive integer"))?;
+    let us = match *unit {
+        "s" => n.checked_mul(1_000_000),
+        "ms" => n.checked_mul(1_000),
+        "us" => Some(n),
+        "hz" if n <= 1_000_000 => Some(1_000_000 / n),
+        "hz" => return Err(format!("{n} Hz is more than once a microsecond")),
+        other => return Err(format!("unknown interval unit `{other}`: s, ms, us or hz")),
+    };
+    us.map(|us| Some(HostEvent::Interval { us }))
+        .ok_or_else(|| format!("{n}{unit} does not fit in 64 bits of microseconds"))
 }
 
 /// Resolves an attach point's components (without modifiers); `None` if unknown.

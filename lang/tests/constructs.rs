@@ -9,15 +9,29 @@ fn ir(source: &str) -> String {
 
 #[test]
 fn every_attach_point() {
-    let source = "begin, end, launch:complete, BEGIN, END { }\n\
+    let source = "begin, end, launch:complete, BEGIN, END, interval:s:2, interval:ms:250, \
+        i:us:40, interval:hz:4 { }\n\
         kernel:entry, kernel:exit:*gemm*, mem:shared:store, mem:generic:atomic:k, mem:*:async, \
         tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit:*mm*, \
         line:gemm.cu:10-20, line:\"src/a b.cu\":7, region:entry:gemm.cu:10-20, \
         region:exit:\"src/a b.cu\":7-9:*mm*, ptx:ld.global.v4.*, gcn:v_mfma*:*gemm*, \
         warp after mem:global:load, after warp ptx:st.*, warp kernel:exit { }";
     let program = warptrace_lang::compile(source, "stdin").unwrap_or_else(|e| panic!("{e}"));
-    let host: Vec<&str> = program.host.iter().map(|h| h.event.name()).collect();
-    assert_eq!(host, ["begin", "end", "launch:complete", "begin", "end"]);
+    let host: Vec<String> = program.host.iter().map(|h| h.event.to_string()).collect();
+    assert_eq!(
+        host,
+        [
+            "begin",
+            "end",
+            "launch:complete",
+            "begin",
+            "end",
+            "interval:us:2000000",
+            "interval:us:250000",
+            "interval:us:40",
+            "interval:us:250000"
+        ]
+    );
     let probes: Vec<String> = program
         .probes
         .iter()

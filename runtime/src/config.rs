@@ -2,7 +2,7 @@
 //! `WARPTRACE_FAULT`, `WARPTRACE_LAUNCH_SKIP`, `WARPTRACE_LAUNCH_COUNT`,
 //! `WARPTRACE_SAMPLE`, `WARPTRACE_CACHE_DIR`, `WARPTRACE_NO_CACHE`,
 //! `WARPTRACE_PER_LAUNCH_BUFFERS`, `WARPTRACE_RAW_PROBES`, `WARPTRACE_MAX_RECORDS`,
-//! `WARPTRACE_MAP_MEMORY`; set once by [`init`]
+//! `WARPTRACE_MAP_MEMORY`, `WARPTRACE_LIVE_MS`; set once by [`init`]
 //! from the preload library's constructor.
 
 use crate::cache::{self, DiskCache};
@@ -51,6 +51,12 @@ pub const ENV_MAP_MEMORY: &str = "WARPTRACE_MAP_MEMORY";
 /// module-cache key, so a kernel refused under one budget is instrumented under another.
 pub const ENV_JIT_BUDGET: &str = "WARPTRACE_JIT_BUDGET";
 
+/// Milliseconds between the snapshots of this process's results that the CLI's `interval`
+/// blocks read while the program runs (`live.rs`); unset: no snapshots (a detach request
+/// is still watched for). Implies per-launch buffers: a resident buffer's counts would
+/// reach the host only at exit.
+pub const ENV_LIVE_MS: &str = "WARPTRACE_LIVE_MS";
+
 /// A failure path forced by [`ENV_FAULT`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
@@ -92,6 +98,8 @@ pub struct Config {
     pub map_memory: Option<u64>,
     /// What an instrumented kernel may cost the JIT ([`ENV_JIT_BUDGET`]).
     pub jit_budget: JitBudget,
+    /// The period of live snapshots ([`ENV_LIVE_MS`]).
+    pub live: Option<std::time::Duration>,
 }
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
@@ -104,7 +112,18 @@ pub fn active() -> bool {
     ACTIVE.load(Ordering::Relaxed)
 }
 
-/// The configuration, once [`init`] loaded a bundle.
+/// Stops tracing for the rest of the process (the CLI's `exit()` or SIGINT, `live.rs`):
+/// every wrapper forwards from now on, as if no bundle were loaded.
+pub(crate) fn detach() {
+    ACTIVE.store(false, Ordering::Release);
+}
+
+/// The configuration [`init`] loaded, detached or not (for the report at exit).
+pub(crate) fn loaded() -> Option<&'static Config> {
+    CONFIG.get()
+}
+
+/// The configuration, once [`init`] loaded a bundle (and until [`detach`]).
 pub fn config() -> Option<&'static Config> {
     if active() {
         CONFIG.get()
@@ -206,10 +225,14 @@ pub fn init() -> bool {
         cache: cache::cache_dir(|name| std::env::var_os(name)).map(DiskCache::new),
         bundle_hash,
         codegen_env: cache::codegen_env(std::env::vars_os()),
-        resident: std::env::var(ENV_PER_LAUNCH_BUFFERS).as_deref() != Ok("1"),
+        resident: std::env::var(ENV_PER_LAUNCH_BUFFERS).as_deref() != Ok("1")
+            && std::env::var_os(ENV_LIVE_MS).is_none(),
         raw,
         map_memory: number(ENV_MAP_MEMORY),
         jit_budget: jit_budget(std::env::var(ENV_JIT_BUDGET).ok().as_deref()),
+        live: number(ENV_LIVE_MS)
+            .filter(|&ms| ms > 0)
+            .map(std::time::Duration::from_millis),
     };
     let max_records = number(ENV_MAX_RECORDS).unwrap_or(crate::aggregate::DEFAULT_MAX_RECORDS);
     crate::state::init_maps(config.program.program().maps.len(), max_records);

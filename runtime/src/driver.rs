@@ -227,6 +227,12 @@ pub fn driver() -> Option<&'static Driver> {
     d
 }
 
+/// The real driver if it was resolved already (never loads `libcuda.so.1`: a process
+/// that has not used CUDA is left without it).
+pub fn resolved() -> Option<&'static Driver> {
+    DRIVER.get().and_then(Option::as_ref)
+}
+
 fn resolve() -> Option<Driver> {
     let dlsym = real_dlsym()?;
     let name = c"libcuda.so.1";

@@ -24,6 +24,7 @@ mod image;
 mod instrument;
 mod jit;
 mod launch;
+pub(crate) mod live;
 mod map_buf;
 mod module_cache;
 mod output;
@@ -47,10 +48,11 @@ mod report_tests;
 pub use aggregate::DEFAULT_MAX_RECORDS;
 pub use config::{
     ENV_BUNDLE, ENV_CACHE_DIR, ENV_FAULT, ENV_JIT_BUDGET, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP,
-    ENV_MAP_MEMORY, ENV_MAX_RECORDS, ENV_NO_CACHE, ENV_PER_LAUNCH_BUFFERS, ENV_RAW_PROBES,
-    ENV_RESULTS, ENV_SAMPLE, ENV_VERBOSE,
+    ENV_LIVE_MS, ENV_MAP_MEMORY, ENV_MAX_RECORDS, ENV_NO_CACHE, ENV_PER_LAUNCH_BUFFERS,
+    ENV_RAW_PROBES, ENV_RESULTS, ENV_SAMPLE, ENV_VERBOSE,
 };
 pub use hip::{exports as hip_exports, ENV_GCN_ARCH, ENV_GCN_ASM_DIR};
+pub use live::{DETACH_FILE, LIVE_DIR};
 pub use map_buf::DEFAULT_MAP_MEMORY;
 pub use output::{
     hist, json, printf, text, Hist, KeyPart, Kind, Lhist, MapOutput, Number, PrintArgs, RingOutput,
@@ -102,6 +104,9 @@ pub fn init() {
             unsafe { libc::atexit(at_exit) };
             signals::install();
             exits::install();
+            if let Some(cfg) = config::loaded() {
+                live::start(cfg);
+            }
         }
     });
 }
@@ -136,7 +141,8 @@ fn write_report(settle: std::time::Duration) {
         return;
     }
     let _ = std::panic::catch_unwind(|| {
-        let Some(cfg) = config::config() else { return };
+        // Detached or not: what came back before the detach is this process's report.
+        let Some(cfg) = config::loaded() else { return };
         let program = cfg.program.program();
         launch::settle(settle);
         let report = state::report(program);

@@ -179,7 +179,8 @@ pub(crate) fn flush(d: &Driver, which: impl Fn(usize, CUdevice) -> bool) {
         }
         match read(d, ctx, &b) {
             Some(bytes) => {
-                if let Some(cfg) = config::config() {
+                // Detached or not (a detach reads the buffers back, `live.rs`).
+                if let Some(cfg) = config::loaded() {
                     state::aggregator().merge_launch(
                         cfg.program.program(),
                         &b.layout,

@@ -245,7 +245,15 @@ impl<'a> Checker<'a> {
         self.scratch_ids.clear();
         self.assigned.clear();
         for a in &block.attaches {
-            let Some(mut target) = names::attach_point(&a.parts) else {
+            let target = match names::interval(&a.parts) {
+                Err(why) => {
+                    self.errors.push(Error::BadInterval { span: a.span, why });
+                    continue;
+                }
+                Ok(Some(event)) => Some(Target::Host(event)),
+                Ok(None) => names::attach_point(&a.parts),
+            };
+            let Some(mut target) = target else {
                 self.errors.push(Error::UnknownAttach {
                     span: a.span,
                     name: a.text(),

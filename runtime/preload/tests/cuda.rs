@@ -812,3 +812,130 @@ fn eight_threads_replaying_their_own_graphs_lose_nothing() {
         "{s:?}"
     );
 }
+
+/// `warptrace -e PROGRAM -- cuda_app APP…` (the CLI, not the library alone), the app
+/// launching `launches` times with `pause_ms` after each; `then` is given the running CLI
+/// before it is waited for. Returns its output and the fake driver's launch lines.
+fn cli(
+    f: &Fixture,
+    name: &str,
+    program: &str,
+    launches: u32,
+    pause_ms: u32,
+    then: impl FnOnce(&std::process::Child, &Path),
+) -> (std::process::Output, Vec<String>) {
+    let dir = f.root.join(name);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let log = dir.join("driver.log");
+    let child = Command::new(common::warptrace_binary())
+        .args(["-e", program, "--"])
+        .arg(&f.app)
+        .arg("data")
+        .arg(&f.images["ptx"])
+        .args(["plain", "1", &launches.to_string()])
+        .env("MOCK_CUDA_LOG", &log)
+        .env("MOCK_CUDA_FILL", &f.fill)
+        .env("MOCK_CUDA_KERNELS", &f.kernels)
+        .env("CUDA_APP_PAUSE_MS", pause_ms.to_string())
+        .env("WARPTRACE_NO_CACHE", "1")
+        .env_remove("WARPTRACE_FAULT")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("warptrace runs");
+    then(&child, &log);
+    let out = child.wait_with_output().expect("waits");
+    let lines = std::fs::read_to_string(&log).unwrap_or_default();
+    let launches = lines
+        .lines()
+        .filter(|l| l.starts_with("launch "))
+        .map(str::to_owned)
+        .collect();
+    (out, launches)
+}
+
+/// The values of the `@n: V` lines of a CLI's stdout, in order.
+fn printed_n(stdout: &[u8]) -> Vec<u64> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix("@n: ")?.trim().parse().ok())
+        .collect()
+}
+
+#[test]
+fn an_interval_block_prints_while_the_program_runs_and_nothing_is_counted_twice() {
+    let Some(f) = fixture() else { return };
+    let program = format!("{PROGRAM} interval:ms:100 {{ print(@n); clear(@n); }}");
+    let (out, launches) = cli(f, "live-interval", &program, 12, 60, |_, _| {});
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(launches.len(), 12);
+    assert!(launches.iter().all(|l| field(l, "map") == "live"));
+    // Printed at the ticks and once at exit: every launch's count once.
+    let n = printed_n(&out.stdout);
+    assert_eq!(n.iter().sum::<u64>(), 12, "{n:?}\n{stderr}");
+    assert!(
+        n.iter().filter(|&&v| v > 0).count() >= 3,
+        "counts came in while the program ran (~0.7 s, a tick every 0.1 s): {n:?}"
+    );
+}
+
+/// Instrumented and original launches in a fake driver's log.
+fn by_form(launches: &[String]) -> (u64, u64) {
+    let probed = launches
+        .iter()
+        .filter(|l| field(l, "params") == "3")
+        .count();
+    (probed as u64, (launches.len() - probed) as u64)
+}
+
+#[test]
+fn exit_in_an_interval_block_detaches_and_the_program_goes_on_untraced() {
+    let Some(f) = fixture() else { return };
+    let program = format!("{PROGRAM} interval:ms:500 {{ exit(); }}");
+    let (out, launches) = cli(f, "live-exit", &program, 40, 40, |_, _| {});
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("detached (exit())"), "{stderr}");
+    // The program ran to its end, the launches after the detach uninstrumented, and what
+    // was printed is exactly the launches probed before it.
+    assert!(stdout.contains("cuda_app: 40 launches ok"), "{stdout}");
+    let (probed, original) = by_form(&launches);
+    assert_eq!(probed + original, 40);
+    assert!(original > 0, "the 1.6 s program outlived the 0.5 s detach");
+    let n: u64 = printed_n(&out.stdout).iter().sum();
+    assert_eq!(n, probed, "{stdout}\n{stderr}");
+}
+
+#[test]
+fn sigint_to_warptrace_prints_what_it_has_and_lets_the_program_finish() {
+    let Some(f) = fixture() else { return };
+    let (out, launches) = cli(f, "live-sigint", PROGRAM, 40, 40, |child, log| {
+        // Once three launches were probed, SIGINT to warptrace alone.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while std::time::Instant::now() < deadline {
+            let text = std::fs::read_to_string(log).unwrap_or_default();
+            if text.lines().filter(|l| l.contains(" map=live ")).count() >= 3 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // SAFETY: a signal to the process just spawned.
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    });
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("detached (SIGINT)"), "{stderr}");
+    assert!(stdout.contains("cuda_app: 40 launches ok"), "{stdout}");
+    let (probed, original) = by_form(&launches);
+    assert_eq!(probed + original, 40);
+    assert!(probed >= 3 && original > 0, "{probed} {original}");
+    let n: u64 = printed_n(&out.stdout).iter().sum();
+    assert_eq!(n, probed, "{stdout}\n{stderr}");
+}

@@ -22,6 +22,13 @@ pub fn preload_library() -> PathBuf {
     lib
 }
 
+/// The built `warptrace` executable (`cargo build --workspace` first, as for the library).
+pub fn warptrace_binary() -> PathBuf {
+    let exe = target_dir().join("warptrace");
+    assert!(exe.is_file(), "{} not built", exe.display());
+    exe
+}
+
 /// Compiles C `source` into `dir/t` with `cc` and `args`; `None` (said on stderr) when there
 /// is no working C compiler, which fails the test under `CI=true`.
 pub fn compile_c(dir: &Path, source: &str, args: &[&str]) -> Option<PathBuf> {

@@ -18,6 +18,7 @@
  *         times; see explicit_graph below for each form)
  * AFTER:  fork (then a child that ends with exit, as a shell's or a pool's would, and one
  *         with _exit, as Python's multiprocessing's does) | abort (a fatal signal)
+ * $CUDA_APP_PAUSE_MS: a pause after each launch (not graphs).
  * Prints `cuda_app: N launches ok` or the first failure; exits non-zero on one. */
 #include <cuda.h>
 #include <dlfcn.h>
@@ -295,7 +296,12 @@ static void *worker(void *arg) {
     CHECK(cuGraphExecDestroy(exec));
     CHECK(cuGraphDestroy(graph));
   } else {
-    for (int i = 0; i < launches; i++) CHECK(launch_once(buf, n));
+    /* $CUDA_APP_PAUSE_MS between launches: a long-running program, for live results. */
+    const char *pause = getenv("CUDA_APP_PAUSE_MS");
+    for (int i = 0; i < launches; i++) {
+      CHECK(launch_once(buf, n));
+      if (pause) usleep((useconds_t)atoi(pause) * 1000);
+    }
   }
   CHECK(cuCtxSynchronize());
   CHECK(cuMemFree(buf));
