@@ -173,6 +173,7 @@ pub unsafe fn launch(d: &Driver, l: &Launch) -> CuResult {
     };
     let info = state::tables().funcs.get(&(l.func as usize)).cloned();
     let Some(info) = info else {
+        state::OTHER_LAUNCHES.fetch_add(1, Ordering::Relaxed);
         // SAFETY: forwarding.
         return unsafe { l.original(d) }; // not a selected kernel
     };

@@ -332,6 +332,11 @@ pub struct Summary {
     /// Absent when 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub graph_nodes: u64,
+    /// Launches of kernels no probe selects, made directly (`cuLaunchKernel*`): with the
+    /// probed and unprobed ones, every launch the runtime saw, for the summary's reach.
+    /// Absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub launches_other: u64,
     /// How often each reason occurred: once per kernel for kernel-level reasons, once per
     /// launch for launch-level ones.
     pub reasons: BTreeMap<Reason, u64>,
@@ -509,6 +514,7 @@ impl Report {
             s.launches_unprobed += r.summary.launches_unprobed;
             s.launches_lost += r.summary.launches_lost;
             s.graph_nodes += r.summary.graph_nodes;
+            s.launches_other += r.summary.launches_other;
             s.images_loaded += r.summary.images_loaded;
             s.max_records = s.max_records.max(r.summary.max_records);
             for (reason, n) in r.summary.reasons {

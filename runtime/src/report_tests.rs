@@ -217,6 +217,18 @@ fn summary_lines() {
         "warptrace: 2 kernels instrumented, 0 skipped, 40 launches probed (replays included, \
          of 2 probed kernel nodes in CUDA graphs), 0 unprobed\n"
     );
+    // Launches of kernels no probe selects: the reach.
+    clean.summary.graph_nodes = 0;
+    clean.summary.launches_unprobed = 10;
+    clean.summary.launches_other = 150;
+    assert_eq!(
+        render_summary(&clean, false),
+        "warptrace: 2 kernels instrumented, 0 skipped, 40 launches probed, 10 unprobed; \
+         reach: 20.0% of 200 launches ran probes (150 of kernels no probe selects)\n"
+    );
+    clean.summary.launches_unprobed = 0;
+    clean.summary.launches_other = 0;
+    clean.summary.graph_nodes = 2;
     // Merged across processes, and absent from a report without graphs.
     let merged = Report::merge(vec![clean.clone(), clean.clone()]);
     assert_eq!(merged.summary.graph_nodes, 4);

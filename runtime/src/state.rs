@@ -188,6 +188,9 @@ static TABLES: OnceLock<Mutex<Tables>> = OnceLock::new();
 static AGGREGATOR: OnceLock<Mutex<Aggregator>> = OnceLock::new();
 /// Probed launches whose read-back has not been merged yet.
 pub static IN_FLIGHT: AtomicU64 = AtomicU64::new(0);
+/// Direct launches of kernels no probe selects (`Summary::launches_other`): an atomic, not
+/// a table entry, for it is on the path of every such launch.
+pub static OTHER_LAUNCHES: AtomicU64 = AtomicU64::new(0);
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -241,6 +244,7 @@ pub(crate) fn forget_inherited(mut held: Held) {
     let max_records = held.aggregator.max_records();
     *held.aggregator = Aggregator::new(0, max_records);
     IN_FLIGHT.store(0, Ordering::Release);
+    OTHER_LAUNCHES.store(0, Ordering::Release);
 }
 
 /// Whether the tables and the host maps are unlocked right now (a fatal signal's handler
@@ -264,6 +268,7 @@ pub fn report(program: &warptrace_ir::Program) -> Report {
     let t = tables();
     let mut summary = Summary {
         launches_lost: IN_FLIGHT.load(Ordering::Acquire) + crate::resident::lost(),
+        launches_other: OTHER_LAUNCHES.load(Ordering::Relaxed),
         ..Summary::default()
     };
     summary.reasons = t.reasons.iter().map(|(&r, &n)| (r, n)).collect();

@@ -939,3 +939,35 @@ fn sigint_to_warptrace_prints_what_it_has_and_lets_the_program_finish() {
     let n: u64 = printed_n(&out.stdout).iter().sum();
     assert_eq!(n, probed, "{stdout}\n{stderr}");
 }
+
+#[test]
+fn launches_of_kernels_no_probe_selects_are_counted_for_the_reach() {
+    let Some(f) = fixture() else { return };
+    let source = "kernel:entry:*scale* { @n = count(); }";
+    let program = warptrace_lang::compile(source, "t.wt").expect("compiles");
+    let bundle = f.root.join("scale-only.json");
+    std::fs::write(
+        &bundle,
+        warptrace_ir::Bundle::new(source.into(), program).to_json(),
+    )
+    .expect("write");
+    let o = traced(
+        f,
+        "reach",
+        ["data", "ptx", "plain", "2", "3"],
+        &[("WARPTRACE_BUNDLE", bundle.as_os_str())],
+    );
+    // add_one is not selected: its launches run as they are, counted apart.
+    assert!(o.launches().iter().all(|l| field(l, "map") == "none"));
+    let s = &o.report.summary;
+    assert_eq!(
+        (s.launches_probed, s.launches_unprobed, s.launches_other),
+        (0, 0, 6),
+        "{s:?}"
+    );
+    let line = warptrace_runtime::render_summary(&o.report, false);
+    assert!(
+        line.contains("reach: 0.0% of 6 launches ran probes"),
+        "{line}"
+    );
+}

@@ -185,6 +185,7 @@ pub unsafe fn launch(hip: &Hip, l: &HipLaunch) -> HipError {
     };
     let func = state::tables().funcs.get(&l.handle).cloned();
     let Some(func) = func else {
+        crate::state::OTHER_LAUNCHES.fetch_add(1, Ordering::Relaxed);
         // SAFETY: forwarding: not a selected kernel.
         return unsafe { l.original(hip) };
     };

@@ -178,6 +178,15 @@ fn counts(s: &Summary) -> String {
             s.launches_lost
         );
     }
+    if s.launches_other > 0 {
+        let seen = s.launches_probed + s.launches_unprobed + s.launches_other;
+        let _ = write!(
+            line,
+            "; reach: {:.1}% of {seen} launches ran probes ({} of kernels no probe selects)",
+            100.0 * s.launches_probed as f64 / seen as f64,
+            s.launches_other
+        );
+    }
     line
 }
 
