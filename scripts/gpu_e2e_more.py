@@ -1131,6 +1131,54 @@ def check_graph_api(args, rows, work, wt):
     print("[graph api]", summary_text(p.stderr))
 
 
+LIVE_SCRIPT = os.path.join("tests", "workloads", "long_loop.py")
+LIVE_SECONDS = 20
+LIVE_COUNT = "kernel:entry /tid.x == 0 && ctaid.x == 0/ { @n = count(); }"
+
+
+def check_live(args, rows, work, wt):
+    """tests/workloads/long_loop.py (a Triton kernel every 10 ms for 20 s): with
+    `interval:s:1 { print(@n); clear(@n); }` the counts print every second while it runs and
+    add up to its launches; SIGINT to warptrace after 8 s of a 15 s run prints what it has,
+    and the program finishes untraced with a correct result."""
+    prog = LIVE_COUNT + " interval:s:1 { print(@n); clear(@n); }"
+    out = f"{work}/live.bin"
+    p, secs = run_t([wt, "-e", prog, "--", sys.executable, LIVE_SCRIPT, str(LIVE_SECONDS), out],
+                    args.out, timeout=180)
+    res = program_json(p.stdout) or {}
+    prints = [int(v) for v in re.findall(r"^@n: (\d+)$", p.stdout, re.M)]
+    rows.append(("live", "interval:s:1", "exit status; the program's own check", "0; correct",
+                 f"{p.returncode}; {'correct' if res.get('correct') else 'WRONG'}"
+                 + (f" ({why(p)})" if p.returncode else ""), p.returncode == 0 and res.get("correct") is True))
+    live = sum(1 for v in prints[:-1] if v > 0)
+    rows.append(("live", "interval:s:1", f"prints with counts while it ran ({LIVE_SECONDS} s)",
+                 f">= {LIVE_SECONDS - 4}", f"{live} of {len(prints)} prints", live >= LIVE_SECONDS - 4))
+    rows.append(("live", "interval:s:1", "counts printed add up to the launches (each once)",
+                 str(res.get("launches")), str(sum(prints)), res.get("launches") == sum(prints)))
+    # SIGINT to warptrace alone (not the program's process group), as `kill -INT` would.
+    cmd = [wt, "-e", LIVE_COUNT, "--", sys.executable, LIVE_SCRIPT, "15", f"{work}/live-int.bin"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(8)
+    proc.send_signal(signal.SIGINT)
+    try:
+        stdout, stderr = proc.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        stdout, stderr = proc.communicate()
+    with open(os.path.join(args.out, "live-sigint.log"), "w") as f:
+        f.write(stdout + "\n--- stderr ---\n" + stderr)
+    res = program_json(stdout) or {}
+    got = [int(v) for v in re.findall(r"^@n: (\d+)$", stdout, re.M)]
+    n = sum(got)
+    rows.append(("live", "SIGINT at 8 s", "exit 0, detached, program finished correct",
+                 "0, detached, correct", f"{proc.returncode}, {'detached' if 'detached (SIGINT)' in stderr else 'NOT detached'}, "
+                 f"{'correct' if res.get('correct') else 'WRONG'}",
+                 proc.returncode == 0 and "detached (SIGINT)" in stderr and res.get("correct") is True))
+    rows.append(("live", "SIGINT at 8 s", "launches counted until the detach, of all", "0 < n < all",
+                 f"{n} of {res.get('launches')}", 0 < n < (res.get("launches") or 0)))
+    print("[live]", summary_text(stderr))
+
+
 def check_access_patterns(args, rows, work, wt):
     """memtrace and dmat on the access microbenchmarks of tests/workloads/access_patterns.py
     (linear, strided, gather, scatter, random; issue 8): the (address, width) of every
@@ -1539,6 +1587,7 @@ CHECKS = (
     ("torch.compile", check_torch_compile),
     ("cuda graphs", check_cuda_graphs),
     ("graph api", check_graph_api),
+    ("live", check_live),
 )
 
 

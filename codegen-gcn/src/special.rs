@@ -136,6 +136,13 @@ pub(crate) fn read_special(
     let zero_hi = |e: &mut Emitter| e.ins(format!("v_mov_b32_e32 {h}, 0"));
     let scalar_pair = Reg::new(RegFile::Sgpr, r.cmp.first, 2);
     match s {
+        // The verifier refuses them in a device probe; never lowered.
+        Special::Duration | Special::SharedBytes | Special::Stream => {
+            return Err(crate::lower::unsupported(format!(
+                "`{}` in a device probe (a launch:* host value)",
+                s.name()
+            )));
+        }
         Special::Clock64 | Special::Clock if cx.t.gfx11 => {
             // gfx11 has no 64-bit shader clock (HW_REG_SHADER_CYCLES has 20 bits).
             return Err(unsupported(format!("{} on gfx11 (no s_memtime)", s.name())));

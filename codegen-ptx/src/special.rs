@@ -80,6 +80,13 @@ fn source(sp: Special, imm: &SiteImms) -> Result<Source, Error> {
         // The launch's sequence number is the map buffer's `launch` word: `lower.rs`
         // loads it (it needs the layout), so it never reaches `emit`.
         Special::Launch => Source::Computed,
+        // The verifier refuses them in a device probe; never lowered.
+        Special::Duration | Special::SharedBytes | Special::Stream => {
+            return Err(Error::Unsupported {
+                target: crate::TARGET,
+                what: format!("`{}` in a device probe (a launch:* host value)", sp.name()),
+            })
+        }
     })
 }
 

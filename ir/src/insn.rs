@@ -203,6 +203,14 @@ pub enum Special {
     File,
     /// `line`: the site's `.loc` line (an immediate per site; 0 without `.loc`).
     Line,
+    /// `duration`: a launch's time on the device in nanoseconds, from events around it
+    /// (`launch:end` host blocks only).
+    Duration,
+    /// `shared`: a launch's dynamic shared memory in bytes (`launch:*` host blocks only).
+    SharedBytes,
+    /// `stream`: a launch's stream handle (`launch:*` host blocks only; 0 for the legacy
+    /// default stream).
+    Stream,
 }
 
 /// Where a special value comes from.
@@ -218,11 +226,14 @@ pub enum SpecialSource {
     SiteImmediate,
     /// Written by the runtime before each launch, read from the map buffer.
     Runtime,
+    /// Known to the runtime's host side only, at a launch (`launch:*` host blocks): never
+    /// in a device probe.
+    Host,
 }
 
 impl Special {
     /// Every special value, in text-form order.
-    pub const ALL: [Special; 29] = [
+    pub const ALL: [Special; 32] = [
         Special::Clock,
         Special::Clock64,
         Special::GlobalTimer,
@@ -252,6 +263,9 @@ impl Special {
         Special::Pc,
         Special::File,
         Special::Line,
+        Special::Duration,
+        Special::SharedBytes,
+        Special::Stream,
     ];
 
     /// The name in the text form; the same as the language's builtin.
@@ -286,6 +300,9 @@ impl Special {
             Special::Pc => "pc",
             Special::File => "file",
             Special::Line => "line",
+            Special::Duration => "duration",
+            Special::SharedBytes => "shared",
+            Special::Stream => "stream",
         }
     }
 
@@ -298,6 +315,7 @@ impl Special {
             Special::KernelId => SpecialSource::KernelImmediate,
             Special::Pc | Special::File | Special::Line => SpecialSource::SiteImmediate,
             Special::Launch => SpecialSource::Runtime,
+            Special::Duration | Special::SharedBytes | Special::Stream => SpecialSource::Host,
             _ => SpecialSource::Hardware,
         }
     }
@@ -311,7 +329,9 @@ impl Special {
             | Special::KernelId
             | Special::Launch
             | Special::File
-            | Special::ActiveMask => 64,
+            | Special::ActiveMask
+            | Special::Duration
+            | Special::Stream => 64,
             _ => 32,
         }
     }

@@ -153,6 +153,8 @@ impl Program {
                         ("begin", _) => HostEvent::Begin,
                         ("end", _) => HostEvent::End,
                         ("launch:complete", _) => HostEvent::LaunchComplete,
+                        ("launch:begin", _) => HostEvent::LaunchBegin,
+                        ("launch:end", _) => HostEvent::LaunchEnd,
                         _ => {
                             return Err(
                                 c.error("expected begin, end, launch:complete or interval:us:N")

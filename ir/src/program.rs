@@ -130,6 +130,11 @@ pub enum HostEvent {
     End,
     /// `launch:complete`: after each instrumented launch's maps have been read back.
     LaunchComplete,
+    /// `launch:begin`: in the traced process, as each launch of any kernel is made.
+    LaunchBegin,
+    /// `launch:end`: in the traced process, once each launch of any kernel has finished
+    /// (its `duration` known).
+    LaunchEnd,
     /// `interval:us:N` (the language's `interval:s:N`, `ms`, `us`, `hz`): every `N`
     /// microseconds while the traced program runs, on the device results so far.
     Interval {
@@ -145,6 +150,8 @@ impl std::fmt::Display for HostEvent {
             HostEvent::Begin => f.write_str("begin"),
             HostEvent::End => f.write_str("end"),
             HostEvent::LaunchComplete => f.write_str("launch:complete"),
+            HostEvent::LaunchBegin => f.write_str("launch:begin"),
+            HostEvent::LaunchEnd => f.write_str("launch:end"),
             HostEvent::Interval { us } => write!(f, "interval:us:{us}"),
         }
     }

@@ -63,6 +63,8 @@ pub fn special_is_uniform(sp: Special) -> bool {
         | Special::Thread
         | Special::ActiveMask
         | Special::Active => false,
+        // Never in a device probe (the verifier refuses them there).
+        Special::Duration | Special::SharedBytes | Special::Stream => false,
     }
 }
 

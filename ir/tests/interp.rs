@@ -3,8 +3,8 @@
 
 use proptest::prelude::*;
 use warptrace_ir::interp::{
-    Body, Error, Event, Grid, HostEffect, Interpreter, Schedule, SimConfig, SimKernel, SiteEvent,
-    Trap, TrapKind,
+    Body, Error, Event, Grid, HostEffect, Interpreter, LaunchValues, Schedule, SimConfig,
+    SimKernel, SiteEvent, Trap, TrapKind,
 };
 use warptrace_ir::{
     hist_bucket, kernel_id, lhist_bucket, max_decode, min_decode, FormatId, HostEvent, MapId,
@@ -711,4 +711,59 @@ proptest! {
         let shuffled = run(Schedule::Interleaved { seed });
         prop_assert_eq!(in_order, shuffled);
     }
+}
+
+/// `launch:*` blocks read the launch they run for; other host blocks cannot read a
+/// launch's values, and a `launch:begin` block has no duration to read (0).
+#[test]
+fn launch_blocks_read_their_launch() {
+    let p = program(
+        "map @t: hash(keys = 64) [kernel, u64] -> sum u64
+map @s: hash(keys = 64) [u64] -> max u64
+host 0: launch:end
+  0: r0 = sreg kernel
+  1: r1 = sreg nctaid.x
+  2: r2 = sreg duration
+  3: map.update @t[r0, r1] sum r2
+  4: exit
+host 1: launch:begin
+  0: r0 = sreg stream
+  1: r1 = sreg shared
+  2: r2 = sreg ntid.y
+  3: r3 = add.64 r1, r2
+  4: map.update @s[r0] max r3
+  5: exit
+host 2: begin
+  0: r0 = sreg duration
+  1: map.update @s[r0] max r0
+  2: exit
+",
+    );
+    let interp = Interpreter::new(&p);
+    let mut store = MapStore::new(&p);
+    let k = kernel_id("_Z4gemmv");
+    let mut launch = LaunchValues {
+        kernel: k,
+        grid: [132, 1, 1],
+        block: [256, 4, 1],
+        shared: 4096,
+        stream: 0x7000,
+        duration: 0,
+    };
+    let none = &mut |_: HostEffect, _: &MapStore| {};
+    interp
+        .run_launch(HostEvent::LaunchBegin, &launch, &mut store, none)
+        .expect("begin");
+    for d in [1500, 2500] {
+        launch.duration = d;
+        interp
+            .run_launch(HostEvent::LaunchEnd, &launch, &mut store, none)
+            .expect("end");
+    }
+    assert_eq!(store.maps[0].entries.get(&vec![k, 132]), Some(&vec![4000]));
+    assert_eq!(store.maps[1].entries.len(), 1);
+    assert!(store.maps[1].entries.contains_key(&vec![0x7000]));
+    // A `begin` block has no launch: reading one traps.
+    let e = interp.run_host(HostEvent::Begin, &mut store, none);
+    assert!(e.is_err(), "{e:?}");
 }

@@ -70,6 +70,10 @@ pub(crate) enum Validity {
     Access,
     /// `value`: before stores, after loads, at atomics, at `ptx:`/`gcn:`.
     Value,
+    /// A launch's host-side values: `launch:begin` and `launch:end` blocks.
+    Launch,
+    /// `duration`: `launch:end` blocks.
+    LaunchEnd,
 }
 
 /// The functions.
@@ -108,13 +112,15 @@ impl Func {
     }
 }
 
-const DEVICE: &str = "device probes (not begin, end, launch:complete)";
+const DEVICE: &str = "device probes (not begin, end, launch:complete, interval)";
+const LAUNCH: &str = "launch:begin and launch:end blocks";
+const LAUNCH_END: &str = "launch:end blocks";
 const SITE: &str = "instruction probes: mem, tensor:mma, sync:barrier, branch, line, ptx, gcn";
 const LOCATED: &str = "instruction probes (mem, tensor:mma, sync:barrier, branch, line, ptx, gcn), loop points (there: the loop header's first instruction) and region points (the instruction the region starts at)";
 const ACCESS: &str = "mem:*:*, ptx:*, gcn:*";
 const VALUE: &str = "mem:*:store (before), mem:*:load (after), mem:*:atomic, ptx:*, gcn:*";
 /// Where host-only functions are valid.
-pub(crate) const HOST: &str = "begin, end and launch:complete blocks";
+pub(crate) const HOST: &str = "begin, end, launch:complete and interval blocks";
 const AGG: &str = "as the value assigned to a hash map, e.g. `@m[k] = count()`";
 
 const fn entry(name: &'static str, doc: &'static str, valid: &'static str, sem: Sem) -> Entry {
@@ -144,7 +150,7 @@ const fn site(name: &'static str, doc: &'static str, s: Special) -> Entry {
     )
 }
 
-static ATTACH_POINTS: [Entry; 17] = [
+static ATTACH_POINTS: [Entry; 20] = [
     entry(
         "begin",
         "once, on the host, before tracing starts",
@@ -162,6 +168,25 @@ static ATTACH_POINTS: [Entry; 17] = [
         "on the host, after each instrumented launch has finished",
         "host",
         Sem::Host(HostEvent::LaunchComplete),
+    ),
+    entry(
+        "interval:<s|ms|us|hz>:<n>",
+        "on the host, every n units (n times a second for hz) while the program runs (also i:)",
+        "host",
+        // Resolved by `interval`, which reads the period: this entry is for `-l` and hints.
+        Sem::Host(HostEvent::Interval { us: 0 }),
+    ),
+    entry(
+        "launch:begin",
+        "in the traced process, as each launch of any kernel is made (SASS-only ones too)",
+        "host",
+        Sem::Host(HostEvent::LaunchBegin),
+    ),
+    entry(
+        "launch:end",
+        "in the traced process, once each launch of any kernel finished: `duration`",
+        "host",
+        Sem::Host(HostEvent::LaunchEnd),
     ),
     entry(
         "kernel:entry",
@@ -249,7 +274,7 @@ static ATTACH_POINTS: [Entry; 17] = [
     ),
 ];
 
-static BUILTINS: [Entry; 36] = [
+static BUILTINS: [Entry; 39] = [
     special("tid.x", "thread index in the block, x", Special::TidX),
     special("tid.y", "thread index in the block, y", Special::TidY),
     special("tid.z", "thread index in the block, z", Special::TidZ),
@@ -296,6 +321,24 @@ static BUILTINS: [Entry; 36] = [
         Special::KernelId,
     ),
     special("launch", "launch sequence number", Special::Launch),
+    entry(
+        "duration",
+        "the launch's time on the device, ns (from events around it)",
+        LAUNCH_END,
+        Sem::Builtin(Builtin::Special(Special::Duration), Validity::LaunchEnd),
+    ),
+    entry(
+        "shared",
+        "the launch's dynamic shared memory, bytes",
+        LAUNCH,
+        Sem::Builtin(Builtin::Special(Special::SharedBytes), Validity::Launch),
+    ),
+    entry(
+        "stream",
+        "the launch's stream (a handle; 0: the legacy default stream)",
+        LAUNCH,
+        Sem::Builtin(Builtin::Special(Special::Stream), Validity::Launch),
+    ),
     site(
         "pc",
         "index of the probed instruction in the kernel; at loop points, of the loop header's first instruction (the loop's identity); at region points, of the instruction the region starts at",
@@ -572,12 +615,7 @@ pub(crate) fn attach_hints(name: &str) -> Vec<String> {
 /// Every attach point spelled out (`mem:global:load`, …), and the fixed part of those
 /// that take a file, lines or an opcode (`line`, `ptx`): what a misspelling is near.
 fn concrete_attach_points() -> Vec<String> {
-    let mut out = vec![
-        "BEGIN".to_string(),
-        "END".to_string(),
-        "interval:s".to_string(),
-        "interval:ms".to_string(),
-    ];
+    let mut out = vec!["BEGIN".to_string(), "END".to_string()];
     for e in ATTACH_POINTS.iter() {
         let mut names = vec![String::new()];
         for (i, part) in e.name.split(':').enumerate() {
@@ -728,11 +766,32 @@ fn line_range(range: &str) -> Option<(u32, u32)> {
 }
 
 /// Whether a builtin of this validity may be read at `target`.
-pub(crate) fn valid_at(validity: Validity, target: &Target) -> bool {
-    let Target::Device(spec) = target else {
-        return false;
+pub(crate) fn valid_at(builtin: Builtin, validity: Validity, target: &Target) -> bool {
+    let spec = match target {
+        Target::Device(spec) => spec,
+        Target::Host(event @ (HostEvent::LaunchBegin | HostEvent::LaunchEnd)) => {
+            return match validity {
+                Validity::Launch => true,
+                Validity::LaunchEnd => *event == HostEvent::LaunchEnd,
+                // What a launch's arguments say: its kernel, grid and block.
+                _ => matches!(
+                    builtin,
+                    Builtin::Special(
+                        Special::KernelId
+                            | Special::NctaidX
+                            | Special::NctaidY
+                            | Special::NctaidZ
+                            | Special::NtidX
+                            | Special::NtidY
+                            | Special::NtidZ
+                    )
+                ),
+            };
+        }
+        Target::Host(_) => return false,
     };
     match validity {
+        Validity::Launch | Validity::LaunchEnd => false,
         Validity::Device => true,
         Validity::Site => spec.point.has_instruction(),
         Validity::Located => spec.point.has_location(),

@@ -492,8 +492,9 @@ fn listing_tables() {
         .iter()
         .map(|e| e.name)
         .collect();
-    assert_eq!(attach.len(), 17);
+    assert_eq!(attach.len(), 20);
     assert!(attach.contains(&"kernel:entry") && attach.contains(&"launch:complete"));
+    assert!(attach.contains(&"launch:end") && attach.contains(&"interval:<s|ms|us|hz>:<n>"));
     let builtins = warptrace_lang::builtins();
     let addr = builtins.iter().find(|e| e.name == "addr");
     assert_eq!(addr.map(|e| e.valid), Some("mem:*:*, ptx:*, gcn:*"));
@@ -502,9 +503,14 @@ fn listing_tables() {
         .all(|e| !e.doc.is_empty() && !e.valid.is_empty()));
     let functions: Vec<&str> = warptrace_lang::functions().iter().map(|e| e.name).collect();
     assert!(functions.contains(&"lhist(x, min, max, step)") && functions.contains(&"exit()"));
-    // Every listed builtin is accepted where it is valid.
+    // Every listed builtin is accepted where it is valid (a launch's values in a
+    // launch:end block, the rest at an atomic).
     for b in builtins {
-        let source = format!("after mem:global:atomic {{ @m = ({}, 1); }}", b.name);
+        let source = if b.valid.starts_with("launch:") {
+            format!("launch:end {{ @m = sum({}); }}", b.name)
+        } else {
+            format!("after mem:global:atomic {{ @m = ({}, 1); }}", b.name)
+        };
         assert!(
             warptrace_lang::compile(&source, "stdin").is_ok(),
             "{}",

@@ -86,7 +86,7 @@ fn unknown_attach_point() {
     stdin:1:1-11: ERROR: unknown attach point `kernel:foo`
     kernel:foo { @a = count(); }
     ~~~~~~~~~~
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, interval:<s|ms|us|hz>:<n>, launch:begin, launch:end, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     "#);
 }
 
@@ -96,12 +96,12 @@ fn unknown_mem_space_and_op() {
     stdin:1:1-17: ERROR: unknown attach point `mem:texture:load`
     mem:texture:load, mem:global:read { @a = count(); }
     ~~~~~~~~~~~~~~~~
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, interval:<s|ms|us|hz>:<n>, launch:begin, launch:end, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     stdin:1:19-34: ERROR: unknown attach point `mem:global:read`
     mem:texture:load, mem:global:read { @a = count(); }
                       ~~~~~~~~~~~~~~~
     HINT: did you mean `mem:global:load`?
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, interval:<s|ms|us|hz>:<n>, launch:begin, launch:end, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     "#);
 }
 
@@ -111,7 +111,7 @@ fn attach_point_too_many_components() {
     stdin:1:1-19: ERROR: unknown attach point `kernel:entry:add:x`
     kernel:entry:add:x { @a = count(); }
     ~~~~~~~~~~~~~~~~~~
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, interval:<s|ms|us|hz>:<n>, launch:begin, launch:end, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     "#);
 }
 
@@ -122,7 +122,7 @@ fn unknown_builtin() {
     kernel:entry { @a[tidd.x] = count(); }
                       ~~~~~~
     HINT: did you mean `tid.x`?
-    HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, warpid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, pc, file, line, opcode, addr, bytes, sectors, wavefronts, run, value
+    HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, warpid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, duration, shared, stream, pc, file, line, opcode, addr, bytes, sectors, wavefronts, run, value
     "#);
 }
 
@@ -337,12 +337,12 @@ fn errors_accumulate() {
     stdin:1:1-11: ERROR: unknown attach point `kernel:foo`
     kernel:foo { @a[tidd.x] = avg(1); }
     ~~~~~~~~~~
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, interval:<s|ms|us|hz>:<n>, launch:begin, launch:end, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     stdin:1:17-23: ERROR: unknown builtin `tidd.x`
     kernel:foo { @a[tidd.x] = avg(1); }
                     ~~~~~~
     HINT: did you mean `tid.x`?
-    HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, warpid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, pc, file, line, opcode, addr, bytes, sectors, wavefronts, run, value
+    HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, warpid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, duration, shared, stream, pc, file, line, opcode, addr, bytes, sectors, wavefronts, run, value
     stdin:2:32-36: ERROR: divisor may be zero
     kernel:entry { @b = sum(smid / smid); }
                                    ~~~~
@@ -436,10 +436,10 @@ fn region_points_have_a_place_but_no_instruction() {
     stdin:3:1-23: ERROR: unknown attach point `region:middle:a.cu:3-9`
     region:middle:a.cu:3-9, region:exit:a.cu:9-3 { }
     ~~~~~~~~~~~~~~~~~~~~~~
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, interval:<s|ms|us|hz>:<n>, launch:begin, launch:end, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     stdin:3:25-45: ERROR: unknown attach point `region:exit:a.cu:9-3`
     region:middle:a.cu:3-9, region:exit:a.cu:9-3 { }
                             ~~~~~~~~~~~~~~~~~~~~
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, interval:<s|ms|us|hz>:<n>, launch:begin, launch:end, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     "#);
 }

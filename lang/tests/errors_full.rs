@@ -47,11 +47,11 @@ error_test!(host_only_function_on_device, "kernel:exit, end { @a = count(); prin
     stdin:1:34-39: ERROR: `print()` is not valid at kernel:exit
     kernel:exit, end { @a = count(); print(@a); exit(); }
                                      ~~~~~
-    HINT: `print()` is valid only in begin, end and launch:complete blocks
+    HINT: `print()` is valid only in begin, end, launch:complete and interval blocks
     stdin:1:45-49: ERROR: `exit()` is not valid at kernel:exit
     kernel:exit, end { @a = count(); print(@a); exit(); }
                                                 ~~~~
-    HINT: `exit()` is valid only in begin, end and launch:complete blocks
+    HINT: `exit()` is valid only in begin, end, launch:complete and interval blocks
 "#);
 error_test!(persistent_register_in_host_block, "begin { %x = 1; } kernel:entry { %x = 2; }", @r#"
     stdin:1:9-11: ERROR: persistent register `%x` is not valid at begin
@@ -69,7 +69,7 @@ error_test!(device_builtin_in_host_block, "begin { printf(\"%d\\n\", smid); }", 
     stdin:1:24-28: ERROR: builtin `smid` is not valid at begin
     begin { printf("%d\n", smid); }
                            ~~~~
-    HINT: `smid` is valid at device probes (not begin, end, launch:complete)
+    HINT: `smid` is valid at device probes (not begin, end, launch:complete, interval)
 "#);
 error_test!(value_before_a_load, "mem:global:load, after mem:global:store, mem:global:* { @v = sum(value); }", @r#"
     stdin:1:66-71: ERROR: builtin `value` is not valid at mem:global:load
@@ -474,12 +474,12 @@ error_test!(misspellings_get_the_nearest_name, "mem:global:lod:*gemm* { @x[smidd
     mem:global:lod:*gemm* { @x[smidd] = cnt(); }
     ~~~~~~~~~~~~~~~~~~~~~
     HINT: did you mean `mem:global:load:*gemm*`?
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, interval:<s|ms|us|hz>:<n>, launch:begin, launch:end, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     stdin:1:28-33: ERROR: unknown builtin `smidd`
     mem:global:lod:*gemm* { @x[smidd] = cnt(); }
                                ~~~~~
     HINT: did you mean `smid`?
-    HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, warpid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, pc, file, line, opcode, addr, bytes, sectors, wavefronts, run, value
+    HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, warpid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, duration, shared, stream, pc, file, line, opcode, addr, bytes, sectors, wavefronts, run, value
     stdin:1:37-40: ERROR: unknown function `cnt`
     mem:global:lod:*gemm* { @x[smidd] = cnt(); }
                                         ~~~
@@ -488,12 +488,12 @@ error_test!(misspellings_get_the_nearest_name, "mem:global:lod:*gemm* { @x[smidd
     kernel:entri { @y[comm] = count(); }
     ~~~~~~~~~~~~
     HINT: did you mean `kernel:entry`?
-    HINT: valid attach points: begin, end, launch:complete, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
+    HINT: valid attach points: begin, end, launch:complete, interval:<s|ms|us|hz>:<n>, launch:begin, launch:end, kernel:entry, kernel:exit, mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>, tensor:mma, sync:barrier, branch, loop:header, loop:backedge, loop:exit, line:<file>:<from>[-<to>], region:entry:<file>:<from>-<to>, region:exit:<file>:<from>-<to>, ptx:<opcode-glob>, gcn:<opcode-glob>; device ones take an optional kernel-name glob as last component (e.g. mem:global:load:*gemm*) and the prefixes `warp` and `after`
     stdin:2:19-23: ERROR: unknown builtin `comm`
     kernel:entri { @y[comm] = count(); }
                       ~~~~
     HINT: bpftrace's `comm` is a process's name: a GPU probe runs in a kernel, and `kernel` names it
-    HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, warpid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, pc, file, line, opcode, addr, bytes, sectors, wavefronts, run, value
+    HINT: valid builtins: tid.x, tid.y, tid.z, ntid.x, ntid.y, ntid.z, ctaid.x, ctaid.y, ctaid.z, nctaid.x, nctaid.y, nctaid.z, smid, nsmid, warpid, clock, clock64, globaltimer, warp, lane, thread, block, activemask, active, kernel, launch, duration, shared, stream, pc, file, line, opcode, addr, bytes, sectors, wavefronts, run, value
 "#);
 error_test!(strings_compare_only_with_kernel, "kernel:entry /smid == \"x\" || kernel < \"y\" || \"a\" == \"b\"/ { @n = count(); }", @r#"
     stdin:1:15-26: ERROR: a string compares only with `kernel` (kernel names are the only strings a probe sees)

@@ -2,7 +2,10 @@
 //! decoder the interpreter's oracle uses too) and merged into one process-wide store.
 
 use crate::report::{store_reports, MapReport};
-use warptrace_ir::{LaunchDims, MapLayout, MapStore, Program};
+use warptrace_ir::interp::{HostEffect, Interpreter, LaunchValues};
+use warptrace_ir::{
+    HostEvent, LaunchDims, MapLayout, MapStore, Program, Record, RecordOrigin, ValueKind,
+};
 
 /// The merged contents of every map over all launches read back so far.
 #[derive(Debug)]
@@ -71,6 +74,50 @@ impl Aggregator {
         self.store.merge(MapStore::decode_launch_within(
             program, layout, dims, buf, &room,
         ));
+    }
+
+    /// Runs `program`'s `event` blocks (`launch:begin` or `launch:end`) for `launch` on the
+    /// host maps; a `printf` appends a record to the printf ring, as a device `printf`
+    /// would (up to `max_records`, the rest counted). The blocks cannot print, clear or
+    /// stop (the language allows them neither).
+    pub fn run_launch(
+        &mut self,
+        interp: &Interpreter<'_>,
+        program: &Program,
+        event: HostEvent,
+        launch: &LaunchValues,
+    ) -> Result<(), warptrace_ir::interp::Error> {
+        let mut printed: Vec<(u32, Vec<u64>)> = Vec::new();
+        interp.run_launch(event, launch, &mut self.store, &mut |effect, _| {
+            if let HostEffect::Printf { format, args } = effect {
+                printed.push((format.0, args));
+            }
+        })?;
+        let Some(ring) = program.printf_ring() else {
+            return Ok(());
+        };
+        let width = match program.map(ring).map(|m| &m.value) {
+            Some(ValueKind::Printf { args }) => *args as usize,
+            _ => return Ok(()),
+        };
+        let Some(map) = self.store.maps.get_mut(ring.0 as usize) else {
+            return Ok(());
+        };
+        for (format, mut args) in printed {
+            if map.records.len() as u64 >= self.max_records {
+                map.over_limit += 1;
+                continue;
+            }
+            args.resize(width, 0);
+            let mut fields = vec![u64::from(format)];
+            fields.extend(args);
+            let index = map.records.len() as u64;
+            map.records.push(Record {
+                origin: RecordOrigin::Ring { launch: 0, index },
+                fields,
+            });
+        }
+        Ok(())
     }
 
     /// The maps as report entries, named after `program`'s declarations, keys sorted;

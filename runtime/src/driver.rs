@@ -135,6 +135,8 @@ driver_fns! {
     cuEventDestroy: c"cuEventDestroy_v2" => fn(CUevent);
     cuEventRecord: c"cuEventRecord" => fn(CUevent, CUstream);
     cuEventSynchronize: c"cuEventSynchronize" => fn(CUevent);
+    cuEventElapsedTime: c"cuEventElapsedTime" => fn(*mut f32, CUevent, CUevent);
+    cuEventElapsedTime_v2: c"cuEventElapsedTime_v2" => fn(*mut f32, CUevent, CUevent);
     cuCtxSetCurrent: c"cuCtxSetCurrent" => fn(CUcontext);
     cuStreamIsCapturing: c"cuStreamIsCapturing" => fn(CUstream, *mut c_int);
     cuThreadExchangeStreamCaptureMode: c"cuThreadExchangeStreamCaptureMode" => fn(*mut c_int);

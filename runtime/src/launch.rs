@@ -160,9 +160,19 @@ impl Launch {
         // SAFETY: exactly the caller's arguments.
         unsafe { self.run(d, self.func, self.params, self.extra) }
     }
+
+    /// Dynamic shared memory, from the arguments or the config.
+    fn shared_bytes(&self) -> c_uint {
+        if self.config.is_null() {
+            return self.shared;
+        }
+        // SAFETY: config is the caller's valid CUlaunchConfig.
+        unsafe { (*self.config).sharedMemBytes }
+    }
 }
 
-/// Intercepts one launch.
+/// Intercepts one launch: the `launch:*` host blocks around it (`launch_probes.rs`), the
+/// probes in it.
 ///
 /// # Safety
 /// The arguments are those the application passed to the driver.
@@ -171,6 +181,40 @@ pub unsafe fn launch(d: &Driver, l: &Launch) -> CuResult {
         // SAFETY: forwarding.
         return unsafe { l.original(d) };
     };
+    if !crate::launch_probes::wanted(cfg) {
+        // SAFETY: as the caller's contract.
+        return unsafe { probed(d, cfg, l) };
+    }
+    let shape = l.shape();
+    let stream = l.ordered_stream();
+    let pending = catch_unwind(AssertUnwindSafe(|| {
+        crate::launch_probes::before(
+            d,
+            cfg,
+            l.func as usize,
+            shape.grid,
+            shape.block,
+            l.shared_bytes(),
+            stream,
+        )
+    }))
+    .ok()
+    .flatten();
+    // SAFETY: as the caller's contract.
+    let rc = unsafe { probed(d, cfg, l) };
+    if let Some(p) = pending {
+        let _ = catch_unwind(AssertUnwindSafe(|| {
+            crate::launch_probes::after(d, p, stream, rc)
+        }));
+    }
+    rc
+}
+
+/// The launch itself: the instrumented function with its map buffer, or the original.
+///
+/// # Safety
+/// As [`launch`]'s.
+unsafe fn probed(d: &Driver, cfg: &'static config::Config, l: &Launch) -> CuResult {
     let info = state::tables().funcs.get(&(l.func as usize)).cloned();
     let Some(info) = info else {
         state::OTHER_LAUNCHES.fetch_add(1, Ordering::Relaxed);
@@ -833,9 +877,11 @@ extern "C" fn settle_at_exit() {
 }
 
 /// Waits, at most `limit`, until the drain thread has finished every read-back handed to
-/// it (at exit; one whose wait fails counts as lost).
+/// it (at exit; one whose wait fails counts as lost), and the `launch:end` blocks of the
+/// launches timed so far have run.
 pub fn settle(limit: std::time::Duration) {
     let start = std::time::Instant::now();
+    crate::launch_probes::settle(limit);
     while MERGED.load(Ordering::Acquire) < HANDED.load(Ordering::Acquire) && start.elapsed() < limit
     {
         std::thread::sleep(std::time::Duration::from_millis(1));

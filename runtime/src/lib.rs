@@ -24,6 +24,7 @@ mod image;
 mod instrument;
 mod jit;
 mod launch;
+mod launch_probes;
 pub(crate) mod live;
 mod map_buf;
 mod module_cache;

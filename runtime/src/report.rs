@@ -267,6 +267,9 @@ pub enum Reason {
     /// A probed kernel node of a graph instantiated for device-side launches: its host
     /// launches are read back, its device-side launches' maps are not; the node is counted.
     DeviceGraph,
+    /// A launch whose `launch:end` blocks did not run: it was captured into a graph, or
+    /// its timing events could not be had, recorded or read.
+    NotTimed,
 }
 
 impl Reason {
@@ -284,6 +287,7 @@ impl Reason {
                 | Reason::MapMemory
                 | Reason::GraphBody
                 | Reason::DeviceGraph
+                | Reason::NotTimed
         )
     }
 
@@ -310,6 +314,7 @@ impl Reason {
             Reason::DeviceGraph => {
                 "graph nodes launchable from the device (those launches not read back)"
             }
+            Reason::NotTimed => "launches not timed (their launch:end blocks did not run)",
         }
     }
 }

@@ -437,6 +437,8 @@ impl ThreadView<'_> {
                     _ => u64::from(self.event.line),
                 }
             }
+            // Host-side launch values: no device thread has them.
+            Special::Duration | Special::SharedBytes | Special::Stream => return None,
         })
     }
 }

@@ -1,4 +1,4 @@
-//! Host blocks (`begin`, `end`, `launch:complete`): they run on a [`MapStore`] directly;
+//! Host blocks (`begin`, `end`, `launch:*`, `interval`): they run on a [`MapStore`] directly;
 //! what only the caller can do (print, printf, stop tracing) is handed to the caller as a
 //! [`HostEffect`] at the moment the block asks for it, with the store as it is then — so
 //! `print(@m); clear(@m);` prints the map's entries, as bpftrace does.
@@ -39,6 +39,26 @@ pub(crate) struct HostEnv<'a> {
     pub store: &'a mut MapStore,
     /// Called with each effect and the store at that moment.
     pub on_effect: &'a mut dyn FnMut(HostEffect, &MapStore),
+    /// The launch a `launch:*` block runs for.
+    pub launch: Option<LaunchValues>,
+}
+
+/// A launch as `launch:begin` and `launch:end` blocks see it (the runtime fills it in from
+/// the launch's arguments and, for `launch:end`, its events).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LaunchValues {
+    /// `kernel`: [`kernel_id`](crate::kernel_id) of the kernel's name.
+    pub kernel: u64,
+    /// `nctaid.x/y/z`.
+    pub grid: [u32; 3],
+    /// `ntid.x/y/z`.
+    pub block: [u32; 3],
+    /// `shared`: dynamic shared memory, bytes.
+    pub shared: u64,
+    /// `stream`: the stream's handle.
+    pub stream: u64,
+    /// `duration`: nanoseconds on the device (0 in `launch:begin`).
+    pub duration: u64,
 }
 
 fn trap(kind: TrapKind) -> Fault {
@@ -77,8 +97,23 @@ impl HostEnv<'_> {
 }
 
 impl Env for HostEnv<'_> {
-    fn special(&mut self, _: Special, _: u32) -> Result<u64, Fault> {
-        Err(trap(TrapKind::DeviceOnly))
+    fn special(&mut self, s: Special, _: u32) -> Result<u64, Fault> {
+        let Some(l) = &self.launch else {
+            return Err(trap(TrapKind::DeviceOnly));
+        };
+        Ok(match s {
+            Special::KernelId => l.kernel,
+            Special::NctaidX => u64::from(l.grid[0]),
+            Special::NctaidY => u64::from(l.grid[1]),
+            Special::NctaidZ => u64::from(l.grid[2]),
+            Special::NtidX => u64::from(l.block[0]),
+            Special::NtidY => u64::from(l.block[1]),
+            Special::NtidZ => u64::from(l.block[2]),
+            Special::SharedBytes => l.shared,
+            Special::Stream => l.stream,
+            Special::Duration => l.duration,
+            _ => return Err(trap(TrapKind::DeviceOnly)),
+        })
     }
 
     fn site(&mut self, _: SiteValue) -> Result<u64, Fault> {

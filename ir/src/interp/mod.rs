@@ -37,7 +37,7 @@ mod host;
 mod step;
 
 pub use grid::{glob, Event, Grid, SimKernel, SiteEvent, Thread, ThreadEvents};
-pub use host::HostEffect;
+pub use host::{HostEffect, LaunchValues};
 pub use step::{alu, extend, Flow};
 
 use crate::{
@@ -247,6 +247,29 @@ impl<'p> Interpreter<'p> {
         store: &mut MapStore,
         on_effect: &mut dyn FnMut(HostEffect, &MapStore),
     ) -> Result<(), Error> {
+        self.run_blocks(event, None, store, on_effect)
+    }
+
+    /// [`Interpreter::run_host`] for a `launch:begin` or `launch:end` event: the blocks
+    /// read `launch`'s values (`kernel`, the grid and block, `shared`, `stream`,
+    /// `duration`).
+    pub fn run_launch(
+        &self,
+        event: HostEvent,
+        launch: &LaunchValues,
+        store: &mut MapStore,
+        on_effect: &mut dyn FnMut(HostEffect, &MapStore),
+    ) -> Result<(), Error> {
+        self.run_blocks(event, Some(*launch), store, on_effect)
+    }
+
+    fn run_blocks(
+        &self,
+        event: HostEvent,
+        launch: Option<LaunchValues>,
+        store: &mut MapStore,
+        on_effect: &mut dyn FnMut(HostEffect, &MapStore),
+    ) -> Result<(), Error> {
         if store.maps.len() < self.program.maps.len() {
             let fresh = MapStore::new(self.program);
             store
@@ -257,6 +280,7 @@ impl<'p> Interpreter<'p> {
             program: self.program,
             store,
             on_effect,
+            launch,
         };
         for (i, block) in self.program.host.iter().enumerate() {
             if block.event != event {

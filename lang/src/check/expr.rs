@@ -155,7 +155,7 @@ impl Checker<'_> {
         let invalid: Vec<Error> = self
             .targets
             .iter()
-            .filter(|(_, t)| !names::valid_at(validity, t))
+            .filter(|(_, t)| !names::valid_at(builtin, validity, t))
             .map(|(text, _)| Error::BuiltinNotValidAt {
                 span,
                 name: name.to_string(),

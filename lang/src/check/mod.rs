@@ -285,11 +285,17 @@ impl<'a> Checker<'a> {
             .as_ref()
             .map(|p| self.cond_expr(p, "a predicate"));
         let body = self.stmts(&block.body);
-        if self
-            .targets
-            .iter()
-            .any(|(_, t)| matches!(t, Target::Device(_)))
-        {
+        // A device probe's printf, and a launch:* block's (it runs in the traced process),
+        // go through the printf ring.
+        if self.targets.iter().any(|(_, t)| {
+            matches!(
+                t,
+                Target::Device(_)
+                    | Target::Host(
+                        warptrace_ir::HostEvent::LaunchBegin | warptrace_ir::HostEvent::LaunchEnd
+                    )
+            )
+        }) {
             let args = max_printf_args(&body);
             if let Some(n) = args {
                 self.printf_args = Some(self.printf_args.unwrap_or(0).max(n));
@@ -495,7 +501,18 @@ impl<'a> Checker<'a> {
         let errors: Vec<Error> = self
             .targets
             .iter()
-            .filter(|(_, t)| matches!(t, Target::Device(_)))
+            .filter(|(_, t)| {
+                // launch:* blocks run in the traced process, once a launch: they update
+                // maps and printf, and leave printing and stopping to the CLI's blocks.
+                matches!(
+                    t,
+                    Target::Device(_)
+                        | Target::Host(
+                            warptrace_ir::HostEvent::LaunchBegin
+                                | warptrace_ir::HostEvent::LaunchEnd
+                        )
+                )
+            })
             .map(|(text, _)| Error::HostOnly {
                 span,
                 name: name.to_string(),

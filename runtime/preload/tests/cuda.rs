@@ -971,3 +971,67 @@ fn launches_of_kernels_no_probe_selects_are_counted_for_the_reach() {
         "{line}"
     );
 }
+
+/// The sum of a map's values in a report.
+fn total(report: &Report, map: &str) -> u64 {
+    let m = report.maps.iter().find(|m| m.name == map);
+    m.unwrap_or_else(|| panic!("no map {map}"))
+        .entries
+        .iter()
+        .map(|e| e.value)
+        .sum()
+}
+
+#[test]
+fn launch_blocks_run_for_every_launch_of_a_sass_only_kernel_with_its_duration() {
+    let Some(f) = fixture() else { return };
+    let source = "launch:begin { @g[kernel] = sum(nctaid.x); printf(\"%s\\n\", kernel); } \
+                  launch:end { @t[kernel] = sum(duration); @c[kernel] = count(); }";
+    let program = warptrace_lang::compile(source, "t.wt").expect("compiles");
+    let bundle = f.root.join("launch-blocks.json");
+    std::fs::write(
+        &bundle,
+        warptrace_ir::Bundle::new(source.into(), program).to_json(),
+    )
+    .expect("write");
+    // A cubin without PTX, as cuBLAS's kernels are: nothing to instrument, every launch
+    // seen.
+    let o = traced(
+        f,
+        "launch-blocks",
+        ["data", "sass", "plain", "1", "5"],
+        &[("WARPTRACE_BUNDLE", bundle.as_os_str())],
+    );
+    assert_eq!(o.launches().len(), 5);
+    assert_eq!(total(&o.report, "c"), 5, "{:?}", o.report.maps);
+    // The fake driver's events are 0.25 ms apart around each launch; 1000 elements in
+    // blocks of 128 make a grid of 8.
+    assert_eq!(total(&o.report, "t"), 5 * 250_000);
+    assert_eq!(total(&o.report, "g"), 5 * 8);
+    let printf = o
+        .report
+        .maps
+        .iter()
+        .find(|m| m.name == "printf")
+        .expect("printf ring");
+    assert_eq!(printf.records.len(), 5);
+    // The kernel the blocks keyed by is the launched one, by name.
+    let key = o
+        .report
+        .maps
+        .iter()
+        .find(|m| m.name == "c")
+        .expect("c")
+        .entries[0]
+        .keys[0];
+    assert_eq!(
+        o.report.kernels.get(&key).map(String::as_str),
+        Some(ADD_ONE)
+    );
+    let s = &o.report.summary;
+    assert_eq!(
+        (s.launches_other, s.reasons.get(&Reason::NotTimed)),
+        (5, None),
+        "{s:?}"
+    );
+}

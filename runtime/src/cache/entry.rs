@@ -170,7 +170,7 @@ fn decode_kernels(meta: &[u8]) -> Result<Vec<CachedKernel>, CacheError> {
 }
 
 /// [`Reason`]s by their code in entries ([`reason_code`]; never renumber, only add).
-const REASONS: [Reason; 18] = [
+const REASONS: [Reason; 19] = [
     Reason::NoPtx,
     Reason::Unsupported,
     Reason::ParseError,
@@ -189,6 +189,7 @@ const REASONS: [Reason; 18] = [
     Reason::JitBudget,
     Reason::GraphBody,
     Reason::DeviceGraph,
+    Reason::NotTimed,
 ];
 
 fn reason_code(r: Reason) -> u8 {
@@ -212,6 +213,7 @@ fn reason_code(r: Reason) -> u8 {
         Reason::JitBudget => 15,
         Reason::GraphBody => 16,
         Reason::DeviceGraph => 17,
+        Reason::NotTimed => 18,
     }
 }
 

@@ -317,8 +317,25 @@ fn special_name(s: Special) -> &'static str {
     s.name()
 }
 
-/// `HostOnly`: `host.*` operations run only in host blocks.
+/// `HostOnly`: `host.*` operations run only in host blocks, and the launch values the
+/// runtime's host side knows (`duration`, `shared`, `stream`) are read only there: no back
+/// end lowers them, so a device probe naming one is refused here, not left to codegen.
 fn check_host_only(report: &mut ProbeReport<'_>, i: usize, insn: &Insn) {
+    if let Insn::ReadSpecial { special, .. } = insn {
+        if special.source() == SpecialSource::Host {
+            let attach = report.probe.attach.to_string();
+            report.error(
+                Some(i),
+                IrRule::HostOnly,
+                format!(
+                    "`sreg {}` is a launch's host-side value, read in launch:begin and \
+                     launch:end blocks only, not in the device probe {attach}",
+                    special.name()
+                ),
+            );
+        }
+        return;
+    }
     if insn.is_host_only() {
         let attach = report.probe.attach.to_string();
         report.error(

@@ -8,7 +8,7 @@ use crate::site::ValueSrc;
 use crate::special::SiteImms;
 use warptrace_ir::{
     Aggregation, BinOp, ExtFrom, Insn, Operand, Overflow, PersistId, Reg, SiteValue, Special,
-    ValueKind, Width,
+    SpecialSource, ValueKind, Width,
 };
 
 fn r(n: u16) -> Reg {
@@ -182,6 +182,9 @@ fn specials(out: &mut Vec<Obligation>) {
     for sp in Special::ALL {
         if sp == Special::Launch {
             continue; // a load from the map buffer: `buffer.rs`
+        }
+        if sp.source() == SpecialSource::Host {
+            continue; // never in a device probe: the verifier refuses it
         }
         out.push(Obligation::new(
             format!("sreg.{}", sp.name()),

@@ -188,13 +188,21 @@ CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags) {
 /* The rest of the graph API is with the launches, below. */
 
 /* ---- events, host functions ---- */
+/* An event holds the time it was recorded at: a clock that advances 0.25 ms at each
+ * record, so two records around one launch are 0.25 ms apart (exactly, as a float). */
+static double event_clock_ms;
 CUresult cuEventCreate(CUevent *e, unsigned int flags) {
-  (void)flags; *e = (CUevent)malloc(8); return *e ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+  (void)flags; *e = (CUevent)calloc(1, sizeof(double)); return *e ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 CUresult cuEventDestroy_v2(CUevent e) { free(e); return CUDA_SUCCESS; }
 CUresult cuEventRecord(CUevent e, CUstream s) {
-  (void)e;
   if (capturing(s)) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; /* not modelled */
+  LOCKED(event_clock_ms += 0.25; *(double *)e = event_clock_ms);
+  return CUDA_SUCCESS;
+}
+CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end) {
+  if (!start || !end) return CUDA_ERROR_INVALID_HANDLE;
+  *ms = (float)(*(double *)end - *(double *)start);
   return CUDA_SUCCESS;
 }
 CUresult cuEventSynchronize(CUevent e) { (void)e; UNSAFE("cuEventSynchronize"); return CUDA_SUCCESS; }
@@ -1102,7 +1110,7 @@ static const struct { const char *name; void *fn; } table[] = {
   E(cuGraphAddNode), E(cuGraphAddNode_v2), E(cuGraphNodeSetParams), E(cuGraphExecNodeSetParams),
   E(cuGraphAddChildGraphNode), E(cuGraphClone), E(cuGraphNodeFindInClone), E(cuGraphDestroyNode),
   E(cuGraphInstantiateWithParams), E(cuGraphExecUpdate_v2), E(cuGraphLaunch_ptsz), E(cuEventCreate), E(cuEventDestroy_v2),
-  E(cuEventRecord), E(cuEventSynchronize), E(cuEventQuery), E(cuLaunchHostFunc),
+  E(cuEventRecord), E(cuEventElapsedTime_v2), E(cuEventSynchronize), E(cuEventQuery), E(cuLaunchHostFunc),
   E(cuModuleLoadData), E(cuModuleLoadDataEx), E(cuModuleLoadFatBinary), E(cuModuleLoad),
   E(cuModuleUnload), E(cuModuleGetFunction), E(cuModuleGetFunctionCount),
   E(cuModuleEnumerateFunctions), E(cuFuncGetName), E(cuFuncGetParamInfo), E(cuFuncGetAttribute), E(cuFuncSetAttribute),
