@@ -1179,6 +1179,37 @@ def check_live(args, rows, work, wt):
     print("[live]", summary_text(stderr))
 
 
+MATMUL_SCRIPT = os.path.join("tests", "workloads", "torch_matmul.py")
+MATMULS = 50
+LAUNCH_END = ("launch:end { @n[kernel] = count(); @ns[kernel] = sum(duration); "
+              "@us[kernel] = hist(duration / 1000); }")
+
+
+def check_launch_probes(args, rows, work, wt):
+    """tests/workloads/torch_matmul.py (cuBLAS, SASS only) under a `launch:end` program: every
+    matmul's kernel launch is seen with its duration, and the durations add up to what the
+    workload's own CUDA events measured around the matmuls (plus the 3 warm-ups)."""
+    p, _ = run_t([wt, "-f", "json", "-e", LAUNCH_END, "--", sys.executable, MATMUL_SCRIPT, str(MATMULS)],
+                 args.out, timeout=180)
+    res = program_json(p.stdout) or {}
+    maps = json_maps(json_records(p.stdout))
+    n = maps.get("@n", {}) if isinstance(maps.get("@n"), dict) else {}
+    ns = maps.get("@ns", {}) if isinstance(maps.get("@ns"), dict) else {}
+    rows.append(("launch probes", "-", "exit status", "0", f"{p.returncode}" + (f" ({why(p)})" if p.returncode else ""),
+                 p.returncode == 0))
+    gemm = {k: v for k, v in n.items() if re.search(r"gemm|nvjet|cutlass|sm90", k, re.I)}
+    top = max(gemm.items(), key=lambda kv: kv[1], default=("(none)", 0))
+    rows.append(("launch probes", base_name(top[0])[:40], "cuBLAS kernel launches seen (matmuls + 3 warm-ups)",
+                 f">= {MATMULS + 3}", str(sum(gemm.values())), sum(gemm.values()) >= MATMULS + 3))
+    gemm_ms = sum(ns.get(k, 0) for k in gemm) / 1e6
+    want = res.get("ms")
+    # The events bracket the timed matmuls only; the warm-ups add 3 more of them.
+    lo, hi = (0.7 * want, 1.5 * want * (MATMULS + 3) / MATMULS) if want else (0, 0)
+    rows.append(("launch probes", "durations", "sum of the cuBLAS kernels' durations vs the workload's events",
+                 f"{lo:.2f}..{hi:.2f} ms", f"{gemm_ms:.2f} ms", bool(want) and lo <= gemm_ms <= hi))
+    print("[launch probes]", summary_text(p.stderr))
+
+
 def check_access_patterns(args, rows, work, wt):
     """memtrace and dmat on the access microbenchmarks of tests/workloads/access_patterns.py
     (linear, strided, gather, scatter, random; issue 8): the (address, width) of every
@@ -1588,6 +1619,7 @@ CHECKS = (
     ("cuda graphs", check_cuda_graphs),
     ("graph api", check_graph_api),
     ("live", check_live),
+    ("launch probes", check_launch_probes),
 )
 
 
