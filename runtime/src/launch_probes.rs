@@ -272,6 +272,13 @@ fn events(d: &Driver, ctx: usize) -> Option<Pair> {
     Some((make()?, make()?))
 }
 
+/// Before a context is given up: its pooled events go with it (never reused in a context
+/// made later at the same address). The pools of every context are dropped; the events of
+/// the others are simply not reused.
+pub(crate) fn forget_events() {
+    *POOL.lock().unwrap_or_else(|p| p.into_inner()) = None;
+}
+
 fn give_back(ctx: usize, pair: Pair) {
     POOL.lock()
         .unwrap_or_else(|p| p.into_inner())

@@ -106,7 +106,16 @@ pub fn init() {
             signals::install();
             exits::install();
             if let Some(cfg) = config::loaded() {
-                live::start(cfg);
+                // A process started after the CLI detached is not traced at all.
+                let detached = cfg
+                    .results
+                    .as_ref()
+                    .is_some_and(|r| r.join(live::DETACH_FILE).exists());
+                if detached {
+                    config::detach();
+                } else {
+                    live::start(cfg);
+                }
             }
         }
     });

@@ -18,6 +18,7 @@ const SETTLE: std::time::Duration = std::time::Duration::from_secs(10);
 fn before_teardown(d: &crate::driver::Driver, which: impl Fn(usize, CUdevice) -> bool) {
     crate::launch::settle(SETTLE);
     resident::flush(d, which);
+    crate::launch_probes::forget_events();
 }
 
 /// `cuCtxDestroy` (`_v2`).
