@@ -355,19 +355,23 @@ pub(crate) fn in_graph(node: usize) -> Option<(usize, Option<Arc<Node>>)> {
 /// A tracked node's parameters set in its graph: `verdict` replaces what it was.
 pub(crate) fn set(node: usize, verdict: Option<Arc<Node>>) {
     with(|t| {
-        let Some(&graph) = t.owner.get(&node) else {
-            return;
-        };
-        let entries = t.graphs.entry(graph).or_default();
-        entries.retain(|e| !(e.node == node && e.via == 0));
-        if let Some(verdict) = verdict {
-            entries.push(Entry {
-                node,
-                via: 0,
-                verdict,
-            });
+        if let Some(&graph) = t.owner.get(&node) {
+            replace(t.graphs.entry(graph).or_default(), node, verdict);
         }
     });
+}
+
+/// `node`'s own entry (not one a child graph embeds) in `entries` set to `verdict`, or
+/// removed (`None`: a kernel not selected).
+fn replace(entries: &mut Vec<Entry>, node: usize, verdict: Option<Arc<Node>>) {
+    entries.retain(|e| !(e.node == node && e.via == 0));
+    if let Some(verdict) = verdict {
+        entries.push(Entry {
+            node,
+            via: 0,
+            verdict,
+        });
+    }
 }
 
 /// A node's verdict in executable `exec`; `None` for an executable not tracked.
@@ -385,17 +389,7 @@ pub(crate) fn in_exec(exec: usize, node: usize) -> Option<Option<Arc<Node>>> {
 
 /// A node's parameters set in executable `exec`.
 pub(crate) fn exec_set(exec: usize, node: usize, verdict: Option<Arc<Node>>) {
-    with(|t| {
-        let entries = t.execs.entry(exec).or_default();
-        entries.retain(|e| !(e.node == node && e.via == 0));
-        if let Some(verdict) = verdict {
-            entries.push(Entry {
-                node,
-                via: 0,
-                verdict,
-            });
-        }
-    });
+    with(|t| replace(t.execs.entry(exec).or_default(), node, verdict));
 }
 
 /// `exec` instantiated from `graph` (`flags` as instantiation had them).
