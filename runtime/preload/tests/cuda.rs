@@ -366,6 +366,9 @@ fn every_load_path_reaches_the_instrumented_kernel() {
         ("library", "ptx"),
         ("libfile", "zstd"),
         ("libkernel", "lz4"),
+        ("libmodule", "ptx"),
+        ("enumerate", "fatbin"),
+        ("libenum", "zstd"),
     ] {
         let what = format!("{load} {image}");
         let o = traced(
@@ -1034,4 +1037,26 @@ fn launch_blocks_run_for_every_launch_of_a_sass_only_kernel_with_its_duration() 
         (5, None),
         "{s:?}"
     );
+}
+
+#[test]
+fn launch_selection_chooses_among_the_launches_of_a_graph() {
+    let Some(f) = fixture() else { return };
+    // --launch-skip 2 --launch-count 2 over five launches of an executable: the third and
+    // fourth probed, the rest counted as not selected.
+    let how = "explicit_node";
+    let o = traced(
+        f,
+        "explicit_selected",
+        ["data", "ptx", how, "1", "5"],
+        &[
+            ("WARPTRACE_LAUNCH_SKIP", OsStr::new("2")),
+            ("WARPTRACE_LAUNCH_COUNT", OsStr::new("2")),
+        ],
+    );
+    let s = &o.report.summary;
+    assert_eq!((s.launches_probed, s.launches_unprobed), (2, 3), "{s:?}");
+    assert_eq!(s.reasons.get(&Reason::NotSelected), Some(&3), "{s:?}");
+    assert_eq!(o.n(), 2, "only the selected launches' counts come back");
+    assert_eq!(o.count("cuLaunchHostFunc"), 2);
 }

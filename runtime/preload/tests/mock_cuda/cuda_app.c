@@ -5,7 +5,9 @@
  *   cuda_app LOAD IMAGE LAUNCH [THREADS [LAUNCHES [AFTER]]]
  *
  * LOAD:   data | dataex | file | fatbin (cuModuleLoad*), library | libfile (cuLibrary*,
- *         then cuKernelGetFunction), libkernel (the CUkernel launched as a CUfunction)
+ *         then cuKernelGetFunction), libkernel (the CUkernel launched as a CUfunction),
+ *         libmodule (cuLibraryGetModule, then cuModuleGetFunction), enumerate
+ *         (cuModuleEnumerateFunctions), libenum (cuLibraryEnumerateKernels)
  * LAUNCH: plain | ptsz | ex | ex_ptsz | coop | coop_ptsz (called by name);
  *         dlsym (dlopen + dlsym of cuLaunchKernel);
  *         proc_v1 | proc12 | proc13 | proc_ptsz | proc_self (cuGetProcAddress: the legacy
@@ -89,6 +91,37 @@ static void load(const char *mode, const char *path) {
     return;
   }
   char *image = read_file(path, &len);
+  if (!strcmp(mode, "libmodule")) {
+    CHECK(cuLibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0));
+    CHECK(cuLibraryGetModule(&m, lib));
+    CHECK(cuModuleGetFunction(&fn, m, KERNEL));
+    return;
+  }
+  if (!strcmp(mode, "enumerate") || !strcmp(mode, "libenum")) {
+    /* Every function of the module (library), the one named KERNEL kept. */
+    unsigned n = 0;
+    CUfunction fs[16];
+    CUkernel ks[16];
+    if (!strcmp(mode, "enumerate")) {
+      CHECK(cuModuleLoadData(&m, image));
+      CHECK(cuModuleGetFunctionCount(&n, m));
+      if (n > 16) n = 16;
+      CHECK(cuModuleEnumerateFunctions(fs, n, m));
+    } else {
+      CHECK(cuLibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0));
+      CHECK(cuLibraryGetKernelCount(&n, lib));
+      if (n > 16) n = 16;
+      CHECK(cuLibraryEnumerateKernels(ks, n, lib));
+      for (unsigned i = 0; i < n; i++) CHECK(cuKernelGetFunction(&fs[i], ks[i]));
+    }
+    for (unsigned i = 0; i < n; i++) {
+      const char *name;
+      CHECK(cuFuncGetName(&name, fs[i]));
+      if (!strcmp(name, KERNEL)) fn = fs[i];
+    }
+    if (!fn) { fprintf(stderr, "cuda_app: %s found no %s\n", mode, KERNEL); exit(1); }
+    return;
+  }
   if (!strcmp(mode, "data")) CHECK(cuModuleLoadData(&m, image));
   else if (!strcmp(mode, "dataex")) CHECK(cuModuleLoadDataEx(&m, image, 0, NULL, NULL));
   else if (!strcmp(mode, "fatbin")) CHECK(cuModuleLoadFatBinary(&m, image));
