@@ -200,14 +200,22 @@ pub unsafe fn launch(d: &Driver, l: &Launch) -> CuResult {
     }))
     .ok()
     .flatten();
+    PROBED.set(false);
     // SAFETY: as the caller's contract.
     let rc = unsafe { probed(d, cfg, l) };
     if let Some(p) = pending {
+        let ran_probes = PROBED.get();
         let _ = catch_unwind(AssertUnwindSafe(|| {
-            crate::launch_probes::after(d, p, stream, rc)
+            crate::launch_probes::after(d, p, stream, rc, ran_probes)
         }));
     }
     rc
+}
+
+thread_local! {
+    /// Whether this thread's last launch ran the instrumented function (for the device
+    /// time of the summary's reach, `launch_probes.rs`).
+    static PROBED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The launch itself: the instrumented function with its map buffer, or the original.
@@ -631,10 +639,12 @@ unsafe fn execute(d: &Driver, l: &Launch, name: &str, mut plan: Plan) -> CuResul
         }
         Buffer::Own(buf) => {
             state::tables().launch(name, true, None);
+            PROBED.set(true);
             buf
         }
         Buffer::Resident { ctx, .. } => {
             state::tables().launch(name, true, None);
+            PROBED.set(true);
             // Read back with the kernel's other launches (`resident.rs`).
             crate::resident::launched(ctx, plan.probed.func);
             return rc;

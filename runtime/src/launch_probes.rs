@@ -34,6 +34,8 @@ const NOT_CAPTURING: c_int = 0;
 /// A launch whose `launch:end` blocks wait for its events.
 struct Timed {
     values: LaunchValues,
+    /// The launch ran the instrumented function.
+    probed: bool,
     ctx: usize,
     start: usize,
     end: usize,
@@ -174,6 +176,7 @@ fn start(d: &Driver, values: LaunchValues, stream: CUstream) -> Option<Timed> {
     }
     Some(Timed {
         values,
+        probed: false,
         ctx,
         start,
         end,
@@ -182,8 +185,9 @@ fn start(d: &Driver, values: LaunchValues, stream: CUstream) -> Option<Timed> {
 
 /// After the launch: records its end event and hands it to the timing thread (`rc`: the
 /// driver's result; a refused launch runs nothing and its events go back).
-pub(crate) fn after(d: &Driver, pending: Pending, stream: CUstream, rc: u32) {
-    let t = pending.timed;
+pub(crate) fn after(d: &Driver, pending: Pending, stream: CUstream, rc: u32, probed: bool) {
+    let mut t = pending.timed;
+    t.probed = probed;
     let recorded = rc == CUDA_SUCCESS
         && d.cuEventRecord.is_some_and(|record| {
             // SAFETY: an event of the launch's context, the application's stream.
@@ -208,6 +212,18 @@ pub(crate) fn after(d: &Driver, pending: Pending, stream: CUstream, rc: u32) {
 
 /// Timed launches whose `launch:end` blocks have not run yet.
 static PENDING: AtomicU64 = AtomicU64::new(0);
+/// The device time of the timed launches, and of those that ran probes (ns): the summary's
+/// reach in time.
+static DEVICE_NS: AtomicU64 = AtomicU64::new(0);
+static DEVICE_NS_PROBED: AtomicU64 = AtomicU64::new(0);
+
+/// (device time of the launches timed, of those that ran probes), ns.
+pub(crate) fn device_time() -> (u64, u64) {
+    (
+        DEVICE_NS.load(Ordering::Relaxed),
+        DEVICE_NS_PROBED.load(Ordering::Relaxed),
+    )
+}
 
 /// Waits at most `limit` for the `launch:end` blocks of the launches timed so far (before
 /// a context is given up, and at exit).
@@ -245,6 +261,10 @@ fn finish_one(d: &Driver, t: Timed) {
     }
     let mut values = t.values;
     values.duration = (f64::from(ms) * 1e6).round().max(0.0) as u64;
+    DEVICE_NS.fetch_add(values.duration, Ordering::Relaxed);
+    if t.probed {
+        DEVICE_NS_PROBED.fetch_add(values.duration, Ordering::Relaxed);
+    }
     run(cfg, HostEvent::LaunchEnd, &values);
 }
 

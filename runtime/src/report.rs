@@ -342,6 +342,13 @@ pub struct Summary {
     /// Absent when 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub launches_other: u64,
+    /// Device time of the launches timed for `launch:end` blocks (ns), and of those among
+    /// them that ran probes: the reach in time. Absent when 0 (no `launch:end`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub device_ns: u64,
+    /// See [`Summary::device_ns`].
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub device_ns_probed: u64,
     /// How often each reason occurred: once per kernel for kernel-level reasons, once per
     /// launch for launch-level ones.
     pub reasons: BTreeMap<Reason, u64>,
@@ -520,6 +527,8 @@ impl Report {
             s.launches_lost += r.summary.launches_lost;
             s.graph_nodes += r.summary.graph_nodes;
             s.launches_other += r.summary.launches_other;
+            s.device_ns += r.summary.device_ns;
+            s.device_ns_probed += r.summary.device_ns_probed;
             s.images_loaded += r.summary.images_loaded;
             s.max_records = s.max_records.max(r.summary.max_records);
             for (reason, n) in r.summary.reasons {

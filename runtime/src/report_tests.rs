@@ -226,6 +226,14 @@ fn summary_lines() {
         "warptrace: 2 kernels instrumented, 0 skipped, 40 launches probed, 10 unprobed; \
          reach: 20.0% of 200 launches ran probes (150 of kernels no probe selects)\n"
     );
+    // With launch:end blocks, the device time too.
+    clean.summary.device_ns = 8_000_000;
+    clean.summary.device_ns_probed = 2_000_000;
+    assert!(render_summary(&clean, false).ends_with(
+        "ran probes (150 of kernels no probe selects), 25.0% of 8.000 ms of device time\n"
+    ));
+    clean.summary.device_ns = 0;
+    clean.summary.device_ns_probed = 0;
     clean.summary.launches_unprobed = 0;
     clean.summary.launches_other = 0;
     clean.summary.graph_nodes = 2;

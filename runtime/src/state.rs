@@ -269,6 +269,8 @@ pub fn report(program: &warptrace_ir::Program) -> Report {
     let mut summary = Summary {
         launches_lost: IN_FLIGHT.load(Ordering::Acquire) + crate::resident::lost(),
         launches_other: OTHER_LAUNCHES.load(Ordering::Relaxed),
+        device_ns: crate::launch_probes::device_time().0,
+        device_ns_probed: crate::launch_probes::device_time().1,
         ..Summary::default()
     };
     summary.reasons = t.reasons.iter().map(|(&r, &n)| (r, n)).collect();

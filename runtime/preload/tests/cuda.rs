@@ -1037,6 +1037,53 @@ fn launch_blocks_run_for_every_launch_of_a_sass_only_kernel_with_its_duration() 
         (5, None),
         "{s:?}"
     );
+    // The reach in time: none of those 0.25 ms launches ran probes.
+    assert_eq!((s.device_ns, s.device_ns_probed), (5 * 250_000, 0), "{s:?}");
+}
+
+#[test]
+fn the_device_time_of_probed_launches_is_the_reach_in_time() {
+    let Some(f) = fixture() else { return };
+    // The fixture's program and a launch:end block; the fake kernel counts into `@n` where
+    // this program's layout puts it.
+    let source = format!("{PROGRAM} launch:end {{ @t = sum(duration); }}");
+    let program = warptrace_lang::compile(&source, "t.wt").expect("compiles");
+    let region = MapLayout::new(&program.maps).regions[0];
+    let slot = region.slot_offset(0);
+    let fill = format!(
+        "{slot}={},{}+=1",
+        MapLayout::tag(&[]),
+        slot + region.value_offset_in_slot()
+    );
+    let bundle = f.root.join("timed-probed.json");
+    std::fs::write(
+        &bundle,
+        warptrace_ir::Bundle::new(source, program).to_json(),
+    )
+    .expect("write");
+    let o = traced(
+        f,
+        "timed-probed",
+        ["data", "ptx", "plain", "1", "4"],
+        &[
+            ("WARPTRACE_BUNDLE", bundle.as_os_str()),
+            ("MOCK_CUDA_FILL", OsStr::new(&fill)),
+        ],
+    );
+    assert_eq!(o.n(), 4);
+    assert_eq!(total(&o.report, "t"), 4 * 250_000);
+    let s = &o.report.summary;
+    assert_eq!((s.launches_probed, s.launches_other), (4, 0), "{s:?}");
+    assert_eq!(
+        (s.device_ns, s.device_ns_probed),
+        (1_000_000, 1_000_000),
+        "{s:?}"
+    );
+    let line = warptrace_runtime::render_summary(&o.report, false);
+    assert!(
+        line.contains("; reach: 100.0% of 1.000 ms of device time"),
+        "{line}"
+    );
 }
 
 #[test]

@@ -187,6 +187,19 @@ fn counts(s: &Summary) -> String {
             s.launches_other
         );
     }
+    if s.device_ns > 0 {
+        let _ = write!(
+            line,
+            "{} {:.1}% of {:.3} ms of device time",
+            if s.launches_other > 0 {
+                ","
+            } else {
+                "; reach:"
+            },
+            100.0 * s.device_ns_probed as f64 / s.device_ns as f64,
+            s.device_ns as f64 / 1e6
+        );
+    }
     line
 }
 
