@@ -2,11 +2,14 @@
 //! probed and read back, without the application synchronizing.
 //!
 //! A launch on a capturing stream (global, thread-local or relaxed mode) is captured as
-//! the nodes of a probed launch, in stream order: the map buffer zeroed, its header words
-//! written (32-bit memsets, whose values are part of the node), the instrumented kernel
-//! with the map pointer appended, a copy of the buffer into its pinned host half, and a
-//! host node ([`replayed`]) that merges that half into the host maps and counts a probed
-//! launch. So `launch` counts replays, and the report has every replay's maps.
+//! the nodes of a probed launch, in stream order: the map buffer zeroed, its fixed header
+//! words written (32-bit memsets, whose values are part of the node), a host node
+//! ([`replay_begins`]) that selects and numbers the replay, with copies of that number into
+//! the buffer when the program reads `launch`, the instrumented kernel with the map pointer
+//! appended, a copy of the buffer into its pinned host half, and a host node
+//! ([`replayed`]) that merges that half into the host maps and counts a probed launch (or,
+//! for a replay not selected, an unprobed one). So replays are launches: numbered,
+//! selected and counted one by one, and the report has every selected replay's maps.
 //!
 //! The buffer belongs to the graph: never pooled, reused by another launch or freed (a
 //! graph may be replayed until the process exits); it counts against `--map-memory`. A
@@ -21,11 +24,13 @@
 //! thread's mode exchanged to relaxed ([`Relaxed`]), as CUDA-aware allocators do; the
 //! drain thread runs relaxed for good.
 
+use crate::config::{self, Config};
 use crate::driver::{CuResult, Driver, CUDA_SUCCESS};
 use crate::map_buf::MapBuf;
 use crate::state;
 use cudarc::driver::sys::CUstream;
 use std::ffi::{c_int, c_void};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use warptrace_ir::{LaunchDims, MapLayout};
 
@@ -67,14 +72,115 @@ impl Drop for Relaxed<'_> {
     }
 }
 
-/// What a captured launch's host node needs at each replay. Leaked: the graph may call it
-/// until the process ends.
-struct Slot {
+/// Whether `stream` is capturing: `Ok(true)` while a capture is active, `Err` when it was
+/// invalidated (the launch then runs the original).
+pub(crate) fn status(d: &Driver, stream: CUstream) -> Result<bool, ()> {
+    let Some(is_capturing) = d.cuStreamIsCapturing else {
+        return Ok(false);
+    };
+    let mut status: c_int = 0;
+    // SAFETY: the application's stream; status is an out-pointer.
+    let rc = unsafe { is_capturing(stream, &mut status) };
+    match (rc, status) {
+        (CUDA_SUCCESS, 0) => Ok(false),
+        (CUDA_SUCCESS, STATUS_ACTIVE) => Ok(true),
+        _ => Err(()),
+    }
+}
+
+/// What a captured launch's two host nodes share at each replay. Leaked: the graph may
+/// call them until the process ends.
+pub(crate) struct Slot {
     name: Arc<str>,
     layout: Arc<MapLayout>,
     dims: LaunchDims,
     host: usize,
     len: usize,
+    /// Where the `launch` word goes when the program reads it (else empty).
+    launch_words: Vec<u64>,
+    /// This replay is selected (`--launch-skip`, `--launch-count`, `--sample`).
+    selected: AtomicBool,
+}
+
+impl Slot {
+    /// The slot of a launch captured with `buf`, leaked.
+    pub(crate) fn new(
+        name: &str,
+        layout: &Arc<MapLayout>,
+        dims: LaunchDims,
+        buf: &MapBuf,
+        cfg: &Config,
+    ) -> &'static Slot {
+        let launch_words = if cfg.reads_launch {
+            crate::launch::launch_words(layout).collect()
+        } else {
+            Vec::new()
+        };
+        Box::leak(Box::new(Slot {
+            name: name.into(),
+            layout: layout.clone(),
+            dims,
+            host: buf.ptr,
+            len: buf.len,
+            launch_words,
+            selected: AtomicBool::new(false),
+        }))
+    }
+}
+
+/// Captures, before the instrumented kernel's node on `stream`, the host node that selects
+/// and numbers each replay ([`replay_begins`]) and, when the program reads `launch`, the
+/// copies of that number from the buffer's host half into its device half. `false` if any
+/// could not be captured.
+///
+/// # Safety
+/// `buf`'s halves span `buf.len` bytes, the launch words inside; `stream` is capturing.
+pub(crate) unsafe fn replay_nodes(
+    d: &Driver,
+    stream: CUstream,
+    buf: &MapBuf,
+    slot: &'static Slot,
+) -> bool {
+    let (Some(host_func), Some(copy)) = (d.cuLaunchHostFunc, d.cuMemcpyHtoDAsync) else {
+        return false;
+    };
+    let user = (slot as *const Slot).cast_mut().cast();
+    // SAFETY: `replay_begins` takes the leaked slot, which lives for the process.
+    if unsafe { host_func(stream, Some(replay_begins), user) } != CUDA_SUCCESS {
+        return false;
+    }
+    slot.launch_words.iter().all(|&offset| {
+        // SAFETY: 8 bytes at `offset` inside both halves; a copy node reads the pinned
+        // host half when it runs, after `replay_begins` wrote it.
+        unsafe {
+            copy(
+                buf.device + offset,
+                (buf.ptr as u64 + offset) as *const c_void,
+                8,
+                stream,
+            ) == CUDA_SUCCESS
+        }
+    })
+}
+
+/// A captured launch's first host node, at each replay: decides whether this replay is
+/// selected and numbers it, writing the number where the copies after it read it (the
+/// host half is not in use: the last replay's read-back is done, in stream order). Makes
+/// no CUDA call.
+extern "C" fn replay_begins(user: *mut c_void) {
+    let _ = std::panic::catch_unwind(|| {
+        // SAFETY: `user` is the leaked `Slot` of `replay_nodes`.
+        let slot = unsafe { &*(user as *const Slot) };
+        let selected = config::config().is_some_and(|c| c.launches.admit(&slot.name));
+        slot.selected.store(selected, Ordering::Release);
+        let n = crate::launch::next_launch();
+        for &offset in &slot.launch_words {
+            if offset + 8 <= slot.len as u64 {
+                // SAFETY: 8 bytes inside the pinned host half, which nothing else uses now.
+                unsafe { ((slot.host as u64 + offset) as *mut u64).write_unaligned(n) };
+            }
+        }
+    });
 }
 
 /// Captures, after the instrumented kernel's node on `stream`, the copy of `buf` into its
@@ -88,8 +194,7 @@ pub(crate) unsafe fn read_back_nodes(
     d: &Driver,
     stream: CUstream,
     buf: MapBuf,
-    layout: Arc<MapLayout>,
-    dims: LaunchDims,
+    slot: &'static Slot,
     name: &str,
 ) -> bool {
     let (Some(copy), Some(host_func)) = (d.cuMemcpyDtoHAsync, d.cuLaunchHostFunc) else {
@@ -99,19 +204,10 @@ pub(crate) unsafe fn read_back_nodes(
     if unsafe { copy(buf.ptr as *mut c_void, buf.device, buf.len, stream) } != CUDA_SUCCESS {
         return false;
     }
-    let slot = Box::new(Slot {
-        name: name.into(),
-        layout,
-        dims,
-        host: buf.ptr,
-        len: buf.len,
-    });
-    let user = Box::into_raw(slot);
+    let user = (slot as *const Slot).cast_mut().cast();
     // SAFETY: `replayed` takes the leaked slot, which lives for the process.
-    let rc: CuResult = unsafe { host_func(stream, Some(replayed), user.cast()) };
+    let rc: CuResult = unsafe { host_func(stream, Some(replayed), user) };
     if rc != CUDA_SUCCESS {
-        // SAFETY: not captured: nothing else holds the slot.
-        drop(unsafe { Box::from_raw(user) });
         return false;
     }
     state::tables().captured(name);
@@ -119,12 +215,17 @@ pub(crate) unsafe fn read_back_nodes(
     true
 }
 
-/// A captured launch's host node, at each replay: the kernel and the copy before it in
-/// the graph are done, so the host half holds this replay's maps. Makes no CUDA call.
+/// A captured launch's last host node, at each replay: the kernel and the copy before it
+/// in the graph are done, so the host half holds this replay's maps, merged if the replay
+/// was selected. Makes no CUDA call.
 extern "C" fn replayed(user: *mut c_void) {
     let _ = std::panic::catch_unwind(|| {
-        // SAFETY: `user` is the leaked `Slot` of `read_back_nodes`.
+        // SAFETY: `user` is the leaked `Slot` of `replay_nodes`.
         let slot = unsafe { &*(user as *const Slot) };
+        if !slot.selected.load(Ordering::Acquire) {
+            state::tables().launch(&slot.name, false, Some(crate::report::Reason::NotSelected));
+            return;
+        }
         // SAFETY: the pinned host half of the graph's buffer, `len` bytes, written by the
         // copy node that precedes this one.
         unsafe { merge_replay(&slot.name, &slot.layout, slot.dims, slot.host, slot.len) };

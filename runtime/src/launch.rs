@@ -14,7 +14,7 @@ use crate::report::Reason;
 use crate::state::{self, IN_FLIGHT};
 use cudarc::driver::sys::{CUcontext, CUdeviceptr, CUevent, CUfunction, CUlaunchConfig, CUstream};
 use std::collections::HashMap;
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::{c_uint, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
@@ -229,12 +229,14 @@ unsafe fn probed(d: &Driver, cfg: &'static config::Config, l: &Launch) -> CuResu
         // SAFETY: forwarding.
         return unsafe { l.original(d) }; // not a selected kernel
     };
-    if !cfg.launches.admit(&info.name) {
+    // A captured launch is selected at each replay (`capture.rs`), not once here.
+    let captured = crate::capture::status(d, l.ordered_stream());
+    if captured != Ok(true) && !cfg.launches.admit(&info.name) {
         state::tables().launch(&info.name, false, Some(Reason::NotSelected));
         // SAFETY: forwarding.
         return unsafe { l.original(d) };
     }
-    let plan = catch_unwind(AssertUnwindSafe(|| prepare(d, cfg, l, &info)));
+    let plan = catch_unwind(AssertUnwindSafe(|| prepare(d, cfg, l, &info, captured)));
     let plan = match plan {
         Ok(Ok(p)) => p,
         Ok(Err(reason)) => {
@@ -270,8 +272,9 @@ enum Buffer {
         device: CUdeviceptr,
         ctx: usize,
     },
-    /// The launch is being captured into a graph: the buffer is the graph's (`capture.rs`).
-    Graph(MapBuf),
+    /// The launch is being captured into a graph: the buffer is the graph's, the slot what
+    /// its replays' host nodes share (`capture.rs`).
+    Graph(MapBuf, &'static crate::capture::Slot),
 }
 
 /// The process's instrumented launches so far: the `launch` builtin is this count at the
@@ -342,12 +345,21 @@ pub(crate) fn regions(
 /// Numbers one launch (the `launch` builtin) and, when the program reads it, adds its
 /// word to `words` in every copy of the buffer's fixed part.
 pub(crate) fn number(words: &mut Vec<(u64, u64)>, layout: &MapLayout, reads_launch: bool) {
-    let n = LAUNCHES.fetch_add(1, Ordering::Relaxed) + 1;
+    let n = next_launch();
     if reads_launch {
-        for copy in 0..u64::from(layout.replicas.max(1)) {
-            words.push((copy * layout.total_bytes + layout.launch_offset, n));
-        }
+        words.extend(launch_words(layout).map(|offset| (offset, n)));
     }
+}
+
+/// The next launch's number (1-based, in the order the host makes them).
+pub(crate) fn next_launch() -> u64 {
+    LAUNCHES.fetch_add(1, Ordering::Relaxed) + 1
+}
+
+/// Where the `launch` word is: in every copy of the buffer's fixed part.
+pub(crate) fn launch_words(layout: &MapLayout) -> impl Iterator<Item = u64> + '_ {
+    (0..u64::from(layout.replicas.max(1)))
+        .map(|copy| copy * layout.total_bytes + layout.launch_offset)
 }
 
 /// The instrumented form of the selected function `func` for a launch of `shape`, and its
@@ -377,18 +389,11 @@ fn prepare(
     cfg: &config::Config,
     l: &Launch,
     info: &state::FuncInfo,
+    captured: Result<bool, ()>,
 ) -> Result<Plan, Option<Reason>> {
     let stream = l.ordered_stream();
-    let mut captured = false;
-    if let Some(is_capturing) = d.cuStreamIsCapturing {
-        let mut status: c_int = 0;
-        // SAFETY: the application's stream; status is an out-pointer.
-        let rc = unsafe { is_capturing(stream, &mut status) };
-        captured = status == crate::capture::STATUS_ACTIVE;
-        if rc != CUDA_SUCCESS || (status != 0 && !captured) {
-            return Err(Some(Reason::Capture)); // an invalidated capture
-        }
-    }
+    // An invalidated capture runs the original.
+    let captured = captured.map_err(|()| Some(Reason::Capture))?;
     // Whether this stream or another thread's is capturing, the JIT and the allocations
     // below must not be refused by a global-mode capture, nor invalidate it.
     let _relaxed = crate::capture::Relaxed::new(d);
@@ -403,7 +408,6 @@ fn prepare(
         // SAFETY: the application's `extra`, as it handed it to the driver.
         Some(unsafe { extra_args(d, l, &probed) }.map_err(Some)?)
     };
-    number(&mut words, &probed.layout, cfg.reads_launch);
     let bytes = usize::try_from(bytes).map_err(|_| Some(Reason::MapAlloc))?;
     if cfg.fault == Some(Fault::Alloc) {
         return Err(Some(Reason::MapAlloc));
@@ -421,17 +425,22 @@ fn prepare(
             None => false,
         };
         // SAFETY: the buffer spans `bytes`; words by value (the host half is the replays').
-        if !(ok && unsafe { write_words(d, &buf, &words, stream, true) }) {
+        let ok = ok && unsafe { write_words(d, &buf, &words, stream, true) };
+        // The node that selects and numbers each replay, before the kernel.
+        let slot = crate::capture::Slot::new(&info.name, &probed.layout, dims, &buf, cfg);
+        // SAFETY: the buffer spans `bytes`; the stream is capturing.
+        if !(ok && unsafe { crate::capture::replay_nodes(d, stream, &buf, slot) }) {
             // Not given back to the pool: captured nodes may name it.
             return Err(Some(Reason::Capture));
         }
         return Ok(Plan {
             probed,
-            buf: Buffer::Graph(buf),
+            buf: Buffer::Graph(buf, slot),
             dims,
             extra,
         });
     }
+    number(&mut words, &probed.layout, cfg.reads_launch);
     if probed.resident && words.is_empty() && cfg.fault.is_none() {
         let shared = crate::resident::buffer(
             d,
@@ -568,7 +577,7 @@ unsafe fn execute(d: &Driver, l: &Launch, name: &str, mut plan: Plan) -> CuResul
     let stream = l.ordered_stream();
     let n = plan.probed.params as usize;
     let mut device = match &plan.buf {
-        Buffer::Own(buf) | Buffer::Graph(buf) => buf.device,
+        Buffer::Own(buf) | Buffer::Graph(buf, _) => buf.device,
         Buffer::Resident { device, .. } => *device,
     };
     let rc = match plan.extra.take() {
@@ -619,19 +628,10 @@ unsafe fn execute(d: &Driver, l: &Launch, name: &str, mut plan: Plan) -> CuResul
         return unsafe { l.original(d) };
     }
     let buf = match plan.buf {
-        Buffer::Graph(buf) => {
+        Buffer::Graph(buf, slot) => {
             // Counted at each replay, by the read-back's host node.
             // SAFETY: the graph's buffer; the stream is capturing.
-            let ok = unsafe {
-                crate::capture::read_back_nodes(
-                    d,
-                    stream,
-                    buf,
-                    plan.probed.layout.clone(),
-                    plan.dims,
-                    name,
-                )
-            };
+            let ok = unsafe { crate::capture::read_back_nodes(d, stream, buf, slot, name) };
             if !ok {
                 state::tables().launch(name, false, Some(Reason::Capture));
             }

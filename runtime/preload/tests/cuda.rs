@@ -668,12 +668,14 @@ fn every_replay_of_a_captured_graph_is_probed_in_every_capture_mode() {
             "{mode}: {:#?}",
             o.log
         );
+        // The zeroing, the host node that selects and numbers each replay, the kernel, the
+        // copy back and the host node that merges.
         assert_eq!(
-            o.count("cuStreamEndCapture nodes=4 invalidated=0"),
+            o.count("cuStreamEndCapture nodes=5 invalidated=0"),
             1,
             "{mode}"
         );
-        assert_eq!(o.count("graph host node"), 5, "{mode}");
+        assert_eq!(o.count("graph host node"), 10, "{mode}");
         assert_eq!(o.count("refused during a global capture"), 0, "{mode}");
         assert_probed(&o, mode, "cuGraphLaunch", "params", 5);
         assert_eq!(o.report.summary.graph_nodes, 1, "{mode}");
@@ -1106,4 +1108,54 @@ fn launch_selection_chooses_among_the_launches_of_a_graph() {
     assert_eq!(s.reasons.get(&Reason::NotSelected), Some(&3), "{s:?}");
     assert_eq!(o.n(), 2, "only the selected launches' counts come back");
     assert_eq!(o.count("cuLaunchHostFunc"), 2);
+}
+
+#[test]
+fn each_replay_of_a_captured_launch_is_numbered_and_selected_on_its_own() {
+    let Some(f) = fixture() else { return };
+    // A program that reads `launch`: the fake kernel logs the word the runtime put there.
+    let source = format!("{PROGRAM} kernel:exit {{ @last = max(launch); }}");
+    let program = warptrace_lang::compile(&source, "t.wt").expect("compiles");
+    let layout = MapLayout::new(&program.maps);
+    let region = layout.regions[0];
+    let slot = region.slot_offset(0);
+    let fill = format!(
+        "{slot}={},{}+=1",
+        MapLayout::tag(&[]),
+        slot + region.value_offset_in_slot()
+    );
+    let word = layout.launch_offset.to_string();
+    let bundle = f.root.join("captured-launch.json");
+    std::fs::write(
+        &bundle,
+        warptrace_ir::Bundle::new(source, program).to_json(),
+    )
+    .expect("write");
+    let env: [(&str, &OsStr); 5] = [
+        ("WARPTRACE_BUNDLE", bundle.as_os_str()),
+        ("MOCK_CUDA_FILL", OsStr::new(&fill)),
+        ("MOCK_CUDA_LOG_WORD", OsStr::new(&word)),
+        ("WARPTRACE_LAUNCH_SKIP", OsStr::new("1")),
+        ("WARPTRACE_LAUNCH_COUNT", OsStr::new("3")),
+    ];
+    let o = traced(
+        f,
+        "captured-launch",
+        ["data", "ptx", "graph", "1", "5"],
+        &env,
+    );
+    // Five replays, each with its own number, in order.
+    let numbers: Vec<u64> = o
+        .log
+        .iter()
+        .filter_map(|l| l.strip_prefix(&format!("map word {word}=")))
+        .map(|v| v.parse().expect("a number"))
+        .collect();
+    assert_eq!(numbers.len(), 5, "{:#?}", o.log);
+    assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "{numbers:?}");
+    // --launch-skip 1 --launch-count 3 among the replays: the 2nd to 4th merged.
+    let s = &o.report.summary;
+    assert_eq!((s.launches_probed, s.launches_unprobed), (3, 2), "{s:?}");
+    assert_eq!(s.reasons.get(&Reason::NotSelected), Some(&2), "{s:?}");
+    assert_eq!(o.n(), 3);
 }

@@ -28,7 +28,8 @@
  * (`__wt_maps`). At its launch the mock "runs" the probe: it writes $MOCK_CUDA_FILL
  * ("offset=value" to set, "offset+=value" to add, comma-separated; byte offsets, u64
  * values) into the map buffer, as a kernel updating its maps would. $MOCK_CUDA_FAIL_INSTRUMENTED=RC makes every
- * instrumented launch fail with CUresult RC (after logging it).
+ * instrumented launch fail with CUresult RC (after logging it); $MOCK_CUDA_LOG_WORD=OFFSET
+ * logs the map buffer's u64 at OFFSET as the "kernel" finds it.
  *
  * Also: $MOCK_CUDA_CC (compute capability, default 90). Built with CUDA 13.0's cuda.h
  * (under __CUDA_API_VERSION_INTERNAL, as the driver itself is, so each function is
@@ -843,6 +844,14 @@ static CUresult run_kernel(const char *via, struct func *f, const char **args, c
   logf_("launch via=%s fn=%s params=%d args=%s arg0=%llx map=%s grid=%u,%u,%u block=%u,%u,%u shared=%u",
         via, f->name, f->nparams, how, arg0, map, d[0], d[1], d[2], d[3], d[4], d[5], d[6]);
   if (!f->instrumented) return CUDA_SUCCESS;
+  /* $MOCK_CUDA_LOG_WORD=OFFSET: the map buffer's u64 at OFFSET as the kernel sees it. */
+  const char *word_at = getenv("MOCK_CUDA_LOG_WORD");
+  if (word_at && strcmp(map, "live") == 0) {
+    unsigned long long off = strtoull(word_at, NULL, 0), w = 0;
+    size_t size;
+    if (find_alloc((uintptr_t)maps + off, 8, &size)) memcpy(&w, (void *)(uintptr_t)(maps + off), 8);
+    logf_("map word %llu=%llu", off, w);
+  }
   const char *fail = getenv("MOCK_CUDA_FAIL_INSTRUMENTED");
   if (fail) return (CUresult)atoi(fail);
   if (strcmp(map, "live")) return CUDA_ERROR_ILLEGAL_ADDRESS;
