@@ -32,7 +32,7 @@ before its table: each appends rows `(workload, kernel, check, expected, got, ok
   instrumented, the kernels without PTX (cuBLAS, ATen) listed as skipped, wall times.
 
 Every check is independent: an exception becomes a failed row. All of them share a time
-budget (WARPTRACE_E2E_MORE_BUDGET_S, default 270 s): a command never outlives it, and a
+budget (WARPTRACE_E2E_MORE_BUDGET_S, default 360 s): a command never outlives it, and a
 check that finds it spent fails as "not run". Commands go to $OUT/runs.log as gpu_e2e.py's do.
 The pure helpers (parsers, the sector model) are tested without a GPU by
 scripts/gpu_e2e_more_test.py.
@@ -494,7 +494,7 @@ class Budget:
 
 
 BUDGET = Budget()
-BUDGET_S = float(os.environ.get("WARPTRACE_E2E_MORE_BUDGET_S", "270"))
+BUDGET_S = float(os.environ.get("WARPTRACE_E2E_MORE_BUDGET_S", "360"))
 
 
 class Spent(Exception):
