@@ -59,6 +59,12 @@ impl Launch {
         params: *mut *mut c_void,
         extra: *mut *mut c_void,
     ) -> CuResult {
+        let stream = self.ordered_stream();
+        TIMING.with_borrow_mut(|p| {
+            if let Some(p) = p.as_mut() {
+                crate::launch_probes::record_start(d, p, stream);
+            }
+        });
         let [gx, gy, gz] = self.grid;
         let [bx, by, bz] = self.block;
         if self.cooperative {
@@ -201,9 +207,10 @@ pub unsafe fn launch(d: &Driver, l: &Launch) -> CuResult {
     .ok()
     .flatten();
     PROBED.set(false);
+    TIMING.set(pending);
     // SAFETY: as the caller's contract.
     let rc = unsafe { probed(d, cfg, l) };
-    if let Some(p) = pending {
+    if let Some(p) = TIMING.take() {
         let ran_probes = PROBED.get();
         let _ = catch_unwind(AssertUnwindSafe(|| {
             crate::launch_probes::after(d, p, stream, rc, ran_probes)
@@ -216,6 +223,10 @@ thread_local! {
     /// Whether this thread's last launch ran the instrumented function (for the device
     /// time of the summary's reach, `launch_probes.rs`).
     static PROBED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The launch being made on this thread, when `launch:end` blocks time it: its start
+    /// is recorded in [`Launch::run`], right before the driver call.
+    static TIMING: std::cell::RefCell<Option<crate::launch_probes::Pending>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// The launch itself: the instrumented function with its map buffer, or the original.

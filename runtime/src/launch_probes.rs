@@ -4,7 +4,8 @@
 //!
 //! - `launch:begin` runs on the launching thread, before the launch is made.
 //! - `launch:end` needs the launch done. Two events (timing enabled, pooled per context)
-//!   are recorded around it on its stream; a thread of the runtime's own waits for the
+//!   are recorded around it on its stream — the first right before the driver call, after
+//!   the launch path's own work (a first launch's JIT) — and a thread of the runtime's own waits for the
 //!   later one, reads the time between them (`duration`, ns), runs the blocks and gives the
 //!   events back. Nothing on the application's stream waits for the host, and no thread of
 //!   the application waits for the device.
@@ -140,16 +141,34 @@ pub(crate) fn before(
     if !end {
         return None;
     }
-    let timed = start(d, values, stream);
+    let timed = timing(d, values, stream);
     if timed.is_none() {
         state::tables().count(Reason::NotTimed);
     }
-    timed.map(|t| Pending { timed: t })
+    timed.map(|t| Pending {
+        timed: t,
+        started: false,
+    })
 }
 
-/// A launch made after [`before`] recorded its start.
+/// A launch [`before`] took events for; its start is recorded by [`record_start`] right
+/// before the driver call, so that the host's work on the launch path (the JIT of the
+/// instrumented module at a kernel's first launch, its map buffer) is not timed.
 pub(crate) struct Pending {
     timed: Timed,
+    started: bool,
+}
+
+/// Records `p`'s start on `stream`, once (a failed instrumented launch's relaunch of the
+/// original is timed from the first attempt).
+pub(crate) fn record_start(d: &Driver, p: &mut Pending, stream: CUstream) {
+    if p.started {
+        return;
+    }
+    p.started = d.cuEventRecord.is_some_and(|record| {
+        // SAFETY: an event of the current context, the application's stream.
+        unsafe { record(p.timed.start as CUevent, stream) == CUDA_SUCCESS }
+    });
 }
 
 fn capturing(d: &Driver, stream: CUstream) -> bool {
@@ -162,18 +181,13 @@ fn capturing(d: &Driver, stream: CUstream) -> bool {
     rc != CUDA_SUCCESS || status != NOT_CAPTURING
 }
 
-fn start(d: &Driver, values: LaunchValues, stream: CUstream) -> Option<Timed> {
-    if capturing(d, stream) {
+/// The events to time a launch on `stream` with; `None` when it cannot be timed.
+fn timing(d: &Driver, values: LaunchValues, stream: CUstream) -> Option<Timed> {
+    if capturing(d, stream) || d.cuEventRecord.is_none() {
         return None;
     }
     let ctx = crate::instrument::current_context(d);
     let (start, end) = events(d, ctx)?;
-    let record = d.cuEventRecord?;
-    // SAFETY: an event of the current context, the application's stream.
-    if unsafe { record(start as CUevent, stream) } != CUDA_SUCCESS {
-        give_back(ctx, (start, end));
-        return None;
-    }
     Some(Timed {
         values,
         probed: false,
@@ -189,6 +203,7 @@ pub(crate) fn after(d: &Driver, pending: Pending, stream: CUstream, rc: u32, pro
     let mut t = pending.timed;
     t.probed = probed;
     let recorded = rc == CUDA_SUCCESS
+        && pending.started
         && d.cuEventRecord.is_some_and(|record| {
             // SAFETY: an event of the launch's context, the application's stream.
             unsafe { record(t.end as CUevent, stream) == CUDA_SUCCESS }

@@ -1070,9 +1070,24 @@ fn the_device_time_of_probed_launches_is_the_reach_in_time() {
         &[
             ("WARPTRACE_BUNDLE", bundle.as_os_str()),
             ("MOCK_CUDA_FILL", OsStr::new(&fill)),
+            ("MOCK_CUDA_LOG_EVENTS", OsStr::new("1")),
         ],
     );
     assert_eq!(o.n(), 4);
+    // Each launch is timed from right before its driver call: the first one's JIT (the
+    // instrumented module's load) comes before its start event, not inside its duration.
+    for (i, line) in o.log.iter().enumerate() {
+        if line.starts_with("launch ") {
+            assert_eq!(o.log[i - 1], "event record", "{:#?}", o.log);
+            assert_eq!(o.log[i + 1], "event record", "{:#?}", o.log);
+        }
+    }
+    let jit = o
+        .log
+        .iter()
+        .position(|l| l.starts_with("cuModuleLoadDataEx module=1"));
+    let first = o.log.iter().position(|l| l == "event record");
+    assert!(jit.is_some() && jit < first, "{:#?}", o.log);
     assert_eq!(total(&o.report, "t"), 4 * 250_000);
     let s = &o.report.summary;
     assert_eq!((s.launches_probed, s.launches_other), (4, 0), "{s:?}");

@@ -29,7 +29,8 @@
  * ("offset=value" to set, "offset+=value" to add, comma-separated; byte offsets, u64
  * values) into the map buffer, as a kernel updating its maps would. $MOCK_CUDA_FAIL_INSTRUMENTED=RC makes every
  * instrumented launch fail with CUresult RC (after logging it); $MOCK_CUDA_LOG_WORD=OFFSET
- * logs the map buffer's u64 at OFFSET as the "kernel" finds it.
+ * logs the map buffer's u64 at OFFSET as the "kernel" finds it; $MOCK_CUDA_LOG_EVENTS logs
+ * each event record.
  *
  * Also: $MOCK_CUDA_CC (compute capability, default 90). Built with CUDA 13.0's cuda.h
  * (under __CUDA_API_VERSION_INTERNAL, as the driver itself is, so each function is
@@ -199,6 +200,7 @@ CUresult cuEventDestroy_v2(CUevent e) { free(e); return CUDA_SUCCESS; }
 CUresult cuEventRecord(CUevent e, CUstream s) {
   if (capturing(s)) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; /* not modelled */
   LOCKED(event_clock_ms += 0.25; *(double *)e = event_clock_ms);
+  if (getenv("MOCK_CUDA_LOG_EVENTS")) logf_("event record");
   return CUDA_SUCCESS;
 }
 CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end) {
