@@ -84,6 +84,27 @@ fn fixture() -> Option<&'static Fixture> {
     FIXTURE.get_or_init(build).as_ref()
 }
 
+/// A bundle of `source` written to `path`, and the fake kernel's fill that counts one into
+/// the first map's key-less entry where this program's layout puts it (`MOCK_CUDA_FILL`);
+/// also the layout.
+fn bundle(path: &Path, source: &str) -> (String, MapLayout) {
+    let program = warptrace_lang::compile(source, "t.wt").expect("compiles");
+    let layout = MapLayout::new(&program.maps);
+    let region = layout.regions[0];
+    let slot = region.slot_offset(0);
+    let fill = format!(
+        "{slot}={},{}+=1",
+        MapLayout::tag(&[]),
+        slot + region.value_offset_in_slot()
+    );
+    std::fs::write(
+        path,
+        warptrace_ir::Bundle::new(source.into(), program).to_json(),
+    )
+    .expect("write");
+    (fill, layout)
+}
+
 fn build() -> Option<Fixture> {
     let (cc, nvcc, ptxas, fatbinary) = (
         tool("cc")?,
@@ -163,26 +184,14 @@ fn build() -> Option<Fixture> {
             .arg(format!("--image3=kind=ptx,sm=90,file={}", ptx.display())));
         images.insert(name, out);
     }
-    let program = warptrace_lang::compile(PROGRAM, "t.wt").expect("compiles");
-    let region = MapLayout::new(&program.maps).regions[0];
-    let slot = region.slot_offset(0);
-    let fill = format!(
-        "{slot}={},{}+=1",
-        MapLayout::tag(&[]),
-        slot + region.value_offset_in_slot()
-    );
-    let bundle = root.join("bundle.json");
-    std::fs::write(
-        &bundle,
-        warptrace_ir::Bundle::new(PROGRAM.into(), program).to_json(),
-    )
-    .expect("write");
+    let bundle_path = root.join("bundle.json");
+    let (fill, _) = bundle(&bundle_path, PROGRAM);
     Some(Fixture {
         _dir: dir,
         root,
         app,
         images,
-        bundle,
+        bundle: bundle_path,
         fill,
         kernels: "_Z7add_onePii=8,4;_Z5scalePffi=8,4,4".into(),
     })
@@ -948,14 +957,8 @@ fn sigint_to_warptrace_prints_what_it_has_and_lets_the_program_finish() {
 #[test]
 fn launches_of_kernels_no_probe_selects_are_counted_for_the_reach() {
     let Some(f) = fixture() else { return };
-    let source = "kernel:entry:*scale* { @n = count(); }";
-    let program = warptrace_lang::compile(source, "t.wt").expect("compiles");
     let bundle = f.root.join("scale-only.json");
-    std::fs::write(
-        &bundle,
-        warptrace_ir::Bundle::new(source.into(), program).to_json(),
-    )
-    .expect("write");
+    self::bundle(&bundle, "kernel:entry:*scale* { @n = count(); }");
     let o = traced(
         f,
         "reach",
@@ -992,13 +995,8 @@ fn launch_blocks_run_for_every_launch_of_a_sass_only_kernel_with_its_duration() 
     let Some(f) = fixture() else { return };
     let source = "launch:begin { @g[kernel] = sum(nctaid.x); printf(\"%s\\n\", kernel); } \
                   launch:end { @t[kernel] = sum(duration); @c[kernel] = count(); }";
-    let program = warptrace_lang::compile(source, "t.wt").expect("compiles");
     let bundle = f.root.join("launch-blocks.json");
-    std::fs::write(
-        &bundle,
-        warptrace_ir::Bundle::new(source.into(), program).to_json(),
-    )
-    .expect("write");
+    self::bundle(&bundle, source);
     // A cubin without PTX, as cuBLAS's kernels are: nothing to instrument, every launch
     // seen.
     let o = traced(
@@ -1048,21 +1046,11 @@ fn the_device_time_of_probed_launches_is_the_reach_in_time() {
     let Some(f) = fixture() else { return };
     // The fixture's program and a launch:end block; the fake kernel counts into `@n` where
     // this program's layout puts it.
-    let source = format!("{PROGRAM} launch:end {{ @t = sum(duration); }}");
-    let program = warptrace_lang::compile(&source, "t.wt").expect("compiles");
-    let region = MapLayout::new(&program.maps).regions[0];
-    let slot = region.slot_offset(0);
-    let fill = format!(
-        "{slot}={},{}+=1",
-        MapLayout::tag(&[]),
-        slot + region.value_offset_in_slot()
-    );
     let bundle = f.root.join("timed-probed.json");
-    std::fs::write(
+    let (fill, _) = self::bundle(
         &bundle,
-        warptrace_ir::Bundle::new(source, program).to_json(),
-    )
-    .expect("write");
+        &format!("{PROGRAM} launch:end {{ @t = sum(duration); }}"),
+    );
     let o = traced(
         f,
         "timed-probed",
@@ -1129,23 +1117,12 @@ fn launch_selection_chooses_among_the_launches_of_a_graph() {
 fn each_replay_of_a_captured_launch_is_numbered_and_selected_on_its_own() {
     let Some(f) = fixture() else { return };
     // A program that reads `launch`: the fake kernel logs the word the runtime put there.
-    let source = format!("{PROGRAM} kernel:exit {{ @last = max(launch); }}");
-    let program = warptrace_lang::compile(&source, "t.wt").expect("compiles");
-    let layout = MapLayout::new(&program.maps);
-    let region = layout.regions[0];
-    let slot = region.slot_offset(0);
-    let fill = format!(
-        "{slot}={},{}+=1",
-        MapLayout::tag(&[]),
-        slot + region.value_offset_in_slot()
+    let bundle = f.root.join("captured-launch.json");
+    let (fill, layout) = self::bundle(
+        &bundle,
+        &format!("{PROGRAM} kernel:exit {{ @last = max(launch); }}"),
     );
     let word = layout.launch_offset.to_string();
-    let bundle = f.root.join("captured-launch.json");
-    std::fs::write(
-        &bundle,
-        warptrace_ir::Bundle::new(source, program).to_json(),
-    )
-    .expect("write");
     let env: [(&str, &OsStr); 5] = [
         ("WARPTRACE_BUNDLE", bundle.as_os_str()),
         ("MOCK_CUDA_FILL", OsStr::new(&fill)),
