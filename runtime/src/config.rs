@@ -112,6 +112,15 @@ pub fn active() -> bool {
     ACTIVE.load(Ordering::Relaxed)
 }
 
+impl Config {
+    /// What the map buffers of a process's launches may hold at once on the current
+    /// device: `--map-memory`, else the device's share (`map_buf::default_budget`).
+    pub(crate) fn map_budget(&self, d: &crate::driver::Driver) -> u64 {
+        self.map_memory
+            .unwrap_or_else(|| crate::map_buf::default_budget(d))
+    }
+}
+
 /// Stops tracing for the rest of the process (the CLI's `exit()` or SIGINT, `live.rs`):
 /// every wrapper forwards from now on, as if no bundle were loaded.
 pub(crate) fn detach() {

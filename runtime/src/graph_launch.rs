@@ -25,9 +25,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-/// `CU_STREAM_PER_THREAD`.
-const STREAM_PER_THREAD: usize = 2;
-
 /// Launches `exec` through `real` (`cuGraphLaunch` or its `_ptsz` form), reading back the
 /// probed nodes' buffers around it.
 ///
@@ -43,11 +40,7 @@ pub(crate) unsafe fn launch(
     let (Some(cfg), Some(nodes)) = (config::config(), crate::graphs::exec_nodes(exec)) else {
         return real();
     };
-    let stream = if stream.is_null() && per_thread {
-        STREAM_PER_THREAD as CUstream
-    } else {
-        stream
-    };
+    let stream = crate::launch::ordered(stream, per_thread);
     let before = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: the application's stream.
         let capturing = unsafe { capturing(d, stream) };

@@ -199,9 +199,7 @@ unsafe fn classify(
         return unprobed(Some(Reason::MapAlloc));
     }
     let ctx = instrument::current_context(d);
-    let budget = cfg
-        .map_memory
-        .unwrap_or_else(|| crate::map_buf::default_budget(d));
+    let budget = cfg.map_budget(d);
     let buf = match MapBuf::take(d, ctx, bytes, true, budget, WAIT) {
         Ok(buf) => buf,
         Err(reason) => return unprobed(Some(reason)),

@@ -24,6 +24,16 @@ use warptrace_verifier::{prove_launch, LaunchShape};
 /// `CU_STREAM_PER_THREAD`.
 const STREAM_PER_THREAD: usize = 2;
 
+/// The stream stream-ordered calls use for `stream` named through a `_ptsz` entry point
+/// (`per_thread`): the per-thread default stream in place of the null stream.
+pub(crate) fn ordered(stream: CUstream, per_thread: bool) -> CUstream {
+    if stream.is_null() && per_thread {
+        STREAM_PER_THREAD as CUstream
+    } else {
+        stream
+    }
+}
+
 /// One intercepted launch, either form.
 #[derive(Debug, Clone, Copy)]
 pub struct Launch {
@@ -138,11 +148,7 @@ impl Launch {
     /// The stream our own stream-ordered calls use: the per-thread default stream when a
     /// `_ptsz` launch names the null stream.
     fn ordered_stream(&self) -> CUstream {
-        if self.stream.is_null() && self.per_thread {
-            STREAM_PER_THREAD as CUstream
-        } else {
-            self.stream
-        }
+        ordered(self.stream, self.per_thread)
     }
 
     /// The launch's grid and block dimensions, from its arguments or its config.
@@ -424,9 +430,7 @@ fn prepare(
         return Err(Some(Reason::MapAlloc));
     }
     let ctx = instrument::current_context(d);
-    let budget = cfg
-        .map_memory
-        .unwrap_or_else(|| crate::map_buf::default_budget(d));
+    let budget = cfg.map_budget(d);
     if captured {
         // The graph's own buffer, zeroed and its header written by nodes of their own.
         let buf = MapBuf::take(d, ctx, bytes, true, budget, WAIT).map_err(Some)?;

@@ -22,15 +22,12 @@ use crate::report::Reason;
 use crate::state;
 use cudarc::driver::sys::{CUevent, CUfunction, CUstream};
 use std::collections::HashMap;
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, CStr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 use warptrace_ir::interp::{Interpreter, LaunchValues};
 use warptrace_ir::{kernel_id, HostEvent};
-
-/// `CU_STREAM_CAPTURE_STATUS_NONE`.
-const NOT_CAPTURING: c_int = 0;
 
 /// A launch whose `launch:end` blocks wait for its events.
 struct Timed {
@@ -171,19 +168,10 @@ pub(crate) fn record_start(d: &Driver, p: &mut Pending, stream: CUstream) {
     });
 }
 
-fn capturing(d: &Driver, stream: CUstream) -> bool {
-    let Some(is) = d.cuStreamIsCapturing else {
-        return false;
-    };
-    let mut status: c_int = NOT_CAPTURING;
-    // SAFETY: the application's stream; an out-pointer.
-    let rc = unsafe { is(stream, &mut status) };
-    rc != CUDA_SUCCESS || status != NOT_CAPTURING
-}
-
 /// The events to time a launch on `stream` with; `None` when it cannot be timed.
 fn timing(d: &Driver, values: LaunchValues, stream: CUstream) -> Option<Timed> {
-    if capturing(d, stream) || d.cuEventRecord.is_none() {
+    // Capturing, invalidated, or not known: not timed.
+    if crate::capture::status(d, stream) != Ok(false) || d.cuEventRecord.is_none() {
         return None;
     }
     let ctx = crate::instrument::current_context(d);
