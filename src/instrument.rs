@@ -54,6 +54,19 @@ pub(crate) fn ptx(
                     u64::from(copies) * bytes
                 );
             }
+            let own = match kernel.status {
+                KernelStatus::Instrumented { sites } => {
+                    sites - kernel.functions.iter().map(|f| f.sites).sum::<u32>()
+                }
+                _ => 0,
+            };
+            if kernel.snippets < own {
+                eprintln!(
+                    "warptrace: {name}:   its {own} sites in {} snippets: the counters of \
+                     each straight-line piece update once (decision 0048)",
+                    kernel.snippets
+                );
+            }
             for f in &kernel.functions {
                 eprintln!(
                     "warptrace: {name}:   device function {} as {} ({} sites)",

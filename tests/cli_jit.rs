@@ -100,3 +100,33 @@ fn assemble_measures_both_forms_beside_the_prediction() {
     assert!(measured.0 > 0.0 && measured.1 > measured.0, "{err}");
     assert!(predicted.1 > predicted.0, "{err}");
 }
+
+#[test]
+fn counting_sites_are_grouped_and_flash_attention_fits_the_default_budget() {
+    // Decision 0048: `insn_mix`'s 2,431 sites on Triton's flash attention are a snippet per
+    // straight-line piece, which brings the kernel within the default budget (it was
+    // refused with a snippet per site: predicted 4.68 s against 0.18 s plain).
+    let ptx = corpus("ptx", "triton_flash_attn_fwd.ptx");
+    let out = instrument(&ptx, "insn_mix", &[]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("over the JIT budget"), "{err}");
+    assert!(
+        err.contains("flash_attn_fwd: instrumented, 2431 probe sites"),
+        "{err}"
+    );
+    let grouped = err
+        .lines()
+        .find_map(|l| l.split("its 2431 sites in ").nth(1))
+        .unwrap_or_else(|| panic!("no grouping line:\n{err}"));
+    let snippets: u32 = grouped
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{grouped}"));
+    assert!(snippets < 2431 / 10, "{snippets} snippets");
+    // A probe that writes a map at every site keeps a snippet per site.
+    let out = instrument(&ptx, "gmem_bytes", &[]);
+    let err = stderr(&out);
+    assert!(!err.contains(" snippets: "), "{err}");
+}

@@ -23,6 +23,9 @@ pub(crate) struct Site {
     pub stmt: Option<usize>,
     /// A loop site: where exactly, and whether it takes a branch's guard.
     pub place: Place,
+    /// How many probe sites its snippet stands for: 1, or the sites of a group
+    /// (`group.rs`).
+    pub stands_for: u32,
 }
 
 /// How a site's snippet relates to its statement.
@@ -301,6 +304,7 @@ pub(crate) fn find_sites(
             probe: p,
             stmt: None,
             place: Place::Instr,
+            stands_for: 1,
         })
         .collect();
     let wants_lines = probes.iter().any(|&p| {
@@ -338,6 +342,7 @@ pub(crate) fn find_sites(
                             probe: p,
                             stmt: Some(idx),
                             place,
+                            stands_for: 1,
                         }),
                 );
             } else if is_site(point, Target::Ptx, &class) {
@@ -345,6 +350,7 @@ pub(crate) fn find_sites(
                     probe: p,
                     stmt: Some(idx),
                     place: Place::Instr,
+                    stands_for: 1,
                 });
             }
         }

@@ -272,6 +272,8 @@ pub(crate) struct KernelPlan {
     pub functions: Vec<FunctionClone>,
     /// The predicted compile, plain and instrumented, once the snippets were planned.
     pub estimate: Option<Estimate>,
+    /// The kernel's own sites after grouping (`group.rs`): its snippets but the prologue.
+    pub grouped: u32,
 }
 
 /// A clone planned for the kernel: its text and where it goes.
@@ -323,6 +325,7 @@ pub(crate) fn instrument_kernel(
         insertions: Vec::new(),
         functions: Vec::new(),
         estimate: None,
+        grouped: 0,
     };
     // One decision for the launch: the kernel's sites and its clones', whose snippets
     // all update the launch's buffer.
@@ -339,7 +342,26 @@ pub(crate) fn instrument_kernel(
             .map(|(p, imms)| (*p, imms as &dyn warptrace_ir::fold::SiteConsts)),
     );
     let owner = Owner::Kernel;
-    let mut kernel_ins = match plan(cx, k, owner, sites, &names, &home) {
+    // The kernel's own sites in one snippet per straight-line piece where their probes
+    // group (decision 0048); a clone's probes cannot keep persistent registers, so only
+    // the kernel's are grouped.
+    let grouped = match &k.body {
+        Some(body) => crate::group::sites(body, cx.program, sites),
+        None => crate::group::Grouped {
+            program: std::borrow::Cow::Borrowed(cx.program),
+            sites: sites.to_vec(),
+        },
+    };
+    let snippets = grouped.sites.len() as u32;
+    let mut kernel_ins = match plan(
+        cx,
+        &grouped.program,
+        k,
+        owner,
+        &grouped.sites,
+        &names,
+        &home,
+    ) {
         Err(Error::Unsupported { what, .. }) => return Ok(unsupported(what)),
         other => other?,
     };
@@ -348,7 +370,7 @@ pub(crate) fn instrument_kernel(
         let g = c.function;
         let name = names[g.name.as_str()].clone();
         let owner = Owner::Clone { kernel: &k.name };
-        let mut ins = match plan(cx, g, owner, &c.sites, &names, &home) {
+        let mut ins = match plan(cx, cx.program, g, owner, &c.sites, &names, &home) {
             Err(Error::Unsupported { what, .. }) => return Ok(unsupported(what)),
             other => other?,
         };
@@ -398,6 +420,7 @@ pub(crate) fn instrument_kernel(
             insertions: Vec::new(),
             functions: Vec::new(),
             estimate: Some(estimate),
+            grouped: 0,
         });
     }
     let protos = prototypes(cx, ordinal, k, &clones)?;
@@ -457,6 +480,7 @@ pub(crate) fn instrument_kernel(
                 insertions: Vec::new(),
                 functions: Vec::new(),
                 estimate: Some(estimate),
+                grouped: 0,
             })
         }
         Ok(()) => KernelStatus::Instrumented {
@@ -478,6 +502,7 @@ pub(crate) fn instrument_kernel(
         insertions: kernel_ins,
         functions,
         estimate: Some(estimate),
+        grouped: snippets,
     })
 }
 
@@ -507,13 +532,14 @@ fn estimate(cx: &Cx<'_>, k: &Function, ins: &[Insertion], clones: &[ClonePlan<'_
 /// the sites'.
 fn plan(
     cx: &Cx<'_>,
+    program: &Program,
     f: &Function,
     owner: Owner<'_>,
     sites: &[Site],
     clones: &HashMap<&str, String>,
     home: &crate::hashmap::HomeSlots,
 ) -> Result<Vec<Insertion>, Error> {
-    let mut ins = splice::plan_body(cx.module, f, owner, cx.program, cx.layout, sites, home)?;
+    let mut ins = splice::plan_body(cx.module, f, owner, program, cx.layout, sites, home)?;
     let body = f
         .body
         .as_ref()

@@ -13,6 +13,7 @@ mod attach;
 mod calls;
 mod clones;
 mod combine;
+mod group;
 mod hashmap;
 mod insn;
 pub mod jit_cost;
@@ -101,6 +102,9 @@ pub struct KernelOutcome {
     /// Its predicted JIT compile, plain and instrumented (`jit_cost`), when its snippets
     /// were planned.
     pub jit: Option<jit_cost::Estimate>,
+    /// When instrumented: the snippets its own sites are lowered to, fewer than its sites
+    /// where the sites of a straight-line piece are grouped (decision 0048); else 0.
+    pub snippets: u32,
 }
 
 /// Instruments every kernel of `ptx` with `program`'s probes, whatever the result costs to
@@ -148,6 +152,7 @@ pub fn instrument_within(
         let unsupported = attach::unsupported(program, filter, f, files);
         let mut functions = Vec::new();
         let mut jit = None;
+        let mut snippets = 0;
         let callees = match unsupported {
             Some(what) => Err(what),
             None => clones::callees(&graph, f, program, filter, files),
@@ -169,6 +174,7 @@ pub fn instrument_within(
                 accepted.extend(plan.insertions);
                 functions = plan.functions;
                 jit = plan.estimate;
+                snippets = plan.grouped;
                 plan.status
             }
         };
@@ -179,6 +185,7 @@ pub fn instrument_within(
             status,
             functions,
             jit,
+            snippets,
         });
     }
     let (ptx, _) = splice::apply(ptx, &accepted);
@@ -219,6 +226,61 @@ pub fn list_sites(ptx: &str, program: &warptrace_ir::Program) -> Result<Vec<Site
                 text: attach::describe(&site, body, loops.as_ref()),
             });
         }
+    }
+    Ok(out)
+}
+
+/// One site as a kernel's snippets are placed: before (or after) statement `stmt` of the
+/// kernel's body (`None`: at its entry), running probe `probe`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlannedSite {
+    /// Index of the probe in [`SitePlan::program`].
+    pub probe: usize,
+    /// Index of the statement in the kernel's [`Body::stmts`].
+    pub stmt: Option<usize>,
+    /// How many probe sites it stands for: 1, or more for a group.
+    pub stands_for: u32,
+}
+
+/// Where [`instrument`] places the probes of one kernel: every site on its own, and as
+/// lowered, with the sites of each straight-line piece whose probes only count in
+/// persistent registers grouped into one (decision 0048). For running both forms through
+/// the interpreter.
+#[derive(Debug, Clone)]
+pub struct SitePlan {
+    /// The kernel's (mangled) name.
+    pub kernel: String,
+    /// The program the sites index: the one given, with a probe per group appended.
+    pub program: warptrace_ir::Program,
+    /// Every site on its own, in order.
+    pub per_site: Vec<PlannedSite>,
+    /// The sites as lowered, in order.
+    pub grouped: Vec<PlannedSite>,
+}
+
+/// The [`SitePlan`] of each `.entry` kernel of `ptx` with a body, in text order.
+pub fn site_plans(ptx: &str, program: &warptrace_ir::Program) -> Result<Vec<SitePlan>, Error> {
+    let module = parse(ptx)?;
+    let filter = attach::KernelFilter::new(program)?;
+    let files = module.files();
+    let planned = |s: &attach::Site| PlannedSite {
+        probe: s.probe,
+        stmt: s.stmt,
+        stands_for: s.stands_for,
+    };
+    let mut out = Vec::new();
+    for f in module.functions() {
+        let Some(body) = f.body.as_ref().filter(|_| f.kind == FunctionKind::Entry) else {
+            continue;
+        };
+        let sites = attach::find_sites(f, program, &filter, files);
+        let grouped = group::sites(body, program, &sites);
+        out.push(SitePlan {
+            kernel: f.name.clone(),
+            program: grouped.program.into_owned(),
+            per_site: sites.iter().map(planned).collect(),
+            grouped: grouped.sites.iter().map(planned).collect(),
+        });
     }
     Ok(out)
 }

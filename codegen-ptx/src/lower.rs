@@ -339,7 +339,7 @@ fn unsupported(what: String) -> Error {
 /// Lowers `probe` to the text of one snippet (lines ending in newlines).
 pub(crate) fn lower_probe(
     probe: &Probe,
-    probe_index: usize,
+    what: &str,
     ctx: &SnippetCtx<'_>,
     site: &SiteInfo<'_>,
 ) -> Result<String, Error> {
@@ -362,7 +362,7 @@ pub(crate) fn lower_probe(
     };
     let mut e = Emitter::default();
     e.comment(&format!(
-        "warptrace: snippet {s}: probe {probe_index} ({})",
+        "warptrace: snippet {s}: {what} ({})",
         probe.attach
     ));
     let mut end_used = false;

@@ -421,7 +421,11 @@ pub(crate) fn plan_body(
             home,
             latched: !latched.is_empty(),
         };
-        let text = lower_probe(probe, site.probe, &ctx, &info)?;
+        let what = match site.stands_for {
+            1 => format!("probe {}", site.probe),
+            n => format!("{n} sites grouped"),
+        };
+        let text = lower_probe(probe, &what, &ctx, &info)?;
         let (offset, text) = match (stmt, anchored.map(|(a, _, _)| a)) {
             (Some(s), Some(Anchor::After(_))) => after_stmt(src, s.span.end, text),
             (Some(s), Some(Anchor::Before(_))) => before_stmt(src, s.span.start, text),

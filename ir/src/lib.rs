@@ -20,6 +20,7 @@ mod text;
 mod warp_access;
 
 pub mod fold;
+pub mod group;
 pub mod interp;
 pub mod placement;
 pub mod uniform;

@@ -448,6 +448,7 @@ probe 1: region:exit:kernel.cu:20-30
         pc: 7,
         file: Some("/src/kernel.cu".into()),
         line: 20,
+        probes: None,
     };
     let k = SimKernel::new("k", move |_| {
         let mut v = Vec::new();

@@ -86,6 +86,10 @@ pub struct Event {
     pub file: Option<String>,
     /// The `.loc` line (0 without `.loc`).
     pub line: u32,
+    /// The probes that fire here, by index, in order (the `before` ones, then the
+    /// `after` ones): a back end's placement of sites, modelled as it is. `None`: every
+    /// probe whose attach point matches the event, in program order.
+    pub probes: Option<Vec<u32>>,
 }
 
 impl Event {
@@ -96,7 +100,14 @@ impl Event {
             pc,
             file: None,
             line: 0,
+            probes: None,
         }
+    }
+
+    /// The same event firing exactly `probes` (see [`Event::probes`]).
+    pub fn firing(mut self, probes: Vec<u32>) -> Event {
+        self.probes = Some(probes);
+        self
     }
 
     /// The same event with a source position.

@@ -39,6 +39,8 @@ mod step;
 pub use grid::{glob, Event, Grid, SimKernel, SiteEvent, Thread, ThreadEvents};
 pub use host::{HostEffect, LaunchValues};
 pub use step::{alu, extend, Flow};
+#[cfg(test)]
+pub(crate) use step::{run_body, Env, HostOp};
 
 use crate::{
     kernel_id, FormatId, HostEvent, LaunchDims, MapId, MapKind, MapLayout, MapStore, PersistId,
@@ -441,8 +443,18 @@ impl Launch<'_, '_> {
             let l = &warp.lanes[i];
             (l.lane, &l.events[l.next].site)
         }));
+        // The probes of the site: those the event names, or every one of the kernel's.
+        let named = warp.lanes[lead].events[warp.lanes[lead].next]
+            .probes
+            .as_ref()
+            .map(|list| {
+                list.iter()
+                    .filter_map(|&i| Some((i, program.probes.get(i as usize)?)))
+                    .collect::<Vec<_>>()
+            });
+        let probes = named.as_deref().unwrap_or(&self.probes);
         for position in [Position::Before, Position::After] {
-            for &(index, probe) in &self.probes {
+            for &(index, probe) in probes {
                 if probe.attach.position != position {
                     continue;
                 }
@@ -455,7 +467,7 @@ impl Launch<'_, '_> {
                         persist,
                     } = &mut warp.lanes[i];
                     let event = &events[*next];
-                    if !fires(&probe.attach.point, event, self.kernel.isa) {
+                    if named.is_none() && !fires(&probe.attach.point, event, self.kernel.isa) {
                         continue;
                     }
                     let clock = warp.sites * 100 + if position == Position::After { 50 } else { 0 };

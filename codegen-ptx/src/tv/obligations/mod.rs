@@ -322,5 +322,5 @@ fn emit_probe(program: &Program, probe: &Probe, site: &Site) -> Result<String, E
         imms: site.imms,
         reg_bits: &reg_bits,
     };
-    lower_probe(probe, 0, &ctx, &info)
+    lower_probe(probe, "probe 0", &ctx, &info)
 }
