@@ -88,19 +88,37 @@ impl Builder<'_> {
                 let mut attach = self.program.probes[first.probe].attach.clone();
                 attach.granularity = warptrace_ir::Granularity::Thread;
                 let insns = open.group.body();
+                let probe = Probe {
+                    attach,
+                    spans: vec![None; insns.len()],
+                    insns,
+                };
+                // A group's body passes the IR rules its firings passed, as every body
+                // that is lowered does; one that did not would keep its sites.
+                if !self.verifies(&probe) {
+                    self.out.extend(open.sites);
+                    return;
+                }
                 self.out.push(Site {
                     probe: self.program.probes.len() + self.extra.len(),
                     stmt: first.stmt,
                     place: Place::Instr,
                     stands_for: open.sites.len() as u32,
                 });
-                self.extra.push(Probe {
-                    attach,
-                    spans: vec![None; insns.len()],
-                    insns,
-                });
+                self.extra.push(probe);
             }
         }
+    }
+
+    /// Whether `probe` alone, with the program's persistent registers, passes the IR
+    /// verifier.
+    fn verifies(&self, probe: &Probe) -> bool {
+        let alone = Program {
+            persistent: self.program.persistent.clone(),
+            probes: vec![probe.clone()],
+            ..Program::default()
+        };
+        warptrace_verifier::verify_program(&alone).is_ok()
     }
 
     /// The sites of one statement, which may join the open group when `joins`.
