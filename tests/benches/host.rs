@@ -1,6 +1,7 @@
 //! Host-side latency benchmarks (criterion): the language front end on a 300-line
 //! program, the IR verifier with its z3 obligations, and instrument + verify of each PTX
-//! corpus kernel and of a 12k-line Triton kernel kept outside the corpus, and the exit
+//! corpus kernel and of a 12k-line Triton kernel kept outside the corpus (with the skeleton
+//! probe, and with `insn_mix` at each of its 18,595 instructions), and the exit
 //! listing of 100k trace records. Targets (issue
 //! text, not asserted here): compile of 300 lines ≤ 1 ms; verifying a typical probe, z3
 //! included, ≤ 50 ms; instrument + verify of the largest corpus kernel ≤ 5 ms, and of a
@@ -68,6 +69,15 @@ fn bench_instrument(c: &mut Criterion) {
         b.iter(|| warptrace_codegen_ptx::instrument(black_box(&ptx), &program))
     });
     group.finish();
+    // A probe at every instruction of the same kernel: `insn_mix`'s 18,595 sites (issue
+    // 35's target: ≤ 0.3 s), grouped into 687 snippets (decision 0048).
+    let insn_mix = library_probe("insn_mix");
+    let mut group = c.benchmark_group("ptx/instrument_sites_18k");
+    group.sample_size(10);
+    group.bench_function("insn_mix/triton_flash_attn_fixed1024.ptx", |b| {
+        b.iter(|| warptrace_codegen_ptx::instrument(black_box(&ptx), &insn_mix))
+    });
+    group.finish();
     // Time must grow linearly with the kernels of a module (3,000 in under 3x the time of
     // 1,000): per-kernel work once scanned the whole module and every kernel accepted
     // before it.
@@ -80,6 +90,15 @@ fn bench_instrument(c: &mut Criterion) {
         });
     }
     group.finish();
+}
+
+/// A probe of the shipped library, compiled and verified.
+fn library_probe(name: &str) -> warptrace_verifier::VerifiedProgram {
+    let path = warptrace_tests::probes_dir().join(format!("{name}.wt"));
+    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let program = warptrace_lang::compile(&src, &format!("probes/{name}.wt"))
+        .unwrap_or_else(|e| panic!("{name}:\n{}", e.render()));
+    programs::verified(&program)
 }
 
 /// A module of `n` small kernels, each with a guarded global load and store.
