@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use warptrace_codegen_ptx::jit_cost::JitBudget;
-use warptrace_codegen_ptx::raw::{Position, RawKernel, RawStatus};
+use warptrace_codegen_ptx::raw::{Position, RawKernel, RawReport, RawStatus};
 use warptrace_codegen_ptx::{check_raw_probes, instrument_raw_within, load_probes, RawError};
 use warptrace_ir::Program;
 use warptrace_verifier::{CertError, Certificate, Check, Verdict, CERT_FORMAT};
@@ -97,6 +97,12 @@ fn error_line(e: &RawError) -> Option<(u32, String)> {
     let message = e.to_string();
     let (line, rest) = message.strip_prefix("line ")?.split_once(": ")?;
     Some((line.parse().ok()?, rest.to_string()))
+}
+
+/// Each kernel's verdict on `ptx` as a run gives it: under the default JIT budget, so that
+/// `verify` and `-l` never accept a kernel a run leaves unchanged (decision 0045).
+fn checked_as_run(probe: &RawProbeFile, ptx: &str) -> Result<RawReport, RawError> {
+    instrument_raw_within(&probe.text, ptx, &JitBudget::default()).map(|i| i.report)
 }
 
 /// Reports an error of [`instrument_raw_within`] on the module `ptx`: a probe file that does not
@@ -247,7 +253,7 @@ pub(crate) fn list(probe: &RawProbeFile, ptx: Option<&Path>, gcn: bool) -> Resul
     };
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read PTX file {}", path.display()))?;
-    let report = match check_raw_probes(&probe.text, &text) {
+    let report = match checked_as_run(probe, &text) {
         Ok(r) => r,
         Err(e) => return load_error(probe, &path.display().to_string(), e),
     };
@@ -351,7 +357,7 @@ pub(crate) fn verify(
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read PTX file {}", path.display()))?;
         let started = Instant::now();
-        let report = match check_raw_probes(&probe.text, &text) {
+        let report = match checked_as_run(probe, &text) {
             Ok(r) => r,
             Err(e) => return load_error(probe, &path.display().to_string(), e),
         };

@@ -130,3 +130,22 @@ fn counting_sites_are_grouped_and_flash_attention_fits_the_default_budget() {
     let err = stderr(&out);
     assert!(!err.contains(" snippets: "), "{err}");
 }
+
+#[test]
+fn verify_of_a_raw_probe_file_judges_its_kernels_as_a_run_does() {
+    // NEUTRINO's `load_addresses` at each of the FIR's 1,536 loads is over the default
+    // budget: a run leaves that kernel unchanged, so `verify` must not call it accepted.
+    let toml = corpus("accept/raw", "load_addresses.toml");
+    let ptx = corpus("jit", "nvcc_unrolled.ptx");
+    let out = warptrace(&["verify", &toml, "--ptx", &ptx]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let fir = text
+        .lines()
+        .find(|l| l.contains("_Z3firPKfPfi"))
+        .unwrap_or_else(|| panic!("no line for the FIR:\n{text}{}", stderr(&out)));
+    assert!(
+        fir.contains(": OverBudget (unchanged: predicted ptxas"),
+        "{fir}"
+    );
+    assert!(text.contains("_Z9sgemm_8x8PKfS0_Pfi: Accepted"), "{text}");
+}
