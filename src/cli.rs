@@ -80,6 +80,35 @@ pub struct ProgramArgs {
     /// `-p block_sched.toml` (docs/raw-probes.md).
     #[arg(short = 'p', long = "probe", value_name = "NAME|FILE.toml")]
     pub probe: Option<String>,
+    /// Positional parameters, as bpftrace's: the program reads them as `$1` … `$N` (an
+    /// integer, or `str($1)` a string; 0 past the last) and their number as `$#`. With -e
+    /// or -p every argument before `--` is one, e.g. `warptrace -e '… /ntid.x == $1/ …'
+    /// 256 -- ./app`.
+    #[arg(value_name = "ARG", allow_negative_numbers = true)]
+    pub params: Vec<String>,
+}
+
+impl ProgramArgs {
+    /// The program file, if the first argument is one (not with -e or -p, where every
+    /// argument is a positional parameter).
+    pub fn program_file(&self) -> Option<&PathBuf> {
+        self.file
+            .as_ref()
+            .filter(|_| self.expr.is_none() && self.probe.is_none())
+    }
+
+    /// The positional parameters: the arguments after the program file, or every
+    /// argument with -e or -p.
+    pub fn positional(&self) -> Vec<String> {
+        let first = match (&self.file, self.program_file()) {
+            (Some(f), None) => Some(f.to_string_lossy().into_owned()),
+            _ => None,
+        };
+        first
+            .into_iter()
+            .chain(self.params.iter().cloned())
+            .collect()
+    }
 }
 
 /// Running a program under probes.

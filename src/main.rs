@@ -162,7 +162,7 @@ pub(crate) fn compile_unverified(args: &ProgramArgs) -> Result<Option<(String, S
     if let Some(path) = raw::raw_path(args) {
         return Err(raw::not_a_program(&path));
     }
-    let (source, file_name) = match (&args.expr, &args.file, &args.probe) {
+    let (source, file_name) = match (&args.expr, args.program_file(), &args.probe) {
         (Some(expr), None, None) => (expr.clone(), "stdin".to_string()),
         (None, Some(path), None) => (
             std::fs::read_to_string(path)
@@ -193,19 +193,22 @@ pub(crate) fn compile_unverified(args: &ProgramArgs) -> Result<Option<(String, S
                  FILE.toml (see --help)"
             )
         }
-        (_, Some(path), _) => {
-            let flag = if args.expr.is_some() { "-e" } else { "-p" };
-            bail!(
-                "`{path}` after the options is read as a probe program file, but the program \
-                 is already given with {flag}. To run a command, put it after `--` \
-                 (`warptrace {flag} … -- {path}`) or give it with -c",
-                path = path.display()
-            )
-        }
         _ => bail!("give the probe program one way: -e, a file, or -p NAME"),
     };
-    match warptrace_lang::compile(&source, &file_name) {
-        Ok(program) => Ok(Some((source, file_name, program))),
+    let params = args.positional();
+    match warptrace_lang::compile_with(&source, &file_name, &params) {
+        // With -e or -p every argument is a parameter; one the program never reads is
+        // most likely a command that lacks its `--`.
+        Ok(c) if !c.reads_params && args.program_file().is_none() && !params.is_empty() => {
+            let flag = if args.expr.is_some() { "-e" } else { "-p" };
+            bail!(
+                "`{arg}` after the options is a positional parameter ($1), but the program \
+                 reads none. To run a command, put it after `--` (`warptrace {flag} … -- \
+                 {arg}`) or give it with -c",
+                arg = params[0]
+            )
+        }
+        Ok(c) => Ok(Some((source, file_name, c.program))),
         Err(diagnostics) => {
             let mut stderr = codespan_stderr();
             diagnostics.emit(&mut stderr)?;

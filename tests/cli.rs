@@ -248,7 +248,7 @@ fn verify_keeps_its_proofs_only_where_no_one_else_can_write() {
 
 /// Every program of `tests/corpus/bpftrace/` prints, as text and as `-f json`, exactly what
 /// bpftrace printed for it, its `Attaching N probes...` line included (`gen.sh` made the
-/// expectations with bpftrace itself).
+/// expectations with bpftrace itself), with the positional parameters of its `.args`.
 #[test]
 fn host_programs_print_what_bpftrace_prints() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/bpftrace");
@@ -269,6 +269,10 @@ fn host_programs_print_what_bpftrace_prints() {
                 args.extend(["-f".into(), f.into()]);
             }
             args.push(program.clone().into_os_string());
+            // Its positional parameters, as gen.sh gave them to bpftrace.
+            if let Ok(params) = std::fs::read_to_string(program.with_extension("args")) {
+                args.extend(params.split_whitespace().map(Into::into));
+            }
             let out = warptrace(&args);
             assert!(
                 out.status.success(),
@@ -313,10 +317,46 @@ fn bpftrace_command_line_habits_work_or_are_explained() {
     let out = warptrace(&["-e", "kernel:entry { @n = count(); }", "./app"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains("`./app` after the options is read as a probe program file")
-            && stderr(&out).contains("-- ./app"),
+        stderr(&out).contains(
+            "`./app` after the options is a positional parameter ($1), but the program reads none"
+        ) && stderr(&out).contains("-- ./app"),
         "{}",
         stderr(&out)
+    );
+}
+
+/// Positional parameters: a number is an integer, `str($N)` a string (usable with
+/// `kernel ==`), one past the last is 0; a word read as a number is a located error.
+#[test]
+fn positional_parameters_are_read_as_bpftrace_reads_them() {
+    let out = warptrace(&[
+        "compile",
+        "-e",
+        "kernel:entry /kernel == str($2) && ntid.x == $1/ { @n[kernel] = count(); }",
+        "256",
+        "softmax",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("256"), "{}", stdout(&out));
+    let out = warptrace(&["-e", "BEGIN { printf(\"%d\\n\", $1); exit(); }", "abc"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("stdin:1:24-26: ERROR: positional parameter $1 is `abc`, not an integer")
+            && err.contains("HINT: str($1) reads it as a string"),
+        "{err}"
+    );
+    let out = warptrace(&[
+        "-e",
+        "BEGIN { printf(\"[%-5s|%3s]\\n\", str($1), \"ab\"); exit(); }",
+        "x%y",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out).lines().next(),
+        Some("[x%y  | ab]"),
+        "{}",
+        stdout(&out)
     );
 }
 

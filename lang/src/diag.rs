@@ -56,6 +56,14 @@ pub(crate) enum Error {
     },
     #[error("integer literal `{text}` does not fit in 64 bits")]
     IntTooLarge { span: Span, text: String },
+    #[error("positional parameter ${index} is `{value}`, not an integer")]
+    ParamNotInt {
+        span: Span,
+        index: usize,
+        value: String,
+    },
+    #[error("there is no positional parameter $0: they count from $1")]
+    ParamZero { span: Span },
     #[error("expression nested too deeply (more than {limit} levels)")]
     TooDeep { span: Span, limit: usize },
     #[error("statements nested too deeply (more than {limit} levels, counting each `else if`)")]
@@ -232,6 +240,19 @@ impl Error {
             TooManyRegisters { span } | TooManyInsns { span } => {
                 (*span, None, vec!["split the probe".into()])
             }
+            ParamNotInt { span, index, .. } => (
+                *span,
+                None,
+                vec![format!(
+                    "str(${index}) reads it as a string (e.g. `kernel == str(${index})`); \
+                     an integer parameter is decimal or 0x hex"
+                )],
+            ),
+            ParamZero { span } => (
+                *span,
+                None,
+                vec!["`$1` is the first argument after the program, `$#` their number".into()],
+            ),
             IntTooLarge { span, .. } => (
                 *span,
                 None,
@@ -353,7 +374,7 @@ impl Error {
             Printf { span, .. } => (
                 *span,
                 None,
-                vec!["conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel`".into()],
+                vec!["conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel` or a string (`str($1)`, \"text\")".into()],
             ),
             Lhist { span, .. } => (
                 *span,

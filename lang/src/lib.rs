@@ -26,14 +26,37 @@ pub use names::{attach_points, builtins, functions, Entry};
 
 /// Compiles a probe program. `file_name` is used in messages (`stdin` for `-e`).
 pub fn compile(source: &str, file_name: &str) -> Result<warptrace_ir::Program, CompileError> {
+    compile_with(source, file_name, &[]).map(|c| c.program)
+}
+
+/// A compiled program, and whether it reads its positional parameters.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    /// The IR.
+    pub program: warptrace_ir::Program,
+    /// Whether the source reads `$1` … `$N` or `$#`.
+    pub reads_params: bool,
+}
+
+/// [`compile`] with bpftrace's positional parameters: `$N` is `params[N - 1]` (an
+/// integer; `str($N)` is the string), 0 past the last; `$#` is `params.len()`.
+pub fn compile_with(
+    source: &str,
+    file_name: &str,
+    params: &[String],
+) -> Result<Compiled, CompileError> {
     let fail = |errors: Vec<diag::Error>| CompileError {
         diagnostics: errors.iter().map(diag::Error::to_diagnostic).collect(),
         source: source.to_string(),
         file_name: file_name.to_string(),
     };
-    let ast = parse::parse(source).map_err(fail)?;
+    let (ast, reads_params) = parse::parse_with(source, params).map_err(fail)?;
     let checked = check::check(&ast).map_err(fail)?;
-    lower::lower(checked).map_err(fail)
+    let program = lower::lower(checked).map_err(fail)?;
+    Ok(Compiled {
+        program,
+        reads_params,
+    })
 }
 
 /// Why a program did not compile: every diagnostic found, with the source they point into.

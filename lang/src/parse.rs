@@ -18,9 +18,15 @@ use std::borrow::Cow;
 #[grammar = "grammar.pest"]
 struct Grammar;
 
-/// Parses a whole program. A syntax error stops parsing; errors found while building
-/// the tree (literals out of range, too deep nesting) are accumulated.
-pub(crate) fn parse(source: &str) -> Result<ast::Program<'_>, Vec<Error>> {
+/// Parses a whole program with bpftrace's positional parameters: `$N` is `params[N - 1]`
+/// (an integer, or a string in `str($N)`; 0 or `""` past the last), `$#` is their number.
+/// Also says whether the program reads any of them. A syntax error stops parsing; errors
+/// found while building the tree (literals out of range, too deep nesting) are
+/// accumulated.
+pub(crate) fn parse_with<'s>(
+    source: &'s str,
+    params: &[String],
+) -> Result<(ast::Program<'s>, bool), Vec<Error>> {
     if let Some(span) = too_deep(source) {
         return Err(vec![Error::TooDeep {
             span,
@@ -38,6 +44,9 @@ pub(crate) fn parse(source: &str) -> Result<ast::Program<'_>, Vec<Error>> {
         errors: Vec::new(),
         operands: Vec::new(),
         ops: Vec::new(),
+        params: params.to_vec(),
+        reads_params: false,
+        in_str: false,
     };
     let mut program = ast::Program::default();
     // `program`: declarations, `config` blocks and probe blocks.
@@ -53,7 +62,7 @@ pub(crate) fn parse(source: &str) -> Result<ast::Program<'_>, Vec<Error>> {
         }
     }
     if builder.errors.is_empty() {
-        Ok(program)
+        Ok((program, builder.reads_params))
     } else {
         Err(builder.errors)
     }
@@ -177,6 +186,12 @@ struct Builder<'s> {
     /// are, take theirs off before it pushes the next).
     operands: Vec<Node<'s>>,
     ops: Vec<BinaryOp>,
+    /// The positional parameters (`$1` is the first).
+    params: Vec<String>,
+    /// Whether a positional parameter was read.
+    reads_params: bool,
+    /// Parsing the argument of `str()`: `$N` is a string there.
+    in_str: bool,
 }
 
 impl<'s> Builder<'s> {
@@ -734,6 +749,10 @@ impl<'s> Builder<'s> {
                     let span = map.span;
                     primary = leaf(ExprKind::Map(map), span);
                 }
+                Rule::positional => {
+                    let (span, text) = c.rest(s);
+                    primary = leaf(self.positional(text, span)?, span);
+                }
                 Rule::scratch => {
                     let (span, text) = c.rest(s);
                     primary = leaf(ExprKind::Scratch(text.get(1..).unwrap_or("")), span);
@@ -776,6 +795,44 @@ impl<'s> Builder<'s> {
             };
         }
         Ok(((expr, depth), end))
+    }
+
+    /// The value of `$N` or `$#` (`text`), as bpftrace gives it: `$#` the number of
+    /// parameters; `$N` the N-th, an integer (decimal, `-` allowed, or 0x hex) or, inside
+    /// `str()`, the string; a parameter past the last is 0 (`""` in `str()`).
+    fn positional(&mut self, text: &str, span: Span) -> Result<ExprKind<'s>, Error> {
+        self.reads_params = true;
+        let Some(digits) = text.strip_prefix('$').filter(|d| *d != "#") else {
+            return Ok(ExprKind::Int(self.params.len() as i64));
+        };
+        let index: usize = digits.parse().unwrap_or(usize::MAX);
+        if index == 0 {
+            return Err(Error::ParamZero { span });
+        }
+        let value = self.params.get(index - 1);
+        if self.in_str {
+            return Ok(ExprKind::Str(value.cloned().unwrap_or_default()));
+        }
+        let Some(value) = value else {
+            return Ok(ExprKind::Int(0));
+        };
+        let (negative, magnitude) = match value.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, value.as_str()),
+        };
+        let number = magnitude
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() || b == b'x' || b == b'X')
+            && !magnitude.is_empty();
+        match number.then(|| int_literal(magnitude, span).ok()).flatten() {
+            Some(v) if negative => Ok(ExprKind::Int(v.wrapping_neg())),
+            Some(v) => Ok(ExprKind::Int(v)),
+            None => Err(Error::ParamNotInt {
+                span,
+                index,
+                value: value.clone(),
+            }),
+        }
     }
 
     /// `(a)` or `(a, b, ...)`
@@ -881,15 +938,30 @@ impl<'s> Builder<'s> {
         let mut args = Vec::new();
         let mut depth = 1;
         let mut call = false;
+        // `str($N)`: the parameter as a string.
+        let in_str = std::mem::replace(&mut self.in_str, name == "str");
         while let Some((rule, s)) = c.child(d, &mut end) {
             call = true;
             if rule == Rule::expr {
-                let (arg, d) = self.expr(c, s, nesting + 1)?;
+                let parsed = self.expr(c, s, nesting + 1);
+                let (arg, d) = parsed.inspect_err(|_| self.in_str = in_str)?;
                 depth = depth.max(d + 1);
                 args.push(arg);
             }
         }
+        self.in_str = in_str;
         let span = Span::new(start, end);
+        if let (true, "str", [arg]) = (call, name, args.as_slice()) {
+            if let ExprKind::Str(text) = &arg.kind {
+                return Ok((
+                    Expr {
+                        kind: ExprKind::Str(text.clone()),
+                        span,
+                    },
+                    depth,
+                ));
+            }
+        }
         let kind = if call {
             ExprKind::Call {
                 name,
@@ -1101,6 +1173,7 @@ fn phrase(rule: Rule) -> &'static str {
         | Rule::name
         | Rule::int
         | Rule::string
+        | Rule::positional
         | Rule::scratch
         | Rule::persist
         | Rule::cast

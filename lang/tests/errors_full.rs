@@ -331,41 +331,41 @@ error_test!(printf_format_not_a_string, "kernel:entry { printf(smid); printf(); 
     stdin:1:23-27: ERROR: printf: the first argument must be a format string
     kernel:entry { printf(smid); printf(); }
                           ~~~~
-    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel`
+    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel` or a string (`str($1)`, "text")
     stdin:1:30-38: ERROR: printf: the first argument must be a format string
     kernel:entry { printf(smid); printf(); }
                                  ~~~~~~~~
-    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel`
+    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel` or a string (`str($1)`, "text")
 "#);
 error_test!(printf_argument_count, "kernel:entry { printf(\"%d %d\\n\", smid); printf(\"%d\\n\", smid, lane); }", @r#"
     stdin:1:16-39: ERROR: printf: the format has 2 conversions but 1 argument is given
     kernel:entry { printf("%d %d\n", smid); printf("%d\n", smid, lane); }
                    ~~~~~~~~~~~~~~~~~~~~~~~
-    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel`
+    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel` or a string (`str($1)`, "text")
     stdin:1:41-67: ERROR: printf: the format has 1 conversion but 2 arguments are given
     kernel:entry { printf("%d %d\n", smid); printf("%d\n", smid, lane); }
                                             ~~~~~~~~~~~~~~~~~~~~~~~~~~
-    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel`
+    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel` or a string (`str($1)`, "text")
 "#);
 error_test!(printf_invalid_conversion, "kernel:entry { printf(\"%q\\n\", smid); printf(\"50%\"); }", @r#"
     stdin:1:23-29: ERROR: printf: invalid conversion `%q`
     kernel:entry { printf("%q\n", smid); printf("50%"); }
                           ~~~~~~
-    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel`
+    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel` or a string (`str($1)`, "text")
     stdin:1:45-50: ERROR: printf: incomplete conversion `%` at the end of the format
     kernel:entry { printf("%q\n", smid); printf("50%"); }
                                                 ~~~~~
-    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel`
+    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel` or a string (`str($1)`, "text")
 "#);
 error_test!(printf_argument_types, "kernel:entry { printf(\"%d\\n\", kernel); printf(\"%s\\n\", smid); }", @r#"
     stdin:1:31-37: ERROR: printf: `%d` expects an integer, but `kernel` is a kernel id: print its name with %s
     kernel:entry { printf("%d\n", kernel); printf("%s\n", smid); }
                                   ~~~~~~
-    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel`
-    stdin:1:55-59: ERROR: printf: `%s` expects `kernel`, found u32
+    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel` or a string (`str($1)`, "text")
+    stdin:1:55-59: ERROR: printf: `%s` expects `kernel` or a string, found u32
     kernel:entry { printf("%d\n", kernel); printf("%s\n", smid); }
                                                           ~~~~
-    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel`
+    HINT: conversions: %d %i %u %x %X %o %c %s %p, with flags, width and h/l/ll/z/j sizes; %% prints %; %s takes `kernel` or a string (`str($1)`, "text")
 "#);
 error_test!(lhist_bounds, "kernel:entry { @a = lhist(smid, 0, smid, 1); @b = lhist(smid, 0, 10, 0); @c = lhist(smid, 10, 0, 1); @d = lhist(smid, 0, 10, 3); @e = lhist(smid, 0, 100000, 1); }", @r#"
     stdin:1:36-40: ERROR: lhist(): min, max and step must be integer constants
