@@ -121,8 +121,9 @@ pub struct RunArgs {
     /// probe attaches to (a raw probe file: each kernel's sites and verdict).
     #[arg(short = 'l', long = "list", value_name = "GLOB", num_args = 0..=1, default_missing_value = "*")]
     pub list: Option<String>,
-    /// With -l and a program: the PTX file whose attach sites to list.
-    #[arg(long, value_name = "FILE", requires = "list", conflicts_with = "gcn")]
+    /// With -l and a program: the PTX file whose attach sites to list; with -d ptx, the
+    /// PTX file to instrument.
+    #[arg(long, value_name = "FILE", conflicts_with = "gcn")]
     pub ptx: Option<PathBuf>,
     /// With -l and a program: the AMDGPU assembly file whose attach sites to list.
     #[arg(long, value_name = "FILE", requires = "list")]
@@ -162,6 +163,15 @@ pub struct RunArgs {
     /// this exact program (or raw probe file) safe for this warptrace version.
     #[arg(long, value_name = "CERT")]
     pub require_cert: Option<PathBuf>,
+    /// Compile and verify the program, print `Attaching N probes...`, and stop: nothing
+    /// runs, not even `begin` (bpftrace's --dry-run).
+    #[arg(long = "dry-run")]
+    pub dry_run: bool,
+    /// Print one stage of the compile and stop, as bpftrace's -d: `ir` (the IR's text
+    /// form), `bundle` (the JSON the runtime loads) or `ptx` (the kernels of --ptx FILE
+    /// instrumented, each kernel's outcome on stderr).
+    #[arg(short = 'd', long = "debug", value_enum, value_name = "STAGE")]
+    pub debug: Option<Stage>,
     /// Pass over the first N launches of the selected kernels (after --sample), as
     /// Nsight Compute's --launch-skip.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -377,6 +387,17 @@ impl Target {
             Target::Gcn => warptrace_codegen_ptx::Target::Gcn,
         }
     }
+}
+
+/// A stage `-d` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Stage {
+    /// The IR in its text form.
+    Ir,
+    /// The JSON bundle handed to the runtime.
+    Bundle,
+    /// The kernels of --ptx FILE instrumented.
+    Ptx,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -25,7 +25,7 @@ mod verify;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use cli::{Cli, Command, Emit, ProgramArgs};
+use cli::{Cli, Command, Emit, ProgramArgs, RunArgs, Stage};
 use std::io::Write;
 use std::process::ExitCode;
 use warptrace_ir::{Bundle, Program};
@@ -121,7 +121,27 @@ fn dispatch(mut cli: Cli) -> Result<ExitCode> {
         },
         None if cli.run.list.is_some() => list::list(&cli.run),
         None => {
+            if cli.run.ptx.is_some() && cli.run.debug != Some(Stage::Ptx) {
+                bail!(
+                    "--ptx goes with -l (list a program's sites in the file) or -d ptx (print \
+                     the file instrumented)"
+                );
+            }
             if let Some(probe) = raw::raw_probe(&cli.run.program)? {
+                if cli.run.debug.is_some() {
+                    bail!(
+                        "-d prints a language program's stages; a raw probe file is instrumented \
+                         with `warptrace instrument -p {} --ptx FILE`",
+                        probe.name()
+                    );
+                }
+                if cli.run.dry_run {
+                    eprintln!(
+                        "warptrace: dry run: {} loads; nothing was run",
+                        probe.name()
+                    );
+                    return Ok(ExitCode::SUCCESS);
+                }
                 return run::run_raw(probe, &cli.run);
             }
             let Some((source, verified)) = compile(&cli.run.program)? else {
@@ -132,9 +152,41 @@ fn dispatch(mut cli: Cli) -> Result<ExitCode> {
                     return Ok(ExitCode::from(EXIT_BAD_PROGRAM));
                 }
             }
-            run::run(source, verified.program().clone(), &cli.run)
+            match cli.run.debug {
+                Some(stage) => debug_stage(stage, &cli.run, source, &verified),
+                None if cli.run.dry_run => run::dry_run(verified.program(), &cli.run),
+                None => run::run(source, verified.program().clone(), &cli.run),
+            }
         }
     }
+}
+
+/// `-d STAGE`: one stage of the compile on stdout, and nothing run.
+fn debug_stage(
+    stage: Stage,
+    args: &RunArgs,
+    source: String,
+    verified: &VerifiedProgram,
+) -> Result<ExitCode> {
+    let text = match stage {
+        Stage::Ir => verified.program().to_string(),
+        Stage::Bundle => Bundle::new(source, verified.program().clone()).to_json() + "\n",
+        Stage::Ptx => {
+            let Some(ptx) = &args.ptx else {
+                bail!(
+                    "-d ptx prints the kernels of a PTX file instrumented: give it with --ptx FILE"
+                );
+            };
+            let checks = instrument::Checks {
+                resources: false,
+                assemble: false,
+                budget: args.jit_budget.unwrap_or_default(),
+            };
+            return instrument::ptx(&args.program, ptx, None, checks);
+        }
+    };
+    std::io::stdout().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Reads, compiles and verifies the probe program. `Ok(None)` means diagnostics were

@@ -41,6 +41,17 @@ pub fn run_raw(probe: RawProbeFile, args: &RunArgs) -> Result<ExitCode> {
     run_bundle(probe.text, program, args, true)
 }
 
+/// `--dry-run`: the `Attaching N probes...` line a run would print first, and nothing run.
+pub fn dry_run(program: &Program, args: &RunArgs) -> Result<ExitCode> {
+    attaching(program, args.format)?;
+    let command = match args.command.as_slice() {
+        [] => String::new(),
+        words => format!(" (`{}` was not started)", words.join(" ")),
+    };
+    eprintln!("warptrace: dry run: the program compiles and verifies; nothing was run{command}");
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn run(source: String, program: Program, args: &RunArgs) -> Result<ExitCode> {
     run_bundle(source, program, args, false)
 }

@@ -1391,3 +1391,67 @@ fn instrument_gcn_writes_the_assembly_and_the_code_object() {
         stderr(&out)
     );
 }
+
+/// `--dry-run` compiles, verifies and prints what a run prints first, and runs nothing:
+/// neither `begin` nor the command. `-d STAGE` prints a stage of the compile instead.
+#[test]
+fn dry_run_and_debug_stages_run_nothing() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let marker = dir.path().join("ran");
+    let touch = format!("touch {}", marker.display());
+    let program = "kernel:entry { @n[kernel] = count(); } begin { printf(\"begin ran\\n\"); }";
+    let out = warptrace(&["--dry-run", "-e", program, "--", "sh", "-c", &touch]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(raw_stdout(&out), "Attaching 2 probes...\n");
+    assert!(
+        stderr(&out).contains("dry run: the program compiles and verifies; nothing was run"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!marker.exists(), "the command ran");
+    let out = warptrace(&["--dry-run", "-f", "json", "-e", program]);
+    assert_eq!(
+        raw_stdout(&out),
+        "{\"type\": \"attached_probes\", \"data\": {\"probes\": 2}}\n"
+    );
+    // A program that does not compile fails a dry run too.
+    let out = warptrace(&["--dry-run", "-e", "kernel:entry { @n = count(; }"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+
+    // -d ir is the IR `compile` prints; -d ptx the instrumented file.
+    let ir = warptrace(&["-d", "ir", "-e", program, "--", "sh", "-c", &touch]);
+    let compiled = warptrace(&["compile", "-e", program]);
+    assert!(ir.status.success(), "{}", stderr(&ir));
+    assert_eq!(raw_stdout(&ir), raw_stdout(&compiled));
+    let bundle = warptrace(&["-d", "bundle", "-e", program]);
+    assert!(
+        raw_stdout(&bundle).contains("\"format\""),
+        "{}",
+        raw_stdout(&bundle)
+    );
+    let ptx = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/ptx/triton_vector_add.ptx");
+    let ptx = ptx.to_string_lossy();
+    let out = warptrace(&["-d", "ptx", "--ptx", &ptx, "-e", program]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(raw_stdout(&out).contains("__wt_maps"), "not instrumented");
+    assert!(
+        stderr(&out).contains("vector_add: instrumented, 1 probe sites"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!marker.exists(), "the command ran");
+    let out = warptrace(&["-d", "ptx", "-e", program]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("give it with --ptx FILE"),
+        "{}",
+        stderr(&out)
+    );
+    let out = warptrace(&["--ptx", &ptx, "-e", program, "--", "true"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("--ptx goes with -l"),
+        "{}",
+        stderr(&out)
+    );
+}
