@@ -113,17 +113,26 @@ fn language(glob: &str) -> Result<String> {
         ("builtins", warptrace_lang::builtins()),
         ("functions", warptrace_lang::functions()),
     ] {
-        let shown: Vec<&Entry> = entries
+        // An entry matches by its name, or, for a concrete glob (`mem:global:*`), by the
+        // attach points its `<a|b>` parts spell, each listed.
+        let shown: Vec<(String, &Entry)> = entries
             .iter()
-            .filter(|e| matcher.is_match(e.name))
+            .flat_map(|e| {
+                let names = if matcher.is_match(e.name) {
+                    vec![e.name.to_string()]
+                } else {
+                    concrete(glob, e.name)
+                };
+                names.into_iter().map(move |n| (n, e))
+            })
             .collect();
         if shown.is_empty() {
             continue;
         }
-        let width = shown.iter().map(|e| e.name.len()).max().unwrap_or(0);
+        let width = shown.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
         let _ = writeln!(out, "{title}:");
-        for e in shown {
-            let _ = writeln!(out, "  {:width$}  {} [{}]", e.name, e.doc, e.valid);
+        for (name, e) in shown {
+            let _ = writeln!(out, "  {name:width$}  {} [{}]", e.doc, e.valid);
         }
     }
     let probes: Vec<(&str, String)> = crate::library::PROBES
@@ -154,4 +163,71 @@ fn language(glob: &str) -> Result<String> {
         }
     }
     Ok(out)
+}
+
+/// The attach points of `template` (`mem:<global|shared>:<load|*>`, `ptx:<opcode-glob>`)
+/// that a glob of as many `:`-separated parts matches, part by part: an `<a|b>` part is
+/// each of its alternatives the glob's part matches, another `<…>` part (a file, a
+/// number, an opcode glob) is the glob's part as written, a literal part must match.
+/// `mem:global:*` gives `mem:global:load` … `mem:global:*`; no match gives none.
+fn concrete(glob: &str, template: &str) -> Vec<String> {
+    let (globs, parts): (Vec<&str>, Vec<&str>) =
+        (glob.split(':').collect(), template.split(':').collect());
+    if globs.len() != parts.len() {
+        return Vec::new();
+    }
+    let mut names = vec![String::new()];
+    for (g, part) in globs.iter().zip(&parts) {
+        let Ok(m) = globset::Glob::new(g).map(|g| g.compile_matcher()) else {
+            return Vec::new();
+        };
+        let choices: Vec<String> = match part.strip_prefix('<').and_then(|p| p.strip_suffix('>')) {
+            Some(alternatives) if alternatives.contains('|') => alternatives
+                .split('|')
+                .filter(|a| m.is_match(a))
+                .map(str::to_string)
+                .collect(),
+            Some(_) => vec![g.to_string()],
+            None if m.is_match(part) => vec![part.to_string()],
+            None => Vec::new(),
+        };
+        names = names
+            .iter()
+            .flat_map(|n| {
+                choices.iter().map(move |c| match n.is_empty() {
+                    true => c.clone(),
+                    false => format!("{n}:{c}"),
+                })
+            })
+            .collect();
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::concrete;
+
+    #[test]
+    fn a_concrete_glob_lists_the_attach_points_it_spells() {
+        let mem = "mem:<global|shared|local|generic|*>:<load|store|atomic|async|*>";
+        assert_eq!(
+            concrete("mem:global:*", mem),
+            [
+                "mem:global:load",
+                "mem:global:store",
+                "mem:global:atomic",
+                "mem:global:async",
+                "mem:global:*"
+            ]
+        );
+        assert_eq!(concrete("mem:sh*:load", mem), ["mem:shared:load"]);
+        assert_eq!(concrete("ptx:ld.*", "ptx:<opcode-glob>"), ["ptx:ld.*"]);
+        assert!(concrete("gcn:v_*", "ptx:<opcode-glob>").is_empty());
+        assert!(concrete("mem:*", mem).is_empty());
+        assert_eq!(
+            concrete("interval:ms:*", "interval:<s|ms|us|hz>:<n>"),
+            ["interval:ms:*"]
+        );
+    }
 }

@@ -1455,3 +1455,41 @@ fn dry_run_and_debug_stages_run_nothing() {
         stderr(&out)
     );
 }
+
+/// `-l` with a concrete glob lists the attach points it spells, as bpftrace's `-l
+/// 'kprobe:vfs_*'` lists probes; a glob that matches nothing is an error.
+#[test]
+fn list_takes_concrete_globs() {
+    let out = warptrace(&["-l", "mem:global:*"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let names: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "mem:global:load",
+            "mem:global:store",
+            "mem:global:atomic",
+            "mem:global:async",
+            "mem:global:*"
+        ],
+        "{text}"
+    );
+    let out = warptrace(&["-l", "ptx:ld.*"]);
+    assert!(
+        stdout(&out).contains("ptx:ld.*  PTX instructions whose opcode matches the glob"),
+        "{}",
+        stdout(&out)
+    );
+    let out = warptrace(&["-l", "mem:nowhere:*"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("nothing matches `mem:nowhere:*`"),
+        "{}",
+        stderr(&out)
+    );
+}
