@@ -3,8 +3,10 @@
 //!
 //! Conversions as bpftrace's `printf` accepts them for integers: `%d %i` (signed), `%u`,
 //! `%x %X`, `%o`, `%c`, `%s` (a kernel argument prints as the kernel's name; any other as
-//! its decimal value), `%%`; flags `-`, `0`, `+`, space; a width; length modifiers
-//! (`h hh l ll z j t`) are accepted and ignored, since every argument is 64 bits.
+//! its decimal value), `%%`; flags `-`, `0`, `+`, space; a width; length modifiers. Every
+//! argument is a 64-bit word, printed at the conversion's C width as bpftrace (v0.17.0)
+//! prints it: `%d %u %x %o` take its low 32 bits, `%hd` 16, `%hhd` 8, `%c` 8, and `%ld`,
+//! `%lld`, `%zu`, `%jd`, `%td` all 64.
 
 /// How an argument word prints where a `%s` takes it.
 pub type StringArg<'a> = &'a dyn Fn(u64) -> Option<String>;
@@ -39,13 +41,36 @@ pub fn format(format: &str, args: &[u64], string_arg: StringArg<'_>) -> String {
             width = width.saturating_mul(10).saturating_add(d as usize);
             spec.push(chars.next().unwrap_or('0'));
         }
+        // The C width of the argument: `int` without a length modifier.
+        let mut bits = 32u32;
+        let mut shorts = 0;
         while let Some(&m) = chars.peek() {
-            if !matches!(m, 'h' | 'l' | 'z' | 'j' | 't') {
-                break;
+            match m {
+                'h' => shorts += 1,
+                'l' | 'z' | 'j' | 't' => bits = 64,
+                _ => break,
             }
             spec.push(m);
             chars.next();
         }
+        if bits == 32 {
+            bits = match shorts {
+                0 => 32,
+                1 => 16,
+                _ => 8,
+            };
+        }
+        let unsigned = |v: u64| {
+            if bits == 64 {
+                v
+            } else {
+                v & ((1u64 << bits) - 1)
+            }
+        };
+        let signed = |v: u64| {
+            let shift = 64 - bits;
+            ((v << shift) as i64) >> shift
+        };
         let Some(conv) = chars.next() else {
             out.push_str(&spec);
             break;
@@ -56,7 +81,7 @@ pub fn format(format: &str, args: &[u64], string_arg: StringArg<'_>) -> String {
                 continue;
             }
             'd' | 'i' => {
-                let v = next.next().unwrap_or(0) as i64;
+                let v = signed(next.next().unwrap_or(0));
                 let sign = if v < 0 {
                     "-"
                 } else if plus {
@@ -68,13 +93,13 @@ pub fn format(format: &str, args: &[u64], string_arg: StringArg<'_>) -> String {
                 };
                 (sign, v.unsigned_abs().to_string())
             }
-            'u' => ("", next.next().unwrap_or(0).to_string()),
-            'x' => ("", format!("{:x}", next.next().unwrap_or(0))),
-            'X' => ("", format!("{:X}", next.next().unwrap_or(0))),
-            'o' => ("", format!("{:o}", next.next().unwrap_or(0))),
+            'u' => ("", unsigned(next.next().unwrap_or(0)).to_string()),
+            'x' => ("", format!("{:x}", unsigned(next.next().unwrap_or(0)))),
+            'X' => ("", format!("{:X}", unsigned(next.next().unwrap_or(0)))),
+            'o' => ("", format!("{:o}", unsigned(next.next().unwrap_or(0)))),
             'c' => {
-                let v = next.next().unwrap_or(0);
-                ("", char::from_u32(v as u32).unwrap_or('?').to_string())
+                let v = next.next().unwrap_or(0) as u8;
+                ("", char::from(v).to_string())
             }
             's' => {
                 let v = next.next().unwrap_or(0);
@@ -122,6 +147,27 @@ mod tests {
         assert_eq!(f("[%+d|% d|%05d]", &[1, 1, -42i64 as u64]), "[+1| 1|-0042]");
         assert_eq!(f("%lld %llu %lx %zu", &[1, 2, 255, 4]), "1 2 ff 4");
         assert_eq!(f("100%% %c", &[65]), "100% A");
+    }
+
+    #[test]
+    fn conversions_print_at_their_c_width_as_bpftrace_does() {
+        // bpftrace v0.17.0's output for the same words.
+        let m = u64::MAX;
+        assert_eq!(
+            f(
+                "%d|%u|%x|%ld|%lu|%hhd|%hd|%c|",
+                &[m, m, 0x1_ffff_ffff, m, m, 300, 70000, 65]
+            ),
+            "-1|4294967295|ffffffff|-1|18446744073709551615|44|4464|A|"
+        );
+        assert_eq!(
+            f("%d|%u|%d|", &[5_000_000_000, 5_000_000_000, -3i64 as u64]),
+            "705032704|705032704|-3|"
+        );
+        assert_eq!(
+            f("%llx %zu %jd", &[1 << 40, 1 << 33, m]),
+            "10000000000 8589934592 -1"
+        );
     }
 
     #[test]
