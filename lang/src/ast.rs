@@ -151,6 +151,15 @@ pub(crate) enum Stmt<'s> {
         count: Expr<'s>,
         body: Vec<Stmt<'s>>,
     },
+    /// `for ($var : from..to) { ... }`
+    For {
+        var: &'s str,
+        var_span: Span,
+        from: Expr<'s>,
+        to: Expr<'s>,
+        body: Vec<Stmt<'s>>,
+        span: Span,
+    },
 }
 
 /// What an assignment writes.

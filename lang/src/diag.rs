@@ -207,6 +207,11 @@ pub(crate) enum Error {
         crate::check::MAX_UNROLL
     )]
     Unroll { span: Span },
+    #[error(
+        "a `for` range must be integer constants `a..b` with at most {} values",
+        crate::check::MAX_UNROLL
+    )]
+    Range { span: Span },
     #[error("divisor may be zero")]
     DivisorMayBeZero { span: Span },
     #[error("division by zero")]
@@ -382,6 +387,15 @@ impl Error {
                 vec!["lhist(x, min, max, step): constant bounds, min < max, step > 0, (max - min) a multiple of step, at most 1000 buckets".into()],
             ),
             Unroll { span } => (*span, None, vec![]),
+            Range { span } => (
+                *span,
+                None,
+                vec![
+                    "the body is unrolled once per value (a probe's control flow is a DAG), \
+                     e.g. `for ($i : 0..4) { @sum = sum($i); }`"
+                        .into(),
+                ],
+            ),
             DivisorMayBeZero { span } => (
                 *span,
                 None,

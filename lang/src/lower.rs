@@ -214,6 +214,22 @@ impl Body<'_> {
                 }
                 Ok(())
             }
+            TStmt::Range {
+                var,
+                values,
+                body,
+                span,
+            } => {
+                for value in values {
+                    self.stmt(&TStmt::SetScratch {
+                        var: *var,
+                        value: value.clone(),
+                        span: *span,
+                    })?;
+                    self.stmts(body)?;
+                }
+                Ok(())
+            }
         }
     }
 

@@ -533,6 +533,31 @@ impl<'s> Builder<'s> {
                     body,
                 })
             }
+            Rule::for_range => {
+                let (mut var, mut bounds, mut body) = (None, Vec::new(), Vec::new());
+                while let Some((rule, s)) = c.child(d, &mut end) {
+                    match rule {
+                        Rule::scratch => {
+                            let (span, text) = c.rest(s);
+                            var = Some((text.get(1..).unwrap_or(""), span));
+                        }
+                        Rule::expr => bounds.push(self.top_expr(c, s)),
+                        Rule::body => body = self.body(c, s, depth + 1).0,
+                        _ => {}
+                    }
+                }
+                let (var, var_span) = var?;
+                let mut bounds = bounds.into_iter().flatten();
+                let (from, to) = (bounds.next()?, bounds.next()?);
+                Some(Stmt::For {
+                    var,
+                    var_span,
+                    from,
+                    to,
+                    body,
+                    span: Span::new(start, end),
+                })
+            }
             _ => None,
         }
     }
@@ -1164,6 +1189,8 @@ fn phrase(rule: Rule) -> &'static str {
         | Rule::kw_if
         | Rule::unroll
         | Rule::kw_unroll
+        | Rule::for_range
+        | Rule::kw_for
         | Rule::call_stmt
         | Rule::stmt_name => "statement",
         Rule::kw_else => "`else`",
@@ -1269,6 +1296,14 @@ fn syntax_hint(source: &str, pos: usize) -> Option<String> {
         word.strip_prefix(w)
             .is_some_and(|r| r.is_empty() || r.starts_with([' ', '(', '\t', '\n']))
     });
+    if loop_word == Some("for") {
+        return Some(
+            "a probe's `for` is bpftrace's range loop over constants, `for ($i : 0..4) { ... }` \
+             (unrolled: a probe's control flow is a DAG); a kernel's own loops are attach \
+             points (`loop:header`, `loop:backedge`, `loop:exit`)"
+                .into(),
+        );
+    }
     if let Some(w) = loop_word {
         return Some(format!(
             "probes have no `{w}` loops (a probe's control flow is a DAG): `unroll(N) {{ ... }}` \

@@ -336,6 +336,13 @@ pub(crate) enum TStmt {
         count: u32,
         body: Vec<TStmt>,
     },
+    /// `for ($var : …)`: the body once per value, `$var` set to it first.
+    Range {
+        var: u32,
+        values: Vec<TExpr>,
+        body: Vec<TStmt>,
+        span: Span,
+    },
 }
 
 /// A host-only operation.

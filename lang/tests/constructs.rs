@@ -605,3 +605,20 @@ fn print_takes_top_and_div() {
         assert!(text.contains(line), "{line}: {text}");
     }
 }
+
+#[test]
+fn for_ranges_unroll_over_their_constants() {
+    // `$k` holds 1, then 2; an empty range emits nothing; `$k` keeps its last value.
+    insta::assert_snapshot!(ir("kernel:entry { for ($k : 1..3) { @n[$k] = count(); } $t = $k; \
+        for ($j : 4..4) { @n[0] = count(); } }"), @r"
+    map @n: hash(keys = 4096) [i64] -> count
+
+    probe 0: kernel:entry
+      0: r0 = mov 1
+      1: map.update @n[r0] count
+      2: r0 = mov 2
+      3: map.update @n[r0] count
+      4: r1 = mov r0
+      5: exit
+    ");
+}

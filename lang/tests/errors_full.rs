@@ -400,6 +400,16 @@ error_test!(unroll_count, "kernel:entry { unroll(smid) { @a = count(); } unroll(
     kernel:entry { unroll(smid) { @a = count(); } unroll(65) { @b = count(); } unroll(0) { } }
                                                                                       ~
 "#);
+error_test!(for_range_bounds, "kernel:entry { for ($i : smid..3) { } for ($i : 0..65) { } }", @r#"
+    stdin:1:26-33: ERROR: a `for` range must be integer constants `a..b` with at most 64 values
+    kernel:entry { for ($i : smid..3) { } for ($i : 0..65) { } }
+                             ~~~~~~~
+    HINT: the body is unrolled once per value (a probe's control flow is a DAG), e.g. `for ($i : 0..4) { @sum = sum($i); }`
+    stdin:1:49-54: ERROR: a `for` range must be integer constants `a..b` with at most 64 values
+    kernel:entry { for ($i : smid..3) { } for ($i : 0..65) { } }
+                                                    ~~~~~
+    HINT: the body is unrolled once per value (a probe's control flow is a DAG), e.g. `for ($i : 0..4) { @sum = sum($i); }`
+"#);
 error_test!(kernel_in_conditional_and_cast, "kernel:entry { @a[smid ? kernel : 1] = count(); @b[(u32)kernel] = count(); }", @r#"
     stdin:1:26-32: ERROR: type error: `kernel` is a kernel id, not an integer, so it cannot be one arm of `?:` when the other is an integer
     kernel:entry { @a[smid ? kernel : 1] = count(); @b[(u32)kernel] = count(); }
@@ -464,10 +474,10 @@ error_test!(assignment_where_a_comparison_goes, "kernel:entry /smid = 3/ { @x = 
     HINT: `=` assigns; to compare, write `==`
 "#);
 error_test!(loops_point_at_unroll_and_loop_probes, "kernel:entry { for ($i = 0; $i < 3; $i++) { } }", @r#"
-    stdin:1:24-25: ERROR: syntax error: unexpected `=`, expected operator, `,` or `)`
+    stdin:1:24-25: ERROR: syntax error: unexpected `=`, expected operator, `,`, `:` or `)`
     kernel:entry { for ($i = 0; $i < 3; $i++) { } }
                            ~
-    HINT: probes have no `for` loops (a probe's control flow is a DAG): `unroll(N) { ... }` repeats a body N times, and a kernel's own loops are attach points (`loop:header`, `loop:backedge`, `loop:exit`)
+    HINT: a probe's `for` is bpftrace's range loop over constants, `for ($i : 0..4) { ... }` (unrolled: a probe's control flow is a DAG); a kernel's own loops are attach points (`loop:header`, `loop:backedge`, `loop:exit`)
 "#);
 error_test!(misspellings_get_the_nearest_name, "mem:global:lod:*gemm* { @x[smidd] = cnt(); }\nkernel:entri { @y[comm] = count(); }", @r#"
     stdin:1:1-22: ERROR: unknown attach point `mem:global:lod:*gemm*`

@@ -392,6 +392,47 @@ impl<'a> Checker<'a> {
                     body: body?,
                 })
             }
+            Stmt::For {
+                var,
+                var_span,
+                from,
+                to,
+                body,
+                span,
+            } => {
+                let bounds = self.expr(from).zip(self.expr(to));
+                let (a, b) = bounds?;
+                let range = a
+                    .constant()
+                    .zip(b.constant())
+                    .filter(|(a, b)| b.saturating_sub(*a) <= MAX_UNROLL);
+                let Some((a, b)) = range else {
+                    self.errors.push(Error::Range {
+                        span: from.span.to(to.span),
+                    });
+                    return None;
+                };
+                // `$var` holds each value in turn: typed by the first, set before the body.
+                let at = |v: i64| crate::ast::Expr {
+                    kind: crate::ast::ExprKind::Int(v),
+                    span: from.span,
+                };
+                let first = self.set_scratch(var, *var_span, &at(a), *span)?;
+                let TStmt::SetScratch { var: id, .. } = first else {
+                    return None;
+                };
+                let mut values = Vec::new();
+                for v in a..b {
+                    values.push(self.value_expr(&at(v))?);
+                }
+                let body = self.stmts(body)?;
+                Some(TStmt::Range {
+                    var: id,
+                    values,
+                    body,
+                    span: *span,
+                })
+            }
         }
     }
 
@@ -683,7 +724,7 @@ fn max_printf_args(stmts: &Option<Vec<TStmt>>) -> Option<u32> {
                     walk(then, most);
                     walk(els, most);
                 }
-                TStmt::Unroll { body, .. } => walk(body, most),
+                TStmt::Unroll { body, .. } | TStmt::Range { body, .. } => walk(body, most),
                 _ => {}
             }
         }
