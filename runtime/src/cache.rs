@@ -130,7 +130,8 @@ pub struct KeyInputs<'a> {
     pub ptx: &'a [u8],
     /// [`bundle_hash`] of the probe bundle.
     pub bundle: u128,
-    /// The warptrace version (`CARGO_PKG_VERSION`).
+    /// The warptrace version and the code generator's identity (`CARGO_PKG_VERSION+hash`,
+    /// `runtime/build.rs`).
     pub version: &'a str,
     /// The device's compute capability (`major * 10 + minor`), if known.
     pub arch: Option<u32>,
