@@ -6,7 +6,14 @@
 use std::path::{Path, PathBuf};
 
 /// The crates whose sources decide the instrumented text, beside this one's.
-const CRATES: &[&str] = &["ir", "verifier", "codegen", "codegen-ptx", "codegen-gcn", "runtime"];
+const CRATES: &[&str] = &[
+    "ir",
+    "verifier",
+    "codegen",
+    "codegen-ptx",
+    "codegen-gcn",
+    "runtime",
+];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {

@@ -301,19 +301,12 @@ impl Group {
             .filter(|(p, v)| **v != Value::base(**p))
             .map(|(p, v)| (*p, v))
             .collect();
-        let mut out = Vec::new();
-        let mut next = 0u16;
-        let mut fresh = || {
-            let r = Reg(next);
-            next += 1;
-            r
-        };
-        let mut bases: BTreeMap<PersistId, Reg> = BTreeMap::new();
+        let mut e = Emit::default();
+        let mut bases: BTreeMap<PersistId, Operand> = BTreeMap::new();
         for p in changed.iter().flat_map(|(_, v)| v.bases.keys()) {
             if !bases.contains_key(p) {
-                let dst = fresh();
-                out.push(Insn::LoadPersist { dst, slot: *p });
-                bases.insert(*p, dst);
+                let r = e.def(|dst| Insn::LoadPersist { dst, slot: *p });
+                bases.insert(*p, r);
             }
         }
         // The terms needed, in table order (operands first).
@@ -337,94 +330,85 @@ impl Group {
             if !needed[i] {
                 continue;
             }
-            let id = TermId(i as u32);
             let operand = match *term {
                 Term::Imm(c) => Operand::Imm(c as i64),
-                Term::Special(special) => {
-                    let dst = fresh();
-                    out.push(Insn::ReadSpecial { dst, special });
-                    Operand::Reg(dst)
-                }
+                Term::Special(special) => e.def(|dst| Insn::ReadSpecial { dst, special }),
                 Term::Bin(op, width, a, b) => {
-                    let dst = fresh();
-                    out.push(Insn::Bin {
+                    let (a, b) = (at[&a], at[&b]);
+                    e.def(|dst| Insn::Bin {
                         op,
                         width,
                         dst,
-                        a: at[&a],
-                        b: at[&b],
-                    });
-                    Operand::Reg(dst)
+                        a,
+                        b,
+                    })
                 }
                 Term::Ext(from, signed, a) => {
-                    let dst = fresh();
-                    out.push(Insn::Ext {
+                    let src = at[&a];
+                    e.def(|dst| Insn::Ext {
                         dst,
-                        src: at[&a],
+                        src,
                         from,
                         signed,
-                    });
-                    Operand::Reg(dst)
+                    })
                 }
             };
-            at.insert(id, operand);
+            at.insert(TermId(i as u32), operand);
         }
         for (slot, v) in changed {
             let parts = v
                 .bases
                 .iter()
-                .map(|(p, &c)| (Operand::Reg(bases[p]), c))
+                .map(|(p, &c)| (bases[p], c))
                 .chain(v.terms.iter().map(|(t, &c)| (at[t], c)));
             let mut acc: Option<Operand> = None;
             for (operand, c) in parts {
                 let part = match c {
                     1 => operand,
-                    _ => {
-                        let dst = fresh();
-                        out.push(Insn::Bin {
-                            op: BinOp::Mul,
-                            width: Width::W64,
-                            dst,
-                            a: operand,
-                            b: Operand::Imm(c as i64),
-                        });
-                        Operand::Reg(dst)
-                    }
+                    _ => e.wide(BinOp::Mul, operand, Operand::Imm(c as i64)),
                 };
                 acc = Some(match acc {
                     None => part,
-                    Some(a) => {
-                        let dst = fresh();
-                        out.push(Insn::Bin {
-                            op: BinOp::Add,
-                            width: Width::W64,
-                            dst,
-                            a,
-                            b: part,
-                        });
-                        Operand::Reg(dst)
-                    }
+                    Some(a) => e.wide(BinOp::Add, a, part),
                 });
             }
             let src = match (acc, v.konst) {
                 (None, c) => Operand::Imm(c as i64),
                 (Some(a), 0) => a,
-                (Some(a), c) => {
-                    let dst = fresh();
-                    out.push(Insn::Bin {
-                        op: BinOp::Add,
-                        width: Width::W64,
-                        dst,
-                        a,
-                        b: Operand::Imm(c as i64),
-                    });
-                    Operand::Reg(dst)
-                }
+                (Some(a), c) => e.wide(BinOp::Add, a, Operand::Imm(c as i64)),
             };
-            out.push(Insn::StorePersist { slot, src });
+            e.out.push(Insn::StorePersist { slot, src });
         }
-        out.push(Insn::Exit);
-        out
+        e.out.push(Insn::Exit);
+        e.out
+    }
+}
+
+/// A body being written, each value in a register of its own.
+#[derive(Default)]
+struct Emit {
+    out: Vec<Insn>,
+    next: u16,
+}
+
+impl Emit {
+    /// Appends the instruction `insn(dst)` writing a fresh register; that register.
+    fn def(&mut self, insn: impl FnOnce(Reg) -> Insn) -> Operand {
+        let dst = Reg(self.next);
+        self.next += 1;
+        self.out.push(insn(dst));
+        Operand::Reg(dst)
+    }
+
+    /// `op.64 a, b` in a fresh register.
+    fn wide(&mut self, op: BinOp, a: Operand, b: Operand) -> Operand {
+        self.def(|dst| Insn::Bin {
+            op,
+            width: Width::W64,
+            dst,
+            a,
+            b,
+        })
     }
 }
 

@@ -41,7 +41,11 @@ pub fn key(d: &Driver, cfg: &Config, ptx: &str) -> Option<CacheKey> {
         ptx: ptx.as_bytes(),
         bundle: cfg.bundle_hash,
         // The version and the code generator's sources (`build.rs`).
-        version: concat!(env!("CARGO_PKG_VERSION"), "+", env!("WARPTRACE_CODEGEN_HASH")),
+        version: concat!(
+            env!("CARGO_PKG_VERSION"),
+            "+",
+            env!("WARPTRACE_CODEGEN_HASH")
+        ),
         arch: d.compute_capability(),
         driver: d.version(),
         codegen_env: &cfg.codegen_env,
