@@ -42,6 +42,9 @@ pub(crate) fn ptx(
     for kernel in &result.kernels {
         let name = &kernel.name;
         rejected += u32::from(say_status(name, &kernel.status, Target::Ptx));
+        if let Some(hint) = &kernel.hint {
+            eprintln!("warptrace: {name}:   {hint}");
+        }
         if kernel.status.is_instrumented() {
             // Whoever launches it must allocate every copy (decision 0019).
             let copies = warptrace_codegen_ptx::replicas(verified.program(), kernel.id);

@@ -57,6 +57,12 @@ pub fn list(args: &RunArgs) -> Result<ExitCode> {
             .map(|s| (s.probe, s.kernel, s.line, s.text))
             .collect()
     };
+    // What a probe that attaches nowhere may have been meant as (PTX).
+    let hints = if args.ptx.is_some() {
+        warptrace_codegen_ptx::near_misses(&text, program).with_context(cannot)?
+    } else {
+        Vec::new()
+    };
     let file = path.display();
     let mut out = String::new();
     for (i, probe) in program.probes.iter().enumerate() {
@@ -68,7 +74,18 @@ pub fn list(args: &RunArgs) -> Result<ExitCode> {
             let _ = writeln!(out, "  {file}:{line}: {kernel}: {text}");
         }
         if !any {
-            let _ = writeln!(out, "  (attaches nowhere in {file})");
+            match hints.iter().find(|(p, _, _)| *p == i) {
+                Some((_, near, n)) => {
+                    let s = if *n == 1 { "" } else { "s" };
+                    let _ = writeln!(
+                        out,
+                        "  (attaches nowhere in {file}; `{near}` would, at {n} instruction{s})"
+                    );
+                }
+                None => {
+                    let _ = writeln!(out, "  (attaches nowhere in {file})");
+                }
+            }
         }
     }
     print!("{out}");

@@ -149,3 +149,31 @@ fn verify_of_a_raw_probe_file_judges_its_kernels_as_a_run_does() {
     );
     assert!(text.contains("_Z9sgemm_8x8PKfS0_Pfi: Accepted"), "{text}");
 }
+
+#[test]
+fn a_mem_probe_that_attaches_nowhere_names_the_point_that_would() {
+    // Triton's pipelined matmul reads global memory only through `cp.async`.
+    let ptx = corpus("ptx", "triton_matmul_pipelined.ptx");
+    let program = "mem:global:load { @b[kernel] = sum(bytes); }";
+    let out = warptrace(&[
+        "instrument",
+        "-e",
+        program,
+        "--ptx",
+        &ptx,
+        "-o",
+        "/dev/null",
+    ]);
+    let err = stderr(&out);
+    assert!(
+        err.contains("matmul:   `mem:global:load` attaches nowhere; `mem:global:async` would, at 48 instructions"),
+        "{err}"
+    );
+    let out = warptrace(&["-l", "-e", program, "--ptx", &ptx]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.contains("(attaches nowhere in ")
+            && text.contains("; `mem:global:async` would, at 48 instructions)"),
+        "{text}"
+    );
+}

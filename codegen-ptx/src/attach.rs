@@ -281,6 +281,37 @@ impl Instr for Classed<'_> {
     }
 }
 
+/// How many instructions of `f` are sites of the instruction-level `point`.
+pub(crate) fn count_sites(f: &Function, point: &AttachPoint) -> usize {
+    f.body
+        .iter()
+        .flat_map(|b| &b.stmts)
+        .filter(|s| match &s.kind {
+            StmtKind::Instr(i) => is_site(
+                point,
+                Target::Ptx,
+                &Classed {
+                    i,
+                    mem: mem_site(i),
+                    loc: None,
+                },
+            ),
+            _ => false,
+        })
+        .count()
+}
+
+/// Why `point` (a `mem:` one) has no site in `f`, if one of its widenings
+/// has some: the sentence [`warptrace_codegen::attach::near_miss`] makes.
+pub(crate) fn near_miss(f: &Function, point: &AttachPoint) -> Option<String> {
+    warptrace_codegen::attach::widenings(point)
+        .iter()
+        .find_map(|near| {
+            let n = count_sites(f, near);
+            (n > 0).then(|| warptrace_codegen::attach::near_miss(point, near, n))
+        })
+}
+
 /// Every site of every applicable probe in `f`, entry sites first, then in text order of
 /// the statement each is anchored to (probes in program order at one statement). `files`
 /// is the module's `.file` table (for `line:` probes). Loop points whose sites cannot be

@@ -105,6 +105,10 @@ pub struct KernelOutcome {
     /// When instrumented: the snippets its own sites are lowered to, fewer than its sites
     /// where the sites of a straight-line piece are grouped (decision 0048); else 0.
     pub snippets: u32,
+    /// When no probe attaches: what a `mem:` probe's point might have been meant as,
+    /// with the sites it would have (`mem:global:load` on a kernel that loads only with
+    /// `cp.async`).
+    pub hint: Option<String>,
 }
 
 /// Instruments every kernel of `ptx` with `program`'s probes, whatever the result costs to
@@ -153,13 +157,19 @@ pub fn instrument_within(
         let mut functions = Vec::new();
         let mut jit = None;
         let mut snippets = 0;
+        let mut hint = None;
         let callees = match unsupported {
             Some(what) => Err(what),
             None => clones::callees(&graph, f, program, filter, files),
         };
         let status = match callees {
             Err(what) => KernelStatus::Unsupported { what },
-            Ok(callees) if sites.is_empty() && callees.is_empty() => KernelStatus::NoSites,
+            Ok(callees) if sites.is_empty() && callees.is_empty() => {
+                hint = (0..program.probes.len())
+                    .filter(|&p| filter.matches(p, &f.name))
+                    .find_map(|p| attach::near_miss(f, &program.probes[p].attach.point));
+                KernelStatus::NoSites
+            }
             Ok(callees) => {
                 let mut bodies = std::iter::once(f).chain(callees.iter().map(|c| c.function));
                 if let Some(g) = bodies.find(|g| module.names_with_prefix(g, lower::PREFIX)) {
@@ -186,6 +196,7 @@ pub fn instrument_within(
             functions,
             jit,
             snippets,
+            hint,
         });
     }
     let (ptx, _) = splice::apply(ptx, &accepted);
@@ -281,6 +292,46 @@ pub fn site_plans(ptx: &str, program: &warptrace_ir::Program) -> Result<Vec<Site
             per_site: sites.iter().map(planned).collect(),
             grouped: grouped.sites.iter().map(planned).collect(),
         });
+    }
+    Ok(out)
+}
+
+/// For each probe of `program` that attaches nowhere in the `.entry` kernels of `ptx`
+/// (in program order): the nearest widening of its point
+/// (`warptrace_codegen::attach::widenings`) that attaches somewhere, with its sites there.
+pub fn near_misses(
+    ptx: &str,
+    program: &warptrace_ir::Program,
+) -> Result<Vec<(usize, warptrace_ir::AttachPoint, usize)>, Error> {
+    let module = parse(ptx)?;
+    let filter = attach::KernelFilter::new(program)?;
+    let files = module.files();
+    let entries: Vec<&Function> = module
+        .functions()
+        .iter()
+        .filter(|f| f.kind == FunctionKind::Entry && f.body.is_some())
+        .collect();
+    let attached: std::collections::HashSet<usize> = entries
+        .iter()
+        .flat_map(|f| attach::find_sites(f, program, &filter, files))
+        .map(|s| s.probe)
+        .collect();
+    let mut out = Vec::new();
+    for (p, probe) in program.probes.iter().enumerate() {
+        if attached.contains(&p) {
+            continue;
+        }
+        let found = warptrace_codegen::attach::widenings(&probe.attach.point)
+            .into_iter()
+            .find_map(|near| {
+                let n: usize = entries
+                    .iter()
+                    .filter(|f| filter.matches(p, &f.name))
+                    .map(|f| attach::count_sites(f, &near))
+                    .sum();
+                (n > 0).then_some((p, near, n))
+            });
+        out.extend(found);
     }
     Ok(out)
 }

@@ -32,6 +32,43 @@ pub trait Instr {
     fn position(&self) -> Option<(&str, u32)>;
 }
 
+/// The attach points a `mem:` point that attaches nowhere may have been meant as, nearest
+/// first: the asynchronous copies of its space (`mem:global:load` → `mem:global:async`: a
+/// pipelined kernel reads global memory only with `cp.async`), its operation through
+/// generic addresses, any operation of its space, its operation in any space, then
+/// `mem:*:*`, leaving out those whose sites are all its own. Empty for any other point.
+pub fn widenings(point: &AttachPoint) -> Vec<AttachPoint> {
+    let &AttachPoint::Mem { space, op } = point else {
+        return Vec::new();
+    };
+    let mem = |space, op| AttachPoint::Mem { space, op };
+    let mut out: Vec<AttachPoint> = Vec::new();
+    for p in [
+        mem(space, MemOp::Async),
+        mem(MemSpace::Generic, op),
+        mem(space, MemOp::Any),
+        mem(MemSpace::Any, op),
+        mem(MemSpace::Any, MemOp::Any),
+    ] {
+        // A point whose sites are all `point`'s would attach nowhere either.
+        let AttachPoint::Mem { space: s, op: o } = p else {
+            continue;
+        };
+        let within = (space == MemSpace::Any || space == s) && (op == MemOp::Any || op == o);
+        if !within && !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// What to say of `point`, which attaches nowhere, when `near` would attach at `sites`
+/// instructions.
+pub fn near_miss(point: &AttachPoint, near: &AttachPoint, sites: usize) -> String {
+    let s = if sites == 1 { "" } else { "s" };
+    format!("`{point}` attaches nowhere; `{near}` would, at {sites} instruction{s}")
+}
+
 /// Whether `instr`, an instruction of a `target` kernel, is a site of `point`.
 pub fn is_site(point: &AttachPoint, target: Target, instr: &impl Instr) -> bool {
     match point {
@@ -201,5 +238,37 @@ mod tests {
             assert!(!is_site(&p, Target::Ptx, &none), "{p:?}");
         }
         assert!(!is_site(&AttachPoint::KernelEntry, Target::Ptx, &all));
+    }
+
+    #[test]
+    fn a_mem_point_widens_to_what_it_may_have_meant_nearest_first() {
+        let mem = |space, op| AttachPoint::Mem { space, op };
+        let names = |p: AttachPoint| -> Vec<String> {
+            widenings(&p).iter().map(ToString::to_string).collect()
+        };
+        assert_eq!(
+            names(mem(MemSpace::Global, MemOp::Load)),
+            [
+                "mem:global:async",
+                "mem:generic:load",
+                "mem:global:*",
+                "mem:*:load",
+                "mem:*:*"
+            ]
+        );
+        assert_eq!(
+            names(mem(MemSpace::Generic, MemOp::Async)),
+            ["mem:generic:*", "mem:*:async", "mem:*:*"]
+        );
+        assert!(names(mem(MemSpace::Any, MemOp::Any)).is_empty());
+        assert!(widenings(&AttachPoint::KernelEntry).is_empty());
+        assert_eq!(
+            near_miss(
+                &mem(MemSpace::Global, MemOp::Load),
+                &mem(MemSpace::Global, MemOp::Async),
+                1
+            ),
+            "`mem:global:load` attaches nowhere; `mem:global:async` would, at 1 instruction"
+        );
     }
 }

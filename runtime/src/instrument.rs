@@ -106,11 +106,19 @@ fn build_module(d: &Driver, cfg: &Config, owner: Owner) -> Result<Arc<Module>, F
             let kernels: Vec<CachedKernel> = out
                 .kernels
                 .iter()
-                .map(|k| CachedKernel {
-                    name: k.name.clone(),
-                    id: k.id,
-                    params: k.params,
-                    state: codegen::state(&k.status, warptrace_codegen::Target::Ptx),
+                .map(|k| {
+                    let mut state = codegen::state(&k.status, warptrace_codegen::Target::Ptx);
+                    // What a `mem:` probe that attaches nowhere may have been meant as.
+                    if let (KernelState::Skipped { detail, .. }, Some(hint)) = (&mut state, &k.hint)
+                    {
+                        detail.clone_from(hint);
+                    }
+                    CachedKernel {
+                        name: k.name.clone(),
+                        id: k.id,
+                        params: k.params,
+                        state,
+                    }
                 })
                 .collect();
             (out.ptx, out.layout, kernels)
