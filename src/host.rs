@@ -33,7 +33,12 @@ impl<'p> Host<'p> {
             program,
             interpreter: Interpreter::new(program),
             store: MapStore::new(program),
-            kernels: BTreeMap::new(),
+            // String keys (`@m["load"]`) print their text, as kernel ids their names.
+            kernels: program
+                .strings
+                .iter()
+                .map(|s| (warptrace_ir::kernel_id(s), s.clone()))
+                .collect(),
             format,
         }
     }

@@ -80,7 +80,7 @@ impl Program {
             }
             let word = c.word();
             match word {
-                "config" | "map" | "persistent" | "format" if current.is_some() => {
+                "config" | "map" | "persistent" | "format" | "string" if current.is_some() => {
                     return Err(c.at(0, "declarations come before host blocks and probes"));
                 }
                 "config" => {
@@ -126,6 +126,19 @@ impl Program {
                     let s = c.string()?;
                     c.end()?;
                     program.formats.push(s);
+                }
+                "string" => {
+                    c.skip_ws();
+                    let at = c.pos;
+                    let i = c.u32()?;
+                    if i as usize != program.strings.len() {
+                        return Err(c.at(at, &format!("expected string {}", program.strings.len())));
+                    }
+                    c.expect(":")?;
+                    c.skip_ws();
+                    let s = c.string()?;
+                    c.end()?;
+                    program.strings.push(s);
                 }
                 "host" => {
                     c.skip_ws();
@@ -451,7 +464,8 @@ impl<'a> Cursor<'a> {
             "u64" => Ok(KeyType::Int { signed: false }),
             "i64" => Ok(KeyType::Int { signed: true }),
             "kernel" => Ok(KeyType::Kernel),
-            _ => Err(self.at(start, "expected u64, i64 or kernel")),
+            "str" => Ok(KeyType::Str),
+            _ => Err(self.at(start, "expected u64, i64, kernel or str")),
         }
     }
 

@@ -18,6 +18,10 @@ pub struct Program {
     /// `printf` format strings, indexed by [`FormatId`]; they never go to the device.
     #[serde(default)]
     pub formats: Vec<String>,
+    /// The string literals used as map keys (`@m["load"]`), in first-use order: a key
+    /// holds [`kernel_id`](crate::kernel_id) of its string, which the host prints.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strings: Vec<String>,
     /// `begin`, `end` and `launch:complete` blocks, in source order; run on the host.
     #[serde(default)]
     pub host: Vec<HostBlock>,
@@ -249,6 +253,9 @@ pub enum KeyType {
     },
     /// A kernel id, printed as the kernel's name.
     Kernel,
+    /// A string literal: [`kernel_id`](crate::kernel_id) of one of
+    /// [`Program::strings`], printed as the string.
+    Str,
 }
 
 /// What a map's value slot aggregates (hash) or its records hold (array, ring).

@@ -61,6 +61,7 @@ pub(crate) fn key_type_name(k: KeyType) -> &'static str {
         KeyType::Int { signed: true } => "i64",
         KeyType::Int { signed: false } => "u64",
         KeyType::Kernel => "kernel",
+        KeyType::Str => "str",
     }
 }
 
@@ -288,6 +289,9 @@ impl fmt::Display for Program {
         }
         for (i, s) in self.formats.iter().enumerate() {
             writeln!(f, "format {i}: {s:?}")?;
+        }
+        for (i, s) in self.strings.iter().enumerate() {
+            writeln!(f, "string {i}: {s:?}")?;
         }
         for (i, h) in self.host.iter().enumerate() {
             writeln!(f)?;

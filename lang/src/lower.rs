@@ -52,6 +52,7 @@ pub(crate) fn lower(program: TProgram) -> Result<Program, Vec<Error>> {
         probes,
         persistent: program.persistent,
         formats: program.formats,
+        strings: program.strings,
         host,
         config: program.config,
     })

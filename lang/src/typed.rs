@@ -23,6 +23,8 @@ pub(crate) enum Ty {
     Bool,
     /// A kernel id (`kernel`): usable only as a map key, record field or printf `%s`.
     Kernel,
+    /// A string literal as a map key (`@m["load"]`): `kernel_id` of the string.
+    Str,
 }
 
 impl Ty {
@@ -55,6 +57,7 @@ impl Ty {
             Ty::Int { signed, .. } => ["u64", "i64"][usize::from(signed)],
             Ty::Bool => "bool",
             Ty::Kernel => "kernel",
+            Ty::Str => "string",
         }
     }
 
@@ -63,7 +66,7 @@ impl Ty {
         match self {
             Ty::Int { signed, .. } => signed,
             Ty::Bool => true,
-            Ty::Kernel => false,
+            Ty::Kernel | Ty::Str => false,
         }
     }
 
@@ -79,6 +82,7 @@ impl Ty {
     pub fn key_type(self) -> KeyType {
         match self {
             Ty::Kernel => KeyType::Kernel,
+            Ty::Str => KeyType::Str,
             t => KeyType::Int {
                 signed: t.is_signed(),
             },
@@ -99,7 +103,7 @@ impl Ty {
     pub fn normalise(self, value: i64) -> i64 {
         match self {
             Ty::Bool => i64::from(value != 0),
-            Ty::Kernel => value,
+            Ty::Kernel | Ty::Str => value,
             t => match t.ext() {
                 Some((from, true)) => {
                     let shift = 64 - from.bits();
@@ -114,7 +118,7 @@ impl Ty {
     /// Whether the literal `value` is a value of this type.
     pub fn holds(self, value: i64) -> bool {
         match self {
-            Ty::Kernel => false,
+            Ty::Kernel | Ty::Str => false,
             Ty::Int {
                 bits: 64,
                 signed: false,
@@ -274,6 +278,7 @@ pub(crate) struct TProgram {
     pub maps: Vec<MapDecl>,
     pub persistent: Vec<PersistDecl>,
     pub formats: Vec<String>,
+    pub strings: Vec<String>,
     pub config: Vec<ConfigEntry>,
     /// The slot-cursor register of each array map.
     pub cursors: FxHashMap<MapId, PersistId>,

@@ -622,3 +622,26 @@ fn for_ranges_unroll_over_their_constants() {
       5: exit
     ");
 }
+
+#[test]
+fn string_literals_are_map_keys() {
+    // A key holds `kernel_id` of its string; the program lists the strings for the host.
+    let source = "mem:global:load { @ops[\"load\", kernel] = count(); } \
+        kernel:entry { @ops[\"entry\", kernel] = count(); @ops[\"load\", kernel] = count(); }";
+    let program = warptrace_lang::compile(source, "stdin").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(program.strings, ["load", "entry"]);
+    let text = program.to_string();
+    assert!(
+        text.contains("[str, kernel] -> count\nstring 0: \"load\"\nstring 1: \"entry\"\n"),
+        "{text}"
+    );
+    let load = warptrace_ir::kernel_id("load") as i64;
+    assert!(
+        text.contains(&format!("map.update @ops[{load}, r0] count")),
+        "{text}"
+    );
+    // The text form keeps them (spans aside, which it does not carry).
+    let parsed = warptrace_ir::Program::parse(&text).expect("the text parses");
+    assert_eq!(parsed.strings, program.strings);
+    assert_eq!(parsed.to_string(), text);
+}

@@ -107,10 +107,10 @@ error_test!(aggregation_as_statement_or_scratch, "kernel:entry { count(); $x = s
     HINT: write `@map[keys] = sum(...)`
 "#);
 error_test!(string_outside_printf, "kernel:entry { @a = sum(\"x\"); }", @r#"
-    stdin:1:25-28: ERROR: a string can only be the format of printf or a kernel's name compared with `kernel`
+    stdin:1:25-28: ERROR: a string can only be a map key, a printf format or argument, or a kernel's name compared with `kernel`
     kernel:entry { @a = sum("x"); }
                             ~~~
-    HINT: write `printf("...", args)` or `kernel == "softmax_kernel"`
+    HINT: e.g. `@ops["load"] = count()`, `printf("%s", "text")` or `kernel == "softmax_kernel"`
 "#);
 error_test!(record_outside_map_assignment, "kernel:entry { $r = (1, 2); }", @r#"
     stdin:1:21-27: ERROR: a record `(a, b, ...)` can only be assigned to a map

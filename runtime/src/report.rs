@@ -683,6 +683,15 @@ pub(crate) fn key_part(t: &KeyType, k: u64, kernels: &BTreeMap<u64, String>) -> 
         KeyType::Int { signed: true } => KeyPart::Int(k as i64),
         KeyType::Int { signed: false } => KeyPart::UInt(k),
         KeyType::Kernel => KeyPart::Str(kernel_name(kernels, k).into()),
+        // A string key's text is among the names (`Program::strings`, added by whoever
+        // builds the name table), never demangled.
+        KeyType::Str => KeyPart::Str(
+            kernels
+                .get(&k)
+                .cloned()
+                .unwrap_or_else(|| format!("{k:#x}"))
+                .into(),
+        ),
     }
 }
 

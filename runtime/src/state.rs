@@ -304,10 +304,17 @@ pub fn report(program: &warptrace_ir::Program) -> Report {
         format: REPORT_FORMAT,
         pids: vec![std::process::id()],
         maps,
+        // The kernels' names, and the string keys' texts (`KeyType::Str`).
         kernels: t
             .kernel_ids
             .iter()
             .map(|(&id, n)| (id, n.clone()))
+            .chain(
+                program
+                    .strings
+                    .iter()
+                    .map(|s| (warptrace_ir::kernel_id(s), s.clone())),
+            )
             .collect(),
         summary,
         kernel_status,

@@ -64,9 +64,9 @@ impl Checker<'_> {
             ExprKind::Int(v) => Some(TExpr::literal(*v, span)),
             ExprKind::Str(_) => self.misplaced(
                 span,
-                "a string can only be the format of printf or a kernel's name compared with \
-                 `kernel`",
-                "write `printf(\"...\", args)` or `kernel == \"softmax_kernel\"`",
+                "a string can only be a map key, a printf format or argument, or a kernel's \
+                 name compared with `kernel`",
+                "e.g. `@ops[\"load\"] = count()`, `printf(\"%s\", \"text\")` or `kernel == \"softmax_kernel\"`",
             ),
             ExprKind::Tuple(_) => self.misplaced(
                 span,

@@ -148,7 +148,7 @@ impl Checker<'_> {
         value: &Expr<'_>,
         span: Span,
     ) -> Option<TStmt> {
-        let keys = self.each(&map.keys, Self::expr);
+        let keys = self.each(&map.keys, Self::key_expr);
         let write = match &value.kind {
             ExprKind::Call { name, args, .. }
                 if names::function(name).is_some_and(|f| f.is_aggregation()) =>
@@ -505,7 +505,7 @@ impl Checker<'_> {
             let keys: Vec<TExpr> = map
                 .keys
                 .iter()
-                .map(|k| self.expr(k))
+                .map(|k| self.key_expr(k))
                 .collect::<Option<_>>()?;
             let key_types = self.key_types(map.name, &keys);
             if let Some(first) = self.maps.get(index) {
@@ -618,6 +618,7 @@ fn map_id(index: usize) -> Option<MapId> {
 fn key_name(key: Option<&KeyType>) -> &'static str {
     match key {
         Some(KeyType::Kernel) => "kernel",
+        Some(KeyType::Str) => "string",
         Some(KeyType::Int { signed: true }) => "i64",
         Some(KeyType::Int { signed: false }) => "u64",
         None => "missing",

@@ -120,6 +120,8 @@ struct Checker<'a> {
     persist: Vec<PersistVar>,
     persist_ids: FxHashMap<String, usize>,
     formats: Vec<String>,
+    /// String literals used as map keys (`Program::strings`).
+    strings: Vec<String>,
     /// The most arguments of a device `printf`; `None` without one.
     printf_args: Option<u32>,
     /// The attach points of the block being checked, as written and resolved.
@@ -144,6 +146,7 @@ impl<'a> Checker<'a> {
             persist: Vec::new(),
             persist_ids: FxHashMap::default(),
             formats: Vec::new(),
+            strings: Vec::new(),
             printf_args: None,
             targets: Vec::new(),
             scratch: Vec::new(),
@@ -670,7 +673,7 @@ impl<'a> Checker<'a> {
             Func::Print => HostOp::Print(id, top, div),
             Func::Clear => HostOp::Clear(id),
             Func::Zero => HostOp::Zero(id),
-            _ => HostOp::Delete(id, self.each(&map.keys, Self::expr)?),
+            _ => HostOp::Delete(id, self.each(&map.keys, Self::key_expr)?),
         })
     }
 
@@ -692,10 +695,28 @@ impl<'a> Checker<'a> {
             maps,
             persistent,
             formats: self.formats,
+            strings: self.strings,
             config: self.config,
             cursors,
             blocks,
         }
+    }
+
+    /// A map key: any expression, or a string literal, whose key holds `kernel_id` of the
+    /// string and prints as the string (`Program::strings`).
+    fn key_expr(&mut self, e: &crate::ast::Expr<'_>) -> Option<TExpr> {
+        let crate::ast::ExprKind::Str(text) = &e.kind else {
+            return self.expr(e);
+        };
+        if !self.strings.iter().any(|s| s == text) {
+            self.strings.push(text.clone());
+        }
+        Some(TExpr {
+            kind: crate::typed::TKind::Const(warptrace_ir::kernel_id(text) as i64),
+            ty: Ty::Str,
+            span: e.span,
+            literal: false,
+        })
     }
 
     /// The format's id, the same for the same text.

@@ -209,6 +209,7 @@ fn key_type(t: &KeyType) -> ColumnType {
     match t {
         KeyType::Int { signed } => int_type(*signed),
         KeyType::Kernel => ColumnType::Kernel,
+        KeyType::Str => ColumnType::Text,
     }
 }
 
