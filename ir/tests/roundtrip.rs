@@ -15,7 +15,8 @@ fn signed() -> impl Strategy<Value = bool> {
 fn key_type() -> impl Strategy<Value = KeyType> {
     prop_oneof![
         signed().prop_map(|signed| KeyType::Int { signed }),
-        Just(KeyType::Kernel)
+        Just(KeyType::Kernel),
+        Just(KeyType::Str)
     ]
 }
 
@@ -341,6 +342,8 @@ fn program() -> impl Strategy<Value = Program> {
                 probes,
                 persistent: persistent.clone(),
                 formats: formats.clone(),
+                // Any strings: the formats' (escapes and all) serve.
+                strings: formats.clone(),
                 host,
                 config: config.clone(),
             })
