@@ -302,7 +302,8 @@ impl Error {
                 vec![format!("`{name}` is valid at {valid_at}")],
             ),
             UnknownFunction { span, name } => (*span, None, names::function_hints(name)),
-            ArgCount { span, .. } | BadArgument { span, .. } => (*span, None, vec![]),
+            ArgCount { span, name, .. } => (*span, None, names::signature_hints(name)),
+            BadArgument { span, .. } => (*span, None, vec![]),
             AggregationInExpr { span, name } => (
                 *span,
                 None,

@@ -486,6 +486,24 @@ pub fn functions() -> &'static [Entry] {
     &FUNCTIONS
 }
 
+/// The hints of an arity error of function `name`: its signature and what it does, and
+/// for `hist` what stands for bpftrace's `hist(x, k)`.
+pub(crate) fn signature_hints(name: &str) -> Vec<String> {
+    let mut out: Vec<String> = FUNCTIONS
+        .iter()
+        .filter(|e| bare(e.name) == name)
+        .map(|e| format!("`{}`: {}", e.name, e.doc))
+        .collect();
+    if name == "hist" {
+        out.push(
+            "bpftrace's `hist(x, k)` (sub-buckets, v0.18+) is not supported: \
+             `lhist(x, min, max, step)` gives linear buckets"
+                .into(),
+        );
+    }
+    out
+}
+
 /// The name without the `(...)` of a function entry.
 fn bare(name: &str) -> &str {
     name.split('(').next().unwrap_or(name)

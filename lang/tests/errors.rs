@@ -172,9 +172,11 @@ fn aggregation_argument_count() {
     stdin:1:21-26: ERROR: `avg()` takes one argument, found 0
     kernel:entry { @a = avg(); @b = lhist(smid, 0, 10); }
                         ~~~~~
+    HINT: `avg(x)`: average of x
     stdin:1:33-51: ERROR: `lhist()` takes four arguments, found 3
     kernel:entry { @a = avg(); @b = lhist(smid, 0, 10); }
                                     ~~~~~~~~~~~~~~~~~~
+    HINT: `lhist(x, min, max, step)`: linear histogram of x; constant bounds
     "#);
 }
 
@@ -184,9 +186,22 @@ fn wrong_argument_count() {
     stdin:1:21-29: ERROR: `count()` takes no arguments, found 1
     kernel:entry { @a = count(1); @b = sum(); }
                         ~~~~~~~~
+    HINT: `count()`: count of updates
     stdin:1:36-41: ERROR: `sum()` takes one argument, found 0
     kernel:entry { @a = count(1); @b = sum(); }
                                        ~~~~~
+    HINT: `sum(x)`: sum of x (wrapping)
+    "#);
+}
+
+#[test]
+fn an_arity_error_shows_the_signature_and_hist_k_points_at_lhist() {
+    insta::assert_snapshot!(error("kernel:entry { @h = hist(smid, 2); }"), @r#"
+    stdin:1:21-34: ERROR: `hist()` takes one argument, found 2
+    kernel:entry { @h = hist(smid, 2); }
+                        ~~~~~~~~~~~~~
+    HINT: `hist(x)`: log2 histogram of x
+    HINT: bpftrace's `hist(x, k)` (sub-buckets, v0.18+) is not supported: `lhist(x, min, max, step)` gives linear buckets
     "#);
 }
 

@@ -133,9 +133,11 @@ error_test!(print_arguments, "kernel:entry { @a[1] = count(); } end { print(5); 
     stdin:1:65-72: ERROR: `clear()` takes one argument, found 0
     kernel:entry { @a[1] = count(); } end { print(5); print(@a[1]); clear(); exit(1); }
                                                                     ~~~~~~~
+    HINT: `clear(@m)`: remove every key of a map
     stdin:1:74-81: ERROR: `exit()` takes no arguments, found 1
     kernel:entry { @a[1] = count(); } end { print(5); print(@a[1]); clear(); exit(1); }
                                                                              ~~~~~~~
+    HINT: `exit()`: stop tracing; end blocks run next
 "#);
 error_test!(scratch_type_mismatch, "kernel:entry { $x = smid; $x = clock64; }", @r#"
     stdin:1:32-39: ERROR: type mismatch: `$x` is u32, but is assigned u64 here
@@ -536,6 +538,7 @@ error_test!(print_takes_constant_top_and_div, "begin { @m[1] = 2; $n = 3; print(
     stdin:1:43-61: ERROR: `print()` takes a map, then optionally top and div: `print(@m[, top[, div]])`, found 4
     begin { @m[1] = 2; $n = 3; print(@m, $n); print(@m, 1, 2, 3); print(@m, -1); }
                                               ~~~~~~~~~~~~~~~~~~
+    HINT: `print(@m[, top[, div]])`: print a map: its top entries (0: all), values divided by div
     stdin:1:73-75: ERROR: `print()` expects top and div as non-negative integer constants, e.g. `print(@m, 10, 1000)`
     begin { @m[1] = 2; $n = 3; print(@m, $n); print(@m, 1, 2, 3); print(@m, -1); }
                                                                             ~~
