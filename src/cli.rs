@@ -141,6 +141,11 @@ pub struct RunArgs {
     /// when there are timing records, and index.json listing them.
     #[arg(short = 'o', long = "output-dir", value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
+    /// Append the run to an SQLite analysis database (created if missing): the run, its
+    /// processes, kernels and maps, every hash entry and histogram bucket, every record,
+    /// with views per kernel (docs/analysis-db.md). `-o DIR` writes DIR/run.db too.
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
     /// Write the timing records as a Chrome/Perfetto trace (open it in ui.perfetto.dev
     /// or chrome://tracing): a process per kernel/SM/CTA, a thread per warp. Timing
     /// records are those of an array map whose records start with (start, elapsed) in

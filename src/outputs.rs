@@ -11,6 +11,10 @@ use warptrace_runtime::Report;
 /// Where the run's files go.
 pub struct Outputs<'a> {
     dir: Option<&'a Path>,
+    /// `--db FILE`, and when tracing started (for its `run` row).
+    db: Option<&'a Path>,
+    started: u64,
+    command: &'a [String],
     trace: Option<&'a Path>,
     dmat: Option<(&'a Path, &'a str)>,
     options: TraceOptions,
@@ -46,11 +50,19 @@ impl<'a> Outputs<'a> {
         if let Some(file) = &args.trace {
             prepare_file("--trace", file)?;
         }
+        if let Some(file) = &args.db {
+            prepare_file("--db", file)?;
+        }
         if let Some(file) = &args.dmat {
             prepare_file("--dmat", file)?;
         }
         Ok(Outputs {
             dir: args.output_dir.as_deref(),
+            db: args.db.as_deref(),
+            started: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            command: &args.command,
             trace: args.trace.as_deref(),
             dmat: args.dmat.as_deref().map(|f| (f, args.dmat_map.as_str())),
             options: TraceOptions {
@@ -74,23 +86,49 @@ impl<'a> Outputs<'a> {
     pub fn write(
         &self,
         program: &Program,
+        source: &str,
         report: Option<&Report>,
         store: &MapStore,
     ) -> Result<()> {
-        let empty = Report::default();
+        // No command ran: the report is empty but for the string keys' texts, which the
+        // traced processes' reports carry (`KeyType::Str`).
+        let empty = Report {
+            kernels: program
+                .strings
+                .iter()
+                .map(|s| (warptrace_ir::kernel_id(s), s.clone()))
+                .collect(),
+            ..Report::default()
+        };
         let report = report.unwrap_or(&empty);
+        let run = RunResults {
+            program,
+            report,
+            store,
+        };
+        let meta = export::RunMeta {
+            started: self.started,
+            command: self.command,
+            source,
+        };
         if let Some(dir) = self.dir {
-            let run = RunResults {
-                program,
-                report,
-                store,
-            };
             let files = export::write_output_dir(dir, run, self.options)
                 .with_context(|| format!("cannot write the results into {}", dir.display()))?;
+            // The same run as an analysis database beside the tables.
+            let db = dir.join("run.db");
+            export::write_db(&db, run, &meta)?;
             eprintln!(
-                "warptrace: {} files written to {} (index.json lists them)",
+                "warptrace: {} files written to {} (index.json lists them; run.db is the \
+                 analysis database)",
                 files.len(),
                 dir.display()
+            );
+        }
+        if let Some(file) = self.db {
+            let id = export::write_db(file, run, &meta)?;
+            eprintln!(
+                "warptrace: run {id} written to the analysis database {} (docs/analysis-db.md)",
+                file.display()
             );
         }
         if let Some(file) = self.trace {

@@ -106,7 +106,7 @@ fn run_bundle(source: String, program: Program, args: &RunArgs, raw: bool) -> Re
         crate::live::Supervisor::new(&program, None)?.watch(None, &mut host)?;
     }
     if !stopped && !args.command.is_empty() {
-        let traced = trace(source, &program, args, raw, &mut host)?;
+        let traced = trace(source.clone(), &program, args, raw, &mut host)?;
         let merged = traced.report.clone();
         // The device's printf output (and lost events) after `begin`'s, before `end`'s.
         host.print_device_events()?;
@@ -141,7 +141,7 @@ fn run_bundle(source: String, program: Program, args: &RunArgs, raw: bool) -> Re
             warptrace_runtime::render_summary(report, args.verbose)
         );
     }
-    outputs.write(&program, report.as_ref(), host.store())?;
+    outputs.write(&program, &source, report.as_ref(), host.store())?;
     if let Some(why) = nothing {
         eprintln!("{why}");
     }

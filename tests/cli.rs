@@ -1493,3 +1493,51 @@ fn list_takes_concrete_globs() {
         stderr(&out)
     );
 }
+
+/// `--db FILE` appends each run to an SQLite analysis database (`docs/analysis-db.md`),
+/// and `-o DIR` writes `DIR/run.db` beside the tables.
+#[test]
+fn runs_append_to_the_analysis_database() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("runs.db");
+    let db_arg = db.to_string_lossy().into_owned();
+    let program = "BEGIN { @ops[\"load\"] = count(); @ops[\"load\"] = count(); @ops[\"store\"] = count(); @h = hist(100); exit(); }";
+    for _ in 0..2 {
+        let out = warptrace(&["--db", &db_arg, "-e", program]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("written to the analysis database"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let out_dir = dir.path().join("out");
+    let out = warptrace(&["-o", &out_dir.to_string_lossy(), "-e", program]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for (file, runs) in [(db, 2), (out_dir.join("run.db"), 1)] {
+        let c = rusqlite::Connection::open(&file).expect("opens");
+        let n: i64 = c
+            .query_row("SELECT count(*) FROM run", [], |r| r.get(0))
+            .expect("runs");
+        assert_eq!(n, runs, "{}", file.display());
+        let mut st = c
+            .prepare(
+                "SELECT key, value FROM map_values WHERE run = 1 AND map = '@ops' ORDER BY key",
+            )
+            .expect("query");
+        let got: Vec<(String, i64)> = st
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .expect("rows")
+            .collect::<Result<_, _>>()
+            .expect("rows");
+        assert_eq!(got, [("load".to_string(), 2), ("store".to_string(), 1)]);
+        let buckets: i64 = c
+            .query_row(
+                "SELECT count FROM hist_buckets WHERE run = 1 AND map = '@h' AND lo = 64",
+                [],
+                |r| r.get(0),
+            )
+            .expect("the bucket of 100");
+        assert_eq!(buckets, 1);
+    }
+}

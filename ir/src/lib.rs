@@ -45,6 +45,7 @@ pub use program::{
     Overflow, Per, PersistDecl, Probe, Program, Span, ValueKind, RING_COPIES,
 };
 pub use store::{MapStore, Record, RecordOrigin, StoreError, StoredMap, Update, WordOp};
+pub use text::key_type_name;
 pub use warp_access::{
     run, sectors, wavefront_unit_log2, wavefronts, SECTOR_BYTES, WAVEFRONT_BYTES,
 };

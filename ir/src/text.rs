@@ -56,7 +56,8 @@ fn keys(ops: &[Operand]) -> String {
     format!("[{}]", ops.join(", "))
 }
 
-pub(crate) fn key_type_name(k: KeyType) -> &'static str {
+/// A key type's name in the text form (`u64`, `i64`, `kernel`, `str`).
+pub fn key_type_name(k: KeyType) -> &'static str {
     match k {
         KeyType::Int { signed: true } => "i64",
         KeyType::Int { signed: false } => "u64",

@@ -8,11 +8,14 @@
 //! process, and every map's drops and lost records. The layout and the reasons:
 //! `docs/decisions/0012-record-tables-and-traces.md`.
 
+mod db;
 mod dmat;
 mod summary;
 mod tables;
 mod trace;
 
+#[cfg(test)]
+mod db_tests;
 #[cfg(test)]
 mod tests;
 
@@ -21,6 +24,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use warptrace_ir::{MapStore, Program};
 
+pub use db::{write_db, RunMeta};
 pub use dmat::{access_map, dmat, write_dmat_png, Dmat, DmatError, DMAT_MAX_SIDE, DMAT_PAGE_BYTES};
 pub use summary::{run_counts, RunCounts};
 pub use trace::{chrome_trace, is_timing_map, ChromeTrace, TraceOptions};
@@ -72,6 +76,15 @@ pub enum ExportError {
         /// The CSV writer's error (I/O underneath).
         #[source]
         source: csv::Error,
+    },
+    /// The analysis database could not be written.
+    #[error("cannot write the analysis database {}", path.display())]
+    Db {
+        /// The file.
+        path: PathBuf,
+        /// SQLite's error.
+        #[source]
+        source: rusqlite::Error,
     },
     /// A JSON file could not be encoded.
     #[error("cannot encode {}", path.display())]

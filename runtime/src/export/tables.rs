@@ -3,7 +3,6 @@
 //! the pid that wrote it), the printf ring's records (formatted, and their raw arguments).
 
 use super::{ExportError, RunResults};
-use crate::output::hist::{lhist_json_bounds, log2_json_bounds, nonzero_range};
 use crate::output::{average, KeyPart, Value};
 use crate::report::{key_part, printf_text, store_output, MapReport};
 use serde::Serialize;
@@ -287,20 +286,9 @@ fn hash_table(run: RunResults<'_>, decl: &MapDecl, id: MapId) -> Option<Table> {
                 total.to_string(),
                 average(*total, *count).to_string(),
             ]),
-            Value::Hist(h) => {
-                if let Some((first, last)) = nonzero_range(&h.buckets) {
-                    for i in first..=last {
-                        let (lo, hi) = log2_json_bounds(i, h.bits);
-                        push(vec![bound(lo), bound(hi), h.buckets[i].to_string()]);
-                    }
-                }
-            }
-            Value::Lhist(l) => {
-                if let Some((first, last)) = nonzero_range(&l.buckets) {
-                    for i in first..=last {
-                        let (lo, hi) = lhist_json_bounds(i, l.min, l.max, l.step);
-                        push(vec![bound(lo), bound(hi), l.buckets[i].to_string()]);
-                    }
+            Value::Hist(_) | Value::Lhist(_) => {
+                for (lo, hi, count) in value.bucket_rows() {
+                    push(vec![bound(lo), bound(hi), count.to_string()]);
                 }
             }
         }

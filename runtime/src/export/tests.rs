@@ -91,11 +91,11 @@ fn program() -> Program {
     }
 }
 
-fn add() -> u64 {
+pub(super) fn add() -> u64 {
     kernel_id("_Z3addPf")
 }
 
-fn twice() -> u64 {
+pub(super) fn twice() -> u64 {
     kernel_id("_Z5twicePf")
 }
 
@@ -218,7 +218,7 @@ fn process_11() -> Report {
 }
 
 /// Both processes merged (given out of pid order), and the host store made of them.
-fn merged() -> (Program, Report, MapStore) {
+pub(super) fn merged() -> (Program, Report, MapStore) {
     let p = program();
     let r = Report::merge(vec![process_11(), process_10()]);
     let s = report_store(&p, &r);

@@ -221,6 +221,29 @@ pub enum Kind {
 }
 
 impl Value {
+    /// A histogram's buckets as tables list them: inclusive `(lo, hi)` (`None` where
+    /// open) and the count, from the first non-empty bucket to the last, as bpftrace's
+    /// JSON lists them; empty for any other value.
+    pub(crate) fn bucket_rows(&self) -> Vec<(Option<i128>, Option<i128>, u64)> {
+        let rows = |counts: &[u64], bounds: &dyn Fn(usize) -> (Option<i128>, Option<i128>)| {
+            hist::nonzero_range(counts).map_or_else(Vec::new, |(first, last)| {
+                (first..=last)
+                    .map(|i| {
+                        let (lo, hi) = bounds(i);
+                        (lo, hi, counts[i])
+                    })
+                    .collect()
+            })
+        };
+        match self {
+            Value::Hist(h) => rows(&h.buckets, &|i| hist::log2_json_bounds(i, h.bits)),
+            Value::Lhist(l) => rows(&l.buckets, &|i| {
+                hist::lhist_json_bounds(i, l.min, l.max, l.step)
+            }),
+            _ => Vec::new(),
+        }
+    }
+
     /// The kind of this value.
     pub fn kind(&self) -> Kind {
         match self {
