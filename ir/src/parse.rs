@@ -115,29 +115,11 @@ impl Program {
                     program.persistent.push(PersistDecl { name });
                 }
                 "format" => {
-                    c.skip_ws();
-                    let at = c.pos;
-                    let i = c.u32()?;
-                    if i as usize != program.formats.len() {
-                        return Err(c.at(at, &format!("expected format {}", program.formats.len())));
-                    }
-                    c.expect(":")?;
-                    c.skip_ws();
-                    let s = c.string()?;
-                    c.end()?;
+                    let s = c.numbered_string("format", program.formats.len())?;
                     program.formats.push(s);
                 }
                 "string" => {
-                    c.skip_ws();
-                    let at = c.pos;
-                    let i = c.u32()?;
-                    if i as usize != program.strings.len() {
-                        return Err(c.at(at, &format!("expected string {}", program.strings.len())));
-                    }
-                    c.expect(":")?;
-                    c.skip_ws();
-                    let s = c.string()?;
-                    c.end()?;
+                    let s = c.numbered_string("string", program.strings.len())?;
                     program.strings.push(s);
                 }
                 "host" => {
@@ -337,6 +319,22 @@ impl<'a> Cursor<'a> {
     }
 
     /// A string literal as Rust's `{:?}` prints it.
+    /// The rest of a `WHAT N: "…"` line (`format`, `string`), `N` being `next`, the
+    /// table's next index.
+    fn numbered_string(&mut self, what: &str, next: usize) -> Result<String, ParseError> {
+        self.skip_ws();
+        let at = self.pos;
+        let i = self.u32()?;
+        if i as usize != next {
+            return Err(self.at(at, &format!("expected {what} {next}")));
+        }
+        self.expect(":")?;
+        self.skip_ws();
+        let s = self.string()?;
+        self.end()?;
+        Ok(s)
+    }
+
     fn string(&mut self) -> Result<String, ParseError> {
         let start = self.pos;
         self.expect("\"")?;
