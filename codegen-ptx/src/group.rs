@@ -175,7 +175,7 @@ pub(crate) fn sites<'p>(body: &Body, program: &'p Program, sites: &[Site]) -> Gr
         let (mine, later) = rest.split_at(here);
         rest = later;
         match &stmt.kind {
-            StmtKind::Label(name) if targets.contains(name.as_str()) => b.close(),
+            StmtKind::Label(name) if targets.contains(name.as_str()) => b.statement(mine, false),
             StmtKind::Instr(i) => {
                 if !mine.is_empty() {
                     let joins = i.guard.is_none()
